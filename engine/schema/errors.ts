@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+
+// Expected failures. Each carries the wire `code`; the transport maps the class to its HTTP status.
+const fields = { code: Schema.String, message: Schema.String }
+
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", fields) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields) {}
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields) {}
+export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unprocessable", fields) {}
+export class TooMany extends Schema.TaggedError<TooMany>()("TooMany", fields) {}
+
+export type ApiFailure = BadRequest | Unauthorized | NotFound | Conflict | Unprocessable | TooMany
+
+export const notFound = (what: string) => new NotFound({ code: "not_found", message: `${what} not found` })
+export const badRequest = (code: string, message: string) => new BadRequest({ code, message })
+export const conflict = (code: string, message: string) => new Conflict({ code, message })
