@@ -1,0 +1,102 @@
+import { DeliverPolicy, type JetStreamManager, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, StorageType } from "@nats-io/jetstream"
+import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
+import { Effect, Layer, Schedule, Schema, Stream } from "effect"
+import { type BusEvent, BusUnavailable, EventBus, subjectOf } from "../../engine/ports/Bus.ts"
+
+export interface NatsBusOptions {
+  /** Stream name; default "EVENTS". */
+  readonly stream?: string
+  /** Subjects the stream captures; default ["events.>"]. */
+  readonly subjects?: ReadonlyArray<string>
+  /** JetStream dedupe window on Nats-Msg-Id; must exceed the relay's longest retry. Default 2 minutes. */
+  readonly duplicateWindowMs?: number
+  /** Wait for each PubAck at most this long; default 2 s. */
+  readonly publishTimeoutMs?: number
+}
+
+const Payload = Schema.Struct({
+  id: Schema.Number,
+  org_id: Schema.String,
+  type: Schema.String,
+  created_at: Schema.String,
+  data: Schema.Unknown
+})
+const decodePayload = Schema.decodeUnknownOption(Schema.parseJson(Payload))
+
+const unavailable = (what: string) => (cause: unknown) =>
+  new BusUnavailable(`NATS ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+
+const encoder = new TextEncoder()
+const encode = (e: BusEvent): Uint8Array =>
+  encoder.encode(JSON.stringify({ id: e.id, org_id: e.org_id, type: e.type, created_at: e.created_at, data: e.data }))
+
+/** Create the stream, or bring subjects and dedupe window of an existing one up to date. */
+const ensureStream = async (jsm: JetStreamManager, name: string, subjects: Array<string>, windowMs: number) => {
+  const wanted = { subjects, duplicate_window: nanos(windowMs) }
+  try {
+    const info = await jsm.streams.info(name)
+    await jsm.streams.update(name, { ...info.config, ...wanted })
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err
+    await jsm.streams.add({ name, storage: StorageType.File, ...wanted })
+  }
+}
+
+const closeConnection = (nc: NatsConnection) =>
+  Effect.tryPromise(() => nc.drain()).pipe(
+    Effect.timeout("5 seconds"),
+    Effect.catchAll(() => Effect.tryPromise(() => nc.close())),
+    Effect.ignore
+  )
+
+/** JetStream-backed bus: subject events.<org_id>.<type>, Nats-Msg-Id = event id. */
+export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.Layer<EventBus, BusUnavailable> =>
+  Layer.scoped(
+    EventBus,
+    Effect.gen(function*() {
+      const stream = options.stream ?? "EVENTS"
+      const subjects = [...(options.subjects ?? ["events.>"])]
+      const timeout = options.publishTimeoutMs ?? 2_000
+      const nc = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () => connect({ servers: url, reconnect: true, maxReconnectAttempts: -1 }),
+          catch: unavailable("connect")
+        }),
+        closeConnection
+      )
+      yield* Effect.tryPromise({
+        try: async () => ensureStream(await jetstreamManager(nc), stream, subjects, options.duplicateWindowMs ?? 120_000),
+        catch: unavailable(`stream ${stream} setup`)
+      })
+      const js = jetstream(nc)
+
+      // All publishes of a batch go out at once on one connection, so the stream stores them in order.
+      const publish = (events: ReadonlyArray<BusEvent>) =>
+        Effect.tryPromise({
+          try: () => Promise.all(events.map((e) => js.publish(subjectOf(e), encode(e), { msgID: String(e.id), timeout }))),
+          catch: unavailable("publish")
+        }).pipe(Effect.asVoid, Effect.withSpan("EventBus.publish", { attributes: { count: events.length } }))
+
+      // An ordered (ephemeral, flow-controlled) consumer of messages arriving after it starts.
+      const subscribe = Stream.unwrapScoped(
+        Effect.gen(function*() {
+          const consumer = yield* Effect.tryPromise(() =>
+            js.consumers.get(stream, { deliver_policy: DeliverPolicy.New })
+          )
+          const messages = yield* Effect.acquireRelease(
+            Effect.tryPromise(() => consumer.consume()),
+            (m) => Effect.tryPromise(() => m.close()).pipe(Effect.ignore)
+          )
+          return Stream.fromAsyncIterable(messages, unavailable("consume")).pipe(
+            Stream.filterMap((m) => decodePayload(m.string()))
+          )
+        })
+      ).pipe(
+        Stream.tapError((err) => Effect.logWarning("EventBus.subscribe failed; retrying", err)),
+        Stream.retry(Schedule.exponential("200 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))),
+        Stream.orDie
+      )
+
+      return EventBus.of({ name: "nats", publish, subscribe })
+    })
+  )

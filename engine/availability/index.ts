@@ -1,0 +1,5 @@
+export * from "./courseSlots.ts"
+export * from "./hoursSlots.ts"
+export * from "./load.ts"
+export * from "./sessionSlots.ts"
+export * from "./slot.ts"

@@ -1,0 +1,211 @@
+import { assertEvent, assign, emit, setup } from "xstate"
+import { decide, start, type Decision, type Refusals, type Row } from "./decide.ts"
+
+// Booking lifecycle (spec "States and transitions", Booking `status`).
+// Choices the spec leaves open: a lapsed hold may still be confirmed or paid (the service re-checks capacity first);
+// a keeping hold may move (it keeps its hold); a lapsed hold may not; held and reseller bookings are never called off
+// (the service cancels them instead); `lapse` needs now >= expires_at; attendance marks may be repeated;
+// mark_unpaid clears paid_at (the service keeps any online payment's own fields).
+
+export interface Times {
+  readonly starts_at: string
+  readonly ends_at: string
+  readonly session_id: string | null
+}
+
+export interface BookingContext extends Times {
+  readonly series_id: string | null
+  readonly is_reseller: boolean
+  readonly expires_at: string | null
+  readonly confirmed_at: string | null
+  readonly cancelled_at: string | null
+  readonly nudged_at: string | null
+  readonly choose_by: string | null
+  readonly paid_at: string | null
+  readonly paid_by_hand: boolean
+  readonly checked_in_at: string | null
+  readonly no_show_at: string | null
+  readonly previous: Times | null
+}
+
+/** `hold`: paid online, or held for the guest to confirm (source `assistant`); otherwise confirmed at once. */
+export interface BookingInput extends Times {
+  readonly at: string
+  readonly hold: boolean
+  readonly series_id: string | null
+  readonly is_reseller: boolean
+  readonly expires_at: string | null
+}
+
+type At = { readonly at: string }
+type Bare = "confirm" | "pay" | "lapse" | "nudge" | "cancel" | "choose_expired" | "mark_paid" | "mark_unpaid" | "check_in" | "no_show" | "clear_attendance"
+export type BookingEvent =
+  | { readonly [K in Bare]: { readonly type: K } & At }[Bare]
+  | ({ readonly type: "move" } & At & Times)
+  | ({ readonly type: "call_off"; readonly choose_by: string } & At)
+  | ({ readonly type: "time_cancelled"; readonly starts_at: string; readonly session_id: string | null } & At)
+
+export type BookingEventName =
+  | "booking.held" | "booking.confirmed" | "booking.nudged" | "booking.moved" | "booking.called_off"
+  | "booking.session_cancelled" | "booking.paid" | "booking.unpaid" | "booking.checked_in" | "booking.no_show"
+  | "booking.attendance_cleared" | "booking.cancelled"
+
+const ms = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso))
+
+const guards = {
+  hold: ({ context }: { context: BookingContext }) => context.confirmed_at === null,
+  holdExpired: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.expires_at),
+  notNudged: ({ context }: { context: BookingContext }) => context.nudged_at === null,
+  beforeChooseBy: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) < ms(context.choose_by),
+  chooseByPassed: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.choose_by),
+  notReseller: ({ context }: { context: BookingContext }) => !context.is_reseller,
+  isCourse: ({ context }: { context: BookingContext }) => context.series_id !== null,
+  notPaidByHand: ({ context }: { context: BookingContext }) => !context.paid_by_hand,
+  paidByHand: ({ context }: { context: BookingContext }) => context.paid_by_hand,
+  started: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.starts_at)
+}
+
+const out = (event: BookingEventName) => ({ type: "outbox", params: { event } }) as const
+
+export const bookingMachine = setup({
+  types: {
+    context: {} as BookingContext,
+    events: {} as BookingEvent,
+    input: {} as BookingInput,
+    emitted: {} as { type: BookingEventName }
+  },
+  actions: {
+    outbox: emit((_, params: { event: BookingEventName }) => ({ type: params.event })),
+    recordConfirmed: assign({ confirmed_at: ({ event }) => event.at, expires_at: null }),
+    recordPayment: assign({ paid_at: ({ event }) => event.at, paid_by_hand: false }),
+    recordNudge: assign({ nudged_at: ({ event }) => event.at }),
+    recordCancel: assign({ cancelled_at: ({ event }) => event.at, choose_by: null }),
+    recordMove: assign(({ context, event }) => {
+      assertEvent(event, "move")
+      const { starts_at, ends_at, session_id } = event
+      return { previous: { starts_at: context.starts_at, ends_at: context.ends_at, session_id: context.session_id }, starts_at, ends_at, session_id, choose_by: null }
+    }),
+    recordCallOff: assign(({ event }) => {
+      assertEvent(event, "call_off")
+      return { choose_by: event.choose_by }
+    }),
+    recordTimeLost: assign(({ event }) => {
+      assertEvent(event, "time_cancelled")
+      return { starts_at: event.starts_at, session_id: event.session_id }
+    }),
+    recordPaidByHand: assign({ paid_at: ({ event }) => event.at, paid_by_hand: true }),
+    recordUnpaid: assign({ paid_at: null, paid_by_hand: false }),
+    recordCheckIn: assign({ checked_in_at: ({ event }) => event.at, no_show_at: null }),
+    recordNoShow: assign({ no_show_at: ({ event }) => event.at, checked_in_at: null }),
+    clearAttendance: assign({ checked_in_at: null, no_show_at: null })
+  },
+  guards
+}).createMachine({
+  id: "booking",
+  context: ({ input }) => ({
+    starts_at: input.starts_at, ends_at: input.ends_at, session_id: input.session_id, series_id: input.series_id,
+    is_reseller: input.is_reseller, expires_at: input.hold ? input.expires_at : null,
+    confirmed_at: input.hold ? null : input.at, cancelled_at: null, nudged_at: null, choose_by: null,
+    paid_at: null, paid_by_hand: false, checked_in_at: null, no_show_at: null, previous: null
+  }),
+  initial: "new",
+  states: {
+    new: { always: [{ guard: "hold", target: "held", actions: out("booking.held") }, { target: "confirmed", actions: out("booking.confirmed") }] },
+    held: {
+      initial: "keeping",
+      on: {
+        confirm: { target: "confirmed", actions: ["recordConfirmed", out("booking.confirmed")] },
+        pay: { target: "confirmed", actions: ["recordConfirmed", "recordPayment", out("booking.confirmed")] },
+        cancel: { target: "cancelled", actions: ["recordCancel", out("booking.cancelled")] }
+      },
+      states: {
+        keeping: {
+          on: {
+            lapse: { guard: "holdExpired", target: "lapsed" },
+            move: { target: "keeping", actions: ["recordMove", out("booking.moved")] }
+          }
+        },
+        lapsed: { on: { nudge: { guard: "notNudged", target: "lapsed", actions: ["recordNudge", out("booking.nudged")] } } }
+      }
+    },
+    confirmed: {
+      initial: "plain",
+      on: {
+        cancel: { target: "cancelled", actions: ["recordCancel", out("booking.cancelled")] },
+        time_cancelled: { guard: "isCourse", actions: ["recordTimeLost", out("booking.session_cancelled")] },
+        mark_paid: { guard: "notPaidByHand", actions: ["recordPaidByHand", out("booking.paid")] },
+        mark_unpaid: { guard: "paidByHand", actions: ["recordUnpaid", out("booking.unpaid")] },
+        check_in: { actions: ["recordCheckIn", out("booking.checked_in")] },
+        no_show: { guard: "started", actions: ["recordNoShow", out("booking.no_show")] },
+        clear_attendance: { actions: ["clearAttendance", out("booking.attendance_cleared")] }
+      },
+      states: {
+        plain: {
+          on: {
+            move: { target: "plain", actions: ["recordMove", out("booking.moved")] },
+            call_off: { guard: "notReseller", target: "choosing", actions: ["recordCallOff", out("booking.called_off")] }
+          }
+        },
+        choosing: {
+          on: {
+            move: { guard: "beforeChooseBy", target: "plain", actions: ["recordMove", out("booking.moved")] },
+            choose_expired: { guard: "chooseByPassed", target: "#booking.cancelled", actions: ["recordCancel", out("booking.cancelled")] }
+          }
+        }
+      }
+    },
+    cancelled: { type: "final" }
+  }
+})
+
+export const bookingMessages = {
+  booking_cancelled: "The booking is cancelled",
+  booking_not_held: "The booking is not held",
+  booking_not_confirmed: "The booking is not confirmed",
+  hold_lapsed: "The hold has lapsed",
+  hold_not_lapsed: "The hold still keeps its place",
+  hold_not_expired: "The hold has not reached expires_at",
+  already_nudged: "The guest was already nudged",
+  not_choosing: "The booking is not choosing another time",
+  already_called_off: "The booking was already called off",
+  reseller_booking: "A reseller's booking is cancelled, not called off",
+  choose_by_passed: "choose_by has passed",
+  choose_by_not_passed: "choose_by has not passed",
+  not_a_course: "The booking is not a course booking",
+  already_paid: "The booking is already marked paid",
+  not_paid_by_hand: "The booking was not marked paid by hand",
+  not_started: "The booking's time has not started"
+} as const
+
+export type BookingCode = keyof typeof bookingMessages
+export const bookingCodes = Object.keys(bookingMessages) as ReadonlyArray<BookingCode>
+
+export const bookingRefusals: Refusals<BookingCode, BookingEvent["type"]> = {
+  messages: bookingMessages,
+  guards: {
+    holdExpired: "hold_not_expired", notNudged: "already_nudged", beforeChooseBy: "choose_by_passed",
+    chooseByPassed: "choose_by_not_passed", notReseller: "reseller_booking", isCourse: "not_a_course",
+    notPaidByHand: "already_paid", paidByHand: "not_paid_by_hand", started: "not_started"
+  } satisfies Record<Exclude<keyof typeof guards, "hold">, BookingCode>,
+  states: {
+    "held.keeping": { nudge: "hold_not_lapsed" },
+    "held.lapsed": { lapse: "hold_lapsed", move: "hold_lapsed" },
+    held: { "*": "booking_not_confirmed" },
+    "confirmed.plain": { choose_expired: "not_choosing" },
+    "confirmed.choosing": { call_off: "already_called_off" },
+    confirmed: { "*": "booking_not_held" },
+    cancelled: { "*": "booking_cancelled" }
+  },
+  otherwise: "booking_not_confirmed"
+}
+
+export type BookingRow = Row<typeof bookingMachine>
+export type BookingState = BookingRow["value"]
+export type BookingDecision = Decision<typeof bookingMachine, BookingCode>
+
+export const startBooking = (input: BookingInput) => start(bookingMachine, input)
+export const decideBooking = (row: BookingRow, event: BookingEvent): BookingDecision =>
+  decide(bookingMachine, bookingRefusals, row, event)
+
+export const bookingStatus = (state: BookingState): "held" | "confirmed" | "cancelled" =>
+  typeof state === "string" ? (state === "cancelled" ? "cancelled" : "confirmed") : "held" in state ? "held" : "confirmed"

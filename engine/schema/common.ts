@@ -1,0 +1,30 @@
+import { Schema } from "effect"
+
+export const Uuid = Schema.UUID
+export const OrgId = Schema.UUID.pipe(Schema.brand("OrgId"))
+export type OrgId = typeof OrgId.Type
+
+/** ISO 8601 instant in, Date out; always encoded back as UTC with Z. */
+export const Instant = Schema.Date.annotations({ description: "ISO 8601 instant (UTC)" })
+export const Timestamp = Schema.String.annotations({ description: "ISO 8601 UTC timestamp" })
+export const LocalDate = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
+  Schema.filter((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+    message: () => "must be a real date YYYY-MM-DD"
+  })
+).annotations({ description: "Local date YYYY-MM-DD in the org's time zone" })
+
+export const Int = (min: number, max?: number) =>
+  max === undefined ? Schema.Int.pipe(Schema.greaterThanOrEqualTo(min)) : Schema.Int.pipe(Schema.between(min, max))
+export const Text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
+
+/** Request bodies refuse fields they do not know. */
+export const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
+export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  description: "Free-form JSON object"
+})
+
+export const ListOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
+export const PageOf = <S extends Schema.Schema.Any, C extends Schema.Schema.Any>(item: S, cursor: C) =>
+  Schema.Struct({ data: Schema.Array(item), next_after: Schema.NullOr(cursor) })

@@ -1,0 +1,19 @@
+import { Context } from "effect"
+
+export type Plan = "free" | "pro" | "growth" | "scale"
+
+/** The org a call acts for, resolved from its API key by the transport. Every query is scoped by it. */
+export class CurrentOrg extends Context.Tag("CurrentOrg")<CurrentOrg, {
+  readonly id: string
+  readonly timezone: string
+  readonly currency: string
+  readonly plan: Plan
+  readonly apiKeyId: string
+}>() {}
+
+export type Surface = "api" | "mcp" | "dashboard" | "widget" | "octo" | "assistant"
+
+/** Which surface a call came through (stored as a booking's source). */
+export class RequestSurface extends Context.Reference<RequestSurface>()("RequestSurface", {
+  defaultValue: (): Surface => "api"
+}) {}

@@ -1,0 +1,172 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { decideOffering } from "../../machines/offering.ts"
+import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import type { HoursEntry, Kind, OfferingCreate, OfferingUpdate } from "../../schema/offering.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
+import { Events } from "../Events.ts"
+import { OfferingHooks } from "./hooks.ts"
+import { defaultsFor } from "./defaults.ts"
+import { DEFAULT_HOURS, normalizeHours } from "./hours.ts"
+import { coordinatesIn } from "./location.ts"
+import { normalizeQuestions } from "./questions.ts"
+import { checkRules } from "./rules.ts"
+import { type OfferingRow, toOffering } from "./row.ts"
+
+type Changes = Record<string, unknown>
+
+/** Applies the request to the stored values: deposits exclude each other, a new location resets coordinates. */
+const derive = (input: OfferingUpdate) => {
+  const out: Changes = { ...input }
+  delete out.active
+  if (input.deposit_cents != null) out.deposit_percent = null
+  if (input.deposit_percent != null) out.deposit_cents = null
+  if (input.location !== undefined) {
+    if (input.lat === undefined && input.lon === undefined) {
+      const c = coordinatesIn(input.location)
+      out.lat = c?.lat ?? null
+      out.lon = c?.lon ?? null
+    }
+    if (input.place_id === undefined) out.place_id = null
+  }
+  if (input.questions !== undefined) {
+    const qs = normalizeQuestions(input.questions)
+    if ("duplicate" in qs) return Effect.fail(badRequest("invalid_questions", `question id ${qs.duplicate} appears twice`))
+    out.questions = JSON.stringify(qs)
+  }
+  if (input.metadata !== undefined) out.metadata = JSON.stringify(input.metadata)
+  return Effect.succeed(out)
+}
+
+export class Offerings extends Effect.Service<Offerings>()("Offerings", {
+  dependencies: [Events.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const events = yield* Events
+    const hooks = yield* OfferingHooks
+
+    const orgHasWaiver = (orgId: string) =>
+      sql<{ ok: boolean }>`select waiver_text is not null as ok from orgs where id = ${orgId}`.pipe(Effect.map((r) => r[0]?.ok === true))
+
+    /** Loads an offering of the current org (404 for another org's or an unknown id), optionally locked. */
+    const load = (id: string, lock = false) =>
+      Effect.gen(function*() {
+        const org = yield* CurrentOrg
+        const rows = yield* sql<OfferingRow>`
+          select * from offerings where id::text = ${id} and org_id = ${org.id} and deleted_at is null
+          ${lock ? sql`for update` : sql``}`.pipe(Effect.orDie)
+        return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("offering")), onSome: Effect.succeed })
+      })
+
+    const list = Effect.fn("Offerings.list")(function*(kind?: Kind) {
+      const org = yield* CurrentOrg
+      const rows = yield* sql<OfferingRow>`
+        select * from offerings where org_id = ${org.id} and deleted_at is null
+        ${kind ? sql`and kind = ${kind}` : sql``} order by created_at, id`.pipe(Effect.orDie)
+      return { data: rows.map(toOffering) }
+    })
+
+    const get = Effect.fn("Offerings.get")(function*(id: string) {
+      return toOffering(yield* load(id))
+    })
+
+    const create = Effect.fn("Offerings.create")(function*(input: OfferingCreate) {
+      const org = yield* CurrentOrg
+      const base = defaultsFor(input.kind)
+      const next = { ...base, ...input }
+      yield* checkRules(input, next, null, { orgHasWaiver: yield* orgHasWaiver(org.id).pipe(Effect.orDie), hasTimesToCome: false })
+      const changes = yield* derive(input)
+      const row = {
+        ...base,
+        metadata: JSON.stringify(base.metadata),
+        questions: JSON.stringify(base.questions),
+        ...changes,
+        id: randomUUID(),
+        org_id: org.id,
+        state: input.active === false ? "paused" : "active",
+        created_at: yield* clock.now
+      }
+      return yield* Effect.gen(function*() {
+        const rows = yield* sql<OfferingRow>`insert into offerings ${sql.insert(row)} returning *`
+        const offering = toOffering(rows[0])
+        yield* events.append(org.id, [{ type: "offering.created", data: offering }])
+        return offering
+      }).pipe(sql.withTransaction, Effect.orDie)
+    })
+
+    const update = Effect.fn("Offerings.update")(function*(id: string, input: OfferingUpdate) {
+      const org = yield* CurrentOrg
+      return yield* Effect.gen(function*() {
+        const current = yield* load(id, true)
+        const next = { ...current, ...input }
+        const facts = {
+          orgHasWaiver: yield* orgHasWaiver(org.id),
+          hasTimesToCome: input.schedule === "hours" ? yield* hooks.hasTimesToCome(current.id) : false
+        }
+        yield* checkRules(input, next, current, facts)
+        const changes = yield* derive(input)
+        if (input.active !== undefined && input.active !== (current.state === "active")) {
+          const decided = decideOffering(current.state, { type: input.active ? "resume" : "pause" })
+          if (!decided.ok) return yield* conflict(decided.code, "the offering cannot change state")
+          changes.state = decided.state
+        }
+        if (current.waitlist_enabled && input.waitlist_enabled === false) yield* hooks.waitlistClosed(current.id)
+        const rows = yield* sql<OfferingRow>`
+          update offerings set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${current.id} returning *`
+        const offering = toOffering(rows[0])
+        yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
+        return offering
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const remove = Effect.fn("Offerings.delete")(function*(id: string, cancelBookings: boolean | undefined) {
+      const org = yield* CurrentOrg
+      return yield* Effect.gen(function*() {
+        const current = yield* load(id, true)
+        const upcoming = yield* hooks.upcoming(current.id)
+        if ((upcoming.bookings > 0 || upcoming.holds > 0) && cancelBookings !== true) {
+          return yield* conflict(
+            "offering_has_bookings",
+            `deleting would cancel ${upcoming.bookings} upcoming booking(s) and ${upcoming.holds} live hold(s); pass cancel_bookings=true`
+          )
+        }
+        const decided = decideOffering(current.state, { type: "remove" })
+        if (!decided.ok) return yield* notFound("offering")
+        const result = yield* hooks.cancelUpcoming(current.id)
+        const at = yield* clock.now
+        yield* sql`update offerings set state = 'removed', deleted_at = ${at}, updated_at = ${at} where id = ${current.id}`
+        yield* events.append(org.id, [{ type: "offering.deleted", data: { ...toOffering(current), active: false } }])
+        return result
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const getHours = Effect.fn("Offerings.getHours")(function*(id: string) {
+      const row = yield* load(id)
+      if (row.kind === "class") return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
+      return { data: row.hours ?? DEFAULT_HOURS }
+    })
+
+    const setHours = Effect.fn("Offerings.setHours")(function*(id: string, hours: ReadonlyArray<HoursEntry>) {
+      const org = yield* CurrentOrg
+      const normalized = normalizeHours(hours)
+      if ("invalid" in normalized) {
+        return yield* badRequest("invalid_hours", `hours[${normalized.invalid}]: end_time must be after start_time`)
+      }
+      return yield* Effect.gen(function*() {
+        const row = yield* load(id, true)
+        if (row.kind === "class") return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
+        if (row.kind === "appointment" && row.schedule !== "hours") {
+          return yield* conflict("schedule_is_calendar", "this appointment takes its times from its calendar; set schedule to hours first")
+        }
+        yield* sql`update offerings set hours = ${JSON.stringify(normalized)}, updated_at = ${yield* clock.now} where id = ${row.id}`
+        yield* events.append(org.id, [{ type: "offering.hours_updated", data: { offering_id: row.id, hours: normalized } }])
+        return { data: normalized }
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    return { list, get, create, update, remove, getHours, setHours, load } as const
+  })
+}) {}

@@ -1,0 +1,20 @@
+import { Context, Effect, Layer } from "effect"
+
+/**
+ * What offerings need to know from calendars and bookings, which own those tables. Each runs inside the
+ * caller's transaction. The Live layer of the bookings and calendar services replaces the empty one.
+ */
+export class OfferingHooks extends Context.Tag("OfferingHooks")<OfferingHooks, {
+  readonly hasTimesToCome: (offeringId: string) => Effect.Effect<boolean>
+  readonly upcoming: (offeringId: string) => Effect.Effect<{ bookings: number; holds: number }>
+  readonly cancelUpcoming: (offeringId: string) => Effect.Effect<{ cancelled: number; refunded: number; refunding: number; refund_failed: number }>
+  readonly waitlistClosed: (offeringId: string) => Effect.Effect<void>
+}>() {}
+
+/** Before calendars and bookings exist nothing can be upcoming; replaced by the calendar + bookings layer. */
+export const OfferingHooksBare = Layer.succeed(OfferingHooks, {
+  hasTimesToCome: () => Effect.succeed(false),
+  upcoming: () => Effect.succeed({ bookings: 0, holds: 0 }),
+  cancelUpcoming: () => Effect.succeed({ cancelled: 0, refunded: 0, refunding: 0, refund_failed: 0 }),
+  waitlistClosed: () => Effect.void
+})

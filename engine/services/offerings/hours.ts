@@ -1,0 +1,28 @@
+import type { HoursEntry } from "../../schema/offering.ts"
+
+export interface StoredHours {
+  readonly weekday: number
+  readonly start_time: string
+  readonly end_time: string
+}
+
+/** Appointments and rentals are open daily 9:00 to 17:00 (org time) until hours are set. */
+export const DEFAULT_HOURS: ReadonlyArray<StoredHours> = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
+  weekday,
+  start_time: "09:00:00",
+  end_time: "17:00:00"
+}))
+
+const full = (t: string) => (t.length === 5 ? `${t}:00` : t)
+
+/** Normalizes to HH:MM:SS, sorted; null when an entry does not end after it starts. */
+export const normalizeHours = (hours: ReadonlyArray<HoursEntry>): StoredHours[] | { invalid: number } => {
+  const out: StoredHours[] = []
+  for (const [i, h] of hours.entries()) {
+    const start = full(h.start_time)
+    const end = full(h.end_time)
+    if (start === "24:00:00" || end <= start) return { invalid: i }
+    out.push({ weekday: h.weekday, start_time: start, end_time: end })
+  }
+  return out.sort((a, b) => a.weekday - b.weekday || a.start_time.localeCompare(b.start_time))
+}

@@ -1,0 +1,41 @@
+import { addDays, type LocalDate, type LocalTime, toInstant, weekdayOf } from "./local.ts"
+
+export type WeeklyHours = { weekday: number; start_time: LocalTime; end_time: LocalTime }
+
+export type Interval = { start: Date; end: Date }
+
+export const DEFAULT_HOURS: ReadonlyArray<WeeklyHours> = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
+  weekday,
+  start_time: "09:00:00",
+  end_time: "17:00:00"
+}))
+
+/** Open windows as UTC instants for each local date in [fromDate, toDate], sorted and merged. */
+export const openIntervals = (
+  hours: ReadonlyArray<WeeklyHours>,
+  zone: string,
+  fromDate: LocalDate,
+  toDate: LocalDate
+): Array<Interval> => {
+  const windows: Array<Interval> = []
+  for (let date = fromDate; date <= toDate; date = addDays(date, 1)) {
+    const weekday = weekdayOf(date)
+    for (const h of hours) {
+      if (h.weekday !== weekday) continue
+      const start = toInstant(date, h.start_time, zone)
+      const end = toInstant(date, h.end_time, zone)
+      if (end > start) windows.push({ start, end })
+    }
+  }
+  windows.sort((a, b) => a.start.getTime() - b.start.getTime())
+  const merged: Array<Interval> = []
+  for (const w of windows) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && w.start <= last.end) {
+      if (w.end > last.end) last.end = w.end
+    } else {
+      merged.push({ start: w.start, end: w.end })
+    }
+  }
+  return merged
+}

@@ -1,0 +1,96 @@
+import { DateTime, Option } from "effect"
+
+/** `YYYY-MM-DD`, a calendar date in some zone. */
+export type LocalDate = string
+/** `HH:MM:SS`, a wall-clock time; `24:00:00` is the end of the day. */
+export type LocalTime = string
+
+export type Local = { date: LocalDate; time: LocalTime; weekday: number }
+
+const DAY_MS = 86_400_000
+const zones = new Map<string, DateTime.TimeZone.Named>()
+
+const zoneOf = (zone: string): DateTime.TimeZone.Named => {
+  let named = zones.get(zone)
+  if (named === undefined) {
+    named = DateTime.zoneUnsafeMakeNamed(zone)
+    zones.set(zone, named)
+  }
+  return named
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0")
+
+const parseDate = (date: LocalDate) => {
+  const [y, m, d] = date.split("-").map(Number)
+  return { y, m, d }
+}
+
+const dateMs = (date: LocalDate): number => {
+  const { y, m, d } = parseDate(date)
+  const utc = new Date(Date.UTC(2000, m - 1, d))
+  utc.setUTCFullYear(y)
+  return utc.getTime()
+}
+
+const fromMs = (ms: number): LocalDate => {
+  const utc = new Date(ms)
+  return `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}`
+}
+
+export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
+
+export const isValidLocalDate = (s: string): boolean => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
+  const { y, m, d } = parseDate(s)
+  return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m)
+}
+
+export const addDays = (date: LocalDate, n: number): LocalDate => fromMs(dateMs(date) + n * DAY_MS)
+
+export const weekdayOf = (date: LocalDate): number => new Date(dateMs(date)).getUTCDay()
+
+/** Whole days from `a` to `b` (negative when `b` is earlier). */
+export const daysBetween = (a: LocalDate, b: LocalDate): number => Math.round((dateMs(b) - dateMs(a)) / DAY_MS)
+
+export const isValidZone = (zone: string): boolean =>
+  /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone) && Option.isSome(DateTime.zoneMakeNamed(zone))
+
+/** Accepts `HH:MM`, `HH:MM:00` and `24:00`; returns `HH:MM:SS` or null. */
+export const parseTimeInput = (s: string): LocalTime | null => {
+  const match = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s)
+  if (match === null) return null
+  const [, hh, mm, ss = "00"] = match
+  if (ss !== "00") return null
+  if (hh === "24") return mm === "00" ? "24:00:00" : null
+  return Number(hh) <= 23 && Number(mm) <= 59 ? `${hh}:${mm}:00` : null
+}
+
+/** A gap time moves forward by the gap; an ambiguous time takes the earlier instant. */
+export const toInstant = (date: LocalDate, time: LocalTime, zone: string): Date => {
+  const [hours, minutes, seconds = 0] = time.split(":").map(Number)
+  const day = hours === 24 ? addDays(date, 1) : date
+  const { y, m, d } = parseDate(day)
+  const zoned = DateTime.unsafeMakeZoned(
+    { year: y, month: m, day: d, hours: hours % 24, minutes, seconds },
+    { timeZone: zoneOf(zone), adjustForTimeZone: true, disambiguation: "compatible" }
+  )
+  return new Date(DateTime.toEpochMillis(zoned))
+}
+
+export const toLocal = (instant: Date, zone: string): Local => {
+  const p = DateTime.toParts(DateTime.unsafeMakeZoned(instant, { timeZone: zoneOf(zone) }))
+  return {
+    date: `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`,
+    time: `${pad(p.hours)}:${pad(p.minutes)}:${pad(p.seconds)}`,
+    weekday: p.weekDay
+  }
+}
+
+export const todayIn = (now: Date, zone: string): LocalDate => toLocal(now, zone).date
+
+/** The instant the local day ends: the start of the next day. */
+export const endOfLocalDay = (date: LocalDate, zone: string): Date => toInstant(addDays(date, 1), "00:00:00", zone)

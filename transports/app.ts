@@ -1,0 +1,76 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schedule } from "effect"
+import { createServer } from "node:http"
+import { MemoryBusLive } from "../adapters/bus/memory.ts"
+import { NatsBusLive } from "../adapters/bus/nats.ts"
+import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
+import { MigrateLive } from "../adapters/db/migrate.ts"
+import { PgliteLive } from "../adapters/db/pglite.ts"
+import { PostgresLive } from "../adapters/db/postgres.ts"
+import { Events } from "../engine/services/Events.ts"
+import { Idempotency } from "../engine/services/Idempotency.ts"
+import { Jobs } from "../engine/services/Jobs.ts"
+import { OfferingHooksBare } from "../engine/services/offerings/hooks.ts"
+import { Offerings } from "../engine/services/offerings/Offerings.ts"
+import { Orgs } from "../engine/services/Orgs.ts"
+import type { AppConfig } from "./config.ts"
+import { Api } from "./http/Api.ts"
+import { DecodeErrorsLive } from "./http/decodeErrors.ts"
+import { AdminHandlers } from "./http/handlers/admin.ts"
+import { OfferingsHandlers } from "./http/handlers/offerings.ts"
+import { EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./http/handlers/org.ts"
+import { IdempotencyLive } from "./http/idempotency.ts"
+import { AdminAuthLive, AuthenticationLive } from "./http/security.ts"
+import { HealthRoutes, ServeLive } from "./http/server.ts"
+
+export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">) =>
+  Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })
+
+export const BusLive = (config: Pick<AppConfig, "natsUrl">) =>
+  Option.match(config.natsUrl, { onNone: () => MemoryBusLive, onSome: (url) => NatsBusLive(url).pipe(Layer.orDie) })
+
+export const ClockLive = (config: Pick<AppConfig, "clock">) => (config.clock === "test" ? TestClockLive() : SystemClockLive)
+
+/** Every engine service, over a database and a clock. */
+export const EngineLive = Layer.mergeAll(Orgs.Default, Offerings.Default, Events.Default, Jobs.Default, Idempotency.Default).pipe(
+  Layer.provide(OfferingHooksBare)
+)
+
+export const ApiLive = (config: Pick<AppConfig, "adminToken">) =>
+  HttpApiBuilder.api(Api).pipe(
+    Layer.provide([OfferingsHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers]),
+    Layer.provide([AuthenticationLive, AdminAuthLive(config.adminToken)])
+  )
+
+/** The HTTP app without a listener: routes, middleware, contract. Needs an HttpServer. */
+export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) =>
+  ServeLive.pipe(
+    Layer.provide([DecodeErrorsLive, IdempotencyLive, HealthRoutes, HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })]),
+    Layer.provide(ApiLive(config)),
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
+  )
+
+/** Runs due background jobs every second on the system clock (CLOCK=test runs them when advanced). */
+export const SchedulerLive = (config: Pick<AppConfig, "clock">) =>
+  config.clock === "test"
+    ? Layer.empty
+    : Layer.scopedDiscard(Effect.gen(function*() {
+      const jobs = yield* Jobs
+      yield* Effect.forkScoped(Effect.repeat(jobs.runDue, Schedule.spaced("1 second")))
+    }))
+
+export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
+
+export const NodeServerLive = (config: Pick<AppConfig, "port" | "host">) =>
+  NodeHttpServer.layer(createServer, { port: config.port, host: config.host })
+
+/** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
+export const AppLive = (config: AppConfig) =>
+  Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
+    Layer.provideMerge(EngineLive),
+    Layer.provideMerge(BusLive(config)),
+    Layer.provideMerge(MigrateLive),
+    Layer.provideMerge(Layer.mergeAll(DatabaseLive(config).pipe(Layer.orDie), ClockLive(config)))
+  )

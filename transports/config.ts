@@ -1,0 +1,43 @@
+import { Config, Effect, Option } from "effect"
+
+export interface AppConfig {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: Option.Option<string>
+  readonly dataDir: string
+  readonly natsUrl: Option.Option<string>
+  readonly adminToken: Option.Option<string>
+  readonly publicUrl: string
+  readonly logLevel: "debug" | "info" | "warning" | "error"
+  readonly webhookAllowInsecure: boolean
+  readonly clock: "system" | "test"
+}
+
+const optionalString = (name: string) =>
+  Config.string(name).pipe(Config.option, Config.map(Option.filter((s) => s.trim() !== "")))
+
+export const appConfig: Config.Config<AppConfig> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(3000)),
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  databaseUrl: optionalString("DATABASE_URL").pipe(
+    Config.validate({ message: "must be a postgres:// or postgresql:// URL", validation: Option.match({ onNone: () => true, onSome: (u) => /^postgres(ql)?:\/\//.test(u) }) })
+  ),
+  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  natsUrl: optionalString("NATS_URL").pipe(
+    Config.validate({ message: "must be a nats:// URL (or host:port)", validation: Option.match({ onNone: () => true, onSome: (u) => /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(u) }) })
+  ),
+  adminToken: optionalString("ADMIN_TOKEN").pipe(
+    Config.validate({ message: "must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (t) => t.length >= 16 }) })
+  ),
+  publicUrl: Config.string("PUBLIC_URL").pipe(Config.withDefault("")),
+  logLevel: Config.literal("debug", "info", "warning", "error")("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
+  webhookAllowInsecure: Config.literal("0", "1", "true", "false")("WEBHOOK_ALLOW_INSECURE").pipe(
+    Config.withDefault("0" as const),
+    Config.map((v) => v === "1" || v === "true")
+  ),
+  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const))
+}).pipe(Config.map((c) => ({ ...c, publicUrl: c.publicUrl || `http://${c.host}:${c.port}` })))
+
+export const loadConfig = Effect.gen(function*() {
+  return yield* appConfig
+})

@@ -1,0 +1,27 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { BadRequestWire, ConflictWire, NotFoundWire, TooManyWire, UnprocessableWire } from "./errors.ts"
+import { AdminGroup } from "./groups/admin.ts"
+import { EventsGroup } from "./groups/events.ts"
+import { OfferingsGroup } from "./groups/offerings.ts"
+import { OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
+
+/**
+ * The one contract. Group = resource, endpoint = verb: group `offerings` + endpoint `list` is the
+ * operation `offerings.list`, the OpenAPI operationId, and the MCP tool `offerings_list`.
+ */
+export class Api extends HttpApi.make("booking-engine")
+  .add(OfferingsGroup)
+  .add(EventsGroup)
+  .add(OrgGroup)
+  .add(TeamGroup)
+  .add(WaiverGroup)
+  .add(AdminGroup)
+  .addError(BadRequestWire)
+  .addError(NotFoundWire)
+  .addError(ConflictWire)
+  .addError(UnprocessableWire)
+  .addError(TooManyWire)
+  .annotate(OpenApi.Title, "Booking engine API")
+  .annotate(OpenApi.Version, "1")
+  .annotate(OpenApi.Description, "Classes, appointments and rentals. Every operation is also an MCP tool at /mcp.")
+{}

@@ -1,0 +1,28 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ApiKeyCreated, ApiKeyRevoked, Member, MemberCreate, Org, OrgCreate } from "../../../engine/schema/org.ts"
+import { AdminAuth } from "../security.ts"
+
+const OrgIdParam = HttpApiSchema.param("org_id", Schema.UUID)
+const KeyIdParam = HttpApiSchema.param("id", Schema.UUID)
+const ClockNow = Schema.Struct({ now: Schema.String })
+
+/** For platform teams: Bearer ADMIN_TOKEN. Not part of the public contract (excluded from OpenAPI and MCP). */
+export const AdminGroup = HttpApiGroup.make("admin")
+  .add(
+    HttpApiEndpoint.post("create_org", "/orgs")
+      .setPayload(OrgCreate)
+      .addSuccess(Schema.Struct({ org: Org, api_key: ApiKeyCreated }), { status: 201 })
+  )
+  .add(HttpApiEndpoint.post("create_key")`/orgs/${OrgIdParam}/api_keys`.addSuccess(ApiKeyCreated, { status: 201 }))
+  .add(HttpApiEndpoint.del("revoke_key")`/api_keys/${KeyIdParam}`.addSuccess(ApiKeyRevoked))
+  .add(HttpApiEndpoint.post("add_member")`/orgs/${OrgIdParam}/members`.setPayload(MemberCreate).addSuccess(Member, { status: 201 }))
+  .add(HttpApiEndpoint.get("get_clock", "/clock").addSuccess(ClockNow))
+  .add(
+    HttpApiEndpoint.post("advance_clock", "/clock")
+      .setPayload(Schema.Struct({ advance_seconds: Schema.Int.pipe(Schema.between(0, 400 * 86400)) }).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(ClockNow)
+  )
+  .middleware(AdminAuth)
+  .prefix("/admin/v1")
+  .annotate(OpenApi.Exclude, true)

@@ -1,0 +1,26 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { EngineClock } from "../../../engine/services/Clock.ts"
+import { badRequest } from "../../../engine/schema/errors.ts"
+import { Jobs } from "../../../engine/services/Jobs.ts"
+import { Orgs } from "../../../engine/services/Orgs.ts"
+import { Api } from "../Api.ts"
+
+export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (h) =>
+  Effect.gen(function*() {
+    const orgs = yield* Orgs
+    const clock = yield* EngineClock
+    const jobs = yield* Jobs
+    return h
+      .handle("create_org", ({ payload }) => orgs.create(payload))
+      .handle("create_key", ({ path }) => orgs.createKey(path.org_id))
+      .handle("revoke_key", ({ path }) => orgs.revokeKey(path.id))
+      .handle("add_member", ({ path, payload }) => orgs.addMember(path.org_id, payload))
+      .handle("get_clock", () => Effect.map(clock.now, (d) => ({ now: d.toISOString() })))
+      .handle("advance_clock", ({ payload }) =>
+        clock.advance(payload.advance_seconds).pipe(
+          Effect.mapError((message) => badRequest("clock_not_test", message)),
+          Effect.tap(() => jobs.runDue),
+          Effect.map((d) => ({ now: d.toISOString() }))
+        ))
+  }))

@@ -1,0 +1,17 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Offerings } from "../../../engine/services/offerings/Offerings.ts"
+import { Api } from "../Api.ts"
+
+export const OfferingsHandlers = HttpApiBuilder.group(Api, "offerings", (h) =>
+  Effect.gen(function*() {
+    const offerings = yield* Offerings
+    return h
+      .handle("list", ({ urlParams }) => offerings.list(urlParams.kind))
+      .handle("create", ({ payload }) => offerings.create(payload))
+      .handle("get", ({ path }) => offerings.get(path.id))
+      .handle("update", ({ path, payload }) => offerings.update(path.id, payload))
+      .handle("delete", ({ path, urlParams }) => offerings.remove(path.id, urlParams.cancel_bookings))
+      .handle("get_hours", ({ path }) => offerings.getHours(path.id))
+      .handle("set_hours", ({ path, payload }) => offerings.setHours(path.id, payload.hours))
+  }))

@@ -1,0 +1,52 @@
+import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { Effect, Layer, Option, Redacted } from "effect"
+import crypto from "node:crypto"
+import { Unauthorized } from "../../engine/schema/errors.ts"
+import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
+import { Orgs } from "../../engine/services/Orgs.ts"
+import { UnauthorizedWire } from "./errors.ts"
+
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
+  failure: UnauthorizedWire,
+  provides: CurrentOrg,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+const refused = (message: string) => new Unauthorized({ code: "unauthorized", message })
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const orgs = yield* Orgs
+    return {
+      bearer: (token) => {
+        const key = Redacted.value(token)
+        if (key === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
+        return orgs.authenticate(key).pipe(
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(refused("the API key is unknown or revoked")), onSome: Effect.succeed }))
+        )
+      }
+    }
+  })
+)
+
+/** Admin API: Bearer ADMIN_TOKEN; every call refused when ADMIN_TOKEN is unset. */
+export class AdminAuth extends HttpApiMiddleware.Tag<AdminAuth>()("AdminAuth", {
+  failure: UnauthorizedWire,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+export const AdminAuthLive = (adminToken: Option.Option<string>) =>
+  Layer.succeed(AdminAuth, {
+    bearer: (token) =>
+      Option.match(adminToken, {
+        onNone: () => Effect.fail(refused("the admin API is disabled: set ADMIN_TOKEN")),
+        onSome: (expected) => (safeEqual(Redacted.value(token), expected) ? Effect.void : Effect.fail(refused("bad admin token")))
+      })
+  })
+
+const safeEqual = (a: string, b: string) => {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && crypto.timingSafeEqual(x, y)
+}
