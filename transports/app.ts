@@ -66,11 +66,13 @@ export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
 export const NodeServerLive = (config: Pick<AppConfig, "port" | "host">) =>
   NodeHttpServer.layer(createServer, { port: config.port, host: config.host })
 
+type DatabaseLayer = ReturnType<typeof PostgresLive>
+
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
-export const AppLive = (config: AppConfig) =>
+export const AppLive = (config: AppConfig, database: DatabaseLayer = DatabaseLive(config)) =>
   Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
-    Layer.provideMerge(Layer.mergeAll(DatabaseLive(config).pipe(Layer.orDie), ClockLive(config)))
+    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config)))
   )

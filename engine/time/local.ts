@@ -26,6 +26,9 @@ const parseDate = (date: LocalDate) => {
   return { y, m, d }
 }
 
+/** The local date of a year, month (1-12) and day. */
+export const localDate = (year: number, month: number, day: number): LocalDate => `${pad(year, 4)}-${pad(month)}-${pad(day)}`
+
 const dateMs = (date: LocalDate): number => {
   const { y, m, d } = parseDate(date)
   const utc = new Date(Date.UTC(2000, m - 1, d))
@@ -35,7 +38,7 @@ const dateMs = (date: LocalDate): number => {
 
 const fromMs = (ms: number): LocalDate => {
   const utc = new Date(ms)
-  return `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}`
+  return localDate(utc.getUTCFullYear(), utc.getUTCMonth() + 1, utc.getUTCDate())
 }
 
 export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
@@ -84,7 +87,7 @@ export const toInstant = (date: LocalDate, time: LocalTime, zone: string): Date 
 export const toLocal = (instant: Date, zone: string): Local => {
   const p = DateTime.toParts(DateTime.unsafeMakeZoned(instant, { timeZone: zoneOf(zone) }))
   return {
-    date: `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`,
+    date: localDate(p.year, p.month, p.day),
     time: `${pad(p.hours)}:${pad(p.minutes)}:${pad(p.seconds)}`,
     weekday: p.weekDay
   }

@@ -1,5 +1,5 @@
 // Yearly on 29 February falls on 28 February in years that have no 29 February.
-import { addDays, daysBetween, daysInMonth, type LocalDate, weekdayOf } from "./local.ts"
+import { addDays, daysBetween, daysInMonth, localDate, type LocalDate, weekdayOf } from "./local.ts"
 
 export type Repeat = "none" | "daily" | "weekly" | "monthly" | "yearly" | "weekdays"
 
@@ -7,8 +7,6 @@ export type Recurrence = { starts_on: LocalDate; repeat: Repeat; ends_on: LocalD
 
 export type MonthlyRule = { nth: 1 | 2 | 3 | 4 | -1; weekday: number }
 
-const pad = (n: number) => String(n).padStart(2, "0")
-const ymd = (y: number, m: number, d: number): LocalDate => `${String(y).padStart(4, "0")}-${pad(m)}-${pad(d)}`
 const parts = (date: LocalDate) => date.split("-").map(Number)
 
 /** The nth weekday of the month, or -1 ("last") when the date is in the month's last 7 days. */
@@ -22,14 +20,14 @@ export const describeMonthly = (starts_on: LocalDate): MonthlyRule => {
 const monthlyDate = (y: number, m: number, rule: MonthlyRule): LocalDate => {
   if (rule.nth === -1) {
     const last = daysInMonth(y, m)
-    const back = (weekdayOf(ymd(y, m, last)) - rule.weekday + 7) % 7
-    return ymd(y, m, last - back)
+    const back = (weekdayOf(localDate(y, m, last)) - rule.weekday + 7) % 7
+    return localDate(y, m, last - back)
   }
-  const first = (rule.weekday - weekdayOf(ymd(y, m, 1)) + 7) % 7
-  return ymd(y, m, 1 + first + 7 * (rule.nth - 1))
+  const first = (rule.weekday - weekdayOf(localDate(y, m, 1)) + 7) % 7
+  return localDate(y, m, 1 + first + 7 * (rule.nth - 1))
 }
 
-const yearlyDate = (y: number, m: number, d: number): LocalDate => ymd(y, m, Math.min(d, daysInMonth(y, m)))
+const yearlyDate = (y: number, m: number, d: number): LocalDate => localDate(y, m, Math.min(d, daysInMonth(y, m)))
 
 const stepping = (first: LocalDate, last: LocalDate, step: number, keep: (date: LocalDate) => boolean = () => true) => {
   const out: LocalDate[] = []
