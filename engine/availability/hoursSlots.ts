@@ -16,9 +16,9 @@ const MINUTE_MS = 60_000
 
 /** Times on weekly hours (appointments) or periods (rentals, duration = one period). */
 export const hoursSlots = (input: HoursSlotsInput): Array<Slot> => {
-  if (!input.active) return []
   const length = input.duration_minutes * MINUTE_MS
   const step = (input.slot_interval_minutes ?? input.duration_minutes) * MINUTE_MS
+  if (!input.active || length <= 0 || step <= 0) return []
   const { earliest, latest } = bookableStarts(input)
   const starts: Array<number> = []
   for (const window of openIntervals(input.hours, input.zone, input.from, input.to)) {

@@ -57,7 +57,7 @@ const loadSteps = (busy: ReadonlyArray<Busy>, pad: number, from: number, to: num
  * Peak load over each time [start, start + length); `starts` ascending.
  * A sliding-window maximum over the load steps, linear after the sort.
  */
-export const peakLoads = (busy: ReadonlyArray<Busy>, pad: number, starts: ReadonlyArray<number>, length: number) => {
+export const peakLoads = (busy: ReadonlyArray<Busy>, pad: number, starts: ReadonlyArray<number>, length: number): Array<number> => {
   if (starts.length === 0) return []
   const steps = loadSteps(busy, pad, starts[0], starts[starts.length - 1] + length)
   const queue = new Int32Array(steps.count)

@@ -26,13 +26,13 @@ const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
 
 /** Earliest and latest start a guest may book now (both inclusive). */
-export const bookableStarts = (rules: Rules) => ({
+export const bookableStarts = (rules: Rules): { earliest: number; latest: number } => ({
   earliest: rules.now.getTime() + rules.min_notice_minutes * MINUTE_MS,
   latest: rules.now.getTime() + rules.max_advance_days * DAY_MS
 })
 
 /** Whether a time starting at `start` is offered: inside the window, past the notice, within the advance. */
-export const isOffered = (rules: Rules) => {
+export const isOffered = (rules: Rules): ((start: Date) => boolean) => {
   const { earliest, latest } = bookableStarts(rules)
   const windowStart = toInstant(rules.from, "00:00:00", rules.zone).getTime()
   const windowEnd = endOfLocalDay(rules.to, rules.zone).getTime()
