@@ -4,12 +4,20 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { createServer } from "node:http"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
+import { LogMailerLive } from "../adapters/mail/log.ts"
+import { SmtpMailerLive } from "../adapters/mail/smtp.ts"
 import { NatsBusLive } from "../adapters/bus/nats.ts"
 import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
 import { MigrateLive } from "../adapters/db/migrate.ts"
 import { PgliteLive } from "../adapters/db/pglite.ts"
 import { PostgresLive } from "../adapters/db/postgres.ts"
+import { Customers } from "../engine/services/customers/Customers.ts"
+import { Availability } from "../engine/services/calendar/Availability.ts"
+import { CalendarBookingsBare } from "../engine/services/calendar/hooks.ts"
+import { Series } from "../engine/services/calendar/Series.ts"
+import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Events } from "../engine/services/Events.ts"
+import { Mail } from "../engine/services/mail/Mail.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
 import { Jobs } from "../engine/services/Jobs.ts"
 import { OfferingHooksBare } from "../engine/services/offerings/hooks.ts"
@@ -19,6 +27,8 @@ import type { AppConfig } from "./config.ts"
 import { Api } from "./http/Api.ts"
 import { DecodeErrorsLive } from "./http/decodeErrors.ts"
 import { AdminHandlers } from "./http/handlers/admin.ts"
+import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./http/handlers/calendar.ts"
+import { CustomersHandlers } from "./http/handlers/customers.ts"
 import { OfferingsHandlers } from "./http/handlers/offerings.ts"
 import { EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./http/handlers/org.ts"
 import { IdempotencyLive } from "./http/idempotency.ts"
@@ -31,16 +41,29 @@ export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">)
 export const BusLive = (config: Pick<AppConfig, "natsUrl">) =>
   Option.match(config.natsUrl, { onNone: () => MemoryBusLive, onSome: (url) => NatsBusLive(url).pipe(Layer.orDie) })
 
+export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
+  Option.match(config.smtpUrl, { onNone: () => LogMailerLive(config.mailFrom), onSome: (url) => SmtpMailerLive(url, config.mailFrom) })
+
 export const ClockLive = (config: Pick<AppConfig, "clock">) => (config.clock === "test" ? TestClockLive() : SystemClockLive)
 
 /** Every engine service, over a database and a clock. */
-export const EngineLive = Layer.mergeAll(Orgs.Default, Offerings.Default, Events.Default, Jobs.Default, Idempotency.Default).pipe(
-  Layer.provide(OfferingHooksBare)
-)
+export const EngineLive = Layer.mergeAll(
+  Orgs.Default,
+  Offerings.Default,
+  Events.Default,
+  Jobs.Default,
+  Idempotency.Default,
+  Customers.Default,
+  Mail.Default,
+  Series.Default,
+  Sessions.Default,
+  Availability.Default
+).pipe(Layer.provide(OfferingHooksBare), Layer.provide(CalendarBookingsBare))
 
 export const ApiLive = (config: Pick<AppConfig, "adminToken">) =>
   HttpApiBuilder.api(Api).pipe(
-    Layer.provide([OfferingsHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers]),
+    Layer.provide([OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers]),
+    Layer.provide([AvailabilityHandlers, SeriesHandlers, SessionsHandlers]),
     Layer.provide([AuthenticationLive, AdminAuthLive(config.adminToken)])
   )
 
@@ -74,5 +97,5 @@ export const AppLive = (config: AppConfig, database: DatabaseLayer = DatabaseLiv
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
-    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config)))
+    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config), MailerLive(config)))
   )

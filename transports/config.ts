@@ -6,6 +6,8 @@ export interface AppConfig {
   readonly databaseUrl: Option.Option<string>
   readonly dataDir: string
   readonly natsUrl: Option.Option<string>
+  readonly smtpUrl: Option.Option<string>
+  readonly mailFrom: string
   readonly adminToken: Option.Option<string>
   readonly publicUrl: string
   readonly logLevel: "debug" | "info" | "warning" | "error"
@@ -26,6 +28,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   natsUrl: optionalString("NATS_URL").pipe(
     Config.validate({ message: "must be a nats:// URL (or host:port)", validation: Option.match({ onNone: () => true, onSome: (u) => /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(u) }) })
   ),
+  smtpUrl: optionalString("SMTP_URL").pipe(
+    Config.validate({ message: "must be an smtp:// or smtps:// URL", validation: Option.match({ onNone: () => true, onSome: (u) => /^smtps?:\/\//.test(u) }) })
+  ),
+  mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("bookings@localhost")),
   adminToken: optionalString("ADMIN_TOKEN").pipe(
     Config.validate({ message: "must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (t) => t.length >= 16 }) })
   ),

@@ -1,5 +1,22 @@
 import { Schema } from "effect"
-import { Int, JsonObject, Text, Timestamp, strict } from "./common.ts"
+import { Int, Text as AnyText, Timestamp, strict } from "./common.ts"
+
+/** Postgres text and jsonb cannot hold NUL, so input carrying one is bad input (400), never a 500. */
+const hasNul = (u: unknown): boolean =>
+  typeof u === "string"
+    ? u.includes("\u0000")
+    : Array.isArray(u)
+    ? u.some(hasNul)
+    : typeof u === "object" && u !== null && Object.entries(u).some(([k, v]) => k.includes("\u0000") || hasNul(v))
+const noNul = { message: () => "must not contain NUL characters" }
+const Str = (max: number) => Schema.String.pipe(Schema.maxLength(max), Schema.filter((s) => !hasNul(s), noNul))
+const Text = (min: number, max: number) => AnyText(min, max).pipe(Schema.filter((s) => !hasNul(s), noNul))
+/** Money and counts are stored as Postgres integer. */
+const INT4_MAX = 2_147_483_647
+
+/** Any JSON value. Overrides Schema.Unknown's JSON Schema, whose fixed `$id` repeated makes the OpenAPI document invalid. */
+export const JsonValue = Schema.Unknown.annotations({ jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] } })
+const Metadata = Schema.Record({ key: Schema.String, value: JsonValue }).annotations({ description: "Free-form JSON object" })
 
 export const Kind = Schema.Literal("class", "appointment", "rental")
 export type Kind = typeof Kind.Type
@@ -49,14 +66,14 @@ export const HoursList = Schema.Struct({
 
 const fields = {
   name: Text(1, 120),
-  description: Schema.String.pipe(Schema.maxLength(2000)),
-  location: Schema.String.pipe(Schema.maxLength(500)),
+  description: Str(2000),
+  location: Str(500),
   duration_minutes: Int(5, 43200),
   capacity: Int(1, 10000),
   max_per_booking: Int(1, 10000),
-  price_cents: Int(0),
-  guest_price_cents: Schema.NullOr(Int(0)),
-  deposit_cents: Schema.NullOr(Int(1)),
+  price_cents: Int(0, INT4_MAX),
+  guest_price_cents: Schema.NullOr(Int(0, INT4_MAX)),
+  deposit_cents: Schema.NullOr(Int(1, INT4_MAX)),
   deposit_percent: Schema.NullOr(Int(1, 99)),
   slot_interval_minutes: Schema.NullOr(Int(5, 1440)),
   buffer_minutes: Int(0, 1440),
@@ -64,7 +81,7 @@ const fields = {
   max_advance_days: Int(1, 730),
   max_periods: Int(1, 60),
   active: Schema.Boolean,
-  metadata: JsonObject,
+  metadata: Metadata.pipe(Schema.filter((m) => !hasNul(m), noNul)),
   lat: Schema.NullOr(Schema.Number.pipe(Schema.between(-90, 90))),
   lon: Schema.NullOr(Schema.Number.pipe(Schema.between(-180, 180))),
   place_id: Schema.NullOr(Text(1, 300)),
@@ -109,7 +126,7 @@ export const Offering = Schema.Struct({
   max_advance_days: Schema.Int,
   max_periods: Schema.Int,
   active: Schema.Boolean,
-  metadata: JsonObject,
+  metadata: Metadata,
   lat: Schema.NullOr(Schema.Number),
   lon: Schema.NullOr(Schema.Number),
   place_id: Schema.NullOr(Schema.String),

@@ -1,5 +1,9 @@
 import { Schema } from "effect"
-import { Text, strict } from "./common.ts"
+import { Text as AnyText, strict } from "./common.ts"
+
+/** Postgres text cannot hold NUL: such input is a 400, never a 500. */
+const Text = (min: number, max: number) =>
+  AnyText(min, max).pipe(Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }))
 
 const ZERO_DECIMAL = new Set([
   "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "MGA", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF"
@@ -52,7 +56,7 @@ export const OrgUpdate = Schema.Struct({
 
 export const Role = Schema.Literal("owner", "staff")
 export const MemberCreate = Schema.Struct({
-  email: Schema.String.pipe(Schema.maxLength(254), Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/)),
+  email: Schema.String.pipe(Schema.maxLength(254), Schema.pattern(/^[^\s@\u0000]+@[^\s@\u0000]+\.[^\s@\u0000]+$/)),
   name: Schema.optional(Text(1, 120)),
   role: Role
 }).annotations(strict)

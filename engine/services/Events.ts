@@ -11,7 +11,8 @@ export interface NewEvent {
 
 /** Events are served only once this old, so a cursor never passes one still being written. */
 export const SETTLE_MS = 2000
-const LOCK_NAMESPACE = 0x0e7e
+/** Per-org event lock (key 2 = hashtext(org_id)); held by append until commit. */
+export const LOCK_NAMESPACE = 0x0e7e
 
 interface Row {
   readonly id: number

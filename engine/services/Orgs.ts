@@ -6,6 +6,7 @@ import { minorUnits, type Org } from "../schema/org.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg, type Plan } from "./CurrentOrg.ts"
 import { Events } from "./Events.ts"
+import { switchOffForKey } from "./webhooks/revoke.ts"
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")
 const newKey = () => `bk_live_${randomBytes(24).toString("base64url")}`
@@ -72,7 +73,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const revokeKey = Effect.fn("Orgs.revokeKey")(function*(id: string) {
       const at = yield* clock.now
       const rows = yield* sql<{ id: string; revoked_at: Date }>`
-        update api_keys set revoked_at = coalesce(revoked_at, ${at}) where id = ${id} returning id, revoked_at`.pipe(Effect.orDie)
+        update api_keys set revoked_at = coalesce(revoked_at, ${at}) where id = ${id} returning id, revoked_at`.pipe(Effect.tap(() => switchOffForKey(sql, id, at)), sql.withTransaction, Effect.orDie)
       if (rows.length === 0) return yield* notFound("api key")
       return { id: rows[0].id, revoked_at: rows[0].revoked_at.toISOString() }
     })

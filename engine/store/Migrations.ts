@@ -1,7 +1,13 @@
 import { Migrator } from "@effect/sql"
 import foundation from "./migrations/0001_foundation.ts"
+import calendar from "./migrations/0002_calendar.ts"
+import bookings from "./migrations/0003_bookings.ts"
+import mail from "./migrations/0004_mail.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
-  "0001_foundation": foundation
+  "0001_foundation": foundation,
+  "0002_calendar": calendar,
+  "0003_bookings": bookings,
+  "0004_mail": mail
 })

@@ -31,6 +31,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   databaseUrl: Option.none(),
   dataDir: "",
   natsUrl: Option.none(),
+  smtpUrl: Option.none(),
+  mailFrom: "bookings@localhost",
   adminToken: Option.some(ADMIN_TOKEN),
   publicUrl: "http://127.0.0.1",
   logLevel: "error",

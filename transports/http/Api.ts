@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequestWire, ConflictWire, NotFoundWire, TooManyWire, UnprocessableWire } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
+import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
+import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
 import { OfferingsGroup } from "./groups/offerings.ts"
 import { OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
@@ -11,10 +13,14 @@ import { OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
  */
 export class Api extends HttpApi.make("booking-engine")
   .add(OfferingsGroup)
+  .add(CustomersGroup)
   .add(EventsGroup)
   .add(OrgGroup)
   .add(TeamGroup)
   .add(WaiverGroup)
+  .add(AvailabilityGroup)
+  .add(SeriesGroup)
+  .add(SessionsGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)
   .addError(NotFoundWire)

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { RequestError } from "@effect/platform/HttpServerError"
 import { Cause, Effect, Option } from "effect"
@@ -19,7 +19,10 @@ export const toBadRequest = (e: HttpApiDecodeError): BadRequest => {
   return new BadRequest({ code: `invalid_${String(issue.path[0])}`, message: `${field}: ${issue.message}` })
 }
 
-/** Bad input never reaches a handler and never becomes a 500: decode and JSON errors are 400s in the spec's shape. */
+/**
+ * Bad input never reaches a handler and never becomes a 500: decode and JSON errors are 400s in the spec's shape.
+ * Any other defect is logged and answered as 500 internal_error in the same shape, with no details.
+ */
 export const DecodeErrorsLive = HttpApiBuilder.middleware(Api, (app) =>
   Effect.catchAllCause(app, (cause) => {
     // The platform reads JSON bodies with orDie, so a malformed body arrives as a defect.
@@ -27,6 +30,11 @@ export const DecodeErrorsLive = HttpApiBuilder.middleware(Api, (app) =>
     if (e instanceof HttpApiDecodeError) return Effect.fail(toBadRequest(e))
     if (e instanceof RequestError && e.reason === "Decode") {
       return Effect.fail(new BadRequest({ code: "invalid_json", message: "the body is not valid JSON" }))
+    }
+    if (Cause.isDie(cause)) {
+      return Effect.logError("unexpected failure", cause).pipe(
+        Effect.as(HttpServerResponse.unsafeJson({ error: { code: "internal_error", message: "something went wrong on our side" } }, { status: 500 }))
+      )
     }
     return Effect.failCause(cause)
   }))

@@ -68,7 +68,7 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
           properties,
           required: [...(path.required ?? []), ...(query.required ?? []), ...(body.required ?? [])],
           additionalProperties: false,
-          ...(body.$defs || query.$defs ? { $defs: { ...query.$defs, ...body.$defs } } : {})
+          ...(path.$defs || query.$defs || body.$defs ? { $defs: { ...path.$defs, ...query.$defs, ...body.$defs } } : {})
         },
         annotations: {
           readOnlyHint: endpoint.method === "GET",

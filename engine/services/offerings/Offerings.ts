@@ -56,7 +56,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       Effect.gen(function*() {
         const org = yield* CurrentOrg
         const rows = yield* sql<OfferingRow>`
-          select * from offerings where id::text = ${id} and org_id = ${org.id} and deleted_at is null
+          select * from offerings where id::text = lower(${id}) and org_id = ${org.id} and deleted_at is null
           ${lock ? sql`for update` : sql``}`.pipe(Effect.orDie)
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("offering")), onSome: Effect.succeed })
       })
@@ -161,8 +161,9 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         if (row.kind === "appointment" && row.schedule !== "hours") {
           return yield* conflict("schedule_is_calendar", "this appointment takes its times from its calendar; set schedule to hours first")
         }
-        yield* sql`update offerings set hours = ${JSON.stringify(normalized)}, updated_at = ${yield* clock.now} where id = ${row.id}`
-        yield* events.append(org.id, [{ type: "offering.hours_updated", data: { offering_id: row.id, hours: normalized } }])
+        const rows = yield* sql<OfferingRow>`
+          update offerings set hours = ${JSON.stringify(normalized)}, updated_at = ${yield* clock.now} where id = ${row.id} returning *`
+        yield* events.append(org.id, [{ type: "offering.hours_updated", data: { ...toOffering(rows[0]), hours: normalized } }])
         return { data: normalized }
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })

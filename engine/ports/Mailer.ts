@@ -1,0 +1,16 @@
+import { Context, Data, type Effect } from "effect"
+
+export interface OutgoingMail {
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly replyTo?: string | undefined
+}
+
+/** The mail server refused or could not be reached; the outbox retries with backoff. */
+export class MailFailed extends Data.TaggedError("MailFailed")<{ readonly message: string }> {}
+
+/** Where mail goes once the outbox hands it over: SMTP, or the log (the default). */
+export class Mailer extends Context.Tag("Mailer")<Mailer, {
+  readonly send: (mail: OutgoingMail) => Effect.Effect<void, MailFailed>
+}>() {}

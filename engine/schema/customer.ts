@@ -1,0 +1,64 @@
+import { Schema } from "effect"
+import { Int, Text, Timestamp, strict } from "./common.ts"
+
+const EMAIL = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)+$/
+const PHONE = /^\+?[0-9][0-9 ().-]{2,38}$/
+
+/** The one email check: the API's Schema and the CSV import both use it. */
+export const isEmail = (s: string) => s.length <= 254 && EMAIL.test(s)
+export const isPhone = (s: string) => PHONE.test(s)
+
+export const Email = Schema.String.pipe(
+  Schema.filter(isEmail, { message: () => "must be a valid email address of at most 254 characters" })
+).annotations({ description: "Email address" })
+export const Name = Text(1, 200)
+export const Phone = Schema.String.pipe(
+  Schema.filter(isPhone, { message: () => "must be a phone number: digits, spaces, + ( ) . -, 3 to 40 characters" })
+)
+
+export const Customer = Schema.Struct({
+  id: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  phone: Schema.NullOr(Schema.String),
+  created_at: Timestamp,
+  updated_at: Schema.NullOr(Timestamp),
+  erased: Schema.Boolean
+}).annotations({ identifier: "Customer" })
+export type Customer = typeof Customer.Type
+
+export const CustomerCreate = Schema.Struct({
+  email: Email,
+  name: Schema.optional(Schema.NullOr(Name)),
+  phone: Schema.optional(Schema.NullOr(Phone))
+}).annotations({ ...strict, identifier: "CustomerCreate" })
+export type CustomerCreate = typeof CustomerCreate.Type
+
+export const CustomerUpdate = Schema.Struct({
+  email: Schema.optional(Email),
+  name: Schema.optional(Schema.NullOr(Name)),
+  phone: Schema.optional(Schema.NullOr(Phone))
+}).annotations({ ...strict, identifier: "CustomerUpdate" })
+export type CustomerUpdate = typeof CustomerUpdate.Type
+
+export const CustomersQuery = Schema.Struct({
+  q: Schema.optional(Schema.String.pipe(Schema.maxLength(80))),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 500)))),
+  after: Schema.optional(Schema.UUID)
+})
+export type CustomersQuery = typeof CustomersQuery.Type
+
+export const CustomerPage = Schema.Struct({ data: Schema.Array(Customer), next_after: Schema.NullOr(Schema.String) })
+
+/** 10,000 rows of generous width; the row count itself is checked after parsing (too_many_rows). */
+export const CustomerImport = Schema.Struct({
+  csv: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(8_000_000))
+}).annotations({ ...strict, identifier: "CustomerImport" })
+
+export const ImportResult = Schema.Struct({
+  created: Schema.Int,
+  updated: Schema.Int,
+  skipped: Schema.Int,
+  batches: Schema.Int
+})
+export type ImportResult = typeof ImportResult.Type

@@ -1,0 +1,65 @@
+import { Schema } from "effect"
+import { strict } from "./common.ts"
+
+/** Every event type of the spec's event table; an endpoint subscribes to a non-empty set of these. */
+export const EVENT_TYPES = [
+  "booking.held", "booking.nudged", "booking.confirmed", "booking.moved", "booking.called_off", "booking.session_cancelled",
+  "booking.paid", "booking.unpaid", "booking.checked_in", "booking.no_show", "booking.attendance_cleared", "booking.cancelled",
+  "booking.refunded", "booking.refund_failed",
+  "message.sent", "message.received", "message.drafted",
+  "session.created", "session.cancelled",
+  "offering.created", "offering.updated", "offering.deleted", "offering.hours_updated", "offering.calendar_updated",
+  "waiver.signed", "waiver.updated",
+  "waitlist.joined", "waitlist.left", "waitlist.opened",
+  "customer.updated", "customer.deleted", "customers.imported",
+  "gift_card.purchased", "gift_card.issued", "gift_card.adjusted", "gift_card.refunded",
+  "promo_code.created", "promo_code.updated", "promo_code.deleted",
+  "org.updated",
+  "member.invited", "member.invite_revoked", "member.joined", "member.updated", "member.removed"
+] as const
+export const isEventType = (type: string): boolean => (EVENT_TYPES as ReadonlyArray<string>).includes(type)
+
+/** Active webhook endpoints per org (spec Limits). */
+export const MAX_ACTIVE_WEBHOOKS = 50
+
+export const WebhookCreate = Schema.Struct({
+  url: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)),
+  events: Schema.Array(Schema.String.pipe(Schema.maxLength(80))).pipe(Schema.minItems(1), Schema.maxItems(EVENT_TYPES.length))
+}).annotations(strict)
+export type WebhookCreate = typeof WebhookCreate.Type
+
+export const WebhookEndpoint = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(Schema.String),
+  active: Schema.Boolean,
+  api_key_id: Schema.String,
+  last_status: Schema.NullOr(Schema.Int),
+  last_error: Schema.NullOr(Schema.String),
+  last_delivery_at: Schema.NullOr(Schema.String),
+  created_at: Schema.String
+}).annotations({ identifier: "WebhookEndpoint" })
+export type WebhookEndpoint = typeof WebhookEndpoint.Type
+
+/** webhooks.create answers with the signing secret, shown this once. */
+export const WebhookCreated = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(Schema.String),
+  active: Schema.Boolean,
+  secret: Schema.String,
+  api_key_id: Schema.String,
+  created_at: Schema.String
+}).annotations({ identifier: "WebhookCreated" })
+
+export const WebhookDelivery = Schema.Struct({
+  event_id: Schema.Int,
+  status: Schema.NullOr(Schema.Int),
+  duration_ms: Schema.Int,
+  error: Schema.NullOr(Schema.String),
+  at: Schema.String
+}).annotations({ identifier: "WebhookDelivery" })
+export type WebhookDelivery = typeof WebhookDelivery.Type
+
+export const Redeliver = Schema.Struct({ event_id: Schema.Int.pipe(Schema.positive()) }).annotations(strict)
+export const WebhookDeleted = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean })

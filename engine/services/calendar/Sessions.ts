@@ -1,0 +1,140 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { decideSession } from "../../machines/session.ts"
+import type { SessionCreate, SessionUpdate } from "../../schema/calendar.ts"
+import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import { addDays, toInstant, toLocal } from "../../time/local.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
+import { Events } from "../Events.ts"
+import { Offerings } from "../offerings/Offerings.ts"
+import { Orgs } from "../Orgs.ts"
+import { bookedExpr } from "./booked.ts"
+import { requireCalendar, requireClassForCapacity, requireMember } from "./checks.ts"
+import { CalendarBookings } from "./hooks.ts"
+import { calendarQueries } from "./queries.ts"
+import { type SessionRow, toSession } from "./rows.ts"
+
+const LIST_CAP = 2000
+
+export class Sessions extends Effect.Service<Sessions>()("Sessions", {
+  dependencies: [Events.Default, Offerings.Default, Orgs.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const events = yield* Events
+    const offerings = yield* Offerings
+    const orgs = yield* Orgs
+    const bookings = yield* CalendarBookings
+    const q = yield* calendarQueries
+
+    const select = (now: Date) =>
+      sql`select s.*, m.name as teacher_name, m.email as teacher_email, ${bookedExpr(sql, now)} as booked
+          from sessions s join offerings o on o.id = s.offering_id ${q.teacherJoin("s")}`
+
+    const load = (orgId: string, id: string, lock: boolean) =>
+      Effect.gen(function*() {
+        const now = yield* clock.now
+        const rows = yield* sql<SessionRow & { booked: number }>`${select(now)}
+          where s.org_id = ${orgId} and s.id::text = ${id} and s.state <> 'removed' ${lock ? sql`for update of s` : sql``}`.pipe(Effect.orDie)
+        return rows[0] === undefined ? yield* notFound("session") : rows[0]
+      })
+
+    const list = Effect.fn("Sessions.list")(function*(query: { offering_id?: string; from?: Date; to?: Date; status?: "scheduled" | "cancelled" }) {
+      const org = yield* CurrentOrg
+      const now = yield* clock.now
+      const rows = yield* sql<SessionRow & { booked: number }>`${select(now)}
+        where s.org_id = ${org.id} and s.state <> 'removed'
+        ${query.offering_id ? sql`and s.offering_id = ${query.offering_id}` : sql``}
+        ${query.from ? sql`and s.ends_at > ${query.from}` : sql``}
+        ${query.to ? sql`and s.starts_at < ${query.to}` : sql``}
+        ${query.status ? sql`and s.state = ${query.status}` : sql``}
+        order by s.starts_at, s.id limit ${LIST_CAP}`.pipe(Effect.orDie)
+      return { data: rows.map(toSession) }
+    })
+
+    const create = Effect.fn("Sessions.create")(function*(input: SessionCreate) {
+      const org = yield* CurrentOrg
+      return yield* Effect.gen(function*() {
+        const offering = yield* offerings.load(input.offering_id, true)
+        yield* requireCalendar(offering)
+        yield* requireClassForCapacity(offering, input.capacity)
+        yield* requireMember(org.id, input.teacher).pipe(Effect.provideService(Orgs, orgs))
+        const length = (input.ends_at?.getTime() ?? input.starts_at.getTime() + offering.duration_minutes * 60_000) - input.starts_at.getTime()
+        if (length <= 0) return yield* badRequest("invalid_ends_at", "ends_at must be after starts_at")
+        const local = toLocal(input.starts_at, org.timezone)
+        const times = Array.from({ length: input.repeat_weeks ?? 1 }, (_, week) => {
+          const starts_at = week === 0 ? input.starts_at : toInstant(addDays(local.date, 7 * week), local.time, org.timezone)
+          return { occurs_on: local.date, starts_at, ends_at: new Date(starts_at.getTime() + length) }
+        })
+        const now = yield* clock.now
+        const base = { org_id: org.id, offering_id: offering.id, series_id: null, capacity: input.capacity ?? null, teacher_id: input.teacher ?? null }
+        const inserted = yield* q.insertTimes(base, times, now)
+        const rows = yield* sql<SessionRow>`${select(now)} where s.id in ${sql.in(inserted.map((r) => r.id))} order by s.starts_at`
+        const sessions = rows.map(({ booked: _, ...r }) => toSession(r))
+        yield* events.append(org.id, sessions.map((data) => ({ type: "session.created", data })))
+        return { data: sessions }
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const contextOf = (row: SessionRow & { cancel_note?: string | null; cancelled_at?: Date | null }) => ({
+      starts_at: row.starts_at.toISOString(),
+      ends_at: row.ends_at.toISOString(),
+      series_id: row.series_id,
+      cancelled_at: row.cancelled_at?.toISOString() ?? null,
+      guests: row.cancel_guests,
+      note: row.cancel_note ?? null
+    })
+
+    const update = Effect.fn("Sessions.update")(function*(id: string, patch: SessionUpdate) {
+      const org = yield* CurrentOrg
+      if ((patch.starts_at === undefined) !== (patch.ends_at === undefined)) {
+        return yield* badRequest("invalid_times", "send starts_at and ends_at together to move a time")
+      }
+      if (patch.starts_at && patch.ends_at && patch.ends_at <= patch.starts_at) return yield* badRequest("invalid_ends_at", "ends_at must be after starts_at")
+      return yield* Effect.gen(function*() {
+        const row = yield* load(org.id, id, true)
+        yield* requireMember(org.id, patch.teacher).pipe(Effect.provideService(Orgs, orgs))
+        const now = yield* clock.now
+        const changes: Record<string, unknown> = { updated_at: now }
+        if (patch.starts_at && patch.ends_at) {
+          const decided = decideSession({ value: row.state, context: contextOf(row) }, {
+            type: "move", at: now.toISOString(), starts_at: patch.starts_at.toISOString(), ends_at: patch.ends_at.toISOString(), booked: row.booked
+          })
+          if (!decided.ok) return yield* conflict(decided.code, decided.message)
+          changes.starts_at = patch.starts_at
+          changes.ends_at = patch.ends_at
+        }
+        if (patch.teacher !== undefined) changes.teacher_id = patch.teacher
+        yield* sql`update sessions set ${sql.update(changes)} where id = ${row.id}`
+        const updated = yield* load(org.id, row.id, false)
+        yield* events.append(org.id, [{ type: "session.updated", data: toSession({ ...updated, booked: undefined }) }])
+        return toSession({ ...updated, booked: undefined })
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const cancel = Effect.fn("Sessions.cancel")(function*(id: string, input: { guests?: "refund" | "choose"; note?: string }) {
+      const org = yield* CurrentOrg
+      const guests = input.guests ?? "refund"
+      return yield* Effect.gen(function*() {
+        const row = yield* load(org.id, id, true)
+        const now = yield* clock.now
+        const decided = decideSession({ value: row.state, context: contextOf(row) }, { type: "cancel", at: now.toISOString(), guests, note: input.note ?? null })
+        if (!decided.ok) return yield* conflict(decided.code, decided.message)
+        const again = row.state === "cancelled"
+        if (!again) {
+          yield* sql`update sessions set state = 'cancelled', cancel_guests = ${guests}, cancel_note = ${input.note ?? null},
+            cancelled_at = ${now}, updated_at = ${now} where id = ${row.id}`
+        }
+        if (!again || decided.tasks.includes("refund_choosing")) {
+          yield* bookings.sessionCancelled(row, guests, input.note ?? null, again)
+        }
+        const session = toSession({ ...(yield* load(org.id, row.id, false)), booked: undefined })
+        if (decided.emits.includes("session.cancelled")) yield* events.append(org.id, [{ type: "session.cancelled", data: session }])
+        return session
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    return { list, create, update, cancel } as const
+  })
+}) {}

@@ -1,0 +1,30 @@
+import { Effect, Option } from "effect"
+import { badRequest, conflict } from "../../schema/errors.ts"
+import { Orgs } from "../Orgs.ts"
+import type { OfferingRow } from "../offerings/row.ts"
+
+/** Times on a calendar belong to classes and to appointments whose schedule is the calendar. */
+export const requireCalendar = (offering: OfferingRow) => {
+  if (offering.kind === "rental") return Effect.fail(conflict("not_on_calendar", "a rental takes its times from weekly hours, not a calendar"))
+  if (offering.kind === "appointment" && offering.schedule === "hours") {
+    return Effect.fail(conflict("schedule_is_hours", "this appointment takes its times from weekly hours; set schedule to calendar first"))
+  }
+  return Effect.void
+}
+
+export const requireClassForCapacity = (offering: OfferingRow, capacity: number | null | undefined) =>
+  capacity != null && offering.kind !== "class"
+    ? Effect.fail(badRequest("capacity_not_supported", "capacity on a calendar time is for classes only"))
+    : Effect.void
+
+/** An unknown teacher (not on the org's team) is 400 not_a_member. */
+export const requireMember = (orgId: string, teacher: string | null | undefined) =>
+  Effect.gen(function*() {
+    if (teacher == null) return
+    const orgs = yield* Orgs
+    if (Option.isNone(yield* orgs.member(orgId, teacher))) {
+      return yield* badRequest("not_a_member", `teacher ${teacher} is not on the org's team`)
+    }
+  })
+
+export const full = (t: string | null | undefined) => (t == null ? null : t.length === 5 ? `${t}:00` : t)

@@ -1,0 +1,27 @@
+import { Context, Effect, Layer } from "effect"
+
+export interface SessionRef {
+  readonly id: string
+  readonly org_id: string
+  readonly offering_id: string
+  readonly series_id: string | null
+  readonly starts_at: Date
+  readonly ends_at: Date
+}
+
+/**
+ * What the calendar asks of bookings when times go away. Each runs inside the caller's transaction, which
+ * already holds the session rows' locks. Implemented by the bookings service.
+ */
+export class CalendarBookings extends Context.Tag("CalendarBookings")<CalendarBookings, {
+  /** guests refund: cancel and refund all; choose: cancel holds and reseller bookings, call off the rest. */
+  readonly sessionCancelled: (session: SessionRef, guests: "refund" | "choose", note: string | null, again: boolean) => Effect.Effect<void>
+  /** series.delete / removal of booked future times: cancel every booking on them; returns how many. */
+  readonly cancelOnSessions: (sessions: ReadonlyArray<SessionRef>, reason: string) => Effect.Effect<number>
+}>() {}
+
+/** Until bookings exist, no time has anyone to cancel; replaced by the bookings service's layer. */
+export const CalendarBookingsBare = Layer.succeed(CalendarBookings, {
+  sessionCancelled: () => Effect.void,
+  cancelOnSessions: () => Effect.succeed(0)
+})

@@ -1,0 +1,44 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { SeriesRow, SessionRow } from "./rows.ts"
+import { toEntry } from "./rows.ts"
+import type { Time } from "./materialize.ts"
+
+/** Row queries shared by the calendar services. Every one is scoped by org. */
+export const calendarQueries = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const teacherJoin = (alias: string) => sql.unsafe(`left join members m on m.user_id = ${alias}.teacher_id`)
+
+  const seriesOf = (orgId: string, offeringId: string) =>
+    sql<SeriesRow>`select x.*, m.name as teacher_name, m.email as teacher_email
+      from series x ${teacherJoin("x")}
+      where x.org_id = ${orgId} and x.offering_id = ${offeringId} and x.deleted_at is null order by x.starts_on, x.created_at`
+
+  const oneSeries = (orgId: string, id: string, lock: boolean) =>
+    sql<SeriesRow>`select x.*, m.name as teacher_name, m.email as teacher_email
+      from series x ${teacherJoin("x")}
+      where x.org_id = ${orgId} and x.id::text = ${id} and x.deleted_at is null ${lock ? sql`for update of x` : sql``}`
+
+  const entries = (orgId: string, offeringId: string) => Effect.map(seriesOf(orgId, offeringId), (rows) => rows.map(toEntry))
+
+  const insertTimes = (
+    base: { org_id: string; offering_id: string; series_id: string | null; capacity: number | null; teacher_id: string | null },
+    times: ReadonlyArray<Time>,
+    at: Date
+  ) =>
+    times.length === 0
+      ? Effect.succeed([] as ReadonlyArray<SessionRow>)
+      : sql<SessionRow>`insert into sessions ${
+        sql.insert(times.map((t) => ({
+          id: crypto.randomUUID(),
+          ...base,
+          occurs_on: base.series_id === null ? null : t.occurs_on,
+          starts_at: t.starts_at,
+          ends_at: t.ends_at,
+          state: "scheduled",
+          created_at: at
+        })))
+      } on conflict do nothing returning *`
+
+  return { seriesOf, oneSeries, entries, insertTimes, teacherJoin } as const
+})

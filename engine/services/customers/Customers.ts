@@ -1,0 +1,150 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Customer, CustomerCreate, CustomersQuery, CustomerUpdate } from "../../schema/customer.ts"
+import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
+import { Events } from "../Events.ts"
+import { Mail } from "../mail/Mail.ts"
+import { importRows } from "./csv.ts"
+import { BATCH_SIZE, importBatch, MAX_ROWS } from "./importBatch.ts"
+import { containsPattern, type CustomerRow, isEmailTaken, phoneDigits, toCustomer } from "./row.ts"
+
+const emailTaken = () => conflict("customer_exists", "another customer of this org has that email")
+
+export class Customers extends Effect.Service<Customers>()("Customers", {
+  dependencies: [Events.Default, Mail.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const events = yield* Events
+    const mail = yield* Mail
+
+    const updated = (orgId: string, row: CustomerRow) =>
+      Effect.as(events.append(orgId, [{ type: "customer.updated", data: toCustomer(row) }]), toCustomer(row))
+
+    /** A customer of the current org (404 for another org's or an unknown id); live = not erased. */
+    const load = (id: string, options: { lock: boolean; live: boolean }) =>
+      Effect.gen(function*() {
+        const org = yield* CurrentOrg
+        const rows = yield* sql<CustomerRow>`
+          select * from customers where id::text = ${id} and org_id = ${org.id}
+          ${options.live ? sql`and erased_at is null` : sql``} ${options.lock ? sql`for update` : sql``}`.pipe(Effect.orDie)
+        return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("customer")), onSome: Effect.succeed })
+      })
+
+    const list = Effect.fn("Customers.list")(function*(query: CustomersQuery) {
+      const org = yield* CurrentOrg
+      const limit = query.limit ?? 50
+      const q = query.q?.trim() ?? ""
+      const digits = phoneDigits(q)
+      if (query.after !== undefined) {
+        const cursor = yield* sql`select 1 from customers where id = ${query.after} and org_id = ${org.id}`.pipe(Effect.orDie)
+        if (cursor.length === 0) return yield* badRequest("invalid_after", "after: no customer of this org has that id")
+      }
+      const rows = yield* sql<CustomerRow>`
+        select * from customers where org_id = ${org.id} and erased_at is null
+        ${q === "" ? sql`` : sql`and (name ilike ${containsPattern(q)} or email ilike ${containsPattern(q)} or phone ilike ${containsPattern(q)}
+          ${digits === "" ? sql`` : sql`or regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g') like ${containsPattern(digits)}`})`}
+        ${query.after === undefined ? sql`` : sql`and (created_at, id) > (select created_at, id from customers where id = ${query.after})`}
+        order by created_at, id limit ${limit + 1}`.pipe(Effect.orDie)
+      const page = rows.slice(0, limit)
+      return { data: page.map(toCustomer), next_after: rows.length > limit ? page[page.length - 1].id : null }
+    })
+
+    const get = Effect.fn("Customers.get")(function*(id: string) {
+      return toCustomer(yield* load(id, { lock: false, live: false }))
+    })
+
+    const create = Effect.fn("Customers.create")(function*(input: CustomerCreate) {
+      const org = yield* CurrentOrg
+      const row = { id: randomUUID(), org_id: org.id, email: input.email, name: input.name ?? null, phone: input.phone ?? null, created_at: yield* clock.now }
+      return yield* Effect.gen(function*() {
+        const rows = yield* sql<CustomerRow>`insert into customers ${sql.insert(row)} on conflict do nothing returning *`
+        if (rows.length === 0) return yield* emailTaken()
+        return yield* updated(org.id, rows[0])
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const update = Effect.fn("Customers.update")(function*(id: string, patch: CustomerUpdate) {
+      const org = yield* CurrentOrg
+      const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
+      return yield* Effect.gen(function*() {
+        const current = yield* load(id, { lock: true, live: true })
+        const rows = yield* sql<CustomerRow>`
+          update customers set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${current.id} returning *`
+        return yield* updated(org.id, rows[0])
+      }).pipe(
+        sql.withTransaction,
+        Effect.catchTag("SqlError", (e) => (isEmailTaken(e) ? Effect.fail(emailTaken()) : Effect.die(e)))
+      )
+    })
+
+    /** Personal data goes; the row stays (bookings keep pointing at it) and reads as erased. */
+    const erase = Effect.fn("Customers.erase")(function*(id: string) {
+      const org = yield* CurrentOrg
+      return yield* Effect.gen(function*() {
+        const current = yield* load(id, { lock: true, live: true })
+        const at = yield* clock.now
+        const rows = yield* sql<CustomerRow>`
+          update customers set email = null, name = null, phone = null, erased_at = ${at}, updated_at = ${at}
+          where id = ${current.id} returning *`
+        if (current.email !== null) yield* mail.forget(org.id, current.email)
+        yield* events.append(org.id, [{ type: "customer.deleted", data: { id: current.id } }])
+        return toCustomer(rows[0])
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    /** Up to 10,000 rows, 500 per transaction, one customers.imported event per batch (counts only). */
+    const importCsv = Effect.fn("Customers.import")(function*(csv: string) {
+      const org = yield* CurrentOrg
+      const parsed = importRows(csv)
+      if ("error" in parsed) return yield* badRequest("invalid_csv", parsed.error)
+      if (parsed.rows.length > MAX_ROWS) {
+        return yield* badRequest("too_many_rows", `${parsed.rows.length} rows; at most ${MAX_ROWS} per import`)
+      }
+      const total = { created: 0, updated: 0, skipped: 0, batches: 0 }
+      for (let start = 0; start < parsed.rows.length; start += BATCH_SIZE) {
+        const batch = parsed.rows.slice(start, start + BATCH_SIZE)
+        const counts = yield* Effect.gen(function*() {
+          const counts = yield* importBatch(sql, org.id, batch, yield* clock.now)
+          yield* events.append(org.id, [{ type: "customers.imported", data: counts }])
+          return counts
+        }).pipe(sql.withTransaction, Effect.orDie)
+        total.created += counts.created
+        total.updated += counts.updated
+        total.skipped += counts.skipped
+        total.batches += 1
+      }
+      return total
+    })
+
+    /**
+     * For the bookings service, inside its transaction (a savepoint here): the org's live customer with this
+     * email, created if new; an existing one gains only a missing name or phone. customer.updated is emitted
+     * only when the row was created or changed. Safe under concurrent calls (the unique index decides).
+     */
+    const findOrCreate = Effect.fn("Customers.findOrCreate")(function*(
+      orgId: string,
+      input: { readonly email: string; readonly name: string | null; readonly phone?: string | null | undefined }
+    ) {
+      const at = yield* clock.now
+      const row = { id: randomUUID(), org_id: orgId, email: input.email.trim(), name: input.name, phone: input.phone ?? null, created_at: at }
+      return yield* Effect.gen(function*() {
+        const written = yield* sql<CustomerRow>`
+          insert into customers ${sql.insert(row)}
+          on conflict (org_id, lower(email)) where erased_at is null do update
+          set name = coalesce(customers.name, excluded.name), phone = coalesce(customers.phone, excluded.phone), updated_at = excluded.created_at
+          where (customers.name is null and excluded.name is not null) or (customers.phone is null and excluded.phone is not null)
+          returning *`
+        if (written.length > 0) return yield* updated(orgId, written[0])
+        const found = yield* sql<CustomerRow>`
+          select * from customers where org_id = ${orgId} and lower(email) = lower(${row.email}) and erased_at is null`
+        return toCustomer(found[0])
+      }).pipe(sql.withTransaction, Effect.orDie)
+    })
+
+    return { list, get, create, update, erase, importCsv, findOrCreate } as const
+  })
+}) {}

@@ -1,0 +1,55 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { isEmail, isPhone } from "../../schema/customer.ts"
+import type { ImportRow } from "./csv.ts"
+
+export const BATCH_SIZE = 500
+export const MAX_ROWS = 10_000
+
+interface Clean {
+  readonly key: string
+  readonly email: string
+  name: string | null
+  phone: string | null
+}
+
+/** Valid rows merged by email (first name and phone win), in email order so concurrent imports lock alike. */
+export const cleanRows = (rows: ReadonlyArray<ImportRow>) => {
+  const byEmail = new Map<string, Clean>()
+  for (const r of rows) {
+    if (!isEmail(r.email)) continue
+    const key = r.email.toLowerCase()
+    const name = r.name === "" ? null : r.name.slice(0, 200)
+    const phone = isPhone(r.phone) ? r.phone : null
+    const seen = byEmail.get(key)
+    if (seen === undefined) byEmail.set(key, { key, email: r.email, name, phone })
+    else {
+      seen.name ??= name
+      seen.phone ??= phone
+    }
+  }
+  const valid = rows.filter((r) => isEmail(r.email)).length
+  return { customers: [...byEmail.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)), valid }
+}
+
+/**
+ * One batch in one statement: new emails become customers; existing ones gain only a missing name or
+ * phone. created + updated + skipped = the batch's rows (a row naming an existing customer is updated).
+ */
+export const importBatch = (sql: SqlClient.SqlClient, orgId: string, rows: ReadonlyArray<ImportRow>, at: Date) =>
+  Effect.gen(function*() {
+    const { customers, valid } = cleanRows(rows)
+    const skipped = rows.length - valid
+    if (customers.length === 0) return { created: 0, updated: 0, skipped }
+    const values = customers.map((c) => ({ id: randomUUID(), org_id: orgId, email: c.email, name: c.name, phone: c.phone, created_at: at }))
+    const written = yield* sql<{ id: string }>`
+      insert into customers ${sql.insert(values)}
+      on conflict (org_id, lower(email)) where erased_at is null do update
+      set name = coalesce(customers.name, excluded.name), phone = coalesce(customers.phone, excluded.phone), updated_at = excluded.created_at
+      where (customers.name is null and excluded.name is not null) or (customers.phone is null and excluded.phone is not null)
+      returning id`
+    const fresh = new Set<string>(values.map((v) => v.id))
+    const created = written.filter((w) => fresh.has(w.id)).length
+    return { created, updated: valid - created, skipped }
+  })

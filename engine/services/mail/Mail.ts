@@ -1,0 +1,96 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { Mailer } from "../../ports/Mailer.ts"
+import { EngineClock } from "../Clock.ts"
+import { Jobs } from "../Jobs.ts"
+import { afterFailure, BATCH, LEASE_SECONDS, type OutboxRow } from "./outbox.ts"
+
+export interface NewMail {
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly replyTo?: string | null | undefined
+  /** What the mail is about, e.g. "booking.confirmed"; kept for support and tests. */
+  readonly kind: string
+  readonly bookingId?: string | null | undefined
+}
+
+/**
+ * The mail outbox. enqueue writes a row in the caller's transaction, so a mail exists exactly when the
+ * change that wants it commits; the `mail.send` job delivers due rows through the Mailer, at least once.
+ */
+export class Mail extends Effect.Service<Mail>()("Mail", {
+  dependencies: [Jobs.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const mailer = yield* Mailer
+    const jobs = yield* Jobs
+
+    const enqueue = Effect.fn("Mail.enqueue")(function*(orgId: string, mail: NewMail) {
+      const at = yield* clock.now
+      const id = randomUUID()
+      yield* sql`insert into mail_outbox ${
+        sql.insert({
+          id,
+          org_id: orgId,
+          to_address: mail.to,
+          subject: mail.subject,
+          body: mail.text,
+          reply_to: mail.replyTo ?? null,
+          kind: mail.kind,
+          booking_id: mail.bookingId ?? null,
+          created_at: at,
+          attempts: 0,
+          next_at: at
+        })
+      }`.pipe(Effect.orDie)
+      return id
+    })
+
+    /** Erasure: mail to an address (sent or not) leaves the org's outbox. */
+    const forget = Effect.fn("Mail.forget")(function*(orgId: string, address: string) {
+      yield* sql`delete from mail_outbox where org_id = ${orgId} and lower(to_address) = lower(${address})`.pipe(Effect.orDie)
+    })
+
+    /** Short transaction: takes due rows no other instance holds and leases them by moving next_at. */
+    const claim = Effect.gen(function*() {
+      const now = yield* clock.now
+      const lease = new Date(now.getTime() + LEASE_SECONDS * 1000)
+      return yield* sql<OutboxRow>`
+        update mail_outbox set next_at = ${lease}
+        where id in (
+          select id from mail_outbox where sent_at is null and failed_at is null and next_at <= ${now}
+          order by next_at, id limit ${BATCH} for update skip locked
+        )
+        returning id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts`.pipe(sql.withTransaction)
+    })
+
+    const deliver = (row: OutboxRow) =>
+      mailer.send({ to: row.to_address, subject: row.subject, text: row.body, replyTo: row.reply_to ?? undefined }).pipe(
+        Effect.matchEffect({
+          onSuccess: () =>
+            Effect.flatMap(clock.now, (now) =>
+              sql`update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id = ${row.id}`),
+          onFailure: (e) =>
+            Effect.flatMap(clock.now, (now) => {
+              const next = afterFailure(row.attempts + 1, now)
+              return sql`update mail_outbox set ${
+                sql.update({ attempts: row.attempts + 1, last_error: e.message.slice(0, 1000), ...next })
+              } where id = ${row.id}`
+            })
+        }),
+        Effect.withSpan("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
+      )
+
+    const sendDue = Effect.gen(function*() {
+      const rows = yield* claim
+      yield* Effect.forEach(rows, deliver, { concurrency: 4, discard: true })
+    }).pipe(Effect.orDie, Effect.withSpan("Mail.sendDue"))
+
+    yield* jobs.register({ name: "mail.send", run: sendDue })
+
+    return { enqueue, forget, sendDue } as const
+  })
+}) {}

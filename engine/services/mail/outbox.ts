@@ -1,0 +1,24 @@
+/** Waits after failed attempts 1..4; the fifth failure gives up (failed_at and last_error stay on the row). */
+export const BACKOFF_SECONDS: ReadonlyArray<number> = [60, 300, 1800, 7200]
+export const MAX_ATTEMPTS = BACKOFF_SECONDS.length + 1
+/** A claimed row is due again after this long, so mail survives an instance that dies mid-send. */
+export const LEASE_SECONDS = 600
+export const BATCH = 50
+
+export interface OutboxRow {
+  readonly id: string
+  readonly org_id: string
+  readonly to_address: string
+  readonly subject: string
+  readonly body: string
+  readonly reply_to: string | null
+  readonly kind: string
+  readonly booking_id: string | null
+  readonly attempts: number
+}
+
+/** What a failed attempt leaves behind: when to retry, or that it is over. */
+export const afterFailure = (attempts: number, now: Date) =>
+  attempts >= MAX_ATTEMPTS
+    ? { next_at: null, failed_at: now }
+    : { next_at: new Date(now.getTime() + BACKOFF_SECONDS[attempts - 1] * 1000), failed_at: null }

@@ -1,0 +1,105 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import { decideWebhookEndpoint, startWebhookEndpoint } from "../../machines/webhookEndpoint.ts"
+import { WebhookSender } from "../../ports/WebhookSender.ts"
+import { badRequest, conflict, notFound, TooMany } from "../../schema/errors.ts"
+import { isEventType, MAX_ACTIVE_WEBHOOKS, type WebhookCreate } from "../../schema/webhook.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
+import { LOCK_NAMESPACE } from "../Events.ts"
+import { WebhookDispatch } from "./Dispatch.ts"
+import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, type StoredState, toDelivery, toEndpoint } from "./row.ts"
+import { LOG_SIZE } from "./Settings.ts"
+
+const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
+
+/** Webhook endpoints of the current org: create, list, get, delete, delivery log and redeliver. */
+export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
+  dependencies: [WebhookDispatch.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const sender = yield* WebhookSender
+    const dispatch = yield* WebhookDispatch
+
+    const load = (id: string) =>
+      Effect.gen(function*() {
+        const org = yield* CurrentOrg
+        const rows = yield* sql<EndpointRow>`select * from webhook_endpoints where id::text = ${id} and org_id = ${org.id}`.pipe(Effect.orDie)
+        return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("webhook endpoint")), onSome: Effect.succeed })
+      })
+
+    const create = Effect.fn("Webhooks.create")(function*(input: WebhookCreate) {
+      const org = yield* CurrentOrg
+      const refusal = sender.check(input.url)
+      if (refusal !== null) return yield* badRequest("invalid_url", `url: ${refusal}`)
+      const unknown = input.events.filter((t) => !isEventType(t))
+      if (unknown.length > 0) return yield* badRequest("invalid_events", `events: unknown event types ${unknown.join(", ")}`)
+      const start = startWebhookEndpoint()
+      const row = {
+        id: randomUUID(),
+        org_id: org.id,
+        url: input.url,
+        events: [...new Set(input.events)],
+        secret: newSecret(),
+        api_key_id: org.apiKeyId,
+        state: start.state as StoredState,
+        context: JSON.stringify(start.context),
+        created_at: yield* clock.now
+      }
+      // The org's event lock: parallel creates count one after the other, and no event of the org is in flight,
+      // so the newest event id is exact and the endpoint starts with the next one.
+      yield* Effect.gen(function*() {
+        yield* sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${org.id}))`
+        const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from webhook_endpoints where org_id = ${org.id} and state <> 'off'`
+        if (n >= MAX_ACTIVE_WEBHOOKS) {
+          return yield* new TooMany({ code: "too_many_webhooks", message: `at most ${MAX_ACTIVE_WEBHOOKS} active webhook endpoints per org` })
+        }
+        const [{ last }] = yield* sql<{ last: number }>`select coalesce(max(id), 0) as last from events where org_id = ${org.id}`
+        yield* sql`insert into webhook_endpoints ${sql.insert({ ...row, cursor_id: last })}`
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      const { id, url, events, secret, api_key_id, created_at } = row
+      return { id, url, events, active: true, secret, api_key_id, created_at: created_at.toISOString() }
+    })
+
+    const list = Effect.gen(function*() {
+      const org = yield* CurrentOrg
+      const rows = yield* sql<EndpointRow>`select * from webhook_endpoints where org_id = ${org.id} order by created_at, id`.pipe(Effect.orDie)
+      return { data: rows.map(toEndpoint) }
+    }).pipe(Effect.withSpan("Webhooks.list"))
+
+    const get = Effect.fn("Webhooks.get")(function*(id: string) {
+      return toEndpoint(yield* load(id))
+    })
+
+    const remove = Effect.fn("Webhooks.delete")(function*(id: string) {
+      const row = yield* load(id)
+      const decision = decideWebhookEndpoint(machineRow(row), { type: "delete", at: (yield* clock.now).toISOString() })
+      if (!decision.ok) return yield* conflict(decision.code, decision.message)
+      yield* sql`delete from webhook_endpoints where id = ${row.id}`.pipe(Effect.orDie)
+      return { id: row.id, deleted: true }
+    })
+
+    const deliveries = Effect.fn("Webhooks.deliveries")(function*(id: string) {
+      const row = yield* load(id)
+      const rows = yield* sql<DeliveryRow>`
+        select event_id, status, duration_ms, error, at from webhook_deliveries
+        where endpoint_id = ${row.id} order by id desc limit ${LOG_SIZE}`.pipe(Effect.orDie)
+      return { data: rows.map(toDelivery) }
+    })
+
+    const redeliver = Effect.fn("Webhooks.redeliver")(function*(id: string, eventId: number) {
+      const org = yield* CurrentOrg
+      const row = yield* load(id)
+      if (row.state === "off") return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
+      const events = yield* sql<EventRow>`
+        select id, type, data, created_at from events
+        where id = ${eventId} and org_id = ${org.id} and type = any(${row.events})`.pipe(Effect.orDie)
+      if (events.length === 0) return yield* notFound("event")
+      return yield* dispatch.redeliver(row.id, events[0])
+    })
+
+    return { create, list, get, remove, deliveries, redeliver } as const
+  })
+}) {}
