@@ -13,14 +13,15 @@ import { PgliteLive } from "../adapters/db/pglite.ts"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
-import { CalendarBookingsBare } from "../engine/services/calendar/hooks.ts"
+import { Bookings } from "../engine/services/bookings/Bookings.ts"
+import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Events } from "../engine/services/Events.ts"
 import { Mail } from "../engine/services/mail/Mail.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
 import { Jobs } from "../engine/services/Jobs.ts"
-import { OfferingHooksBare } from "../engine/services/offerings/hooks.ts"
+import { Links } from "../engine/services/Links.ts"
 import { Offerings } from "../engine/services/offerings/Offerings.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
 import type { AppConfig } from "./config.ts"
@@ -28,12 +29,15 @@ import { Api } from "./http/Api.ts"
 import { DecodeErrorsLive } from "./http/decodeErrors.ts"
 import { AdminHandlers } from "./http/handlers/admin.ts"
 import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./http/handlers/calendar.ts"
+import { BookingsHandlers } from "./http/handlers/bookings.ts"
 import { CustomersHandlers } from "./http/handlers/customers.ts"
 import { OfferingsHandlers } from "./http/handlers/offerings.ts"
 import { EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./http/handlers/org.ts"
 import { IdempotencyLive } from "./http/idempotency.ts"
 import { AdminAuthLive, AuthenticationLive } from "./http/security.ts"
 import { HealthRoutes, ServeLive } from "./http/server.ts"
+import { WebhooksHandlers } from "./http/handlers/webhooks.ts"
+import { WebhooksLive } from "./webhooks/live.ts"
 
 export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">) =>
   Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })
@@ -46,7 +50,10 @@ export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
 
 export const ClockLive = (config: Pick<AppConfig, "clock">) => (config.clock === "test" ? TestClockLive() : SystemClockLive)
 
-/** Every engine service, over a database and a clock. */
+/** Bookings answer for what offerings and calendars cancel; built over the shared Events and Mail. */
+const BookingHooksLive = Layer.mergeAll(OfferingHooksLive, CalendarBookingsLive).pipe(Layer.provide([Events.Default, Mail.Default]))
+
+/** Every engine service, over a database, a clock and a mailer. */
 export const EngineLive = Layer.mergeAll(
   Orgs.Default,
   Offerings.Default,
@@ -57,13 +64,16 @@ export const EngineLive = Layer.mergeAll(
   Mail.Default,
   Series.Default,
   Sessions.Default,
-  Availability.Default
-).pipe(Layer.provide(OfferingHooksBare), Layer.provide(CalendarBookingsBare))
+  Availability.Default,
+  Bookings.Default,
+  BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default]))
+).pipe(Layer.provide(BookingHooksLive))
 
 export const ApiLive = (config: Pick<AppConfig, "adminToken">) =>
   HttpApiBuilder.api(Api).pipe(
     Layer.provide([OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers]),
-    Layer.provide([AvailabilityHandlers, SeriesHandlers, SessionsHandlers]),
+    Layer.provide([AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers]),
+    Layer.provide(WebhooksHandlers),
     Layer.provide([AuthenticationLive, AdminAuthLive(config.adminToken)])
   )
 
@@ -95,7 +105,8 @@ type DatabaseLayer = ReturnType<typeof PostgresLive>
 export const AppLive = (config: AppConfig, database: DatabaseLayer = DatabaseLive(config)) =>
   Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
     Layer.provideMerge(EngineLive),
+    Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
-    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config), MailerLive(config)))
+    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl })))
   )

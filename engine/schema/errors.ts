@@ -10,8 +10,9 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields)
 export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unprocessable", fields) {}
 export class TooMany extends Schema.TaggedError<TooMany>()("TooMany", fields) {}
 
-export type ApiFailure = BadRequest | Unauthorized | NotFound | Conflict | Unprocessable | TooMany
 
 export const notFound = (what: string) => new NotFound({ code: "not_found", message: `${what} not found` })
 export const badRequest = (code: string, message: string) => new BadRequest({ code, message })
 export const conflict = (code: string, message: string) => new Conflict({ code, message })
+/** A plan limit reached (the monthly booking quota): 402, upgrade or wait for next month. */
+export class PaymentRequired extends Schema.TaggedError<PaymentRequired>()("PaymentRequired", fields) {}

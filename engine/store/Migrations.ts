@@ -3,11 +3,15 @@ import foundation from "./migrations/0001_foundation.ts"
 import calendar from "./migrations/0002_calendar.ts"
 import bookings from "./migrations/0003_bookings.ts"
 import mail from "./migrations/0004_mail.ts"
+import webhooks from "./migrations/0005_webhooks.ts"
+import quota from "./migrations/0006_quota.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_calendar": calendar,
   "0003_bookings": bookings,
-  "0004_mail": mail
+  "0004_mail": mail,
+  "0005_webhooks": webhooks,
+  "0006_quota": quota
 })

@@ -2,6 +2,7 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { randomInt } from "node:crypto"
 import { createServer } from "node:http"
 import { AppLive } from "../../transports/app.ts"
 import type { AppConfig } from "../../transports/config.ts"
@@ -42,15 +43,20 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
 })
 
 /** The real app, in-process on a loopback port, over a fresh database and the test clock. */
-export const startApp = async (overrides: Partial<AppConfig> = {}): Promise<TestApp> => {
+export const startApp = async (overrides: Partial<AppConfig> = {}, options: { readonly database?: string } = {}): Promise<TestApp> => {
   const config = testConfig(overrides)
-  const layer = AppLive(config, TestDatabase()).pipe(
+  const layer = AppLive(config, TestDatabase(options.database)).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<SqlClient.SqlClient | HttpServer.HttpServer>)
   const server = await runtime.runPromise(HttpServer.HttpServer)
   const address = server.address._tag === "TcpAddress" ? server.address : undefined
   const url = `http://127.0.0.1:${address?.port}`
+  // Test databases all count event ids from 1 but share the EVENTS stream, which dedupes on the id: start high.
+  if (Option.isSome(config.natsUrl)) {
+    await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql`select setval('events_id_seq', greatest(last_value, ${randomInt(2 ** 40) * 1000})) from events_id_seq`).pipe(Effect.orDie))
+  }
   const call = async (key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const h: Record<string, string> = { ...headers }
     if (key !== null) h.authorization = `Bearer ${key}`

@@ -1,6 +1,9 @@
 import { Effect, Layer } from "effect"
 import pg from "pg"
 import { randomBytes } from "node:crypto"
+import { rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { PgliteLive } from "../../adapters/db/pglite.ts"
 import { PostgresLive } from "../../adapters/db/postgres.ts"
 
@@ -22,9 +25,14 @@ const admin = async <A>(url: string, f: (c: pg.Client) => Promise<A>) => {
   }
 }
 
-/** A fresh database per test file on the real server (DATABASE_URL), else in-memory PGlite. */
-export const TestDatabase = () => {
+/**
+ * A fresh database per test file on the real server (DATABASE_URL), else in-memory PGlite.
+ * With `reuse` (a name), a database that outlives the app (PGlite: a directory under the temp dir), so a second app can
+ * start over the same data; remove it with dropTestDatabase.
+ */
+export const TestDatabase = (reuse?: string) => {
   const url = process.env.DATABASE_URL ?? ""
+  if (reuse !== undefined) return url === "" ? PgliteLive(join(tmpdir(), reuse)) : namedDatabase(url, reuse)
   if (url === "") return PgliteLive(undefined)
   const name = `be_test_${randomBytes(6).toString("hex")}`
   return Layer.unwrapScoped(Effect.gen(function*() {
@@ -34,4 +42,18 @@ export const TestDatabase = () => {
     )
     return PostgresLive(withDb(url, name), 40)
   }))
+}
+
+const namedDatabase = (url: string, name: string) =>
+  Layer.unwrapEffect(Effect.promise(async () => {
+    const exists = await admin(url, (c) => c.query("select 1 from pg_database where datname = $1", [name]))
+    if (exists.rowCount === 0) await admin(url, (c) => c.query(`create database ${name}`))
+    return PostgresLive(withDb(url, name), 40)
+  }))
+
+/** Removes a database made by TestDatabase(name). */
+export const dropTestDatabase = async (name: string) => {
+  const url = process.env.DATABASE_URL ?? ""
+  if (url === "") return rm(join(tmpdir(), name), { recursive: true, force: true })
+  await admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))
 }

@@ -1,11 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { BadRequestWire, ConflictWire, NotFoundWire, TooManyWire, UnprocessableWire } from "./errors.ts"
+import { BadRequestWire, ConflictWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
+import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
 import { OfferingsGroup } from "./groups/offerings.ts"
 import { OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
+import { WebhooksGroup } from "./groups/webhooks.ts"
 
 /**
  * The one contract. Group = resource, endpoint = verb: group `offerings` + endpoint `list` is the
@@ -21,12 +23,15 @@ export class Api extends HttpApi.make("booking-engine")
   .add(AvailabilityGroup)
   .add(SeriesGroup)
   .add(SessionsGroup)
+  .add(BookingsGroup)
+  .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)
   .addError(NotFoundWire)
   .addError(ConflictWire)
   .addError(UnprocessableWire)
   .addError(TooManyWire)
+  .addError(PaymentRequiredWire)
   .annotate(OpenApi.Title, "Booking engine API")
   .annotate(OpenApi.Version, "1")
   .annotate(OpenApi.Description, "Classes, appointments and rentals. Every operation is also an MCP tool at /mcp.")

@@ -1,6 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { BadRequest, Conflict, NotFound, TooMany, Unauthorized, Unprocessable } from "../../engine/schema/errors.ts"
+import { BadRequest, Conflict, NotFound, PaymentRequired, TooMany, Unauthorized, Unprocessable } from "../../engine/schema/errors.ts"
 
 /** The spec's error shape. Every expected failure is sent as this, with the status of its class. */
 export const ErrorBody = Schema.Struct({
@@ -24,3 +24,4 @@ export const NotFoundWire = wire(NotFound, 404)
 export const ConflictWire = wire(Conflict, 409)
 export const UnprocessableWire = wire(Unprocessable, 422)
 export const TooManyWire = wire(TooMany, 429)
+export const PaymentRequiredWire = wire(PaymentRequired, 402)

@@ -1,4 +1,4 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import crypto from "node:crypto"
 import { Unauthorized } from "../../engine/schema/errors.ts"
@@ -19,13 +19,18 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function*() {
     const orgs = yield* Orgs
     return {
-      bearer: (token) => {
-        const key = Redacted.value(token)
-        if (key === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
-        return orgs.authenticate(key).pipe(
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(refused("the API key is unknown or revoked")), onSome: Effect.succeed }))
-        )
-      }
+      bearer: (token) =>
+        Effect.gen(function*() {
+          // The platform takes whatever follows the first 7 characters; only the Bearer scheme is accepted.
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const key = Redacted.value(token)
+          if (key === "" || !/^Bearer /i.test(request.headers["authorization"] ?? "")) {
+            return yield* refused("send Authorization: Bearer <API_KEY>")
+          }
+          return yield* orgs.authenticate(key).pipe(
+            Effect.flatMap(Option.match({ onNone: () => Effect.fail(refused("the API key is unknown or revoked")), onSome: Effect.succeed }))
+          )
+        })
     }
   })
 )
@@ -41,7 +46,11 @@ export const AdminAuthLive = (adminToken: Option.Option<string>) =>
     bearer: (token) =>
       Option.match(adminToken, {
         onNone: () => Effect.fail(refused("the admin API is disabled: set ADMIN_TOKEN")),
-        onSome: (expected) => (safeEqual(Redacted.value(token), expected) ? Effect.void : Effect.fail(refused("bad admin token")))
+        onSome: (expected) =>
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            /^Bearer /i.test(request.headers["authorization"] ?? "") && safeEqual(Redacted.value(token), expected)
+              ? Effect.void
+              : Effect.fail(refused("bad admin token")))
       })
   })
 

@@ -126,8 +126,14 @@ export class Series extends Effect.Service<Series>()("Series", {
           const unbooked = future.filter((t) => t.booked === 0 && t.state === "scheduled").map((t) => t.id)
           if (unbooked.length > 0) yield* sql`update sessions set state = 'removed', updated_at = ${now} where id in ${sql.in(unbooked)}`
         }
-        yield* sql`update sessions set teacher_id = ${draft.teacher_id}, capacity = ${draft.capacity}, updated_at = ${now}
-          where series_id = ${current.id} and starts_at > ${now} and state <> 'removed'`
+        const carried = {
+          ...(patch.teacher === undefined ? {} : { teacher_id: draft.teacher_id }),
+          ...(patch.capacity === undefined ? {} : { capacity: draft.capacity })
+        }
+        if (Object.keys(carried).length > 0) {
+          yield* sql`update sessions set ${sql.update({ ...carried, updated_at: now })}
+            where series_id = ${current.id} and starts_at > ${now} and state <> 'removed'`
+        }
         yield* materialize({ ...draft, id: current.id, org_id: org.id, offering_id: current.offering_id }, org.timezone, draft.starts_on > today ? draft.starts_on : today, made_until)
         yield* calendarChanged(org.id, current.offering_id)
         const [updated] = yield* q.oneSeries(org.id, current.id, false)

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, type Effect } from "effect"
 
 export interface SessionRef {
   readonly id: string
@@ -20,8 +20,3 @@ export class CalendarBookings extends Context.Tag("CalendarBookings")<CalendarBo
   readonly cancelOnSessions: (sessions: ReadonlyArray<SessionRef>, reason: string) => Effect.Effect<number>
 }>() {}
 
-/** Until bookings exist, no time has anyone to cancel; replaced by the bookings service's layer. */
-export const CalendarBookingsBare = Layer.succeed(CalendarBookings, {
-  sessionCancelled: () => Effect.void,
-  cancelOnSessions: () => Effect.succeed(0)
-})

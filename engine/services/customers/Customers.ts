@@ -124,6 +124,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
      * For the bookings service, inside its transaction (a savepoint here): the org's live customer with this
      * email, created if new; an existing one gains only a missing name or phone. customer.updated is emitted
      * only when the row was created or changed. Safe under concurrent calls (the unique index decides).
+     * It may append an event (the org's event lock), so call it after the caller's own row locks.
      */
     const findOrCreate = Effect.fn("Customers.findOrCreate")(function*(
       orgId: string,

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, type Effect } from "effect"
 
 /**
  * What offerings need to know from calendars and bookings, which own those tables. Each runs inside the
@@ -11,10 +11,3 @@ export class OfferingHooks extends Context.Tag("OfferingHooks")<OfferingHooks, {
   readonly waitlistClosed: (offeringId: string) => Effect.Effect<void>
 }>() {}
 
-/** Before calendars and bookings exist nothing can be upcoming; replaced by the calendar + bookings layer. */
-export const OfferingHooksBare = Layer.succeed(OfferingHooks, {
-  hasTimesToCome: () => Effect.succeed(false),
-  upcoming: () => Effect.succeed({ bookings: 0, holds: 0 }),
-  cancelUpcoming: () => Effect.succeed({ cancelled: 0, refunded: 0, refunding: 0, refund_failed: 0 }),
-  waitlistClosed: () => Effect.void
-})

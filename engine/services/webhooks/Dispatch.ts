@@ -63,7 +63,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     /** One run of an endpoint (up to RUN_SIZE events). True when it is healthy and more events wait. */
     const run = Effect.fn("WebhookDispatch.run")(function*(id: string) {
       const token = randomUUID()
-      const claimed = yield* store.claim(id, token, leaseMs)
+      const claimed = yield* store.claim(id, token, leaseMs, yield* clock.now)
       if (Option.isNone(claimed)) return false
       return yield* Effect.zipRight(deliverPending(claimed.value, token), store.release(id, token)).pipe(
         Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.ignore(store.release(id, token))))
@@ -73,7 +73,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     /** Sends one past event again, between runs; a 410 switches the endpoint off. Cursor and status stay. */
     const redeliver = Effect.fn("WebhookDispatch.redeliver")(function*(endpointId: string, event: EventRow) {
       const token = randomUUID()
-      const claimed = yield* store.claim(endpointId, token, leaseMs).pipe(
+      const claimed = yield* store.claim(endpointId, token, leaseMs, null).pipe(
         Effect.orDie,
         Effect.flatMap(Option.match({
           onNone: () => Effect.fail(conflict("endpoint_busy", "the endpoint is taking a delivery; retry shortly")),

@@ -19,11 +19,17 @@ const leaseFor = (ms: number) => `${Math.ceil(ms)} milliseconds`
  * (delivery `at`, retry_at) come from the engine clock. No transaction is held across an HTTP call.
  */
 export const endpointStore = (sql: SqlClient.SqlClient) => ({
-  /** Takes the endpoint for one run when it is live and nobody holds it (or their lease lapsed). */
-  claim: (id: string, token: string, leaseMs: number) =>
+  /**
+   * Takes the endpoint when nobody holds it (or their lease lapsed). With `now` (a run), a failing endpoint is
+   * only taken when its retry is due or its org has an event newer than its last failure; without (a
+   * redelivery), any live endpoint is.
+   */
+  claim: (id: string, token: string, leaseMs: number, now: Date | null) =>
     sql<EndpointRow>`
-      update webhook_endpoints set lease_owner = ${token}, leased_until = clock_timestamp() + ${leaseFor(leaseMs)}::interval
-      where id = ${id} and state <> 'off' and (leased_until is null or leased_until < clock_timestamp())
+      update webhook_endpoints w set lease_owner = ${token}, leased_until = clock_timestamp() + ${leaseFor(leaseMs)}::interval
+      where w.id = ${id} and w.state <> 'off' and (w.leased_until is null or w.leased_until < clock_timestamp())
+      ${now === null ? sql`` : sql`and (w.state = 'active' or w.retry_at <= ${now} or exists (
+        select 1 from events e where e.org_id = w.org_id and e.id > w.seen_event_id))`}
       returning *`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
 
   /** Gives the endpoint back; true when it is healthy and events wait for it (run again). */
@@ -49,10 +55,11 @@ export const endpointStore = (sql: SqlClient.SqlClient) => ({
       with log as (
         insert into webhook_deliveries ${sql.insert({ endpoint_id: id, ...o.log })}
       )
-      update webhook_endpoints set cursor_id = ${o.cursor}, state = ${o.state}, context = ${JSON.stringify(o.context)},
-        retry_at = ${o.retryAt}, last_delivery_at = ${o.log.at}, leased_until = clock_timestamp() + ${leaseFor(leaseMs)}::interval
-      where id = ${id} and lease_owner = ${token} and state <> 'off'
-      returning id`.pipe(Effect.map((rows) => rows.length > 0)),
+      update webhook_endpoints w set cursor_id = ${o.cursor}, state = ${o.state}, context = ${JSON.stringify(o.context)},
+        retry_at = ${o.retryAt}, last_delivery_at = ${o.log.at}, leased_until = clock_timestamp() + ${leaseFor(leaseMs)}::interval,
+        seen_event_id = (select coalesce(max(e.id), 0) from events e where e.org_id = w.org_id)
+      where w.id = ${id} and w.lease_owner = ${token} and w.state <> 'off'
+      returning w.id`.pipe(Effect.map((rows) => rows.length > 0)),
 
   /** Keeps the last LOG_SIZE attempts of an endpoint. */
   prune: (id: string) =>

@@ -134,7 +134,10 @@ describe("tenancy", () => {
 describe("customers.list", () => {
   it("finds by any part of name, email or phone in any case, oldest first, paged with after", async () => {
     const org = await app.newOrg()
-    const add = (body: Record<string, string>) => post(org.key, body).then((r) => r.body)
+    const add = async (body: Record<string, string>) => {
+      await app.advance(1)
+      return (await post(org.key, body)).body
+    }
     const x = await add({ email: "zoe@alpha.test", name: "Zoë Fischer", phone: "+31 6 1234 5678" })
     const y = await add({ email: "max@beta.test", name: "Max Mustermann" })
     const z = await add({ email: "fischer_fan@gamma.test", name: "100% Fan" })

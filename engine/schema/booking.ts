@@ -1,0 +1,114 @@
+import { Schema } from "effect"
+import { Instant, Int, JsonObject, Text, strict } from "./common.ts"
+import { Kind, Question } from "./offering.ts"
+
+export const BookingStatus = Schema.Literal("held", "confirmed", "cancelled")
+const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
+const Times = Schema.Struct({ starts_at: Schema.String, ends_at: Schema.String, session_id: Schema.NullOr(Schema.String) })
+
+export const BookingCustomer = Schema.Struct({
+  id: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  phone: Schema.NullOr(Schema.String)
+})
+
+export const Booking = Schema.Struct({
+  id: Schema.String,
+  org_id: Schema.String,
+  offering_id: Schema.String,
+  customer_id: Schema.String,
+  session_id: Nullable(Schema.String),
+  series_id: Nullable(Schema.String),
+  starts_at: Schema.String,
+  ends_at: Schema.String,
+  quantity: Schema.Int,
+  total_cents: Schema.Int,
+  promo_code: Nullable(Schema.String),
+  discount_cents: Schema.Int,
+  gift_card_id: Nullable(Schema.String),
+  gift_cents: Schema.Int,
+  reference: Schema.String,
+  status: BookingStatus,
+  source: Schema.String,
+  notes: Schema.String,
+  answers: JsonObject,
+  metadata: JsonObject,
+  cancelled_at: Nullable(Schema.String),
+  created_at: Schema.String,
+  expires_at: Nullable(Schema.String),
+  checkout_url: Nullable(Schema.String),
+  paid_at: Nullable(Schema.String),
+  paid_cents: Nullable(Schema.Int),
+  payment_intent_id: Nullable(Schema.String),
+  charged_cents: Nullable(Schema.Int),
+  refund_id: Nullable(Schema.String),
+  refund_cents: Nullable(Schema.Int),
+  refunded_at: Nullable(Schema.String),
+  refund_failed_at: Nullable(Schema.String),
+  refund_error: Nullable(Schema.String),
+  refund_next_at: Nullable(Schema.String),
+  guest_cancel_hours: Nullable(Schema.Int),
+  nudged_at: Nullable(Schema.String),
+  choose_by: Nullable(Schema.String),
+  waiver_token: Nullable(Schema.String),
+  waiver: Nullable(Schema.Struct({ needed: Schema.Int, signed: Schema.Int })),
+  confirmed_at: Nullable(Schema.String),
+  updated_at: Nullable(Schema.String),
+  reseller_reference: Nullable(Schema.String),
+  cancel_reason: Nullable(Schema.String),
+  checked_in_at: Nullable(Schema.String),
+  no_show_at: Nullable(Schema.String),
+  previous: Schema.optional(Times),
+  offering: Schema.optional(Schema.Struct({ id: Schema.String, name: Schema.String, kind: Kind, questions: Schema.Array(Question) })),
+  customer: Schema.optional(BookingCustomer)
+}).annotations({ identifier: "Booking" })
+export type Booking = typeof Booking.Type
+
+const Email = Schema.String.pipe(Schema.maxLength(254), Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/))
+
+export const BookingCreate = Schema.Struct({
+  offering_id: Schema.UUID,
+  starts_at: Schema.optional(Instant),
+  quantity: Schema.optional(Int(1, 10000)),
+  customer: Schema.Struct({ email: Email, name: Text(1, 120), phone: Schema.optional(Text(3, 40)) }).annotations(strict),
+  session_id: Schema.optional(Schema.UUID),
+  series_id: Schema.optional(Schema.UUID),
+  periods: Schema.optional(Int(1, 60)),
+  answers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Boolean) })),
+  notes: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
+  metadata: Schema.optional(JsonObject),
+  hold_minutes: Schema.optional(Int(1, 30))
+}).annotations({ ...strict, identifier: "BookingCreate" })
+export type BookingCreate = typeof BookingCreate.Type
+
+export const BookingsQuery = Schema.Struct({
+  from: Schema.optional(Instant),
+  to: Schema.optional(Instant),
+  status: Schema.optional(BookingStatus),
+  offering_id: Schema.optional(Schema.UUID),
+  customer_id: Schema.optional(Schema.UUID),
+  session_id: Schema.optional(Schema.UUID),
+  reference: Schema.optional(Schema.String.pipe(Schema.maxLength(40))),
+  q: Schema.optional(Schema.String.pipe(Schema.maxLength(80))),
+  order: Schema.optional(Schema.Literal("asc", "desc")),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 500)))),
+  after: Schema.optional(Schema.UUID)
+})
+export type BookingsQuery = typeof BookingsQuery.Type
+
+export const BookingPage = Schema.Struct({ data: Schema.Array(Booking), next_after: Schema.NullOr(Schema.String) })
+
+export const CancelBody = Schema.Struct({
+  refund_cents: Schema.optional(Schema.NullOr(Int(0))),
+  reason: Schema.optional(Schema.String.pipe(Schema.maxLength(500)))
+}).annotations({ ...strict, identifier: "BookingCancel" })
+export const MoveBody = Schema.Struct({
+  starts_at: Schema.optional(Instant),
+  session_id: Schema.optional(Schema.UUID)
+}).annotations({ ...strict, identifier: "BookingMove" })
+export const AttendanceBody = Schema.Struct({
+  attendance: Schema.Literal("checked_in", "no_show", "clear")
+}).annotations({ ...strict, identifier: "BookingAttendance" })
+export const MarkPaidBody = Schema.Struct({ paid_cents: Schema.optional(Int(0)) }).annotations({ ...strict, identifier: "BookingMarkPaid" })
+export const EmptyBody = Schema.Struct({}).annotations(strict)

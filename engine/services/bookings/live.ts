@@ -1,0 +1,102 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { CalendarBookings } from "../calendar/hooks.ts"
+import { EngineClock } from "../Clock.ts"
+import { Events, type NewEvent } from "../Events.ts"
+import { Jobs } from "../Jobs.ts"
+import { OfferingHooks } from "../offerings/hooks.ts"
+import { bookingCascade } from "./cascade.ts"
+import type { BookingRow } from "./row.ts"
+import { bookingStore } from "./store.ts"
+
+const zoneOf = (sql: SqlClient.SqlClient, orgId: string) =>
+  sql<{ timezone: string }>`select timezone from orgs where id = ${orgId}`.pipe(Effect.orDie, Effect.map((r) => r[0].timezone))
+
+/** What calendars ask of bookings when times are cancelled or removed. */
+export const CalendarBookingsLive = Layer.effect(CalendarBookings, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const cascade = yield* bookingCascade
+  return {
+    sessionCancelled: (session, guests, note, again) =>
+      Effect.flatMap(zoneOf(sql, session.org_id), (zone) => cascade.sessionCancelled(session, guests, note, again, zone)),
+    cancelOnSessions: cascade.cancelOnSessions
+  }
+}))
+
+/** What offerings ask of bookings and calendars: upcoming counts, cancelling them, times to come. */
+export const OfferingHooksLive = Layer.effect(OfferingHooks, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const clock = yield* EngineClock
+  const events = yield* Events
+  const cascade = yield* bookingCascade
+  return {
+    hasTimesToCome: (offeringId) =>
+      Effect.gen(function*() {
+        const now = yield* clock.now
+        const [r] = yield* sql<{ ok: boolean }>`select exists(select 1 from sessions where offering_id = ${offeringId}
+          and state = 'scheduled' and starts_at > ${now}) as ok`.pipe(Effect.orDie)
+        return r.ok
+      }),
+    upcoming: (offeringId) =>
+      Effect.gen(function*() {
+        const rows = yield* cascade.upcomingRows(offeringId, yield* clock.now)
+        return { bookings: rows.filter((r) => r.status === "confirmed").length, holds: rows.filter((r) => r.status === "held").length }
+      }),
+    cancelUpcoming: (offeringId) =>
+      Effect.gen(function*() {
+        const now = yield* clock.now
+        const rows = yield* cascade.upcomingRows(offeringId, now)
+        const out = yield* cascade.cancelAll(rows, now, "offering_deleted")
+        if (rows.length > 0) yield* events.append(rows[0].org_id, out)
+        return { cancelled: rows.length, refunded: 0, refunding: 0, refund_failed: 0 }
+      }),
+    waitlistClosed: () => Effect.void
+  }
+}))
+
+/**
+ * Background work on the engine clock: holds that pass expires_at stop keeping their place and their guest
+ * is nudged once; guests called off who have not picked by choose_by are cancelled.
+ */
+export const BookingJobsLive = Layer.effectDiscard(Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const clock = yield* EngineClock
+  const events = yield* Events
+  const jobs = yield* Jobs
+  const store = yield* bookingStore
+  const cascade = yield* bookingCascade
+  const byOrg = (out: ReadonlyArray<NewEvent & { org: string }>) =>
+    Effect.forEach([...new Set(out.map((e) => e.org))], (org) => events.append(org, out.filter((e) => e.org === org)))
+
+  const lapse = Effect.gen(function*() {
+    const now = yield* clock.now
+    const due = yield* sql<BookingRow>`select * from bookings where status = 'held' and keeps_place and expires_at <= ${now}
+      order by expires_at limit 200 for update skip locked`
+    const out: Array<NewEvent & { org: string }> = []
+    for (const row of due) {
+      const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, { keeps_place: false }, now)
+      if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo") continue
+      const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, { nudged_at: now }, now)
+      out.push(...nudged.events.map((e) => ({ ...e, org: row.org_id })))
+      yield* cascade.mailTo("nudged", nudged.booking)
+    }
+    yield* byOrg(out)
+  }).pipe(sql.withTransaction, Effect.orDie)
+
+  const chooseExpired = Effect.gen(function*() {
+    const now = yield* clock.now
+    const due = yield* sql<BookingRow>`select * from bookings where status = 'confirmed' and choose_by is not null and choose_by <= ${now}
+      order by choose_by limit 200 for update skip locked`
+    const out: Array<NewEvent & { org: string }> = []
+    for (const row of due) {
+      const applied = yield* store.apply(row, { type: "choose_expired", at: now.toISOString() }, { cancelled_at: now, cancel_reason: "choose_by_passed" }, now)
+      out.push(...applied.events.map((e) => ({ ...e, org: row.org_id })))
+      yield* cascade.mailTo("cancelled", applied.booking)
+    }
+    yield* byOrg(out)
+  }).pipe(sql.withTransaction, Effect.orDie)
+
+  yield* jobs.register({ name: "bookings.lapse", run: lapse })
+  yield* jobs.register({ name: "bookings.choose_expired", run: chooseExpired })
+}))
+

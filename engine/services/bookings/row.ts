@@ -1,0 +1,133 @@
+import type { BookingContext, BookingRow as MachineRow, BookingState } from "../../machines/booking.ts"
+import type { Booking } from "../../schema/booking.ts"
+import type { Question } from "../../schema/offering.ts"
+
+export interface BookingRow {
+  readonly id: string
+  readonly org_id: string
+  readonly offering_id: string
+  readonly customer_id: string
+  readonly session_id: string | null
+  readonly series_id: string | null
+  readonly starts_at: Date
+  readonly ends_at: Date
+  readonly quantity: number
+  readonly state: string
+  readonly machine: BookingContext
+  readonly status: "held" | "confirmed" | "cancelled"
+  readonly keeps_place: boolean
+  readonly expires_at: Date | null
+  readonly choose_by: Date | null
+  readonly total_cents: number
+  readonly discount_cents: number
+  readonly promo_code: string | null
+  readonly gift_card_id: string | null
+  readonly gift_cents: number
+  readonly reference: string
+  readonly handle: string
+  readonly source: string
+  readonly notes: string
+  readonly answers: Record<string, unknown>
+  readonly metadata: Record<string, unknown>
+  readonly checkout_url: string | null
+  readonly paid_at: Date | null
+  readonly paid_cents: number | null
+  readonly payment_intent_id: string | null
+  readonly charged_cents: number | null
+  readonly refund_id: string | null
+  readonly refund_cents: number | null
+  readonly refunded_at: Date | null
+  readonly refund_failed_at: Date | null
+  readonly refund_error: string | null
+  readonly refund_next_at: Date | null
+  readonly guest_cancel_hours: number | null
+  readonly nudged_at: Date | null
+  readonly waiver_token: string | null
+  readonly confirmed_at: Date | null
+  readonly cancelled_at: Date | null
+  readonly reseller_reference: string | null
+  readonly cancel_reason: string | null
+  readonly checked_in_at: Date | null
+  readonly no_show_at: Date | null
+  readonly previous: { starts_at: string; ends_at: string; session_id: string | null } | null
+  readonly created_at: Date
+  readonly updated_at: Date | null
+  readonly waiver_needed: number | null
+  readonly waiver_signed: number
+}
+
+export interface Joined {
+  readonly c_name?: string | null
+  readonly c_email?: string | null
+  readonly c_phone?: string | null
+  readonly o_name?: string
+  readonly o_kind?: "class" | "appointment" | "rental"
+  readonly o_questions?: ReadonlyArray<Question>
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null
+
+/** "held.keeping" <-> { held: "keeping" }: the machine's state as one text column. */
+export const stateText = (value: BookingState): string =>
+  typeof value === "string" ? value : Object.entries(value).map(([k, v]) => `${k}.${stateText(v as BookingState)}`)[0]
+export const stateValue = (text: string): BookingState => {
+  const [top, sub] = text.split(".")
+  return (sub === undefined ? top : { [top]: sub }) as BookingState
+}
+export const machineRow = (row: BookingRow): MachineRow => ({ value: stateValue(row.state), context: row.machine })
+
+/** The resource as the API shows it. The guest's handle is never shown: it goes only to the guest's email. */
+export const toBooking = (r: BookingRow & Joined): Booking => ({
+  id: r.id,
+  org_id: r.org_id,
+  offering_id: r.offering_id,
+  customer_id: r.customer_id,
+  session_id: r.session_id,
+  series_id: r.series_id,
+  starts_at: r.starts_at.toISOString(),
+  ends_at: r.ends_at.toISOString(),
+  quantity: r.quantity,
+  total_cents: r.total_cents,
+  promo_code: r.promo_code,
+  discount_cents: r.discount_cents,
+  gift_card_id: r.gift_card_id,
+  gift_cents: r.gift_cents,
+  reference: r.reference,
+  status: r.status,
+  source: r.source,
+  notes: r.notes,
+  answers: r.answers,
+  metadata: r.metadata,
+  cancelled_at: iso(r.cancelled_at),
+  created_at: r.created_at.toISOString(),
+  expires_at: r.status === "held" ? iso(r.expires_at) : null,
+  checkout_url: r.checkout_url,
+  paid_at: iso(r.paid_at),
+  paid_cents: r.paid_cents,
+  payment_intent_id: r.payment_intent_id,
+  charged_cents: r.charged_cents,
+  refund_id: r.refund_id,
+  refund_cents: r.refund_cents,
+  refunded_at: iso(r.refunded_at),
+  refund_failed_at: iso(r.refund_failed_at),
+  refund_error: r.refund_error,
+  refund_next_at: iso(r.refund_next_at),
+  guest_cancel_hours: r.guest_cancel_hours,
+  nudged_at: iso(r.nudged_at),
+  choose_by: r.status === "cancelled" ? null : iso(r.choose_by),
+  waiver_token: r.waiver_token,
+  waiver: r.waiver_token === null || r.status === "cancelled" || !r.keeps_place && r.status === "held"
+    ? null
+    : { needed: r.waiver_needed ?? r.quantity, signed: r.waiver_signed },
+  confirmed_at: iso(r.confirmed_at),
+  updated_at: iso(r.updated_at),
+  reseller_reference: r.reseller_reference,
+  cancel_reason: r.cancel_reason,
+  checked_in_at: iso(r.checked_in_at),
+  no_show_at: iso(r.no_show_at),
+  ...(r.previous ? { previous: r.previous } : {}),
+  ...(r.o_name !== undefined && r.o_kind !== undefined
+    ? { offering: { id: r.offering_id, name: r.o_name, kind: r.o_kind, questions: r.o_questions ?? [] } }
+    : {}),
+  ...(r.c_name !== undefined ? { customer: { id: r.customer_id, name: r.c_name ?? null, email: r.c_email ?? null, phone: r.c_phone ?? null } } : {})
+})

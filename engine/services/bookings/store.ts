@@ -1,0 +1,57 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { type BookingEvent, bookingStatus, decideBooking } from "../../machines/booking.ts"
+import { conflict, notFound } from "../../schema/errors.ts"
+import type { Booking } from "../../schema/booking.ts"
+import type { NewEvent } from "../Events.ts"
+import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
+
+const joined = (sql: SqlClient.SqlClient) =>
+  sql`select b.*, c.name as c_name, c.email as c_email, c.phone as c_phone, o.name as o_name, o.kind as o_kind, o.questions as o_questions
+      from bookings b join customers c on c.id = b.customer_id join offerings o on o.id = b.offering_id`
+
+/** Booking rows: load (scoped by org), lock, and apply one machine event, collecting its outbox events. */
+export const bookingStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const find = (orgId: string, id: string) =>
+    sql<BookingRow & Joined>`${joined(sql)} where b.org_id = ${orgId} and b.id::text = ${id}`.pipe(
+      Effect.orDie,
+      Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
+    )
+
+  const lock = (orgId: string, id: string) =>
+    sql<BookingRow>`select * from bookings where org_id = ${orgId} and id::text = ${id} for update`.pipe(
+      Effect.orDie,
+      Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
+    )
+
+  /**
+   * Runs the booking machine on a locked row; when it accepts, writes the next state, the machine's
+   * context and `changes` in one statement. Returns the booking after it and the events to append.
+   */
+  const apply = (row: BookingRow, event: BookingEvent, changes: Record<string, unknown>, now: Date, extra: Record<string, unknown> = {}) =>
+    Effect.gen(function*() {
+      const decided = decideBooking(machineRow(row), event)
+      if (!decided.ok) return yield* conflict(decided.code, decided.message)
+      const status = bookingStatus(decided.state)
+      yield* sql`update bookings set ${
+        sql.update({
+          state: stateText(decided.state),
+          machine: JSON.stringify(decided.context),
+          status,
+          ...(status === "cancelled" ? { keeps_place: false, choose_by: null } : {}),
+          ...changes,
+          updated_at: now
+        })
+      } where id = ${row.id}`.pipe(Effect.orDie)
+      const booking = yield* find(row.org_id, row.id)
+      const events: NewEvent[] = decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } }))
+      return { booking, events, decided }
+    })
+
+  return { find, lock, apply, joined: () => joined(sql) } as const
+})
+
+export type Applied = { readonly booking: BookingRow & Joined; readonly events: ReadonlyArray<NewEvent> }
+export const bookingOf = (a: Applied): Booking => toBooking(a.booking)

@@ -1,0 +1,237 @@
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startApp, type TestApp } from "../../support/app.ts"
+import { allEvents, type Json, mcpClient, offerings, UNKNOWN_ID } from "./fixtures.ts"
+
+let app: TestApp
+let doc: any
+beforeAll(async () => {
+  app = await startApp()
+  doc = (await app.call(null, "GET", "/api/v1/openapi.json")).body
+})
+afterAll(() => app.close())
+
+/** The foundation's operations; groups added later extend the contract and the MCP tools alike. */
+const FOUNDATION = [
+  "offerings.list",
+  "offerings.create",
+  "offerings.get",
+  "offerings.update",
+  "offerings.delete",
+  "offerings.get_hours",
+  "offerings.set_hours",
+  "events.list",
+  "org.get",
+  "org.update",
+  "team.list",
+  "waiver.get",
+  "waiver.set"
+]
+const FOUNDATION_GROUPS = new Set(["offerings", "events", "org", "team", "waiver"])
+
+const operations = () => {
+  const out: Array<{ id: string; method: string; path: string; op: any }> = []
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) out.push({ id: op.operationId, method, path, op })
+  }
+  return out
+}
+
+/** Every `$ref` inside a JSON Schema, with whether it resolves inside that schema. */
+const refs = (schema: any): Array<[string, boolean]> => {
+  const found: string[] = []
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk)
+    else if (node !== null && typeof node === "object") {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === "$ref" && typeof v === "string") found.push(v)
+        else walk(v)
+      }
+    }
+  }
+  walk(schema)
+  return found.map((ref) => {
+    const parts = ref.replace(/^#\//, "").split("/")
+    let node: any = schema
+    for (const p of parts) node = node?.[p.replace(/~1/g, "/").replace(/~0/g, "~")]
+    return [ref, ref.startsWith("#/") && node !== undefined]
+  })
+}
+
+describe("the OpenAPI document", () => {
+  it("is served without a key at /api/v1/openapi.json as OpenAPI 3.1 version 1", async () => {
+    const res = await app.call(null, "GET", "/api/v1/openapi.json")
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/)
+    expect(res.body.openapi).toMatch(/^3\.1\./)
+    expect(res.body.info.version).toBe("1")
+  })
+
+  it("passes the OpenAPI schema validator", async () => {
+    const result = await new Validator().validate(doc)
+    expect(result.errors).toBeUndefined()
+    expect(result.valid).toBe(true)
+  })
+
+  it("has exactly the foundation's operations in the foundation groups", () => {
+    const ids = operations().map((o) => o.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.filter((id) => FOUNDATION_GROUPS.has(id.split(".")[0])).sort()).toEqual([...FOUNDATION].sort())
+    for (const id of ids) expect(id).toMatch(/^[a-z_]+\.[a-z_]+$/)
+  })
+
+  it("leaves the admin API out", () => {
+    for (const o of operations()) {
+      expect(o.path.startsWith("/api/v1/"), o.path).toBe(true)
+      expect(o.id.startsWith("admin."), o.id).toBe(false)
+    }
+    expect(JSON.stringify(doc)).not.toContain("/admin/v1")
+  })
+
+  it("places the foundation operations on the spec's methods and paths", () => {
+    const at = Object.fromEntries(operations().map((o) => [o.id, `${o.method.toUpperCase()} ${o.path}`]))
+    expect(Object.fromEntries(FOUNDATION.map((id) => [id, at[id]]))).toEqual({
+      "offerings.list": "GET /api/v1/offerings",
+      "offerings.create": "POST /api/v1/offerings",
+      "offerings.get": "GET /api/v1/offerings/{id}",
+      "offerings.update": "PATCH /api/v1/offerings/{id}",
+      "offerings.delete": "DELETE /api/v1/offerings/{id}",
+      "offerings.get_hours": "GET /api/v1/offerings/{id}/hours",
+      "offerings.set_hours": "PUT /api/v1/offerings/{id}/hours",
+      "events.list": "GET /api/v1/events",
+      "org.get": "GET /api/v1/org",
+      "org.update": "PATCH /api/v1/org",
+      "team.list": "GET /api/v1/team",
+      "waiver.get": "GET /api/v1/waiver",
+      "waiver.set": "PUT /api/v1/waiver"
+    })
+  })
+
+  it("requires the bearer key on every operation and documents Idempotency-Key on every POST", () => {
+    expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" })
+    for (const o of operations()) {
+      expect(o.op.security, o.id).toEqual([{ bearer: [] }])
+      if (o.method === "post") {
+        expect((o.op.parameters ?? []).map((p: Json) => `${p.in}:${String(p.name).toLowerCase()}`), o.id).toContain("header:idempotency-key")
+      }
+    }
+  })
+})
+
+describe("the MCP server", () => {
+  it("lists one tool per operation, named with _ for .", async () => {
+    const org = await app.newOrg()
+    const mcp = await mcpClient(app, org.key)
+    try {
+      const { tools } = await mcp.client.listTools()
+      expect(tools.map((t) => t.name).sort()).toEqual(operations().map((o) => o.id.replace(".", "_")).sort())
+      for (const t of tools) {
+        expect(t.inputSchema.type, t.name).toBe("object")
+        for (const [ref, ok] of refs(t.inputSchema)) expect(ok, `${t.name}: ${ref}`).toBe(true)
+        const op = operations().find((o) => o.id === t.name.replace("_", "."))!
+        expect("idempotency_key" in (t.inputSchema.properties ?? {}), t.name).toBe(op.method === "post")
+        expect(t.annotations?.readOnlyHint, t.name).toBe(op.method === "get")
+      }
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it("runs the offerings tools end to end, with idempotency_key", async () => {
+    const org = await app.newOrg()
+    const api = offerings(app, org.key)
+    const mcp = await mcpClient(app, org.key)
+    try {
+      const args = { name: "Sup board", kind: "rental", price_cents: 3000, idempotency_key: "mcp-1" }
+      const created = await mcp.call("offerings_create", args)
+      expect(created.isError).toBe(false)
+      expect(created.structured).toMatchObject({ name: "Sup board", kind: "rental", price_cents: 3000, org_id: org.id })
+      expect(created.json).toEqual(created.structured)
+      const replayed = await mcp.call("offerings_create", args)
+      expect(replayed.isError).toBe(false)
+      expect(replayed.structured).toEqual(created.structured)
+      const reused = await mcp.call("offerings_create", { ...args, price_cents: 3100 })
+      expect(reused.isError).toBe(true)
+      expect(reused.json.error.code).toBe("idempotency_key_reused")
+      expect((await api.list()).body.data).toEqual([created.structured])
+
+      const id = created.structured.id
+      const got = await mcp.call("offerings_get", { id })
+      expect(got.structured).toEqual((await api.get(id)).body)
+      const paused = await mcp.call("offerings_update", { id, active: false, capacity: 4 })
+      expect(paused.structured).toMatchObject({ id, active: false, capacity: 4 })
+      expect((await api.get(id)).body).toEqual(paused.structured)
+      const hours = await mcp.call("offerings_set_hours", { id, hours: [{ weekday: 2, start_time: "08:00", end_time: "12:00" }] })
+      expect(hours.structured).toEqual({ data: [{ weekday: 2, start_time: "08:00:00", end_time: "12:00:00" }] })
+      expect((await mcp.call("offerings_get_hours", { id })).structured).toEqual(hours.structured)
+      expect((await mcp.call("offerings_list", { kind: "rental" })).structured.data.map((o: Json) => o.id)).toEqual([id])
+      expect((await mcp.call("offerings_list", { kind: "class" })).structured.data).toEqual([])
+      expect((await mcp.call("offerings_delete", { id })).structured).toEqual({ cancelled: 0, refunded: 0, refunding: 0, refund_failed: 0 })
+      expect((await api.get(id)).status).toBe(404)
+
+      await app.advance(3)
+      const events = await mcp.call("events_list", { after: "0", limit: "50" })
+      expect(events.structured.data.map((e: Json) => e.type)).toEqual([
+        "offering.created",
+        "offering.updated",
+        "offering.hours_updated",
+        "offering.deleted"
+      ])
+      expect(events.structured.data).toEqual(await allEvents(app, org.key))
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it("runs the org, team and waiver tools", async () => {
+    const org = await app.newOrg()
+    const mcp = await mcpClient(app, org.key)
+    try {
+      expect((await mcp.call("org_get")).structured).toEqual((await app.call(org.key, "GET", "/api/v1/org")).body)
+      expect((await mcp.call("org_update", { name: "Via MCP" })).structured.name).toBe("Via MCP")
+      expect((await mcp.call("team_list")).structured).toEqual({ data: [] })
+      expect((await mcp.call("waiver_set", { text: "Sign here" })).structured).toEqual({ text: "Sign here", version: 1 })
+      expect((await mcp.call("waiver_get")).structured).toEqual({ text: "Sign here", version: 1 })
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it.each([
+    ["offerings_create", { name: "Bad", kind: "class", capacity: 0 }, "POST", "/api/v1/offerings", { name: "Bad", kind: "class", capacity: 0 }],
+    ["offerings_create", { name: "Bad", kind: "class", colour: "red" }, "POST", "/api/v1/offerings", { name: "Bad", kind: "class", colour: "red" }],
+    ["offerings_create", { name: "Both", kind: "class", deposit_cents: 1, deposit_percent: 1 }, "POST", "/api/v1/offerings", { name: "Both", kind: "class", deposit_cents: 1, deposit_percent: 1 }],
+    ["offerings_create", { name: "W", kind: "class", waiver_required: true }, "POST", "/api/v1/offerings", { name: "W", kind: "class", waiver_required: true }],
+    ["offerings_get", { id: "not-a-uuid" }, "GET", "/api/v1/offerings/not-a-uuid", undefined],
+    ["offerings_get", { id: UNKNOWN_ID }, "GET", `/api/v1/offerings/${UNKNOWN_ID}`, undefined],
+    ["offerings_update", { id: UNKNOWN_ID, name: "" }, "PATCH", `/api/v1/offerings/${UNKNOWN_ID}`, { name: "" }],
+    ["offerings_set_hours", { id: UNKNOWN_ID, hours: [{ weekday: 9, start_time: "09:00", end_time: "10:00" }] }, "PUT", `/api/v1/offerings/${UNKNOWN_ID}/hours`, { hours: [{ weekday: 9, start_time: "09:00", end_time: "10:00" }] }],
+    ["events_list", { limit: "201" }, "GET", "/api/v1/events?limit=201", undefined]
+  ])("answers a bad %s call with isError and the REST error body", async (tool, args, method, path, body) => {
+    const org = await app.newOrg()
+    const rest = await app.call(org.key, method, path, body)
+    expect(rest.status).toBeGreaterThanOrEqual(400)
+    const mcp = await mcpClient(app, org.key)
+    try {
+      const res = await mcp.call(tool, args)
+      expect(res.isError).toBe(true)
+      expect(res.json).toEqual(rest.body)
+      expect(res.structured).toBeUndefined()
+    } finally {
+      await mcp.close()
+    }
+    expect((await offerings(app, org.key).list()).body.data).toEqual([])
+  })
+
+  it("answers an unknown tool with isError", async () => {
+    const org = await app.newOrg()
+    const mcp = await mcpClient(app, org.key)
+    try {
+      const res = await mcp.call("offerings_explode", {})
+      expect(res.isError).toBe(true)
+      expect(res.json.error.code).toBe("unknown_tool")
+    } finally {
+      await mcp.close()
+    }
+  })
+})

@@ -1,0 +1,95 @@
+import { DeliverPolicy, jetstream } from "@nats-io/jetstream"
+import { connect } from "@nats-io/transport-node"
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { existsSync } from "node:fs"
+import { mkdtemp, rm } from "node:fs/promises"
+import { createServer, Socket } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+/** The shared server the suites use: NATS_URL, else the local default. */
+export const natsUrl = process.env.NATS_URL || "nats://127.0.0.1:4222"
+
+export const natsReachable = (url = natsUrl) =>
+  connect({ servers: url, timeout: 2_000 }).then((nc) => nc.close().then(() => true), () => false)
+
+/** In CI an unreachable NATS must fail the suite, never skip it. */
+export const mustRunNats = (reachable: boolean) => reachable || Boolean(process.env.CI)
+
+export const uniqueOrg = () => `org_${randomBytes(6).toString("hex")}`
+
+const NATS_SERVER = "/usr/sbin/nats-server"
+export const haveNatsServer = () => existsSync(NATS_SERVER)
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = new Socket()
+    socket.once("connect", () => (socket.destroy(), resolve(true)))
+    socket.once("error", () => (socket.destroy(), resolve(false)))
+    socket.connect(port, "127.0.0.1")
+  })
+
+export interface PrivateNats {
+  readonly url: string
+  readonly stop: () => Promise<void>
+  readonly start: () => Promise<void>
+  readonly dispose: () => Promise<void>
+}
+
+/** A second nats-server of our own (JetStream, file store in a temp dir) that a test may stop and restart. */
+export const startPrivateNats = async (): Promise<PrivateNats> => {
+  const port = await freePort()
+  const dir = await mkdtemp(join(tmpdir(), "nats-"))
+  let child: ChildProcess | undefined
+  const start = async () => {
+    child = spawn(NATS_SERVER, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: "ignore" })
+    for (let i = 0; i < 200 && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 25))
+  }
+  const stop = async () => {
+    const c = child
+    child = undefined
+    if (c === undefined || c.exitCode !== null) return
+    await new Promise<void>((resolve) => {
+      c.once("exit", () => resolve())
+      c.kill("SIGTERM")
+    })
+  }
+  await start()
+  return { url: `nats://127.0.0.1:${port}`, start, stop, dispose: async () => (await stop(), await rm(dir, { recursive: true, force: true })) }
+}
+
+export interface StoredEvent {
+  readonly seq: number
+  readonly subject: string
+  readonly msgId: string | undefined
+  readonly event: { readonly id: number; readonly org_id: string; readonly type: string; readonly created_at: string; readonly data: unknown }
+}
+
+/** Every message of the EVENTS stream on `subject` (e.g. events.<org>.>), in stream order; stops when none came for idleMs. */
+export const readStream = async (url: string, subject: string, idleMs = 1_000): Promise<Array<StoredEvent>> => {
+  const nc = await connect({ servers: url, timeout: 5_000 })
+  try {
+    const consumer = await jetstream(nc).consumers.get("EVENTS", { filter_subjects: [subject], deliver_policy: DeliverPolicy.All })
+    const out: Array<StoredEvent> = []
+    while (true) {
+      const before = out.length
+      for await (const m of await consumer.fetch({ max_messages: 1_000, expires: idleMs })) {
+        out.push({ seq: m.seq, subject: m.subject, msgId: m.headers?.get("Nats-Msg-Id"), event: m.json<StoredEvent["event"]>() })
+      }
+      if (out.length === before) return out
+    }
+  } finally {
+    await nc.close()
+  }
+}

@@ -1,0 +1,14 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Webhooks } from "../../../engine/services/webhooks/Webhooks.ts"
+import { Api } from "../Api.ts"
+
+export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (h) =>
+  Effect.map(Webhooks, (webhooks) =>
+    h
+      .handle("create", ({ payload }) => webhooks.create(payload))
+      .handle("list", () => webhooks.list)
+      .handle("get", ({ path }) => webhooks.get(path.id))
+      .handle("delete", ({ path }) => webhooks.remove(path.id))
+      .handle("deliveries", ({ path }) => webhooks.deliveries(path.id))
+      .handle("redeliver", ({ path, payload }) => webhooks.redeliver(path.id, payload.event_id))))
