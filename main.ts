@@ -33,4 +33,4 @@ const program = Effect.gen(function*() {
   Effect.provide(Logger.json)
 )
 
-NodeRuntime.runMain(program as Effect.Effect<void>)
+NodeRuntime.runMain(program as Effect.Effect<void>, { disablePrettyLogger: true })

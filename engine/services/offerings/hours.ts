@@ -1,17 +1,13 @@
+import { DEFAULT_HOURS } from "../../time/hours.ts"
 import type { HoursEntry } from "../../schema/offering.ts"
+
+export { DEFAULT_HOURS }
 
 export interface StoredHours {
   readonly weekday: number
   readonly start_time: string
   readonly end_time: string
 }
-
-/** Appointments and rentals are open daily 9:00 to 17:00 (org time) until hours are set. */
-export const DEFAULT_HOURS: ReadonlyArray<StoredHours> = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
-  weekday,
-  start_time: "09:00:00",
-  end_time: "17:00:00"
-}))
 
 const full = (t: string) => (t.length === 5 ? `${t}:00` : t)
 
