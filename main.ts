@@ -1,6 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { Orgs } from "./engine/services/Orgs.ts"
 import { AppLive, NodeServerLive } from "./transports/app.ts"
 import { appConfig, type AppConfig } from "./transports/config.ts"
@@ -24,9 +24,7 @@ const program = Effect.gen(function*() {
   yield* Layer.launch(Layer.effectDiscard(demoOrg(config)).pipe(
     Layer.provideMerge(app),
     Layer.tap(() => Effect.logInfo(`booking-engine listening on ${config.publicUrl}`))
-  )).pipe(
-    Logger.withMinimumLogLevel(LogLevel.fromLiteral(config.logLevel === "warning" ? "Warning" : config.logLevel === "debug" ? "Debug" : config.logLevel === "error" ? "Error" : "Info"))
-  )
+  ))
 }).pipe(
   Effect.catchTag("ConfigError", (e) =>
     Console.error(`Configuration error: ${Cause.pretty(Cause.fail(e)).split("\n")[0]}`).pipe(Effect.zipRight(Effect.sync(() => process.exit(2))))),

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schedule } from "effect"
+import { Effect, Layer, Logger, LogLevel, Option, Schedule } from "effect"
 import { createServer } from "node:http"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
 import { LogMailerLive } from "../adapters/mail/log.ts"
@@ -101,6 +101,9 @@ export const NodeServerLive = (config: Pick<AppConfig, "port" | "host">) =>
 
 type DatabaseLayer = ReturnType<typeof PostgresLive>
 
+const levels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error } as const
+export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
+
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
 export const AppLive = (config: AppConfig, database: DatabaseLayer = DatabaseLive(config)) =>
   Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
@@ -108,5 +111,5 @@ export const AppLive = (config: AppConfig, database: DatabaseLayer = DatabaseLiv
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
-    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl })))
+    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl }), LogLevelLive(config)))
   )

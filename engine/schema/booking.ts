@@ -13,6 +13,10 @@ export const BookingCustomer = Schema.Struct({
   phone: Schema.NullOr(Schema.String)
 })
 
+/** Guest's answers keyed by question id: text (a choice's option as listed), or true/false for yes_no. */
+const Metadata = JsonObject
+const Answers = Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Boolean) })
+
 export const Booking = Schema.Struct({
   id: Schema.String,
   org_id: Schema.String,
@@ -32,8 +36,8 @@ export const Booking = Schema.Struct({
   status: BookingStatus,
   source: Schema.String,
   notes: Schema.String,
-  answers: JsonObject,
-  metadata: JsonObject,
+  answers: Answers,
+  metadata: Metadata,
   cancelled_at: Nullable(Schema.String),
   created_at: Schema.String,
   expires_at: Nullable(Schema.String),
@@ -75,9 +79,9 @@ export const BookingCreate = Schema.Struct({
   session_id: Schema.optional(Schema.UUID),
   series_id: Schema.optional(Schema.UUID),
   periods: Schema.optional(Int(1, 60)),
-  answers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Boolean) })),
+  answers: Schema.optional(Answers),
   notes: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
-  metadata: Schema.optional(JsonObject),
+  metadata: Schema.optional(Metadata),
   hold_minutes: Schema.optional(Int(1, 30))
 }).annotations({ ...strict, identifier: "BookingCreate" })
 export type BookingCreate = typeof BookingCreate.Type
@@ -111,4 +115,3 @@ export const AttendanceBody = Schema.Struct({
   attendance: Schema.Literal("checked_in", "no_show", "clear")
 }).annotations({ ...strict, identifier: "BookingAttendance" })
 export const MarkPaidBody = Schema.Struct({ paid_cents: Schema.optional(Int(0)) }).annotations({ ...strict, identifier: "BookingMarkPaid" })
-export const EmptyBody = Schema.Struct({}).annotations(strict)

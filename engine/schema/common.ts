@@ -21,9 +21,9 @@ export const Text = (min: number, max: number) => Schema.String.pipe(Schema.minL
 /** Request bodies refuse fields they do not know. */
 export const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
-export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  description: "Free-form JSON object"
-})
+/** Any JSON value. Its JSON Schema is spelled out: Schema.Unknown's fixed `$id`, repeated, makes an OpenAPI document invalid. */
+export const JsonValue = Schema.Unknown.annotations({ jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] } })
+export const JsonObject = Schema.Record({ key: Schema.String, value: JsonValue }).annotations({ description: "Free-form JSON object" })
 
 export const ListOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
 export const PageOf = <S extends Schema.Schema.Any, C extends Schema.Schema.Any>(item: S, cursor: C) =>

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Int, Text as AnyText, Timestamp, strict } from "./common.ts"
+import { Int, JsonObject, Text as AnyText, Timestamp, strict } from "./common.ts"
 
 /** Postgres text and jsonb cannot hold NUL, so input carrying one is bad input (400), never a 500. */
 const hasNul = (u: unknown): boolean =>
@@ -15,8 +15,7 @@ const Text = (min: number, max: number) => AnyText(min, max).pipe(Schema.filter(
 const INT4_MAX = 2_147_483_647
 
 /** Any JSON value. Overrides Schema.Unknown's JSON Schema, whose fixed `$id` repeated makes the OpenAPI document invalid. */
-export const JsonValue = Schema.Unknown.annotations({ jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] } })
-const Metadata = Schema.Record({ key: Schema.String, value: JsonValue }).annotations({ description: "Free-form JSON object" })
+const Metadata = JsonObject
 
 export const Kind = Schema.Literal("class", "appointment", "rental")
 export type Kind = typeof Kind.Type
