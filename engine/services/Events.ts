@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { Event } from "../schema/event.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
@@ -28,6 +28,10 @@ export class Events extends Effect.Service<Events>()("Events", {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
 
+    /** The caller's transaction as it is (no savepoint: a failure here is a defect that rolls it all back), else a new one. */
+    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) => (Option.isSome(open) ? effect : sql.withTransaction(effect)))
+
     /**
      * Writes events in the caller's transaction. The org's event lock is held until commit, so within an
      * org ids are handed out in commit order and a reader can never see id N+1 before N. Call it last in a
@@ -36,12 +40,13 @@ export class Events extends Effect.Service<Events>()("Events", {
     const append = (orgId: string, events: ReadonlyArray<NewEvent>) =>
       Effect.gen(function*() {
         if (events.length === 0) return
-        const at = yield* clock.now
         yield* sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${orgId}))`
+        // Stamped under the lock, so created_at never goes down as ids go up and the 2 second cutoff cannot skip one.
+        const at = yield* clock.now
         yield* sql`insert into events ${
           sql.insert(events.map((e) => ({ org_id: orgId, type: e.type, data: JSON.stringify(e.data), created_at: at })))
         }`
-      }).pipe(sql.withTransaction, Effect.orDie, Effect.withSpan("Events.append"))
+      }).pipe(inTransaction, Effect.orDie, Effect.withSpan("Events.append"))
 
     const list = Effect.fn("Events.list")(function*(q: {
       after?: number

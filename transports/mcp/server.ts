@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { requestOf, type Tool } from "./tools.ts"
+import { argumentError, requestOf, type Tool } from "./tools.ts"
 
 export interface ApiCall {
   readonly method: string
@@ -32,6 +32,8 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi) => {
         return { isError: true, content: [{ type: "text", text: errorText("unknown_tool", `no tool named ${req.params.name}`) }] }
       }
       const args = req.params.arguments ?? {}
+      const refused = argumentError(tool, args)
+      if (refused !== undefined) return { isError: true, content: [{ type: "text", text: errorText(refused.code, refused.message) }] }
       const res = await callApi({ ...requestOf(tool, args), bearer })
       const parsed = safeJson(res.body)
       return {

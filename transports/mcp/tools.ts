@@ -81,6 +81,20 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
   return tools
 }
 
+/**
+ * What the REST request could not say for itself: an argument a bodiless tool (GET, DELETE) does not take, which
+ * would otherwise be sent as a body a GET cannot have, or a missing path id, which would address another route.
+ * Tools with a body leave unknown fields to the REST decoder. Same codes as REST.
+ */
+export const argumentError = (tool: Tool, args: Record<string, unknown>): { code: string; message: string } | undefined => {
+  const bodiless = tool.method === "GET" || tool.method === "HEAD" || (tool.method === "DELETE" && tool.bodyKeys.length === 0)
+  const unknown = bodiless ? Object.keys(args).find((k) => !(k in (tool.inputSchema.properties ?? {}))) : undefined
+  if (unknown !== undefined) return { code: "unknown_field", message: `${unknown}: unknown field` }
+  const missing = tool.pathKeys.find((k) => args[k] === undefined || args[k] === null || args[k] === "")
+  if (missing !== undefined) return { code: `invalid_${missing}`, message: `${missing}: is missing` }
+  return undefined
+}
+
 /** Turns tool arguments back into the REST request the operation defines. */
 export const requestOf = (tool: Tool, args: Record<string, unknown>) => {
   let path = tool.path

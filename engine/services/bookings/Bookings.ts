@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { type BookingEvent, bookingStatus, startBooking } from "../../machines/booking.ts"
+import { type BookingEvent, bookingStatus, decideBooking, startBooking } from "../../machines/booking.ts"
+import { rowOf } from "../../machines/decide.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import { type BadRequest, badRequest, type Conflict, conflict, type NotFound } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
@@ -19,7 +20,7 @@ import { type BookingMailKind, bookingMail } from "./mails.ts"
 import { type Placement, placementOf } from "./placement.ts"
 import { totalOf } from "./pricing.ts"
 import { takeQuota } from "./quota.ts"
-import { type BookingRow, stateText, toBooking } from "./row.ts"
+import { type BookingRow, machineRow, stateText, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
 
 interface Plan {
@@ -47,8 +48,8 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
 
     const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     const onHours = (o: OfferingRow) => o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
-    const lockOffering = (o: OfferingRow) =>
-      onHours(o) ? Effect.asVoid(sql`select id from offerings where id = ${o.id} for update`).pipe(Effect.orDie) : Effect.void
+    /** Weekly hours and rentals decide capacity under the offering row's lock: take it and re-read the row under it. */
+    const lockOffering = (o: OfferingRow) => (onHours(o) ? offerings.load(o.id, true) : Effect.succeed(o))
 
     const notify = (orgId: string, kind: BookingMailKind, b: BookingRow & { c_email?: string | null; o_name?: string }, note?: string | null) =>
       Effect.gen(function*() {
@@ -69,9 +70,11 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         if (input.series_id !== undefined && !o.course) return yield* badRequest("invalid_series_id", "series_id books a course; this offering is not one")
         if (input.periods !== undefined && o.kind !== "rental") return yield* badRequest("invalid_periods", "periods apply to rentals only")
         yield* checkAnswers(o.questions, input.answers ?? {})
-        yield* lockOffering(o)
-        const placed = yield* placement.place(o, { ...input, quantity }, org.timezone, now)
-        const customer = yield* customers.findOrCreate(org.id, { email: input.customer.email, name: input.customer.name, phone: input.customer.phone ?? null })
+        const locked = yield* lockOffering(o)
+        if (locked.state !== "active") return yield* conflict("offering_paused", "this offering is paused and takes no bookings")
+        const placed = yield* placement.place(locked, { ...input, quantity }, org.timezone, now)
+        // The customer's event (if any) goes out with the booking's, so nothing takes an org-wide lock until the end.
+        const { customer, events: customerEvents } = yield* customers.upsert(org.id, { email: input.customer.email, name: input.customer.name, phone: input.customer.phone ?? null })
         const total = totalOf(o, quantity, placed.periods)
         const hold = total > 0
         const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
@@ -90,10 +93,12 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
             waiver_token: o.waiver_required ? newHandle() : null, waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null
           })
         }`
-        yield* takeQuota(org, now)
         const booking = yield* store.find(org.id, id)
-        yield* events.append(org.id, started.emits.map((type) => ({ type, data: toBooking(booking) })))
         yield* notify(org.id, hold ? "held" : "confirmed", booking)
+        // Last, in this order: the quota row, then the org's event lock. Every create takes them quota -> events
+        // (no deadlock), and both org-wide locks are held only for these statements and the commit.
+        yield* takeQuota(org, now)
+        yield* events.append(org.id, [...customerEvents, ...started.emits.map((type) => ({ type, data: toBooking(booking) }))])
         return toBooking(booking)
       }))
     })
@@ -113,7 +118,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         return yield* tx(Effect.gen(function*() {
           const now = yield* clock.now
           const prepared = prepare ? yield* prepare(yield* store.find(org.id, id), now) : (undefined as P)
-          const row = yield* store.lock(org.id, id)
+          const row = yield* settle(yield* store.lock(org.id, id), now)
           const plan = yield* build(row, now, prepared)
           const applied = yield* store.apply(row, plan.event, plan.changes ?? {}, now)
           yield* events.append(org.id, applied.events)
@@ -124,12 +129,33 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
 
     const at = (now: Date) => now.toISOString()
 
+    /** Whether a hold passed expires_at: it keeps no place from then on, whether or not the lapse job has run. */
+    const expired = (row: BookingRow, now: Date) => row.status === "held" && row.expires_at !== null && row.expires_at.getTime() <= now.getTime()
+
+    /**
+     * A hold past expires_at that the lapse job has not reached yet is lapsed first (no event), so every operation
+     * sees the state the clock says: confirm re-checks its place, move is refused, nudge is allowed.
+     */
+    const settle = (row: BookingRow, now: Date) =>
+      row.keeps_place && expired(row, now)
+        ? Effect.map(store.apply(row, { type: "lapse", at: at(now) }, { keeps_place: false }, now), (lapsed) => lapsed.booking as BookingRow)
+        : Effect.succeed(row)
+
+    /**
+     * The machine's answer to `event` on an unlocked read, as the clock sees the row (a hold past expires_at lapsed),
+     * so a refused operation says why before looking for a place (whose sold_out would hide the reason).
+     */
+    const precheck = (row: BookingRow, event: BookingEvent, now: Date) => {
+      const lapsed = row.keeps_place && expired(row, now) ? decideBooking(machineRow(row), { type: "lapse", at: at(now) }) : undefined
+      const decided = decideBooking(lapsed?.ok ? rowOf(lapsed) : machineRow(row), event)
+      return decided.ok ? Effect.void : Effect.fail(conflict(decided.code, decided.message))
+    }
+
     /** Re-takes a place for a hold that lapsed (or a move), under the lock of what it consumes. */
     const replace = (row: BookingRow, want: { starts_at?: Date; session_id?: string }, now: Date) =>
       Effect.gen(function*() {
         const org = yield* CurrentOrg
-        const o = yield* offerings.load(row.offering_id)
-        yield* lockOffering(o)
+        const o = yield* lockOffering(yield* offerings.load(row.offering_id))
         const periods = Math.max(1, Math.round((row.ends_at.getTime() - row.starts_at.getTime()) / (o.duration_minutes * MINUTE_MS)))
         return yield* placement.place(o, { ...want, series_id: row.series_id ?? undefined, quantity: row.quantity, periods: o.kind === "rental" ? periods : undefined }, org.timezone, now, row.id)
       })
@@ -139,7 +165,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         id,
         (_, now) => Effect.succeed({ event: { type: "confirm", at: at(now) }, changes: { confirmed_at: now, expires_at: null, keeps_place: true }, mail: "confirmed" }),
         (row, now) =>
-          row.status === "held" && !row.keeps_place
+          row.status === "held" && (!row.keeps_place || expired(row, now))
             ? Effect.asVoid(replace(row, { starts_at: row.starts_at, session_id: row.session_id ?? undefined }, now))
             : Effect.void
       )
@@ -171,9 +197,10 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         (row, now) =>
           row.series_id !== null
             ? Effect.fail(conflict("course_booking", "a course booking holds every time of its course and cannot move"))
-            : row.status === "cancelled"
-            ? Effect.fail(conflict("booking_cancelled", "the booking is cancelled"))
-            : replace(row, body, now)
+            : Effect.zipRight(
+              precheck(row, { type: "move", at: at(now), starts_at: row.starts_at.toISOString(), ends_at: row.ends_at.toISOString(), session_id: row.session_id }, now),
+              replace(row, body, now)
+            )
       )
     })
 

@@ -70,6 +70,8 @@ export const placementOf = Effect.gen(function*() {
   const onCalendar = (o: OfferingRow, want: Want, now: Date, exclude: string | null) =>
     Effect.gen(function*() {
       const [t] = yield* cap.lockTimes([yield* findTime(o, want)])
+      // Found before its lock: a sessions.cancel may have committed in between.
+      if (t.state !== "scheduled") return yield* conflict("time_not_available", "this time was cancelled")
       yield* inWindow(o, t.starts_at, now)
       const taken = o.kind === "appointment" ? (yield* cap.bookingsAt(t, now, exclude)) + 1 : (yield* cap.seatsTaken(t, now, exclude)) + want.quantity
       if (taken > t.cap) return yield* soldOut("at this time")

@@ -10,7 +10,8 @@ export const MONTHLY_QUOTA: Record<Plan, number> = { free: 25, pro: 1_000, growt
 /**
  * Counts one booking against the org's month, refusing past the plan's quota with 402 plan_quota_exceeded
  * (the whole booking rolls back). Every booking created counts, holds included; cancelling does not give
- * it back. Called last before events, so the counter row lock adds no wait the org's event lock does not.
+ * it back. Called once capacity is decided and before anything appends an event (the customer's included):
+ * creates then take the counter row lock before the org's event lock, never the other way round.
  */
 export const takeQuota = (org: { id: string; plan: Plan; timezone: string }, now: Date) =>
   Effect.gen(function*() {

@@ -27,7 +27,7 @@ export interface BookingRow {
   readonly handle: string
   readonly source: string
   readonly notes: string
-  readonly answers: Record<string, unknown>
+  readonly answers: Readonly<Record<string, string | boolean>>
   readonly metadata: Record<string, unknown>
   readonly checkout_url: string | null
   readonly paid_at: Date | null

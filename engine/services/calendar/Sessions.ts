@@ -36,12 +36,13 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
       Effect.gen(function*() {
         const now = yield* clock.now
         const rows = yield* sql<SessionRow & { booked: number }>`${select(now)}
-          where s.org_id = ${orgId} and s.id::text = ${id} and s.state <> 'removed' ${lock ? sql`for update of s` : sql``}`.pipe(Effect.orDie)
+          where s.org_id = ${orgId} and s.id = ${id}::uuid and s.state <> 'removed' ${lock ? sql`for update of s` : sql``}`.pipe(Effect.orDie)
         return rows[0] === undefined ? yield* notFound("session") : rows[0]
       })
 
     const list = Effect.fn("Sessions.list")(function*(query: { offering_id?: string; from?: Date; to?: Date; status?: "scheduled" | "cancelled" }) {
       const org = yield* CurrentOrg
+      if (query.offering_id !== undefined) yield* offerings.load(query.offering_id)
       const now = yield* clock.now
       const rows = yield* sql<SessionRow & { booked: number }>`${select(now)}
         where s.org_id = ${org.id} and s.state <> 'removed'

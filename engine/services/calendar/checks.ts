@@ -22,7 +22,7 @@ export const requireMember = (orgId: string, teacher: string | null | undefined)
   Effect.gen(function*() {
     if (teacher == null) return
     const orgs = yield* Orgs
-    if (Option.isNone(yield* orgs.member(orgId, teacher))) {
+    if (Option.isNone(yield* orgs.member(orgId, teacher.toLowerCase()))) {
       return yield* badRequest("not_a_member", `teacher ${teacher} is not on the org's team`)
     }
   })

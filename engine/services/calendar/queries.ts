@@ -17,7 +17,7 @@ export const calendarQueries = Effect.gen(function*() {
   const oneSeries = (orgId: string, id: string, lock: boolean) =>
     sql<SeriesRow>`select x.*, m.name as teacher_name, m.email as teacher_email
       from series x ${teacherJoin("x")}
-      where x.org_id = ${orgId} and x.id::text = ${id} and x.deleted_at is null ${lock ? sql`for update of x` : sql``}`
+      where x.org_id = ${orgId} and x.id = ${id}::uuid and x.deleted_at is null ${lock ? sql`for update of x` : sql``}`
 
   const entries = (orgId: string, offeringId: string) => Effect.map(seriesOf(orgId, offeringId), (rows) => rows.map(toEntry))
 

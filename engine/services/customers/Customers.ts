@@ -5,7 +5,7 @@ import type { Customer, CustomerCreate, CustomersQuery, CustomerUpdate } from ".
 import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { Events } from "../Events.ts"
+import { Events, type NewEvent } from "../Events.ts"
 import { Mail } from "../mail/Mail.ts"
 import { importRows } from "./csv.ts"
 import { BATCH_SIZE, importBatch, MAX_ROWS } from "./importBatch.ts"
@@ -121,31 +121,48 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
     })
 
     /**
-     * For the bookings service, inside its transaction (a savepoint here): the org's live customer with this
-     * email, created if new; an existing one gains only a missing name or phone. customer.updated is emitted
-     * only when the row was created or changed. Safe under concurrent calls (the unique index decides).
-     * It may append an event (the org's event lock), so call it after the caller's own row locks.
+     * findOrCreate without the append, for the bookings service inside its transaction: the customer and the
+     * customer.updated event (none when nothing changed) for the caller to append with its own events, last.
+     * Takes no org-wide lock, so it may run anywhere before the caller's append.
      */
-    const findOrCreate = Effect.fn("Customers.findOrCreate")(function*(
+    const upsert = Effect.fn("Customers.upsert")(function*(
       orgId: string,
       input: { readonly email: string; readonly name: string | null; readonly phone?: string | null | undefined }
     ) {
       const at = yield* clock.now
       const row = { id: randomUUID(), org_id: orgId, email: input.email.trim(), name: input.name, phone: input.phone ?? null, created_at: at }
+      const written = yield* sql<CustomerRow>`
+        insert into customers ${sql.insert(row)}
+        on conflict (org_id, lower(email)) where erased_at is null do update
+        set name = coalesce(customers.name, excluded.name), phone = coalesce(customers.phone, excluded.phone), updated_at = excluded.created_at
+        where (customers.name is null and excluded.name is not null) or (customers.phone is null and excluded.phone is not null)
+        returning *`.pipe(Effect.orDie)
+      if (written.length > 0) {
+        const customer = toCustomer(written[0])
+        return { customer, events: [{ type: "customer.updated", data: customer }] as ReadonlyArray<NewEvent> }
+      }
+      const found = yield* sql<CustomerRow>`
+        select * from customers where org_id = ${orgId} and lower(email) = lower(${row.email}) and erased_at is null`.pipe(Effect.orDie)
+      return { customer: toCustomer(found[0]), events: [] as ReadonlyArray<NewEvent> }
+    })
+
+    /**
+     * The org's live customer with this email, created if new; an existing one gains only a missing name or
+     * phone. customer.updated is emitted only when the row was created or changed. Safe under concurrent calls
+     * (the unique index decides). It may append an event (the org's event lock), so call it after the caller's
+     * own row locks.
+     */
+    const findOrCreate = Effect.fn("Customers.findOrCreate")(function*(
+      orgId: string,
+      input: { readonly email: string; readonly name: string | null; readonly phone?: string | null | undefined }
+    ) {
       return yield* Effect.gen(function*() {
-        const written = yield* sql<CustomerRow>`
-          insert into customers ${sql.insert(row)}
-          on conflict (org_id, lower(email)) where erased_at is null do update
-          set name = coalesce(customers.name, excluded.name), phone = coalesce(customers.phone, excluded.phone), updated_at = excluded.created_at
-          where (customers.name is null and excluded.name is not null) or (customers.phone is null and excluded.phone is not null)
-          returning *`
-        if (written.length > 0) return yield* updated(orgId, written[0])
-        const found = yield* sql<CustomerRow>`
-          select * from customers where org_id = ${orgId} and lower(email) = lower(${row.email}) and erased_at is null`
-        return toCustomer(found[0])
+        const { customer, events: emitted } = yield* upsert(orgId, input)
+        yield* events.append(orgId, emitted)
+        return customer
       }).pipe(sql.withTransaction, Effect.orDie)
     })
 
-    return { list, get, create, update, erase, importCsv, findOrCreate } as const
+    return { list, get, create, update, erase, importCsv, findOrCreate, upsert } as const
   })
 }) {}

@@ -5,9 +5,12 @@ import { decideWebhookEndpoint, type WebhookEndpointEvent } from "../../machines
 import { type SendResult, WebhookSender } from "../../ports/WebhookSender.ts"
 import { conflict } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
-import { type EndpointRow, type EventRow, machineRow, payloadOf, type StoredState, toDelivery } from "./row.ts"
+import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, payloadOf, type StoredState, toDelivery } from "./row.ts"
 import { RETRY_INTERVAL_MS, RUN_SIZE, WebhookSettings } from "./Settings.ts"
-import { endpointStore, type Outcome } from "./store.ts"
+import { endpointStore } from "./store.ts"
+
+/** Progress of a run is saved at least this often. */
+const SAVE_EVERY_MS = 200
 
 const machineEvent = (r: SendResult, at: string): WebhookEndpointEvent =>
   r.error === null
@@ -29,7 +32,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     const store = endpointStore(sql)
     const leaseMs = settings.timeoutMs + 10_000
 
-    /** One POST and what it changes; null when the machine refuses (the endpoint is off). */
+    /** One POST and what the machine makes of the answer; null when it refuses (the endpoint is off). */
     const attempt = (row: EndpointRow, event: EventRow) =>
       Effect.gen(function*() {
         const result = yield* sender.send({ url: row.url, secret: row.secret, body: payloadOf(event) })
@@ -37,27 +40,53 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
         const decision = decideWebhookEndpoint(machineRow(row), machineEvent(result, at.toISOString()))
         if (!decision.ok) return null
         const state = decision.state as StoredState
-        const outcome: Outcome = {
-          cursor: result.error === null ? Math.max(row.cursor_id, event.id) : row.cursor_id,
+        const log: DeliveryRow = { event_id: event.id, status: result.status, duration_ms: result.durationMs, error: result.error, at }
+        const next: EndpointRow = {
+          ...row,
           state,
           context: decision.context,
-          retryAt: state === "failing" ? new Date(at.getTime() + RETRY_INTERVAL_MS) : null,
-          log: { event_id: event.id, status: result.status, duration_ms: result.durationMs, error: result.error, at }
+          cursor_id: result.error === null ? Math.max(row.cursor_id, event.id) : row.cursor_id,
+          retry_at: state === "failing" ? new Date(at.getTime() + RETRY_INTERVAL_MS) : null
         }
-        return outcome
+        return { next, log }
       })
 
-    const deliverPending = (claimed: EndpointRow, token: string) =>
+    const save = (row: EndpointRow, token: string, logs: ReadonlyArray<DeliveryRow>) =>
+      store.record(row.id, token, leaseMs, { cursor: row.cursor_id, state: row.state, context: row.context, retryAt: row.retry_at, logs })
+
+    /** What a run has sent since its last save. */
+    interface Progress {
+      row: EndpointRow
+      logs: Array<DeliveryRow>
+    }
+    const flush = (p: Progress, token: string) =>
+      Effect.suspend(() => {
+        const logs = p.logs
+        p.logs = []
+        return logs.length === 0 ? Effect.succeed(true) : save(p.row, token, logs)
+      })
+
+    /**
+     * Sends pending events in order until one fails. Progress is saved on a failure, at the end, and at least every
+     * SAVE_EVERY_MS (which renews the lease and notices an endpoint switched off meanwhile, e.g. its key revoked).
+     */
+    const deliverPending = (p: Progress, token: string) =>
       Effect.gen(function*() {
-        let row = claimed
-        for (const event of yield* store.pending(row, RUN_SIZE)) {
-          const outcome = yield* attempt(row, event)
-          if (outcome === null) break
-          const kept = yield* store.record(row.id, token, leaseMs, outcome)
-          if (!kept || outcome.log.error !== null) break
-          row = { ...row, state: outcome.state, context: outcome.context, cursor_id: outcome.cursor }
+        let savedAt = Date.now()
+        for (const event of yield* store.pending(p.row, RUN_SIZE)) {
+          const done = yield* attempt(p.row, event)
+          if (done === null) break
+          p.row = done.next
+          p.logs.push(done.log)
+          const failed = done.log.error !== null
+          if (failed || Date.now() - savedAt >= SAVE_EVERY_MS) {
+            const kept = yield* flush(p, token)
+            savedAt = Date.now()
+            if (!kept || failed) break
+          }
         }
-        yield* store.prune(row.id)
+        yield* flush(p, token)
+        yield* store.prune(p.row.id)
       })
 
     /** One run of an endpoint (up to RUN_SIZE events). True when it is healthy and more events wait. */
@@ -65,8 +94,11 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
       const token = randomUUID()
       const claimed = yield* store.claim(id, token, leaseMs, yield* clock.now)
       if (Option.isNone(claimed)) return false
-      return yield* Effect.zipRight(deliverPending(claimed.value, token), store.release(id, token)).pipe(
-        Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.ignore(store.release(id, token))))
+      const progress: Progress = { row: claimed.value, logs: [] }
+      // Stopped (shutdown) or failed: keep what was delivered, then give the endpoint back.
+      const giveBack = Effect.ignore(Effect.zipRight(flush(progress, token), store.release(id, token)))
+      return yield* Effect.zipRight(deliverPending(progress, token), store.release(id, token)).pipe(
+        Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : giveBack))
       )
     }, Effect.orDie)
 
@@ -81,20 +113,14 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
         })),
         Effect.retry({ schedule: Schedule.spaced("25 millis"), times: 80 })
       )
-      const row = claimed
       return yield* Effect.gen(function*() {
-        const outcome = yield* attempt(row, event)
-        if (outcome === null) return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
-        const off = outcome.state === "off"
-        yield* store.record(row.id, token, leaseMs, {
-          cursor: row.cursor_id,
-          state: off ? "off" : row.state,
-          context: off ? outcome.context : row.context,
-          retryAt: row.retry_at,
-          log: outcome.log
-        }).pipe(Effect.orDie)
+        const done = yield* attempt(claimed, event)
+        if (done === null) return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
+        // Only a 410 changes the endpoint (off); cursor, status and retry time stay as they were.
+        const row = done.next.state === "off" ? { ...claimed, state: done.next.state, context: done.next.context, retry_at: null } : claimed
+        yield* save(row, token, [done.log]).pipe(Effect.orDie)
         yield* store.prune(row.id).pipe(Effect.orDie)
-        return toDelivery(outcome.log)
+        return toDelivery(done.log)
       }).pipe(Effect.ensuring(Effect.ignore(store.release(endpointId, token))))
     })
 

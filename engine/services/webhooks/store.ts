@@ -9,7 +9,8 @@ export interface Outcome {
   readonly state: StoredState
   readonly context: WebhookEndpointContext
   readonly retryAt: Date | null
-  readonly log: DeliveryRow
+  /** The attempts since the last save, oldest first (at least one). */
+  readonly logs: ReadonlyArray<DeliveryRow>
 }
 
 const leaseFor = (ms: number) => `${Math.ceil(ms)} milliseconds`
@@ -49,14 +50,18 @@ export const endpointStore = (sql: SqlClient.SqlClient) => ({
       where org_id = ${row.org_id} and id > ${row.cursor_id} and type = any(${row.events})
       order by id limit ${limit}`,
 
-  /** Logs an attempt and stores its outcome while the lease is ours and the endpoint is still on. */
+  /** Logs attempts and stores where they left the endpoint, while the lease is ours and the endpoint is still on. */
   record: (id: string, token: string, leaseMs: number, o: Outcome) =>
     sql<{ id: string }>`
       with log as (
-        insert into webhook_deliveries ${sql.insert({ endpoint_id: id, ...o.log })}
+        insert into webhook_deliveries (endpoint_id, event_id, status, duration_ms, error, at)
+        select ${id}, l.event_id, l.status, l.duration_ms, l.error, l.at
+        from jsonb_to_recordset(${JSON.stringify(o.logs)}::jsonb)
+          as l(event_id bigint, status integer, duration_ms integer, error text, at timestamptz)
+        where exists (select 1 from webhook_endpoints where id = ${id})
       )
       update webhook_endpoints w set cursor_id = ${o.cursor}, state = ${o.state}, context = ${JSON.stringify(o.context)},
-        retry_at = ${o.retryAt}, last_delivery_at = ${o.log.at}, leased_until = clock_timestamp() + ${leaseFor(leaseMs)}::interval,
+        retry_at = ${o.retryAt}, last_delivery_at = ${o.logs[o.logs.length - 1].at}, leased_until = clock_timestamp() + ${leaseFor(leaseMs)}::interval,
         seen_event_id = (select coalesce(max(e.id), 0) from events e where e.org_id = w.org_id)
       where w.id = ${id} and w.lease_owner = ${token} and w.state <> 'off'
       returning w.id`.pipe(Effect.map((rows) => rows.length > 0)),
@@ -66,8 +71,6 @@ export const endpointStore = (sql: SqlClient.SqlClient) => ({
     sql`
       delete from webhook_deliveries where endpoint_id = ${id} and id <= (
         select id from webhook_deliveries where endpoint_id = ${id} order by id desc offset ${LOG_SIZE} limit 1)`,
-
-  log: (id: string, row: DeliveryRow) => sql`insert into webhook_deliveries ${sql.insert({ endpoint_id: id, ...row })}`,
 
   /** Live endpoints of these orgs: woken when one of their events is published. */
   liveOf: (orgIds: ReadonlyArray<string>) =>

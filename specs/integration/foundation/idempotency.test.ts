@@ -94,6 +94,21 @@ describe("Idempotency-Key on POST", () => {
     expect((await api.list()).body.data).toHaveLength(2)
   })
 
+  it("keeps a key for at least 24 hours and forgets it after 48", async () => {
+    const org = await app.newOrg()
+    const api = offerings(app, org.key)
+    const first = await api.post(body, key("aging"))
+    await app.advance(25 * 3600)
+    const replay = await api.post(body, key("aging"))
+    expect(replay.headers.get("idempotent-replayed")).toBe("true")
+    expect(replay.body).toEqual(first.body)
+    await app.advance(24 * 3600)
+    const later = await api.post(body, key("aging"))
+    expect(later.status).toBe(201)
+    expect(later.headers.get("idempotent-replayed")).toBeNull()
+    expect(later.body.id).not.toBe(first.body.id)
+  })
+
   it("lets parallel requests with one key create exactly one offering", async () => {
     const org = await app.newOrg()
     const api = offerings(app, org.key)

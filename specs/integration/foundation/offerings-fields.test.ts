@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
-import { chars, expectError, type Json, type Kind, offerings, UNKNOWN_ID } from "./fixtures.ts"
+import { sql, startApp, type TestApp } from "../../support/app.ts"
+import { chars, expectError, type Json, type Kind, mcpClient, offerings, UNKNOWN_ID } from "./fixtures.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -69,7 +69,7 @@ describe("offering fields", () => {
       for (const value of good) {
         const created = await api.post({ name: "Field test", kind, [field]: value })
         expect(created.status, `create ${field}=${show(value)}`).toBe(201)
-        expect(created.body[field]).toEqual(field === "name" ? value : value)
+        expect(created.body[field]).toEqual(value)
         expect((await api.get(created.body.id)).body[field]).toEqual(value)
       }
       const target = await api.create({ name: "Target", kind })
@@ -295,5 +295,29 @@ describe("per-kind defaults", () => {
     const org = await app.newOrg()
     const created = await offerings(app, org.key).create({ name: "Own", kind: "appointment", max_per_booking: 4, duration_minutes: 45, min_notice_minutes: 0 })
     expect(created).toMatchObject({ max_per_booking: 4, duration_minutes: 45, min_notice_minutes: 0, capacity: 1 })
+  })
+})
+
+describe("an unexpected failure", () => {
+  it("is a 500 internal_error in the error shape, with no details, through REST and MCP", async () => {
+    const org = await app.newOrg()
+    await sql(app, (db) => db`alter table orgs rename column waiver_version to waiver_version_gone`)
+    try {
+      const res = await app.call(org.key, "GET", "/api/v1/waiver")
+      expect(res.status).toBe(500)
+      expect(res.body).toEqual({ error: { code: "internal_error", message: expect.any(String) } })
+      expect(res.body.error.message).not.toMatch(/waiver_version|column|sql/i)
+      const mcp = await mcpClient(app, org.key)
+      try {
+        const viaMcp = await mcp.call("waiver_get")
+        expect(viaMcp.isError).toBe(true)
+        expect(viaMcp.json).toEqual(res.body)
+      } finally {
+        await mcp.close()
+      }
+    } finally {
+      await sql(app, (db) => db`alter table orgs rename column waiver_version_gone to waiver_version`)
+    }
+    expect((await app.call(org.key, "GET", "/api/v1/waiver")).status).toBe(200)
   })
 })

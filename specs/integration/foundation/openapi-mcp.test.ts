@@ -223,6 +223,29 @@ describe("the MCP server", () => {
     expect((await offerings(app, org.key).list()).body.data).toEqual([])
   })
 
+  it.each([
+    ["offerings_get", { id: UNKNOWN_ID, verbose: true }, "unknown_field"],
+    ["offerings_list", { kind: "class", page: 2 }, "unknown_field"],
+    ["org_get", { org_id: UNKNOWN_ID }, "unknown_field"],
+    ["offerings_delete", { id: UNKNOWN_ID, force: true }, "unknown_field"],
+    ["offerings_get", {}, "invalid_id"],
+    ["offerings_update", { name: "No id" }, "invalid_id"],
+    ["offerings_get_hours", { id: null }, "invalid_id"]
+  ])("answers %s with %j as isError %s, never a protocol error or another route", async (tool, args, code) => {
+    const org = await app.newOrg()
+    await offerings(app, org.key).create({ name: "Kept", kind: "rental" })
+    const mcp = await mcpClient(app, org.key)
+    try {
+      const res = await mcp.call(tool, args)
+      expect(res.isError).toBe(true)
+      expect(res.json.error.code).toBe(code)
+      expect(typeof res.json.error.message).toBe("string")
+    } finally {
+      await mcp.close()
+    }
+    expect((await offerings(app, org.key).list()).body.data.map((o: Json) => o.name)).toEqual(["Kept"])
+  })
+
   it("answers an unknown tool with isError", async () => {
     const org = await app.newOrg()
     const mcp = await mcpClient(app, org.key)
