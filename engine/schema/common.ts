@@ -4,8 +4,23 @@ export const Uuid = Schema.UUID
 export const OrgId = Schema.UUID.pipe(Schema.brand("OrgId"))
 export type OrgId = typeof OrgId.Type
 
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/
+
+/** A real ISO 8601 instant with its offset: no rolled-over dates (31 February), no bare numbers. */
+export const isInstant = (s: string) => {
+  const m = ISO_INSTANT.exec(s)
+  if (m === null) return false
+  const [y, mo, d, h, mi, se = "0", oh = "0", om = "0"] = m.slice(1)
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)))
+  return day.getUTCFullYear() === Number(y) && day.getUTCMonth() === Number(mo) - 1 && day.getUTCDate() === Number(d) &&
+    Number(h) <= 23 && Number(mi) <= 59 && Number(se) <= 59 && Number(oh) <= 23 && Number(om) <= 59
+}
+
 /** ISO 8601 instant in, Date out; always encoded back as UTC with Z. */
-export const Instant = Schema.Date.annotations({ description: "ISO 8601 instant (UTC)" })
+export const Instant = Schema.String.pipe(
+  Schema.filter(isInstant, { message: () => "must be an ISO 8601 instant with its offset, such as 2026-05-01T09:00:00Z" }),
+  Schema.compose(Schema.Date)
+).annotations({ description: "ISO 8601 instant (UTC)" })
 export const Timestamp = Schema.String.annotations({ description: "ISO 8601 UTC timestamp" })
 export const LocalDate = Schema.String.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),

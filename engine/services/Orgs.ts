@@ -122,7 +122,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     /** A team member by user id, or nothing: the check behind not_a_member. */
     const member = (orgId: string, userId: string) =>
       sql<{ user_id: string; email: string; name: string | null }>`
-        select user_id, email, name from members where org_id = ${orgId} and user_id::text = ${userId}`.pipe(
+        select user_id, email, name from members where org_id = ${orgId} and user_id = ${userId}::uuid`.pipe(
         Effect.orDie,
         Effect.map((r) => Option.fromNullable(r[0]))
       )

@@ -1,3 +1,4 @@
+import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer, Schema } from "effect"
 import { parseArgs } from "node:util"
 import { SystemClockLive } from "../../adapters/clock.ts"
@@ -44,7 +45,7 @@ export const runCli = (args: ReadonlyArray<string>) =>
       Layer.provideMerge(MigrateLive),
       Layer.provideMerge(Layer.mergeAll(DatabaseLive(config).pipe(Layer.orDie), SystemClockLive))
     )
-    return yield* command(args).pipe(Effect.provide(layer))
+    return yield* command(args).pipe(Effect.provide(layer), Effect.provide(NodeContext.layer))
   }).pipe(
     Effect.match({
       onSuccess: (out) => ({ code: 0, text: JSON.stringify(out, null, 2) }),

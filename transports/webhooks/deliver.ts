@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
-import { request as httpRequest, type IncomingMessage } from "node:http"
+import { type Agent, request as httpRequest, type IncomingMessage } from "node:http"
 import { request as httpsRequest } from "node:https"
 import { isIP, type LookupFunction } from "node:net"
 import { performance } from "node:perf_hooks"
@@ -13,6 +13,13 @@ export interface DeliverInput {
   readonly timeoutMs?: number
   /** Allows http and loopback/private addresses (development and tests only). */
   readonly allowInsecure: boolean
+  /**
+   * A keep-alive agent (http.Agent or https.Agent matching the URL) to reuse connections; every new connection
+   * still goes through the guarded lookup. Default: a fresh connection each time.
+   */
+  readonly agent?: Agent
+  /** Aborting gives up at once (error "aborted"), without another try. */
+  readonly signal?: AbortSignal
 }
 
 /** status is null when no answer came; error is null only for a 2xx. */
@@ -24,7 +31,19 @@ export interface DeliveryResult {
 
 const maxBodyBytes = 64 * 1024
 
-export const deliver = (input: DeliverInput): Promise<DeliveryResult> => {
+const stale = Symbol("stale connection")
+const staleCodes = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"])
+
+/** A kept-alive connection the server closed meanwhile fails at once: that one is tried again on a new connection. */
+export const deliver = async (input: DeliverInput): Promise<DeliveryResult> => {
+  const first = await attempt(input)
+  if (first !== stale) return first
+  if (input.signal?.aborted) return { status: null, durationMs: 0, error: "aborted" }
+  const second = await attempt({ ...input, agent: undefined })
+  return second === stale ? { status: null, durationMs: 0, error: "ECONNRESET" } : second
+}
+
+const attempt = (input: DeliverInput): Promise<DeliveryResult | typeof stale> => {
   const started = performance.now()
   const result = (status: number | null, error: string | null): DeliveryResult => ({
     status,
@@ -35,20 +54,20 @@ export const deliver = (input: DeliverInput): Promise<DeliveryResult> => {
   if (refused !== null) return Promise.resolve(result(null, refused))
   const url = new URL(input.url)
 
-  return new Promise<DeliveryResult>((resolve) => {
+  return new Promise<DeliveryResult | typeof stale>((resolve) => {
     let status: number | null = null
     let settled = false
-    const finish = (error: string | null) => {
+    const finish = (error: string | null, reusable = false) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      req.destroy()
+      if (!reusable) req.destroy() // a fully read answer leaves the connection to the agent
       resolve(result(status, status === null ? error ?? "no answer" : error ?? statusError(status)))
     }
     const send = url.protocol === "https:" ? httpsRequest : httpRequest
     const req = send(url, {
       method: "POST",
-      agent: false, // a fresh connection each time, so every connect goes through guardedLookup
+      agent: input.agent ?? false, // each new connection goes through guardedLookup
       lookup: guardedLookup(input.allowInsecure),
       headers: {
         ...input.headers,
@@ -58,6 +77,8 @@ export const deliver = (input: DeliverInput): Promise<DeliveryResult> => {
       }
     })
     const timer = setTimeout(() => finish(status === null ? "timeout" : null), input.timeoutMs ?? 5000)
+    if (input.signal?.aborted) finish("aborted")
+    input.signal?.addEventListener("abort", () => finish("aborted"), { once: true })
     req.on("response", (res: IncomingMessage) => {
       status = res.statusCode ?? null
       let read = 0
@@ -65,10 +86,17 @@ export const deliver = (input: DeliverInput): Promise<DeliveryResult> => {
         read += chunk.length
         if (read > maxBodyBytes) finish(null)
       })
-      res.on("end", () => finish(null))
+      res.on("end", () => finish(null, true))
       res.on("error", () => finish(null))
     })
-    req.on("error", (err: NodeJS.ErrnoException) => finish(err.code === forbiddenCode ? forbiddenMessage : err.code ?? err.message))
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (!settled && status === null && req.reusedSocket && staleCodes.has(err.code ?? "")) {
+        settled = true
+        clearTimeout(timer)
+        return resolve(stale)
+      }
+      finish(err.code === forbiddenCode ? forbiddenMessage : err.code ?? err.message)
+    })
     req.end(input.body)
   }).catch((err: unknown) => result(null, err instanceof Error ? err.message : String(err)))
 }

@@ -15,13 +15,13 @@ export const bookingStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   const find = (orgId: string, id: string) =>
-    sql<BookingRow & Joined>`${joined(sql)} where b.org_id = ${orgId} and b.id::text = ${id}`.pipe(
+    sql<BookingRow & Joined>`${joined(sql)} where b.org_id = ${orgId} and b.id = ${id}::uuid`.pipe(
       Effect.orDie,
       Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
     )
 
   const lock = (orgId: string, id: string) =>
-    sql<BookingRow>`select * from bookings where org_id = ${orgId} and id::text = ${id} for update`.pipe(
+    sql<BookingRow>`select * from bookings where org_id = ${orgId} and id = ${id}::uuid for update`.pipe(
       Effect.orDie,
       Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
     )

@@ -29,7 +29,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
       Effect.gen(function*() {
         const org = yield* CurrentOrg
         const rows = yield* sql<CustomerRow>`
-          select * from customers where id::text = ${id} and org_id = ${org.id}
+          select * from customers where id = ${id}::uuid and org_id = ${org.id}
           ${options.live ? sql`and erased_at is null` : sql``} ${options.lock ? sql`for update` : sql``}`.pipe(Effect.orDie)
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("customer")), onSome: Effect.succeed })
       })

@@ -56,7 +56,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       Effect.gen(function*() {
         const org = yield* CurrentOrg
         const rows = yield* sql<OfferingRow>`
-          select * from offerings where id::text = lower(${id}) and org_id = ${org.id} and deleted_at is null
+          select * from offerings where id = ${id}::uuid and org_id = ${org.id} and deleted_at is null
           ${lock ? sql`for update` : sql``}`.pipe(Effect.orDie)
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("offering")), onSome: Effect.succeed })
       })

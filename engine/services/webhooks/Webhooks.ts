@@ -26,7 +26,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
     const load = (id: string) =>
       Effect.gen(function*() {
         const org = yield* CurrentOrg
-        const rows = yield* sql<EndpointRow>`select * from webhook_endpoints where id::text = ${id} and org_id = ${org.id}`.pipe(Effect.orDie)
+        const rows = yield* sql<EndpointRow>`select * from webhook_endpoints where id = ${id}::uuid and org_id = ${org.id}`.pipe(Effect.orDie)
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("webhook endpoint")), onSome: Effect.succeed })
       })
 

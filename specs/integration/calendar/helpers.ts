@@ -2,6 +2,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
+import { decideBooking, startBooking } from "../../../engine/machines/booking.ts"
+import { stateText } from "../../../engine/services/bookings/row.ts"
 import { type Reply, sql, startApp, type TestApp } from "../../support/app.ts"
 import { wallOf } from "../../property/time/intl.ts"
 
@@ -136,15 +138,27 @@ export type Seat = {
   readonly keeps_place?: boolean
 }
 
+/** The booking machine's row for a seat: confirmed, held (keeping its place until expires_at) or cancelled. */
+const machineOf = (s: Seat, status: "held" | "confirmed" | "cancelled", at: Date) => {
+  const times = { starts_at: new Date(s.starts_at).toISOString(), ends_at: new Date(s.ends_at).toISOString(), session_id: s.session_id ?? null }
+  const expires = s.expires_at == null ? null : new Date(s.expires_at).toISOString()
+  const started = startBooking({ ...times, at: at.toISOString(), hold: status === "held", series_id: s.series_id ?? null, is_reseller: false, expires_at: expires })
+  if (status !== "cancelled") return { state: stateText(started.state), context: started.context }
+  const cancelled = decideBooking({ value: started.state, context: started.context }, { type: "cancel", at: at.toISOString() })
+  if (!cancelled.ok) throw new Error(cancelled.message)
+  return { state: stateText(cancelled.state), context: cancelled.context }
+}
+
 /**
- * Writes bookings straight into the table (there is no bookings API yet): confirmed and keeping their
- * place unless told. Returns their ids.
+ * Writes bookings straight into the table (the calendar's tests do not go through the bookings API):
+ * confirmed and keeping their place unless told. Returns their ids.
  */
 export const seedBookings = async (app: TestApp, orgId: string, seats: ReadonlyArray<Seat>) => {
   const customerId = randomUUID()
   const at = await clockNow(app)
   const rows = seats.map((s) => {
     const status = s.status ?? "confirmed"
+    const machine = machineOf(s, status, at)
     return {
       id: randomUUID(),
       org_id: orgId,
@@ -155,11 +169,13 @@ export const seedBookings = async (app: TestApp, orgId: string, seats: ReadonlyA
       starts_at: new Date(s.starts_at),
       ends_at: new Date(s.ends_at),
       quantity: s.quantity ?? 1,
-      state: status,
-      machine: "{}",
+      state: machine.state,
+      machine: JSON.stringify(machine.context),
       status,
       keeps_place: s.keeps_place ?? status !== "cancelled",
       expires_at: s.expires_at == null ? null : new Date(s.expires_at),
+      confirmed_at: status === "confirmed" ? at : null,
+      cancelled_at: status === "cancelled" ? at : null,
       total_cents: 0,
       reference: randomUUID().slice(0, 8).toUpperCase(),
       handle: randomUUID(),
@@ -189,3 +205,6 @@ export const mcpClient = async (app: TestApp, key: string) => {
 }
 
 export type { TestApp }
+
+/** A local date n days after another (plain calendar arithmetic). */
+export const addDaysTo = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)

@@ -96,7 +96,8 @@ describe("series.update", () => {
     expect((await org.slots(o.id))[0]).toMatchObject({ capacity: 4, remaining: 4 })
   })
 
-  it.each([
+  type Setup = { all_day?: boolean; appointment?: boolean; course?: boolean }
+  it.each<[string, Setup, Json, number, string]>([
     ["start_time alone on an all-day entry", { all_day: true }, { start_time: "10:00" }, 400, "invalid_times"],
     ["an end before the start on one day", {}, { end_time: "17:00" }, 400, "invalid_times"],
     ["ends_on before starts_on", {}, { ends_on: "2040-01-01" }, 400, "invalid_ends_on"],

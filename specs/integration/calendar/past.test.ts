@@ -6,6 +6,7 @@ type Setup = { o: Json; entry: Json; sessions: ReadonlyArray<Json> }
 let app: TestApp
 let org: Org
 let ana: string
+let course: Setup
 const setups: Array<Setup> = []
 
 /** Weekly on Mondays 14:00-15:00 from today (2 January 2040, 13:00 local) to 30 January. */
@@ -22,6 +23,10 @@ beforeAll(async () => {
   ana = await org.member("ana@example.com", "Ana")
   for (let i = 0; i < 4; i++) setups.push(await entryFromToday())
   await bookSession(app, org.id, setups[2].sessions[0]) // the deleted entry's past time was booked
+  const o = await org.klass({ course: true, capacity: 6 })
+  const entry = ok(await org.series.create({ offering_id: o.id, starts_on: "2040-01-02", start_time: "14:00", end_time: "15:00", repeat: "weekly", ends_on: "2040-01-30" }), 201)
+  course = { o, entry, sessions: await sessionsOf(org, o.id) }
+  await bookSession(app, org.id, course.sessions[0], { quantity: 6 }) // its first time is full, and will be past
   await app.advance(2 * 86400)
 })
 afterAll(() => app.close())
@@ -59,5 +64,18 @@ describe("times that have passed", () => {
     const { o, sessions } = await entryWithAPastTime(3)
     const slots = await org.slots(o.id, { from: "2040-01-01", to: "2040-01-31" })
     expect(slots.map((s) => s.session_id)).toEqual(sessions.slice(1).map((s) => s.id))
+  })
+
+  it("leave a course's slot, which counts only the times to come and the seats left in them", async () => {
+    const [slot] = await org.slots(course.o.id)
+    expect(slot).toEqual({
+      starts_at: course.sessions[1].starts_at,
+      ends_at: course.sessions[4].ends_at,
+      capacity: 6,
+      remaining: 6,
+      series_id: course.entry.id,
+      sessions: 4,
+      repeat: "weekly"
+    })
   })
 })

@@ -17,6 +17,7 @@ const CASES: ReadonlyArray<[string, string, string, string, ReadonlyArray<string
   ["monthly on the first Monday", "monthly", "2040-01-02", "2040-04-30", ["2040-01-02", "2040-02-06", "2040-03-05", "2040-04-02"]],
   ["monthly on the second Tuesday", "monthly", "2040-01-10", "2040-06-30", ["2040-01-10", "2040-02-14", "2040-03-13", "2040-04-10", "2040-05-08", "2040-06-12"]],
   ["monthly on the fourth Sunday (22nd: not in the last week)", "monthly", "2040-01-22", "2040-06-30", ["2040-01-22", "2040-02-26", "2040-03-25", "2040-04-22", "2040-05-27", "2040-06-24"]],
+  ["monthly on the fourth Tuesday (24th: the 31st is a fifth Tuesday)", "monthly", "2040-01-24", "2040-06-30", ["2040-01-24", "2040-02-28", "2040-03-27", "2040-04-24", "2040-05-22", "2040-06-26"]],
   ["monthly on the last Wednesday (25th of a 31-day month is in its last week)", "monthly", "2040-01-25", "2040-06-30", ["2040-01-25", "2040-02-29", "2040-03-28", "2040-04-25", "2040-05-30", "2040-06-27"]],
   ["monthly on the last Tuesday", "monthly", "2040-01-31", "2040-06-30", ["2040-01-31", "2040-02-28", "2040-03-27", "2040-04-24", "2040-05-29", "2040-06-26"]],
   ["monthly on the last Sunday (a fifth Sunday)", "monthly", "2040-01-29", "2040-06-30", ["2040-01-29", "2040-02-26", "2040-03-25", "2040-04-29", "2040-05-27", "2040-06-24"]]
