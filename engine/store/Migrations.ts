@@ -5,6 +5,7 @@ import bookings from "./migrations/0003_bookings.ts"
 import mail from "./migrations/0004_mail.ts"
 import webhooks from "./migrations/0005_webhooks.ts"
 import quota from "./migrations/0006_quota.ts"
+import capacityGuard from "./migrations/0007_capacity_guard.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -13,5 +14,6 @@ export const migrations = Migrator.fromRecord({
   "0003_bookings": bookings,
   "0004_mail": mail,
   "0005_webhooks": webhooks,
-  "0006_quota": quota
+  "0006_quota": quota,
+  "0007_capacity_guard": capacityGuard
 })
