@@ -40,7 +40,7 @@ export const TestDatabase = (reuse?: string) => {
       Effect.promise(() => admin(url, (c) => c.query(`create database ${name}`))),
       () => Effect.promise(() => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))).pipe(Effect.ignore)
     )
-    return PostgresLive(withDb(url, name), 40)
+    return PostgresLive(withDb(url, name), 20)
   }))
 }
 
@@ -48,7 +48,7 @@ const namedDatabase = (url: string, name: string) =>
   Layer.unwrapEffect(Effect.promise(async () => {
     const exists = await admin(url, (c) => c.query("select 1 from pg_database where datname = $1", [name]))
     if (exists.rowCount === 0) await admin(url, (c) => c.query(`create database ${name}`))
-    return PostgresLive(withDb(url, name), 40)
+    return PostgresLive(withDb(url, name), 20)
   }))
 
 /** Removes a database made by TestDatabase(name). */

@@ -23,6 +23,13 @@ import { takeQuota } from "./quota.ts"
 import { type BookingRow, machineRow, stateText, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
 
+/** The booking row changed between the unlocked read a `prepare` planned on and its lock. */
+class Stale {
+  readonly _tag = "Stale"
+}
+const sameRow = (a: BookingRow, b: BookingRow) =>
+  a.state === b.state && a.keeps_place === b.keeps_place && a.session_id === b.session_id && a.starts_at.getTime() === b.starts_at.getTime()
+
 interface Plan {
   readonly event: BookingEvent
   readonly changes?: Record<string, unknown>
@@ -117,14 +124,22 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         const org = yield* CurrentOrg
         return yield* tx(Effect.gen(function*() {
           const now = yield* clock.now
-          const prepared = prepare ? yield* prepare(yield* store.find(org.id, id), now) : (undefined as P)
-          const row = yield* settle(yield* store.lock(org.id, id), now)
+          const seen = prepare ? yield* store.find(org.id, id) : undefined
+          const prepared = prepare && seen ? yield* prepare(seen, now) : (undefined as P)
+          const locked = yield* store.lock(org.id, id)
+          // prepare planned on an unlocked read; if the row changed before its lock (the lapse job, a session cancel),
+          // what it decided may no longer hold: run the whole transaction again.
+          if (seen !== undefined && !sameRow(seen, locked)) return yield* Effect.fail(new Stale())
+          const row = yield* settle(locked, now)
           const plan = yield* build(row, now, prepared)
           const applied = yield* store.apply(row, plan.event, plan.changes ?? {}, now)
           yield* events.append(org.id, applied.events)
           if (plan.mail) yield* notify(org.id, plan.mail, applied.booking)
           return toBooking(applied.booking)
-        }))
+        })).pipe(
+          Effect.retry({ times: 3, while: (e) => e instanceof Stale }),
+          Effect.catchIf((e): e is Stale => e instanceof Stale, () => conflict("booking_busy", "the booking kept changing while this ran; try again"))
+        )
       })
 
     const at = (now: Date) => now.toISOString()
