@@ -77,19 +77,26 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
           catch: unavailable("publish")
         }).pipe(Effect.asVoid, Effect.withSpan("EventBus.publish", { attributes: { count: events.length } }))
 
-      // An ordered (ephemeral, flow-controlled) consumer of messages arriving after it starts.
-      const subscribe = Stream.unwrapScoped(
+      // An ordered (ephemeral, flow-controlled) consumer of messages arriving after it starts. Messages are pushed
+      // from the consumer's iterator; closing the stream stops the consumer (pulling with Stream.fromAsyncIterable
+      // would wait on a pending next() forever when interrupted).
+      const subscribe = Stream.asyncScoped<BusEvent, BusUnavailable>((emit) =>
         Effect.gen(function*() {
-          const consumer = yield* Effect.tryPromise(() =>
-            js.consumers.get(stream, { deliver_policy: DeliverPolicy.New })
-          )
+          const consumer = yield* Effect.tryPromise({
+            try: () => js.consumers.get(stream, { deliver_policy: DeliverPolicy.New }),
+            catch: unavailable("consumer")
+          })
           const messages = yield* Effect.acquireRelease(
-            Effect.tryPromise(() => consumer.consume()),
-            (m) => Effect.tryPromise(() => m.close()).pipe(Effect.ignore)
+            Effect.tryPromise({ try: () => consumer.consume(), catch: unavailable("consume") }),
+            (m) => Effect.promise(() => m.close()).pipe(Effect.timeout("2 seconds"), Effect.ignore)
           )
-          return Stream.fromAsyncIterable(messages, unavailable("consume")).pipe(
-            Stream.filterMap((m) => decodePayload(m.string()))
-          )
+          const pump = async () => {
+            for await (const m of messages) {
+              const event = decodePayload(m.string())
+              if (event._tag === "Some") void emit.single(event.value)
+            }
+          }
+          pump().then(() => emit.end(), (err: unknown) => emit.fail(unavailable("consume")(err)))
         })
       ).pipe(
         Stream.tapError((err) => Effect.logWarning("EventBus.subscribe failed; retrying", err)),

@@ -80,7 +80,7 @@ export interface StoredEvent {
 export const readStream = async (url: string, subject: string, idleMs = 1_000): Promise<Array<StoredEvent>> => {
   const nc = await connect({ servers: url, timeout: 5_000 })
   try {
-    const consumer = await jetstream(nc).consumers.get("EVENTS", { filter_subjects: [subject], deliver_policy: DeliverPolicy.All })
+    const consumer = await jetstream(nc).consumers.get("EVENTS", { filter_subjects: subject, deliver_policy: DeliverPolicy.All })
     const out: Array<StoredEvent> = []
     while (true) {
       const before = out.length

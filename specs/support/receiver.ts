@@ -16,6 +16,10 @@ export interface Receiver {
   readonly url: string
   readonly hits: Array<Hit>
   answer: (hit: Hit, n: number) => Answer
+  /** Wait this long before answering. */
+  delayMs: number
+  /** The most requests that were open at once. */
+  readonly maxInFlight: () => number
   readonly ids: () => Array<number>
   readonly close: () => Promise<void>
 }
@@ -24,7 +28,11 @@ export interface Receiver {
 export const startReceiver = async (answer: (hit: Hit, n: number) => Answer = () => 200): Promise<Receiver> => {
   const hits: Array<Hit> = []
   const hanging: Array<ServerResponse> = []
+  let open = 0
+  let most = 0
   const server = createServer((req, res) => {
+    most = Math.max(most, ++open)
+    res.on("close", () => open--)
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
@@ -37,8 +45,9 @@ export const startReceiver = async (answer: (hit: Hit, n: number) => Answer = ()
       hits.push(hit)
       const a = receiver.answer(hit, hits.length)
       if (a === "hang") return void hanging.push(res)
-      if (typeof a === "number") return void res.writeHead(a).end()
-      res.writeHead(a.status, a.headers).end()
+      const reply = () => (typeof a === "number" ? res.writeHead(a).end() : res.writeHead(a.status, a.headers).end())
+      if (receiver.delayMs > 0) setTimeout(reply, receiver.delayMs)
+      else reply()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -47,6 +56,8 @@ export const startReceiver = async (answer: (hit: Hit, n: number) => Answer = ()
     url: `http://127.0.0.1:${port}/hook`,
     hits,
     answer,
+    delayMs: 0,
+    maxInFlight: () => most,
     ids: () => hits.map((h) => h.id),
     close: async () => {
       server.closeAllConnections()
