@@ -1,26 +1,26 @@
 import { DeliverPolicy, jetstream } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
 import { type ChildProcess, spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { createServer, Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-/** The shared server the suites use: NATS_URL, else the local default. */
-export const natsUrl = process.env.NATS_URL || "nats://127.0.0.1:4222"
+/** The shared server of the *.nats.test.ts suites, which run only when NATS_URL is set (see vitest.config.ts). */
+export const natsUrl = process.env.NATS_URL ?? ""
 
 export const natsReachable = (url = natsUrl) =>
   connect({ servers: url, timeout: 2_000 }).then((nc) => nc.close().then(() => true), () => false)
 
-/** In CI an unreachable NATS must fail the suite, never skip it. */
-export const mustRunNats = (reachable: boolean) => reachable || Boolean(process.env.CI)
-
-export const uniqueOrg = () => `org_${randomBytes(6).toString("hex")}`
+/**
+ * A fresh org id for events published straight to the shared EVENTS stream. A UUID, like a real one: every engine
+ * subscribed to the stream (other test files' apps) looks the org up, and a malformed id would fail its query.
+ */
+export const uniqueOrg = () => randomUUID()
 
 const NATS_SERVER = "/usr/sbin/nats-server"
-export const haveNatsServer = () => existsSync(NATS_SERVER)
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -47,25 +47,42 @@ export interface PrivateNats {
   readonly dispose: () => Promise<void>
 }
 
-/** A second nats-server of our own (JetStream, file store in a temp dir) that a test may stop and restart. */
+/**
+ * A second nats-server of our own (JetStream, file store in a temp dir) that a test may stop and restart. Fails, never
+ * skips, when the nats-server binary is missing or does not come up.
+ */
 export const startPrivateNats = async (): Promise<PrivateNats> => {
+  if (!existsSync(NATS_SERVER)) {
+    throw new Error(`${NATS_SERVER} is missing: this test starts, stops and restarts a nats-server of its own, so the binary must be installed (e.g. apt-get install nats-server)`)
+  }
   const port = await freePort()
   const dir = await mkdtemp(join(tmpdir(), "nats-"))
   let child: ChildProcess | undefined
   const start = async () => {
-    child = spawn(NATS_SERVER, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: "ignore" })
-    for (let i = 0; i < 200 && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 25))
+    const spawned: { error?: Error } = {}
+    const c = spawn(NATS_SERVER, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: "ignore" })
+    c.once("error", (e) => (spawned.error = e))
+    child = c
+    for (let i = 0; i < 200 && !spawned.error && c.exitCode === null && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 25))
+    if (spawned.error) throw new Error(`${NATS_SERVER} could not be started: ${spawned.error.message}`)
+    if (!(await listening(port))) throw new Error(`${NATS_SERVER} did not start listening on port ${port} within 5 s (exit code ${c.exitCode})`)
   }
   const stop = async () => {
     const c = child
     child = undefined
-    if (c === undefined || c.exitCode !== null) return
+    if (c === undefined || c.exitCode !== null || c.signalCode !== null) return
     await new Promise<void>((resolve) => {
       c.once("exit", () => resolve())
       c.kill("SIGTERM")
     })
   }
-  await start()
+  try {
+    await start()
+  } catch (e) {
+    await stop()
+    await rm(dir, { recursive: true, force: true })
+    throw e
+  }
   return { url: `nats://127.0.0.1:${port}`, start, stop, dispose: async () => (await stop(), await rm(dir, { recursive: true, force: true })) }
 }
 

@@ -1,20 +1,16 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql } from "../../support/app.ts"
-import { usingPostgres } from "../../support/database.ts"
-import { type BookingsOrg, bookingsOrg, guest, type Json, ok, type Reply, startPinned, type TestApp, utcAt } from "./helpers.ts"
+import { type BookingsOrg, guest, type Json, ok, type Reply, type TestApp, utcAt } from "./helpers.ts"
+import { customers, liveRows as liveRowsOf, startRacing } from "./racing.ts"
 
-// "Capacity is never oversold", proven against real Postgres (DATABASE_URL): many bookings race for the last places of
-// each kind over real HTTP. On PGlite (one connection) the same requests run one transaction at a time and must agree.
-const CI = (process.env.CI ?? "") !== "" && process.env.CI !== "false"
+// "Capacity is never oversold": many bookings race for the last places of each kind over real HTTP. On real Postgres
+// (DATABASE_URL) they run concurrently; on PGlite (one connection) one transaction at a time, and must agree. The races
+// that need Postgres row locks are in concurrency.pg.test.ts.
 
 let app: TestApp
 let org: BookingsOrg
 beforeAll(async () => {
-  if (CI && !usingPostgres()) throw new Error("CI must run the concurrency suite against real Postgres: set DATABASE_URL")
-  app = await startPinned()
-  org = await bookingsOrg(app, { plan: "scale" })
+  ({ app, org } = await startRacing())
 })
 afterAll(() => app?.close())
 
@@ -36,19 +32,11 @@ const expectExactlyK = (result: { won: Json[]; lost: string[] }, k = K, racers =
   expect(result.lost.length).toBe(racers - k)
 }
 
-/** Live bookings of an offering (confirmed, or holds still keeping their place by the engine clock), from the table. */
-const liveRows = async (offeringId: string) => {
-  const now = await org.now()
-  return sql(app, (s) => s<{ id: string; quantity: number; session_id: string | null; starts_at: Date; ends_at: Date }>`
-    select id, quantity, session_id, starts_at, ends_at from bookings
-    where offering_id = ${offeringId} and keeps_place and (status = 'confirmed' or expires_at > ${now})`)
-}
+const liveRows = (offeringId: string) => liveRowsOf(app, org, offeringId)
 
 /** booking.held and booking.confirmed events of an offering (one per booking made here: holds are never confirmed). */
 const madeEvents = async (offeringId: string) =>
   (await org.events()).filter((e) => (e.type === "booking.held" || e.type === "booking.confirmed") && e.data.offering_id === offeringId)
-
-const customers = (prefix: string, i: number) => guest(`${prefix}-${i % 37}`, `Racer ${i % 37}`)
 
 describe.sequential("the last places, raced", () => {
   it("a class session: exactly K seats are sold", async () => {
@@ -167,62 +155,6 @@ describe.sequential("the last places, raced", () => {
     expect(result.lost).toEqual([])
     expect(result.won.length).toBe(150)
     for (const { offering } of classes) expect((await org.sessions(offering.id)).map((s) => s.booked)).toEqual([26])
-  })
-
-  it.runIf(usingPostgres())("bookings that found a time before it was cancelled, and waited on its lock, are refused", async () => {
-    const { offering, session } = await org.classWithSession({ capacity: 50 })
-    // Hold the session's row lock, queue sessions.cancel on it, then bookings (which find the time still scheduled).
-    let release = () => {}
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked = () => {}
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql.withTransaction(Effect.gen(function*() {
-        yield* sql`select id from sessions where id = ${session.id} for update`
-        locked()
-        yield* Effect.promise(() => released)
-      }))).pipe(Effect.orDie))
-    await isLocked
-    const cancel = org.call("POST", `/sessions/${session.id}/cancel`, { guests: "refund" })
-    await new Promise((r) => setTimeout(r, 300))
-    const bookings = Promise.all(Array.from({ length: 10 }, (_, i) => org.book({ offering_id: offering.id, session_id: session.id, customer: customers("late", i) })))
-    await new Promise((r) => setTimeout(r, 500))
-    release()
-    await holder
-    expect((await cancel).status).toBe(200)
-    expect((await bookings).map((r) => `${r.status} ${r.body?.error?.code}`)).toEqual(Array.from({ length: 10 }, () => "409 time_not_available"))
-    expect(await liveRows(offering.id)).toEqual([])
-  })
-
-  it.runIf(usingPostgres())("a confirm that waited while its hold lapsed and the seat was taken is refused, not oversold", async () => {
-    const { offering, session } = await org.classWithSession({ capacity: 1, price_cents: 100 })
-    const hold = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest("slow-payer") })
-    // Hold the booking's row lock while confirm waits for it, then do what the lapse job and another guest would.
-    let release = () => {}
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked = () => {}
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
-      q.withTransaction(Effect.gen(function*() {
-        yield* q`select id from bookings where id = ${hold.id} for update`
-        locked()
-        yield* Effect.promise(() => released)
-        yield* q`update bookings set keeps_place = false, state = 'held.lapsed' where id = ${hold.id}`
-        yield* q`insert into bookings (id, org_id, offering_id, customer_id, session_id, starts_at, ends_at, quantity, state, machine,
-            status, keeps_place, total_cents, reference, handle, source, created_at, confirmed_at)
-          select gen_random_uuid(), org_id, offering_id, customer_id, session_id, starts_at, ends_at, 1, 'confirmed.plain', machine,
-            'confirmed', true, total_cents, 'TAKER001', 'taker-handle-0001', source, created_at, created_at
-          from bookings where id = ${hold.id}`
-      }))).pipe(Effect.orDie))
-    await isLocked
-    const confirm = org.act(hold.id, "confirm")
-    await new Promise((r) => setTimeout(r, 400))
-    release()
-    await holder
-    const res = await confirm
-    expect(`${res.status} ${res.body?.error?.code}`).toBe("409 sold_out")
-    expect((await org.sessions(offering.id)).map((s) => s.booked)).toEqual([1])
-    expect((await liveRows(offering.id)).length).toBe(1)
   })
 
   it("a session cancelled while bookings race for it keeps none of them", async () => {

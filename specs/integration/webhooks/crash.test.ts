@@ -1,29 +1,10 @@
-import { randomBytes } from "node:crypto"
-import { afterAll, describe, expect, it } from "vitest"
-import { sql, startApp, type TestApp } from "../../support/app.ts"
-import { dropTestDatabase, usingPostgres } from "../../support/database.ts"
-import { type Receiver, sleep, startReceiver, waitFor } from "../../support/receiver.ts"
-import { busConfig, commitEvents, createHook } from "./helpers.ts"
+import { describe, expect, it } from "vitest"
+import { sql } from "../../support/app.ts"
+import { sleep, startReceiver, waitFor } from "../../support/receiver.ts"
+import { enginesOverNamedDatabases } from "./engines.ts"
+import { commitEvents, createHook } from "./helpers.ts"
 
-const open: Array<TestApp> = []
-const receivers: Array<Receiver> = []
-const databases: Array<string> = []
-afterAll(async () => {
-  for (const app of open) await app.close().catch(() => undefined)
-  for (const r of receivers) await r.close()
-  for (const d of databases) await dropTestDatabase(d)
-})
-
-const start = async (database: string) => {
-  const app = await startApp({ ...busConfig(), webhookAllowInsecure: true }, { database })
-  open.push(app)
-  return app
-}
-const newDatabase = () => {
-  const name = `be_crash_${randomBytes(5).toString("hex")}`
-  databases.push(name)
-  return name
-}
+const { start, newDatabase, receivers } = enginesOverNamedDatabases()
 
 describe("webhook delivery across a crash (same database, new engine)", () => {
   it("is at least once: the event in flight when the engine stops is sent again, then the rest in order", async () => {
@@ -71,20 +52,4 @@ describe("webhook delivery across a crash (same database, new engine)", () => {
     await sleep(300)
     expect(r.hits).toHaveLength(3)
   }, 30_000)
-
-  it.skipIf(!usingPostgres())("two engines over one database deliver each event once, in order, one request at a time", async () => {
-    const database = newDatabase()
-    const [a, b] = [await start(database), await start(database)]
-    const org = await a.newOrg()
-    const r = await startReceiver()
-    receivers.push(r)
-    r.delayMs = 3
-    await createHook(a, org.key, r.url, ["booking.confirmed"])
-    await Promise.all([commitEvents(a, org.id, "booking.confirmed", 100, 4), commitEvents(b, org.id, "booking.confirmed", 100, 4)])
-    const all = (await sql(a, (s) => s<{ id: number }>`select id from events where org_id = ${org.id} order by id`)).map((e) => e.id)
-    await waitFor(() => r.hits.length >= 200, 30_000, "200 deliveries")
-    await sleep(500)
-    expect(r.ids()).toEqual(all)
-    expect(r.maxInFlight()).toBe(1)
-  }, 60_000)
 })

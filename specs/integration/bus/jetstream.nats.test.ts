@@ -1,0 +1,169 @@
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream"
+import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
+import { Chunk, Effect, Either, Fiber, Ref, Stream } from "effect"
+import { randomBytes, randomInt } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { NatsBusLive, type NatsBusOptions } from "../../../adapters/bus/nats.ts"
+import { type BusEvent, BusUnavailable, EventBus, subjectOf } from "../../../engine/ports/Bus.ts"
+import { natsReachable, natsUrl as url, readStream, startPrivateNats, uniqueOrg } from "../../support/nats.ts"
+
+// Runs only when NATS_URL is set (see vitest.config.ts). Every test shares the engine's default EVENTS stream (events.>)
+// with unique org ids, and ids from a random range, since JetStream dedupes on the id across the whole stream. EVENTS is
+// never deleted. An unreachable server fails the suite: the first test says so, the others fail on connect.
+const reachable = await natsReachable(url)
+
+const privateStreams: Array<string> = []
+const firstId = () => randomInt(2 ** 40) * 1000
+
+const makeEvents = (org: string, from: number, count: number): Array<BusEvent> =>
+  Array.from({ length: count }, (_, i) => ({
+    id: from + i,
+    org_id: org,
+    type: ["booking.held", "booking.confirmed", "offering.updated"][i % 3],
+    created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+    data: { n: i, name: "Zoë" }
+  }))
+
+const withBus = <A, E>(f: (bus: EventBus["Type"]) => Effect.Effect<A, E>, options: NatsBusOptions = {}, server = url) =>
+  Effect.runPromise(Effect.flatMap(EventBus, f).pipe(Effect.provide(NatsBusLive(server, options))))
+
+const increasing = (xs: Array<number>) => xs.every((x, i) => i === 0 || x > xs[i - 1])
+
+describe("NatsBusLive against a real JetStream", () => {
+  let nc: NatsConnection
+  let jsm: JetStreamManager
+
+  beforeAll(async () => {
+    if (!reachable) return // the reachability test fails, the others on nc
+    nc = await connect({ servers: url, timeout: 5_000 })
+    jsm = await jetstreamManager(nc)
+  })
+
+  afterAll(async () => {
+    if (!nc) return
+    for (const s of privateStreams) await jsm.streams.delete(s).catch(() => false)
+    await nc.close()
+  })
+
+  it(`reaches NATS at ${url}`, () => {
+    expect(reachable, `NATS at ${url} is unreachable (NATS_URL is set, so it must answer)`).toBe(true)
+  })
+
+  it("publishes to events.<org>.<type> on the EVENTS stream with the event id as Nats-Msg-Id, in order", async () => {
+    const org = uniqueOrg()
+    const events = makeEvents(org, firstId(), 7)
+    await withBus((bus) => bus.publish(events))
+    const stored = await readStream(url, `events.${org}.>`)
+    expect(stored.map((m) => m.subject)).toEqual(events.map(subjectOf))
+    expect(stored.map((m) => m.msgId)).toEqual(events.map((e) => String(e.id)))
+    expect(stored.map((m) => m.event)).toEqual(events.map(({ id, org_id, type, created_at, data }) => ({ id, org_id, type, created_at, data })))
+    expect(increasing(stored.map((m) => m.seq))).toBe(true)
+    const info = await jsm.streams.info("EVENTS")
+    expect(info.config.subjects).toEqual(["events.>"])
+    expect(info.config.storage).toBe("file")
+  })
+
+  it("dedupes a re-publish of the same ids, also from a second connection", async () => {
+    const org = uniqueOrg()
+    const base = firstId()
+    const events = makeEvents(org, base, 10)
+    await withBus((bus) => Effect.zipRight(bus.publish(events), bus.publish(events.slice(3, 8))))
+    expect(await readStream(url, `events.${org}.>`)).toHaveLength(10)
+    await withBus((bus) => bus.publish([...events, ...makeEvents(org, base + 10, 2)]))
+    const stored = await readStream(url, `events.${org}.>`)
+    expect(stored.map((m) => m.event.id)).toEqual([...events.map((e) => e.id), base + 10, base + 11])
+  })
+
+  it("creates a stream once and updates it on a later build (idempotent)", async () => {
+    const stream = `BUS_TEST_${randomBytes(6).toString("hex")}`
+    privateStreams.push(stream)
+    const options: NatsBusOptions = { stream, subjects: [`bustest_${stream.toLowerCase()}.>`] }
+    await withBus(() => Effect.void, options)
+    const first = await jsm.streams.info(stream)
+    expect(first.config.subjects).toEqual(options.subjects)
+    expect(first.config.storage).toBe("file")
+    expect(first.config.duplicate_window).toBe(nanos(120_000))
+
+    await withBus(() => Effect.void, options)
+    const second = await jsm.streams.info(stream)
+    expect(second.created).toBe(first.created)
+    expect(second.config).toEqual(first.config)
+
+    await withBus(() => Effect.void, { ...options, duplicateWindowMs: 300_000 })
+    const third = await jsm.streams.info(stream)
+    expect(third.created).toBe(first.created)
+    expect(third.config.duplicate_window).toBe(nanos(300_000))
+  })
+
+  it("subscribe streams only events published after it starts, decoded", async () => {
+    const org = uniqueOrg()
+    const base = firstId()
+    const old = makeEvents(org, base, 2)
+    const fresh = makeEvents(org, base + 1_000, 3)
+    const received = await withBus((bus) =>
+      Effect.gen(function*() {
+        yield* bus.publish(old)
+        const seen = yield* Ref.make<Array<BusEvent>>([])
+        const fiber = yield* bus.subscribe.pipe(
+          Stream.filter((e) => e.org_id === org),
+          Stream.tap((e) => Ref.update(seen, (xs) => [...xs, e])),
+          Stream.takeUntil((e) => e.id === fresh[fresh.length - 1].id),
+          Stream.runCollect,
+          Effect.fork
+        )
+        // Probe until the subscription is live on the server, then publish the fresh events.
+        for (let probe = base + 100; (yield* Ref.get(seen)).length === 0; probe++) {
+          yield* bus.publish(makeEvents(org, probe, 1))
+          yield* Effect.sleep("100 millis")
+        }
+        yield* bus.publish(fresh)
+        return yield* Fiber.join(fiber).pipe(Effect.timeout("10 seconds"))
+      }))
+    const all = Chunk.toReadonlyArray(received)
+    expect(all.some((e) => e.id < base + 100)).toBe(false) // nothing from before the subscription
+    expect(all.filter((e) => e.id >= base + 1_000)).toEqual(fresh)
+  })
+
+  it("publishes a batch of 5,000 concurrently, stored in id order", async () => {
+    const org = uniqueOrg()
+    const events = makeEvents(org, firstId(), 5_000)
+    const seconds = await withBus((bus) =>
+      Effect.gen(function*() {
+        yield* bus.publish(makeEvents(uniqueOrg(), firstId(), 1)) // warm-up, another org
+        const started = performance.now()
+        yield* bus.publish(events)
+        return (performance.now() - started) / 1000
+      }))
+    const stored = await readStream(url, `events.${org}.>`)
+    expect(stored.map((m) => m.event.id)).toEqual(events.map((e) => e.id))
+    expect(increasing(stored.map((m) => m.seq))).toBe(true)
+    console.log(`NATS publish: ${events.length} events in ${(seconds * 1000).toFixed(0)} ms = ${Math.round(events.length / seconds)} events/s`)
+  })
+
+  it("fails with BusUnavailable, without hanging, while the server is down", async () => {
+    const nats = await startPrivateNats()
+    try {
+      const result = await withBus((bus) =>
+        Effect.gen(function*() {
+          yield* bus.publish(makeEvents(uniqueOrg(), firstId(), 1))
+          yield* Effect.promise(() => nats.stop())
+          const started = performance.now()
+          const outcome = yield* Effect.either(bus.publish(makeEvents(uniqueOrg(), firstId(), 2)))
+          return { outcome, ms: performance.now() - started }
+        }), { publishTimeoutMs: 500 }, nats.url)
+      expect(Either.isLeft(result.outcome)).toBe(true)
+      if (Either.isLeft(result.outcome)) expect(result.outcome.left).toBeInstanceOf(BusUnavailable)
+      expect(result.ms).toBeLessThan(5_000)
+    } finally {
+      await nats.dispose()
+    }
+  })
+
+  it("fails to build with BusUnavailable when the server cannot be reached", async () => {
+    const layerResult = await Effect.runPromise(
+      Effect.either(Effect.provide(EventBus, NatsBusLive("nats://127.0.0.1:1", { stream: `BUS_TEST_${randomBytes(6).toString("hex")}` })))
+    )
+    expect(Either.isLeft(layerResult)).toBe(true)
+    if (Either.isLeft(layerResult)) expect(layerResult.left).toBeInstanceOf(BusUnavailable)
+  })
+})
