@@ -3,6 +3,8 @@ import { EventBus } from "../../engine/ports/Bus.ts"
 import { Jobs } from "../../engine/services/Jobs.ts"
 import { WebhookDispatch } from "../../engine/services/webhooks/Dispatch.ts"
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 export interface DispatcherOptions {
   /** How often healthy endpoints with events waiting (a missed wake-up) are looked for; default 1 s. */
   readonly sweepMs?: number
@@ -53,7 +55,8 @@ export const DispatcherLive = (options: DispatcherOptions = {}) =>
 
     yield* bus.subscribe.pipe(
       Stream.groupedWithin(1000, Duration.millis(5)),
-      Stream.mapEffect((chunk) => dispatch.liveOf([...new Set(Chunk.map(chunk, (e) => e.org_id))])),
+      // Only org ids that can be ours: a foreign message on the shared stream must not fail the whole batch.
+      Stream.mapEffect((chunk) => dispatch.liveOf([...new Set(Chunk.map(chunk, (e) => e.org_id))].filter((id) => UUID.test(id)))),
       Stream.runForEach(wake),
       Effect.catchAllCause((cause) => Effect.logError("webhook dispatcher: bus subscription ended", cause)),
       Effect.repeat(Schedule.spaced("1 second")),
