@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Instant, Int, JsonObject, Text, strict } from "./common.ts"
+import { Email } from "./customer.ts"
 import { Kind, Question } from "./offering.ts"
 
 export const BookingStatus = Schema.Literal("held", "confirmed", "cancelled")
@@ -69,7 +70,6 @@ export const Booking = Schema.Struct({
 }).annotations({ identifier: "Booking" })
 export type Booking = typeof Booking.Type
 
-const Email = Schema.String.pipe(Schema.maxLength(254), Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/))
 
 export const BookingCreate = Schema.Struct({
   offering_id: Schema.UUID,

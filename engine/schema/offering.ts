@@ -1,16 +1,8 @@
 import { Schema } from "effect"
-import { Int, JsonObject, Text as AnyText, Timestamp, strict } from "./common.ts"
+import { Int, JsonObject, Text, Timestamp, strict } from "./common.ts"
 
 /** Postgres text and jsonb cannot hold NUL, so input carrying one is bad input (400), never a 500. */
-const hasNul = (u: unknown): boolean =>
-  typeof u === "string"
-    ? u.includes("\u0000")
-    : Array.isArray(u)
-    ? u.some(hasNul)
-    : typeof u === "object" && u !== null && Object.entries(u).some(([k, v]) => k.includes("\u0000") || hasNul(v))
-const noNul = { message: () => "must not contain NUL characters" }
-const Str = (max: number) => Schema.String.pipe(Schema.maxLength(max), Schema.filter((s) => !hasNul(s), noNul))
-const Text = (min: number, max: number) => AnyText(min, max).pipe(Schema.filter((s) => !hasNul(s), noNul))
+const Str = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 /** Money and counts are stored as Postgres integer. */
 const INT4_MAX = 2_147_483_647
 
@@ -80,7 +72,7 @@ const fields = {
   max_advance_days: Int(1, 730),
   max_periods: Int(1, 60),
   active: Schema.Boolean,
-  metadata: Metadata.pipe(Schema.filter((m) => !hasNul(m), noNul)),
+  metadata: Metadata,
   lat: Schema.NullOr(Schema.Number.pipe(Schema.between(-90, 90))),
   lon: Schema.NullOr(Schema.Number.pipe(Schema.between(-180, 180))),
   place_id: Schema.NullOr(Text(1, 300)),

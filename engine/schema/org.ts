@@ -1,9 +1,7 @@
 import { Schema } from "effect"
-import { Text as AnyText, strict } from "./common.ts"
-
-/** Postgres text cannot hold NUL: such input is a 400, never a 500. */
-const Text = (min: number, max: number) =>
-  AnyText(min, max).pipe(Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }))
+import { Text, strict } from "./common.ts"
+import { Email } from "./customer.ts"
+import { isValidZone } from "../time/local.ts"
 
 const ZERO_DECIMAL = new Set([
   "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "MGA", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF"
@@ -13,13 +11,8 @@ const CURRENCIES = new Set(Intl.supportedValuesOf("currency"))
 /** Minor units per major unit: 1 for zero-decimal currencies (JPY), 100 otherwise. */
 export const minorUnits = (currency: string) => (ZERO_DECIMAL.has(currency) ? 1 : 100)
 
-export const isTimeZone = (zone: string) => {
-  try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone.length > 0 && zone.includes("/") || zone === "UTC"
-  } catch {
-    return false
-  }
-}
+/** An IANA zone name (Region/City, or UTC); abbreviations such as EST are refused. */
+export const isTimeZone = (zone: string) => (zone.includes("/") || zone === "UTC") && isValidZone(zone)
 
 export const TimeZone = Schema.String.pipe(
   Schema.filter(isTimeZone, { message: () => "must be an IANA time zone such as Europe/Amsterdam" })
@@ -56,7 +49,7 @@ export const OrgUpdate = Schema.Struct({
 
 export const Role = Schema.Literal("owner", "staff")
 export const MemberCreate = Schema.Struct({
-  email: Schema.String.pipe(Schema.maxLength(254), Schema.pattern(/^[^\s@\u0000]+@[^\s@\u0000]+\.[^\s@\u0000]+$/)),
+  email: Email,
   name: Schema.optional(Text(1, 120)),
   role: Role
 }).annotations(strict)

@@ -4,6 +4,7 @@ import { RequestError } from "@effect/platform/HttpServerError"
 import { Cause, Effect, Option } from "effect"
 import { BadRequest } from "../../engine/schema/errors.ts"
 import { Api } from "./Api.ts"
+import { refuseNul } from "./nul.ts"
 
 const fieldOf = (path: ReadonlyArray<PropertyKey>) =>
   path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
@@ -24,7 +25,7 @@ export const toBadRequest = (e: HttpApiDecodeError): BadRequest => {
  * Any other defect is logged and answered as 500 internal_error in the same shape, with no details.
  */
 export const DecodeErrorsLive = HttpApiBuilder.middleware(Api, (app) =>
-  Effect.catchAllCause(app, (cause) => {
+  Effect.catchAllCause(Effect.flatMap(refuseNul, Option.match({ onNone: () => app, onSome: Effect.fail })), (cause) => {
     // The platform reads JSON bodies with orDie, so a malformed body arrives as a defect.
     const e: unknown = Option.getOrElse(Cause.failureOption(cause), () => Option.getOrUndefined(Cause.dieOption(cause)))
     if (e instanceof HttpApiDecodeError) return Effect.fail(toBadRequest(e))

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { parseTimeInput } from "../../time/local.ts"
 import { badRequest, conflict } from "../../schema/errors.ts"
 import { Orgs } from "../Orgs.ts"
 import type { OfferingRow } from "../offerings/row.ts"
@@ -27,4 +28,5 @@ export const requireMember = (orgId: string, teacher: string | null | undefined)
     }
   })
 
-export const full = (t: string | null | undefined) => (t == null ? null : t.length === 5 ? `${t}:00` : t)
+/** HH:MM:SS from checked input (HH:MM, HH:MM:00, 24:00); null stays null. */
+export const full = (t: string | null | undefined) => (t == null ? null : parseTimeInput(t) ?? t)

@@ -1,4 +1,5 @@
 import { DEFAULT_HOURS } from "../../time/hours.ts"
+import { parseTimeInput } from "../../time/local.ts"
 import type { HoursEntry } from "../../schema/offering.ts"
 
 export { DEFAULT_HOURS }
@@ -9,7 +10,8 @@ export interface StoredHours {
   readonly end_time: string
 }
 
-const full = (t: string) => (t.length === 5 ? `${t}:00` : t)
+/** Input is already checked by the schema, so the parser always answers. */
+const full = (t: string) => parseTimeInput(t) ?? t
 
 /** Normalizes to HH:MM:SS, sorted; null when an entry does not end after it starts. */
 export const normalizeHours = (hours: ReadonlyArray<HoursEntry>): StoredHours[] | { invalid: number } => {
