@@ -122,7 +122,8 @@ export const bookingMachine = setup({
         keeping: {
           on: {
             lapse: { guard: "holdExpired", target: "lapsed" },
-            move: { target: "keeping", actions: ["recordMove", out("booking.moved")] }
+            move: { target: "keeping", actions: ["recordMove", out("booking.moved")] },
+            time_cancelled: { guard: "isCourse", target: "keeping", actions: ["recordTimeLost", out("booking.session_cancelled")] }
           }
         },
         lapsed: { on: { nudge: { guard: "notNudged", target: "lapsed", actions: ["recordNudge", out("booking.nudged")] } } }

@@ -79,7 +79,7 @@ export const bookingCascade = Effect.gen(function*() {
       if (!again && session.series_id !== null) {
         const next = yield* sql<{ id: string; starts_at: Date }>`select id, starts_at from sessions where series_id = ${session.series_id}
           and state = 'scheduled' and starts_at > ${session.starts_at} and id <> ${session.id} order by starts_at limit 1`.pipe(Effect.orDie)
-        const courses = yield* lockRows(sql`b.series_id = ${session.series_id} and b.starts_at <= ${session.starts_at} and b.status = 'confirmed'`)
+        const courses = yield* lockRows(sql`b.series_id = ${session.series_id} and b.starts_at <= ${session.starts_at} and b.keeps_place`)
         for (const row of courses) {
           const first = row.session_id === session.id && next[0] !== undefined
           const applied = yield* Effect.orDie(store.apply(

@@ -127,6 +127,18 @@ describe("a course losing one of its times", () => {
     expect((await org.sessions(offering.id)).map((s: Json) => [s.status, s.booked])).toEqual([["cancelled", 0], ["cancelled", 0], ["scheduled", 1]])
     expect((await org.events("booking.cancelled")).length).toBe(0)
   })
+
+  it("a held course booking whose first time is cancelled keeps its hold and starts at the next time", async () => {
+    const org = await bookingsOrg(app)
+    const { offering, series, sessions } = await org.course({ capacity: 3, price_cents: 3000 }, 3)
+    const b = await org.booked({ offering_id: offering.id, series_id: series.id })
+    expect(b.status).toBe("held")
+    ok(await org.call("POST", `/sessions/${sessions[0].id}/cancel`, {}))
+    expect(ok(await org.get(b.id))).toMatchObject({ status: "held", session_id: sessions[1].id, starts_at: sessions[1].starts_at })
+    expect((await org.events("booking.session_cancelled")).map((e) => e.data.id)).toEqual([b.id])
+    expect(ok(await org.act(b.id, "confirm"))).toMatchObject({ status: "confirmed", session_id: sessions[1].id })
+    expect((await org.sessions(offering.id)).map((s: Json) => [s.status, s.booked])).toEqual([["cancelled", 0], ["scheduled", 1], ["scheduled", 1]])
+  })
 })
 
 describe("offerings.delete", () => {

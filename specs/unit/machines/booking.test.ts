@@ -72,7 +72,7 @@ const bnh = "booking_not_held"
 const TABLE: Record<StateName, Record<EventName, Expect>> = {
   keeping: {
     confirm: confirmed, pay: confirmed, lapse: ["lapsed", []], nudge: "hold_not_lapsed", cancel: cancelled,
-    move: ["keeping", ["booking.moved"]], call_off: bnc, choose_expired: bnc, time_cancelled: bnc, mark_paid: bnc,
+    move: ["keeping", ["booking.moved"]], call_off: bnc, choose_expired: bnc, time_cancelled: "not_a_course", mark_paid: bnc,
     mark_unpaid: bnc, check_in: bnc, no_show: bnc, clear_attendance: bnc
   },
   lapsed: {
@@ -106,6 +106,7 @@ const FLIPS: ReadonlyArray<readonly [StateName, Partial<BookingContext>, Booking
   ["choosing", { choose_by: "2030-01-14T23:59:59.999Z" }, EVENTS.choose_expired, cancelled],
   ["choosing", { choose_by: NOW }, EVENTS.choose_expired, cancelled],
   ["plain", { series_id: "e1" }, EVENTS.time_cancelled, ["plain", ["booking.session_cancelled"]]],
+  ["keeping", { series_id: "e1" }, EVENTS.time_cancelled, ["keeping", ["booking.session_cancelled"]]],
   ["plain", { paid_by_hand: true, paid_at: NOW }, EVENTS.mark_paid, "already_paid"],
   ["plain", { paid_by_hand: true, paid_at: NOW }, EVENTS.mark_unpaid, ["plain", ["booking.unpaid"]]],
   ["plain", { paid_at: NOW }, EVENTS.mark_paid, ["plain", ["booking.paid"]]],
