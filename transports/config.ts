@@ -1,4 +1,4 @@
-import { Config, Effect, Option } from "effect"
+import { Config, Option } from "effect"
 
 export interface AppConfig {
   readonly port: number
@@ -43,7 +43,3 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   ),
   clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const))
 }).pipe(Config.map((c) => ({ ...c, publicUrl: c.publicUrl || `http://${c.host}:${c.port}` })))
-
-export const loadConfig = Effect.gen(function*() {
-  return yield* appConfig
-})

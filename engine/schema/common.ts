@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 
-export const Uuid = Schema.UUID
 export const OrgId = Schema.UUID.pipe(Schema.brand("OrgId"))
 export type OrgId = typeof OrgId.Type
 
@@ -41,5 +40,3 @@ export const JsonValue = Schema.Unknown.annotations({ jsonSchema: { type: ["obje
 export const JsonObject = Schema.Record({ key: Schema.String, value: JsonValue }).annotations({ description: "Free-form JSON object" })
 
 export const ListOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
-export const PageOf = <S extends Schema.Schema.Any, C extends Schema.Schema.Any>(item: S, cursor: C) =>
-  Schema.Struct({ data: Schema.Array(item), next_after: Schema.NullOr(cursor) })

@@ -15,7 +15,3 @@ export const totalOf = (o: Pick<OfferingRow, "kind" | "price_cents" | "guest_pri
       return o.price_cents * quantity * periods
   }
 }
-
-/** The part paid online at booking: a fixed deposit (at most the total), a percent rounded half up, or all. */
-export const depositOf = (o: Pick<OfferingRow, "deposit_cents" | "deposit_percent">, total: number) =>
-  o.deposit_cents !== null ? Math.min(o.deposit_cents, total) : o.deposit_percent !== null ? Math.floor((total * o.deposit_percent + 50) / 100) : total

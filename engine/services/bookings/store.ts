@@ -2,7 +2,6 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { type BookingEvent, bookingStatus, decideBooking } from "../../machines/booking.ts"
 import { conflict, notFound } from "../../schema/errors.ts"
-import type { Booking } from "../../schema/booking.ts"
 import type { NewEvent } from "../Events.ts"
 import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
 
@@ -54,4 +53,3 @@ export const bookingStore = Effect.gen(function*() {
 })
 
 export type Applied = { readonly booking: BookingRow & Joined; readonly events: ReadonlyArray<NewEvent> }
-export const bookingOf = (a: Applied): Booking => toBooking(a.booking)

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import type { Customer, CustomerCreate, CustomersQuery, CustomerUpdate } from "../../schema/customer.ts"
+import type { CustomerCreate, CustomersQuery, CustomerUpdate } from "../../schema/customer.ts"
 import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
