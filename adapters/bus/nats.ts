@@ -27,8 +27,22 @@ const unavailable = (what: string) => (cause: unknown) =>
   new BusUnavailable(`NATS ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
 
 const encoder = new TextEncoder()
-const encode = (e: BusEvent): Uint8Array =>
-  encoder.encode(JSON.stringify({ id: e.id, org_id: e.org_id, type: e.type, created_at: e.created_at, data: e.data }))
+/** Room kept under the server's max_payload for the JetStream headers (Nats-Msg-Id) of a message. */
+const HEADER_ROOM = 4096
+
+/**
+ * An event as a message. One whose JSON would pass the server's max_payload goes by reference: `data` null and
+ * `data_omitted` `{ reason: "too_large", bytes }`; the consumer reads it whole from events.list (after = id - 1,
+ * limit 1). So no event can stall the relay, and order on the stream is kept.
+ */
+export const encodeEvent = (e: BusEvent, maxPayload: number): Uint8Array => {
+  const whole = encoder.encode(JSON.stringify({ id: e.id, org_id: e.org_id, type: e.type, created_at: e.created_at, data: e.data }))
+  if (whole.byteLength <= maxPayload - HEADER_ROOM) return whole
+  return encoder.encode(JSON.stringify({
+    id: e.id, org_id: e.org_id, type: e.type, created_at: e.created_at, data: null,
+    data_omitted: { reason: "too_large", bytes: whole.byteLength }
+  }))
+}
 
 /** Create the stream, or bring subjects and dedupe window of an existing one up to date. */
 const ensureStream = async (jsm: JetStreamManager, name: string, subjects: Array<string>, windowMs: number) => {
@@ -69,11 +83,12 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
         catch: unavailable(`stream ${stream} setup`)
       })
       const js = jetstream(nc)
+      const maxPayload = () => nc.info?.max_payload ?? 1024 * 1024
 
       // All publishes of a batch go out at once on one connection, so the stream stores them in order.
       const publish = (events: ReadonlyArray<BusEvent>) =>
         Effect.tryPromise({
-          try: () => Promise.all(events.map((e) => js.publish(subjectOf(e), encode(e), { msgID: String(e.id), timeout }))),
+          try: () => Promise.all(events.map((e) => js.publish(subjectOf(e), encodeEvent(e, maxPayload()), { msgID: String(e.id), timeout }))),
           catch: unavailable("publish")
         }).pipe(Effect.asVoid, Effect.withSpan("EventBus.publish", { attributes: { count: events.length } }))
 

@@ -74,3 +74,23 @@ export const peakLoads = (busy: ReadonlyArray<Busy>, pad: number, starts: Readon
     return tail > head ? steps.levels[queue[head]] : 0
   })
 }
+
+/**
+ * Peak load over each time [starts[i], ends[i]) when lengths differ (rental periods of whole local days). The load
+ * steps are disjoint and in order, so each time finds its first step by bisection and reads only those it overlaps.
+ */
+export const peakLoadsUntil = (busy: ReadonlyArray<Busy>, pad: number, starts: ReadonlyArray<number>, ends: ReadonlyArray<number>): Array<number> => {
+  if (starts.length === 0) return []
+  const steps = loadSteps(busy, pad, Math.min(...starts), Math.max(...ends))
+  return starts.map((start, i) => {
+    let [lo, hi] = [0, steps.count]
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (steps.ends[mid] <= start) lo = mid + 1
+      else hi = mid
+    }
+    let peak = 0
+    for (let k = lo; k < steps.count && steps.starts[k] < ends[i]; k++) peak = Math.max(peak, steps.levels[k])
+    return peak
+  })
+}

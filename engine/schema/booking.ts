@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Instant, Int, JsonObject, Text, strict } from "./common.ts"
+import { Instant, Int, JsonObject, MAX_TOTAL_CENTS, MetadataInput, Text, strict } from "./common.ts"
 import { Email } from "./customer.ts"
 import { Kind, Question } from "./offering.ts"
 
@@ -80,8 +80,8 @@ export const BookingCreate = Schema.Struct({
   series_id: Schema.optional(Schema.UUID),
   periods: Schema.optional(Int(1, 60)),
   answers: Schema.optional(Answers),
-  notes: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
-  metadata: Schema.optional(Metadata),
+  notes: Schema.optional(Text(0, 2000)),
+  metadata: Schema.optional(MetadataInput),
   hold_minutes: Schema.optional(Int(1, 30))
 }).annotations({ ...strict, identifier: "BookingCreate" })
 export type BookingCreate = typeof BookingCreate.Type
@@ -93,8 +93,8 @@ export const BookingsQuery = Schema.Struct({
   offering_id: Schema.optional(Schema.UUID),
   customer_id: Schema.optional(Schema.UUID),
   session_id: Schema.optional(Schema.UUID),
-  reference: Schema.optional(Schema.String.pipe(Schema.maxLength(40))),
-  q: Schema.optional(Schema.String.pipe(Schema.maxLength(80))),
+  reference: Schema.optional(Text(0, 40)),
+  q: Schema.optional(Text(0, 80)),
   order: Schema.optional(Schema.Literal("asc", "desc")),
   limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 500)))),
   after: Schema.optional(Schema.UUID)
@@ -104,8 +104,8 @@ export type BookingsQuery = typeof BookingsQuery.Type
 export const BookingPage = Schema.Struct({ data: Schema.Array(Booking), next_after: Schema.NullOr(Schema.String) })
 
 export const CancelBody = Schema.Struct({
-  refund_cents: Schema.optional(Schema.NullOr(Int(0))),
-  reason: Schema.optional(Schema.String.pipe(Schema.maxLength(500)))
+  refund_cents: Schema.optional(Schema.NullOr(Int(0, MAX_TOTAL_CENTS))),
+  reason: Schema.optional(Text(0, 500))
 }).annotations({ ...strict, identifier: "BookingCancel" })
 export const MoveBody = Schema.Struct({
   starts_at: Schema.optional(Instant),
@@ -114,4 +114,4 @@ export const MoveBody = Schema.Struct({
 export const AttendanceBody = Schema.Struct({
   attendance: Schema.Literal("checked_in", "no_show", "clear")
 }).annotations({ ...strict, identifier: "BookingAttendance" })
-export const MarkPaidBody = Schema.Struct({ paid_cents: Schema.optional(Int(0)) }).annotations({ ...strict, identifier: "BookingMarkPaid" })
+export const MarkPaidBody = Schema.Struct({ paid_cents: Schema.optional(Int(0, MAX_TOTAL_CENTS)) }).annotations({ ...strict, identifier: "BookingMarkPaid" })

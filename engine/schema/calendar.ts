@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Instant, Int, LocalDate, strict } from "./common.ts"
+import { Instant, Int, LocalDate, strict, Text } from "./common.ts"
 import { TimeInput } from "./offering.ts"
 
 export const Repeat = Schema.Literal("none", "daily", "weekly", "monthly", "yearly", "weekdays")
@@ -73,7 +73,7 @@ export type SessionUpdate = typeof SessionUpdate.Type
 
 export const SessionCancel = Schema.Struct({
   guests: Schema.optional(Schema.Literal("refund", "choose")),
-  note: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
+  note: Schema.optional(Text(0, 200))
 }).annotations({ ...strict, identifier: "SessionCancel" })
 
 export const SessionsQuery = Schema.Struct({

@@ -1,11 +1,11 @@
 import { Schema } from "effect"
-import { Int, Text, Timestamp, strict } from "./common.ts"
+import { charsWithin, Int, Text, Timestamp, strict } from "./common.ts"
 
 const EMAIL = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)+$/
 const PHONE = /^\+?[0-9][0-9 ().-]{2,38}$/
 
 /** The one email check: the API's Schema and the CSV import both use it. */
-export const isEmail = (s: string) => s.length <= 254 && EMAIL.test(s)
+export const isEmail = (s: string) => charsWithin(s, 0, 254) && EMAIL.test(s)
 export const isPhone = (s: string) => PHONE.test(s)
 
 export const Email = Schema.String.pipe(
@@ -42,7 +42,7 @@ export const CustomerUpdate = Schema.Struct({
 export type CustomerUpdate = typeof CustomerUpdate.Type
 
 export const CustomersQuery = Schema.Struct({
-  q: Schema.optional(Schema.String.pipe(Schema.maxLength(80))),
+  q: Schema.optional(Text(0, 80)),
   limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 500)))),
   after: Schema.optional(Schema.UUID)
 })
@@ -52,7 +52,7 @@ export const CustomerPage = Schema.Struct({ data: Schema.Array(Customer), next_a
 
 /** 10,000 rows of generous width; the row count itself is checked after parsing (too_many_rows). */
 export const CustomerImport = Schema.Struct({
-  csv: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(8_000_000))
+  csv: Text(1, 8_000_000)
 }).annotations({ ...strict, identifier: "CustomerImport" })
 
 export const ImportResult = Schema.Struct({

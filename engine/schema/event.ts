@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Int } from "./common.ts"
+import { Int, Text } from "./common.ts"
 
 export const Event = Schema.Struct({
   id: Schema.Int,
@@ -12,7 +12,7 @@ export type Event = typeof Event.Type
 export const EventsQuery = Schema.Struct({
   after: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(0))),
   limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 200)))),
-  type: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z_]+\.[a-z_]+$/))),
+  type: Schema.optional(Text(1, 80).pipe(Schema.pattern(/^[a-z_]+\.[a-z_]+$/))),
   order: Schema.optional(Schema.Literal("asc", "desc"))
 })
 export const EventPage = Schema.Struct({ data: Schema.Array(Event), next_after: Schema.Int })

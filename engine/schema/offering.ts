@@ -1,8 +1,6 @@
 import { Schema } from "effect"
-import { Int, JsonObject, Text, Timestamp, strict } from "./common.ts"
+import { Int, JsonObject, MetadataInput, Text, Timestamp, strict } from "./common.ts"
 
-/** Postgres text and jsonb cannot hold NUL, so input carrying one is bad input (400), never a 500. */
-const Str = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 /** Money and counts are stored as Postgres integer. */
 const INT4_MAX = 2_147_483_647
 
@@ -57,8 +55,8 @@ export const HoursList = Schema.Struct({
 
 const fields = {
   name: Text(1, 120),
-  description: Str(2000),
-  location: Str(500),
+  description: Text(0, 2000),
+  location: Text(0, 500),
   duration_minutes: Int(5, 43200),
   capacity: Int(1, 10000),
   max_per_booking: Int(1, 10000),
@@ -72,7 +70,7 @@ const fields = {
   max_advance_days: Int(1, 730),
   max_periods: Int(1, 60),
   active: Schema.Boolean,
-  metadata: Metadata,
+  metadata: MetadataInput,
   lat: Schema.NullOr(Schema.Number.pipe(Schema.between(-90, 90))),
   lon: Schema.NullOr(Schema.Number.pipe(Schema.between(-180, 180))),
   place_id: Schema.NullOr(Text(1, 300)),

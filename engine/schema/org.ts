@@ -2,14 +2,9 @@ import { Schema } from "effect"
 import { Text, strict } from "./common.ts"
 import { Email } from "./customer.ts"
 import { isValidZone } from "../time/local.ts"
+import { isCurrency } from "./currency.ts"
 
-const ZERO_DECIMAL = new Set([
-  "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "MGA", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF"
-])
-const CURRENCIES = new Set(Intl.supportedValuesOf("currency"))
-
-/** Minor units per major unit: 1 for zero-decimal currencies (JPY), 100 otherwise. */
-export const minorUnits = (currency: string) => (ZERO_DECIMAL.has(currency) ? 1 : 100)
+export { minorUnits } from "./currency.ts"
 
 /** An IANA zone name (Region/City, or UTC); abbreviations such as EST are refused. */
 export const isTimeZone = (zone: string) => (zone.includes("/") || zone === "UTC") && isValidZone(zone)
@@ -18,7 +13,7 @@ export const TimeZone = Schema.String.pipe(
   Schema.filter(isTimeZone, { message: () => "must be an IANA time zone such as Europe/Amsterdam" })
 )
 export const Currency = Schema.String.pipe(
-  Schema.filter((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: () => "must be an ISO 4217 code such as EUR" })
+  Schema.filter(isCurrency, { message: () => "must be an ISO 4217 code in use, such as EUR" })
 )
 export const PlanName = Schema.Literal("free", "pro", "growth", "scale")
 

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { strict } from "./common.ts"
+import { strict, Text } from "./common.ts"
 
 /** Every event type of the spec's event table; an endpoint subscribes to a non-empty set of these. */
 export const EVENT_TYPES = [
@@ -23,8 +23,8 @@ export const isEventType = (type: string): boolean => (EVENT_TYPES as ReadonlyAr
 export const MAX_ACTIVE_WEBHOOKS = 50
 
 export const WebhookCreate = Schema.Struct({
-  url: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)),
-  events: Schema.Array(Schema.String.pipe(Schema.maxLength(80))).pipe(Schema.minItems(1), Schema.maxItems(EVENT_TYPES.length))
+  url: Text(1, 2048),
+  events: Schema.Array(Text(0, 80)).pipe(Schema.minItems(1), Schema.maxItems(EVENT_TYPES.length))
 }).annotations(strict)
 export type WebhookCreate = typeof WebhookCreate.Type
 

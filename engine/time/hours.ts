@@ -1,4 +1,5 @@
-import { addDays, type LocalDate, type LocalTime, toInstant, weekdayOf } from "./local.ts"
+import { daysBetween, type LocalDate, type LocalTime, walkDays, weekdayOf } from "./local.ts"
+import { wallWindow } from "./zone.ts"
 
 export type WeeklyHours = { weekday: number; start_time: LocalTime; end_time: LocalTime }
 
@@ -10,7 +11,10 @@ export const DEFAULT_HOURS: ReadonlyArray<WeeklyHours> = [0, 1, 2, 3, 4, 5, 6].m
   end_time: "17:00:00"
 }))
 
-/** Open windows as UTC instants for each local date in [fromDate, toDate], sorted and merged. */
+/**
+ * Open windows as UTC instants for each local date in [fromDate, toDate], sorted and merged. Hours are wall-clock
+ * readings: a window is open while the org's clock reads within it (see wallWindow for the days the clocks change).
+ */
 export const openIntervals = (
   hours: ReadonlyArray<WeeklyHours>,
   zone: string,
@@ -18,13 +22,11 @@ export const openIntervals = (
   toDate: LocalDate
 ): Array<Interval> => {
   const windows: Array<Interval> = []
-  for (let date = fromDate; date <= toDate; date = addDays(date, 1)) {
+  for (const date of daysBetween(fromDate, toDate) < 0 ? [] : walkDays(fromDate, toDate)) {
     const weekday = weekdayOf(date)
     for (const h of hours) {
       if (h.weekday !== weekday) continue
-      const start = toInstant(date, h.start_time, zone)
-      const end = toInstant(date, h.end_time, zone)
-      if (end > start) windows.push({ start, end })
+      windows.push(...wallWindow(date, h.start_time, h.end_time, zone))
     }
   }
   windows.sort((a, b) => a.start.getTime() - b.start.getTime())

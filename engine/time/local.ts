@@ -54,6 +54,21 @@ export const isValidLocalDate = (s: string): boolean => {
 
 export const addDays = (date: LocalDate, n: number): LocalDate => fromMs(dateMs(date) + n * DAY_MS)
 
+/** Longest run of days any loop walks (ten years): callers bound their input far below it. */
+export const MAX_DAYS_WALKED = 3660
+
+/**
+ * The local dates from `first` to `last` inclusive, `step` days apart, counted by number (never by comparing text,
+ * which breaks past year 9999). A run longer than MAX_DAYS_WALKED is a bug in the caller's bounds: it throws.
+ */
+export const walkDays = (first: LocalDate, last: LocalDate, step = 1): LocalDate[] => {
+  const span = daysBetween(first, last)
+  if (!(span <= MAX_DAYS_WALKED)) throw new RangeError(`refusing to walk ${span} days from ${first} to ${last}`)
+  const out: LocalDate[] = []
+  for (let i = 0; i <= span; i += step) out.push(addDays(first, i))
+  return out
+}
+
 export const weekdayOf = (date: LocalDate): number => new Date(dateMs(date)).getUTCDay()
 
 /** Whole days from `a` to `b` (negative when `b` is earlier). */

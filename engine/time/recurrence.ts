@@ -1,5 +1,5 @@
 // Yearly on 29 February falls on 28 February in years that have no 29 February.
-import { addDays, daysBetween, daysInMonth, localDate, type LocalDate, weekdayOf } from "./local.ts"
+import { addDays, daysBetween, daysInMonth, localDate, type LocalDate, MAX_DAYS_WALKED, walkDays, weekdayOf } from "./local.ts"
 
 export type Repeat = "none" | "daily" | "weekly" | "monthly" | "yearly" | "weekdays"
 
@@ -29,15 +29,14 @@ const monthlyDate = (y: number, m: number, rule: MonthlyRule): LocalDate => {
 
 const yearlyDate = (y: number, m: number, d: number): LocalDate => localDate(y, m, Math.min(d, daysInMonth(y, m)))
 
-const stepping = (first: LocalDate, last: LocalDate, step: number, keep: (date: LocalDate) => boolean = () => true) => {
-  const out: LocalDate[] = []
-  for (let date = first; date <= last; date = addDays(date, step)) if (keep(date)) out.push(date)
-  return out
-}
+const stepping = (first: LocalDate, last: LocalDate, step: number, keep: (date: LocalDate) => boolean = () => true) =>
+  daysBetween(first, last) < 0 ? [] : walkDays(first, last, step).filter(keep)
 
+/** Dates from `at` by `next` (at least a day on), kept from `first` through `last`; as bounded as walkDays. */
 const byDate = (first: LocalDate, last: LocalDate, next: (date: LocalDate) => LocalDate, at: LocalDate) => {
+  if (!(daysBetween(at, last) <= MAX_DAYS_WALKED)) throw new RangeError(`refusing to walk from ${at} to ${last}`)
   const out: LocalDate[] = []
-  for (let date = at; date <= last; date = next(date)) if (date >= first) out.push(date)
+  for (let date = at; daysBetween(date, last) >= 0; date = next(date)) if (date >= first) out.push(date)
   return out
 }
 

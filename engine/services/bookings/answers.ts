@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { charsWithin } from "../../schema/common.ts"
 import { badRequest } from "../../schema/errors.ts"
 import type { Question } from "../../schema/offering.ts"
 
@@ -13,7 +14,7 @@ export const checkAnswers = (questions: ReadonlyArray<Question>, answers: Readon
         ? typeof value === "boolean"
         : q.type === "choice"
         ? typeof value === "string" && (q.options ?? []).includes(value)
-        : typeof value === "string" && value.trim().length > 0 && value.length <= 1000
+        : typeof value === "string" && value.trim().length > 0 && charsWithin(value, 1, 1000)
       if (!ok) {
         const expected = q.type === "yes_no" ? "true or false" : q.type === "choice" ? `one of ${(q.options ?? []).join(", ")}` : "text up to 1000 characters"
         return yield* badRequest("invalid_answers", `answers.${id}: expected ${expected}`)

@@ -17,6 +17,9 @@ import { calendarQueries } from "./queries.ts"
 import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
 
+/** The longest booking window (max_advance_days at most): an entry starting later could not be booked. */
+const LONGEST_WINDOW_DAYS = 730
+
 type Draft = EntryTimes & { capacity: number | null; teacher_id: string | null }
 
 export class Series extends Effect.Service<Series>()("Series", {
@@ -31,8 +34,11 @@ export class Series extends Effect.Service<Series>()("Series", {
     const bookings = yield* CalendarBookings
     const q = yield* calendarQueries
 
-    const check = (draft: Draft, course: boolean) =>
+    const check = (draft: Draft, course: boolean, today: string) =>
       Effect.gen(function*() {
+        if (draft.starts_on > addDays(today, LONGEST_WINDOW_DAYS)) {
+          return yield* badRequest("invalid_starts_on", `starts_on: at most ${LONGEST_WINDOW_DAYS} days ahead (the longest booking window), so no later than ${addDays(today, LONGEST_WINDOW_DAYS)}`)
+        }
         if ((draft.start_time === null) !== (draft.end_time === null)) {
           return yield* badRequest("invalid_times", "send start_time and end_time together, or neither for all day")
         }
@@ -78,9 +84,9 @@ export class Series extends Effect.Service<Series>()("Series", {
           capacity: input.capacity ?? null,
           teacher_id: input.teacher ?? null
         }
-        yield* check(draft, offering.course)
         const now = yield* clock.now
         const today = todayIn(now, org.timezone)
+        yield* check(draft, offering.course, today)
         const row = { ...draft, id: crypto.randomUUID(), org_id: org.id, offering_id: offering.id, made_until: madeUntil(draft, today), created_at: now }
         yield* sql`insert into series ${sql.insert(row)}`
         yield* materialize(row, org.timezone, draft.starts_on > today ? draft.starts_on : today, row.made_until)
@@ -115,9 +121,9 @@ export class Series extends Effect.Service<Series>()("Series", {
           capacity: patch.capacity === undefined ? current.capacity : patch.capacity,
           teacher_id: patch.teacher === undefined ? current.teacher_id : patch.teacher
         }
-        yield* check(draft, offering.course)
         const now = yield* clock.now
         const today = todayIn(now, org.timezone)
+        yield* check(draft, offering.course, today)
         const made_until = madeUntil(draft, today)
         yield* sql`update series set ${sql.update({ ...draft, made_until, updated_at: now })} where id = ${current.id}`
         const timesChanged = (["starts_on", "start_time", "end_time", "span_days", "repeat", "ends_on"] as const).some((k) => draft[k] !== current[k])

@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { truncateChars } from "../../schema/common.ts"
 import { isEmail, isPhone } from "../../schema/customer.ts"
 import type { ImportRow } from "./csv.ts"
 
@@ -20,7 +21,7 @@ export const cleanRows = (rows: ReadonlyArray<ImportRow>) => {
   for (const r of rows) {
     if (!isEmail(r.email)) continue
     const key = r.email.toLowerCase()
-    const name = r.name === "" ? null : r.name.slice(0, 200)
+    const name = r.name === "" ? null : truncateChars(r.name, 200)
     const phone = isPhone(r.phone) ? r.phone : null
     const seen = byEmail.get(key)
     if (seen === undefined) byEmail.set(key, { key, email: r.email, name, phone })

@@ -89,7 +89,11 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       yield* Effect.forEach(rows, deliver, { concurrency: 4, discard: true })
     }).pipe(Effect.orDie, Effect.withSpan("Mail.sendDue"))
 
-    yield* jobs.register({ name: "mail.send", run: sendDue })
+    yield* jobs.register({
+      name: "mail.send",
+      run: sendDue,
+      next: sql`(select min(next_at) from mail_outbox where sent_at is null and failed_at is null)`
+    })
 
     return { enqueue, forget, sendDue } as const
   })

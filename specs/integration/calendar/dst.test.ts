@@ -75,18 +75,19 @@ describe("calendar entries across a change", () => {
     expect(starts[1] - starts[0]).toBe(WEEK + (c.kind === "spring" ? -c.gap : c.gap) * 60_000)
   })
 
-  it.each(SPRING.map((c) => [name(c), c] as const))("%s: a time that does not exist moves forward by the gap", async (_, c) => {
+  it.each(SPRING.map((c) => [name(c), c] as const))("%s: a time that does not exist moves forward by the gap and keeps its length", async (_, c) => {
     const org = await newOrg(app, c.zone)
     const o = await org.klass()
     ok(await org.series.create({ offering_id: o.id, starts_on: addDaysTo(c.date, -1), start_time: "02:15", end_time: "05:00", repeat: "daily", ends_on: addDaysTo(c.date, 1) }), 201)
     const sessions = await sessionsOf(org, o.id)
-    const moved = c.gap === 60 ? "03:15" : "02:45"
+    const moved = c.gap === 60 ? "03:15-06:00" : "02:45-05:30"
     expect(sessions.map((s) => `${s.occurs_on} ${wall(s.starts_at, c.zone).time}-${wall(s.ends_at, c.zone).time}`)).toEqual([
       `${addDaysTo(c.date, -1)} 02:15-05:00`,
-      `${c.date} ${moved}-05:00`,
+      `${c.date} ${moved}`,
       `${addDaysTo(c.date, 1)} 02:15-05:00`
     ])
     expect(Date.parse(sessions[1].starts_at)).toBe(Date.parse(c.at) + 15 * 60_000)
+    expect(sessions.map((s) => Date.parse(s.ends_at) - Date.parse(s.starts_at))).toEqual([165, 165, 165].map((m) => m * 60_000))
   })
 
   it.each(FALL.map((c) => [name(c), c] as const))("%s: a time that happens twice takes the earlier instant", async (_, c) => {

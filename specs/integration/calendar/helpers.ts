@@ -156,6 +156,8 @@ const machineOf = (s: Seat, status: "held" | "confirmed" | "cancelled", at: Date
 export const seedBookings = async (app: TestApp, orgId: string, seats: ReadonlyArray<Seat>) => {
   const customerId = randomUUID()
   const at = await clockNow(app)
+  const ids = [...new Set(seats.map((s) => s.offering_id))]
+  const kinds = new Map(ids.length === 0 ? [] : (await sql(app, (s) => s<{ id: string; kind: string }>`select id, kind from offerings where id in ${s.in(ids)}`)).map((o) => [o.id, o.kind]))
   const rows = seats.map((s) => {
     const status = s.status ?? "confirmed"
     const machine = machineOf(s, status, at)
@@ -169,6 +171,7 @@ export const seedBookings = async (app: TestApp, orgId: string, seats: ReadonlyA
       starts_at: new Date(s.starts_at),
       ends_at: new Date(s.ends_at),
       quantity: s.quantity ?? 1,
+      places: kinds.get(s.offering_id) === "appointment" ? 1 : s.quantity ?? 1,
       state: machine.state,
       machine: JSON.stringify(machine.context),
       status,
