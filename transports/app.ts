@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, Option, Schedule } from "effect"
+import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { createServer } from "node:http"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
 import { LogMailerLive } from "../adapters/mail/log.ts"
@@ -11,6 +11,7 @@ import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
 import { MigrateLive } from "../adapters/db/migrate.ts"
 import { PgliteLive } from "../adapters/db/pglite.ts"
 import { PostgresLive } from "../adapters/db/postgres.ts"
+import { PreparedLive } from "../adapters/db/prepared.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
@@ -21,6 +22,8 @@ import { Events } from "../engine/services/Events.ts"
 import { Mail } from "../engine/services/mail/Mail.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
 import { Jobs } from "../engine/services/Jobs.ts"
+import { EngineClock } from "../engine/services/Clock.ts"
+import { waitForWake, Wakeups } from "../engine/services/Wakeups.ts"
 import { Links } from "../engine/services/Links.ts"
 import { Offerings } from "../engine/services/offerings/Offerings.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
@@ -39,8 +42,11 @@ import { HealthRoutes, ServeLive } from "./http/server.ts"
 import { WebhooksHandlers } from "./http/handlers/webhooks.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
+/** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
+export const withPrepared = (database: ReturnType<typeof PostgresLive>) => PreparedLive.pipe(Layer.provideMerge(database))
+
 export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">) =>
-  Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })
+  withPrepared(Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) }))
 
 export const BusLive = (config: Pick<AppConfig, "natsUrl">) =>
   Option.match(config.natsUrl, { onNone: () => MemoryBusLive, onSome: (url) => NatsBusLive(url).pipe(Layer.orDie) })
@@ -85,13 +91,37 @@ export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) =>
     Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
   )
 
-/** Runs due background jobs every second on the system clock (CLOCK=test runs them when advanced). */
+/** A pass of the jobs at most this often, however often the scheduler is woken. */
+const MIN_GAP_MS = 1_000
+/** Longest sleep with nothing due and nothing waking the scheduler. */
+const IDLE_MS = 5 * 60_000
+
+/**
+ * Runs background jobs on the system clock (CLOCK=test runs them when advanced): a pass, then sleep until the
+ * earliest job has work, or a writer wakes it (then once more a second later: a poke can come before its commit),
+ * or five minutes. At most one pass a second, so under load it runs each second and idle it does nothing.
+ */
 export const SchedulerLive = (config: Pick<AppConfig, "clock">) =>
   config.clock === "test"
     ? Layer.empty
     : Layer.scopedDiscard(Effect.gen(function*() {
       const jobs = yield* Jobs
-      yield* Effect.forkScoped(Effect.repeat(jobs.runDue, Schedule.spaced("1 second")))
+      const clock = yield* EngineClock
+      const wakes = yield* (yield* Wakeups).subscribe
+      const loop = Effect.gen(function*() {
+        let trailing = false
+        while (true) {
+          const started = Date.now()
+          yield* jobs.runDue
+          const now = (yield* clock.now).getTime()
+          const next = Option.match(yield* jobs.nextDue, { onNone: () => IDLE_MS, onSome: (at) => at.getTime() - now })
+          const gap = Math.max(0, MIN_GAP_MS - (Date.now() - started))
+          const wait = Math.max(gap, Math.min(next, IDLE_MS, trailing ? MIN_GAP_MS : IDLE_MS))
+          trailing = yield* waitForWake(wakes, Duration.millis(wait))
+          if (trailing) yield* Effect.sleep(Duration.millis(Math.max(0, MIN_GAP_MS - (Date.now() - started))))
+        }
+      })
+      yield* Effect.forkScoped(loop)
     }))
 
 export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
@@ -105,11 +135,11 @@ const levels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.W
 export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
-export const AppLive = (config: AppConfig, database: DatabaseLayer = DatabaseLive(config)) =>
+export const AppLive = (config: AppConfig, database: DatabaseLayer = Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })) =>
   Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
-    Layer.provideMerge(Layer.mergeAll(database.pipe(Layer.orDie), ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl }), LogLevelLive(config)))
+    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl }), LogLevelLive(config)))
   )

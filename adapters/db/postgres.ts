@@ -1,6 +1,4 @@
-import { PgClient } from "@effect/sql-pg"
-import { Redacted } from "effect"
-import { pgTypes } from "./pgTypes.ts"
+import { poolLayer } from "./pool.ts"
 
 export const PostgresLive = (url: string, maxConnections = 20) =>
-  PgClient.layer({ url: Redacted.make(url), maxConnections, types: pgTypes, applicationName: "booking-engine" })
+  poolLayer("postgres", { connectionString: url, max: maxConnections, application_name: "booking-engine" })

@@ -1,5 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
+import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
+import { Wakeups } from "./Wakeups.ts"
 import type { Event } from "../schema/event.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
@@ -11,8 +13,23 @@ export interface NewEvent {
 
 /** Events are served only once this old, so a cursor never passes one still being written. */
 export const SETTLE_MS = 2000
-/** Per-org event lock (key 2 = hashtext(org_id)); held by append until commit. */
-export const LOCK_NAMESPACE = 0x0e7e
+const LOCK: PreparedStatement = {
+  name: "events_lock_org",
+  text: `insert into org_events as x (org_id, last_at) values ($1::uuid, $2::timestamptz)
+    on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)`
+}
+
+const APPEND: PreparedStatement = {
+  name: "events_append",
+  text: `with t as (
+      insert into org_events as x (org_id, last_at) values ($1::uuid, $2::timestamptz)
+      on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)
+      returning last_at
+    )
+    insert into events (org_id, type, data, created_at)
+    select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
+    order by v.n`
+}
 
 interface Row {
   readonly id: number
@@ -27,26 +44,31 @@ export class Events extends Effect.Service<Events>()("Events", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
-
-    /** The caller's transaction as it is (no savepoint: a failure here is a defect that rolls it all back), else a new one. */
-    const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) => (Option.isSome(open) ? effect : sql.withTransaction(effect)))
+    const prepared = yield* Prepared
+    const wakeups = yield* Wakeups
 
     /**
-     * Writes events in the caller's transaction. The org's event lock is held until commit, so within an
-     * org ids are handed out in commit order and a reader can never see id N+1 before N. Call it last in a
-     * transaction (after every row lock) so lock order is always rows -> org events.
+     * Writes events in the caller's transaction (or alone). The org's event row (org_events) is updated in the same
+     * statement and stays locked until commit, so within an org ids are handed out in commit order and a reader can
+     * never see id N+1 before N; its last_at, never lower than the last one, stamps the events, so created_at never
+     * goes down as ids go up and the 2 second cutoff cannot skip one. Call it last in a transaction (after every row
+     * lock) so lock order is always rows -> org events.
      */
     const append = (orgId: string, events: ReadonlyArray<NewEvent>) =>
       Effect.gen(function*() {
         if (events.length === 0) return
-        yield* sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${orgId}))`
-        // Stamped under the lock, so created_at never goes down as ids go up and the 2 second cutoff cannot skip one.
-        const at = yield* clock.now
-        yield* sql`insert into events ${
-          sql.insert(events.map((e) => ({ org_id: orgId, type: e.type, data: JSON.stringify(e.data), created_at: at })))
-        }`
-      }).pipe(inTransaction, Effect.orDie, Effect.withSpan("Events.append"))
+        yield* prepared.run(APPEND, [orgId, yield* clock.now, events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))])
+        yield* wakeups.poke
+      }).pipe(Effect.orDie, Effect.withSpan("Events.append"))
+
+    /**
+     * Takes the org's event row lock until commit without writing an event: whoever holds it knows that no event
+     * of the org is in flight, so the newest id is final (webhooks.create starts an endpoint after it).
+     */
+    const lockOrg = (orgId: string) =>
+      Effect.gen(function*() {
+        yield* prepared.run(LOCK, [orgId, yield* clock.now])
+      }).pipe(Effect.orDie)
 
     const list = Effect.fn("Events.list")(function*(q: {
       after?: number
@@ -68,6 +90,6 @@ export class Events extends Effect.Service<Events>()("Events", {
       return { data, next_after }
     })
 
-    return { append, list } as const
+    return { append, lockOrg, list } as const
   })
 }) {}

@@ -6,6 +6,7 @@ import mail from "./migrations/0004_mail.ts"
 import webhooks from "./migrations/0005_webhooks.ts"
 import quota from "./migrations/0006_quota.ts"
 import capacityGuard from "./migrations/0007_capacity_guard.ts"
+import counters from "./migrations/0008_counters.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -15,5 +16,6 @@ export const migrations = Migrator.fromRecord({
   "0004_mail": mail,
   "0005_webhooks": webhooks,
   "0006_quota": quota,
-  "0007_capacity_guard": capacityGuard
+  "0007_capacity_guard": capacityGuard,
+  "0008_counters": counters
 })

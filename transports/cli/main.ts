@@ -5,6 +5,7 @@ import { SystemClockLive } from "../../adapters/clock.ts"
 import { MigrateLive } from "../../adapters/db/migrate.ts"
 import { OrgCreate } from "../../engine/schema/org.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
+import { Wakeups } from "../../engine/services/Wakeups.ts"
 import { DatabaseLive } from "../app.ts"
 import { appConfig } from "../config.ts"
 
@@ -43,7 +44,7 @@ export const runCli = (args: ReadonlyArray<string>) =>
     const config = yield* appConfig
     const layer = Orgs.Default.pipe(
       Layer.provideMerge(MigrateLive),
-      Layer.provideMerge(Layer.mergeAll(DatabaseLive(config).pipe(Layer.orDie), SystemClockLive))
+      Layer.provideMerge(Layer.mergeAll(DatabaseLive(config).pipe(Layer.orDie), SystemClockLive, Wakeups.Default))
     )
     return yield* command(args).pipe(Effect.provide(layer), Effect.provide(NodeContext.layer))
   }).pipe(

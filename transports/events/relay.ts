@@ -1,9 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Cause, Duration, Effect, Exit, Layer } from "effect"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
+import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
 
 export interface RelayOptions {
-  /** Sleep between polls when the outbox is drained; default 50 ms. */
+  /**
+   * Longest sleep when the outbox is drained and nothing wakes the relay; default 60 s. Writers of events wake it
+   * (Wakeups), so this only bounds the wait for events another instance wrote and could not relay itself.
+   */
   readonly pollMs?: number
   /** Events per batch (one transaction); default 1000. */
   readonly batchSize?: number
@@ -35,12 +39,13 @@ export const RelayLive = (options: RelayOptions = {}) =>
     const sql = yield* SqlClient.SqlClient
     const bus = yield* EventBus
     const size = options.batchSize ?? 1000
-    const poll = Duration.millis(options.pollMs ?? 50)
+    const idle = Duration.millis(options.pollMs ?? 60_000)
+    const wakeups = yield* Wakeups
     const maxBackoff = options.maxBackoffMs ?? 5_000
 
     const batch = Effect.gen(function*() {
       const [{ leader }] = yield* sql<{ leader: boolean }>`select pg_try_advisory_xact_lock(${RELAY_LOCK}, 0) as leader`
-      if (!leader) return 0
+      if (!leader) return -1
       const rows = yield* sql<Row>`
         select id, org_id, type, data, created_at from events where relayed_at is null
         order by id limit ${size} for update skip locked`
@@ -50,8 +55,12 @@ export const RelayLive = (options: RelayOptions = {}) =>
       return rows.length
     }).pipe(sql.withTransaction, Effect.withSpan("Relay.batch"))
 
+    // Drained, it sleeps until woken; after a wake-up it looks once more a second later (a poke can come before its
+    // writer commits). Another instance in the middle of a batch: try again shortly.
     const loop = Effect.gen(function*() {
+      const wakes = yield* wakeups.subscribe
       let failures = 0
+      let trailing = false
       while (true) {
         const result = yield* Effect.exit(batch)
         if (Exit.isFailure(result)) {
@@ -62,8 +71,13 @@ export const RelayLive = (options: RelayOptions = {}) =>
           continue
         }
         failures = 0
-        if (result.value < size) yield* Effect.sleep(poll) // a full batch: more are waiting, go again at once
+        if (result.value >= size) continue // a full batch: more are waiting, go again at once
+        if (result.value < 0) {
+          yield* Effect.sleep(Duration.millis(50))
+          continue
+        }
+        trailing = yield* waitForWake(wakes, trailing ? Duration.seconds(1) : idle)
       }
-    })
+    }).pipe(Effect.scoped)
     yield* Effect.forkScoped(loop)
   }))

@@ -1,12 +1,17 @@
-import { Chunk, Duration, Effect, Layer, Schedule, Stream } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Chunk, Duration, Effect, Layer, Queue, Schedule, Stream } from "effect"
 import { EventBus } from "../../engine/ports/Bus.ts"
 import { Jobs } from "../../engine/services/Jobs.ts"
+import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
 import { WebhookDispatch } from "../../engine/services/webhooks/Dispatch.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface DispatcherOptions {
-  /** How often healthy endpoints with events waiting (a missed wake-up) are looked for; default 1 s. */
+  /**
+   * How often healthy endpoints with events waiting (a missed wake-up) are looked for; default 30 s. Deliveries
+   * are woken by the bus; this only catches what a wake-up missed (an instance that stopped mid-run).
+   */
   readonly sweepMs?: number
 }
 
@@ -20,14 +25,19 @@ export const DispatcherLive = (options: DispatcherOptions = {}) =>
     const dispatch = yield* WebhookDispatch
     const bus = yield* EventBus
     const jobs = yield* Jobs
+    const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
+    /** Woken when a run finds its endpoint held by another instance: the sweep then waits for that lease. */
+    const sweepNow = yield* Queue.sliding<true>(1)
     /** Endpoints running here -> woken again while running. */
     const running = new Map<string, boolean>()
 
     const loop = (id: string): Effect.Effect<void> =>
       Effect.gen(function*() {
         while (true) {
-          const more = yield* dispatch.run(id)
+          const ran = yield* dispatch.run(id)
+          if (ran === "held") yield* Queue.offer(sweepNow, true)
+          const more = ran === true
           const again = yield* Effect.sync(() => {
             const woken = running.get(id) === true
             if (!woken && !more) running.delete(id)
@@ -62,11 +72,32 @@ export const DispatcherLive = (options: DispatcherOptions = {}) =>
       Effect.repeat(Schedule.spaced("1 second")),
       Effect.forkScoped
     )
-    yield* dispatch.behind.pipe(
-      Effect.flatMap(wake),
-      Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatcher: sweep failed", cause)),
-      Effect.repeat(Schedule.spaced(Duration.millis(options.sweepMs ?? 1_000))),
-      Effect.forkScoped
-    )
-    yield* jobs.register({ name: "webhooks.retry", run: Effect.flatMap(dispatch.due, wake) })
+    // The sweep: endpoints a wake-up missed (an instance stopped mid-run, or the bus is down so no event comes back
+    // to wake us). It looks again when a lease another instance holds runs out, a second after this instance wrote
+    // something (at most once a second under load), else after sweepMs.
+    const sweepMs = options.sweepMs ?? 30_000
+    const written = yield* (yield* Wakeups).subscribe
+    yield* Effect.gen(function*() {
+      while (true) {
+        yield* Queue.take(written)
+        yield* Effect.sleep(Duration.seconds(1))
+        yield* Queue.offer(sweepNow, true)
+      }
+    }).pipe(Effect.forkScoped)
+    yield* Effect.gen(function*() {
+      while (true) {
+        const found = yield* dispatch.behind.pipe(
+          Effect.tap((b) => wake(b.ids)),
+          Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("webhook dispatcher: sweep failed", cause), { ids: [], heldMs: null }))
+        )
+        if (yield* waitForWake(sweepNow, Duration.millis(Math.min(sweepMs, found.heldMs === null ? sweepMs : found.heldMs + 50)))) {
+          yield* Effect.sleep(Duration.millis(50))
+        }
+      }
+    }).pipe(Effect.forkScoped)
+    yield* jobs.register({
+      name: "webhooks.retry",
+      run: Effect.flatMap(dispatch.due, wake),
+      next: sql`(select min(retry_at) from webhook_endpoints where state = 'failing')`
+    })
   }))

@@ -1,26 +1,23 @@
 import { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
-import { type BookingEvent, bookingStatus, decideBooking, startBooking } from "../../machines/booking.ts"
+import { type BookingEvent, decideBooking } from "../../machines/booking.ts"
 import { rowOf } from "../../machines/decide.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
-import { type BadRequest, badRequest, type Conflict, conflict, type NotFound } from "../../schema/errors.ts"
+import { type BadRequest, badRequest, Conflict, conflict, type NotFound } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
-import { Customers } from "../customers/Customers.ts"
-import { Events } from "../Events.ts"
+import { Events, type NewEvent } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Offerings } from "../offerings/Offerings.ts"
-import type { OfferingRow } from "../offerings/row.ts"
-import { checkAnswers } from "./answers.ts"
-import { newHandle, newReference } from "./codes.ts"
+import { bookingCreator } from "./create.ts"
+import { holdLapses } from "./lapse.ts"
 import { listBookings } from "./list.ts"
 import { type BookingMailKind, bookingMail } from "./mails.ts"
 import { type Placement, placementOf } from "./placement.ts"
-import { totalOf } from "./pricing.ts"
-import { takeQuota } from "./quota.ts"
-import { type BookingRow, machineRow, stateText, toBooking } from "./row.ts"
+import { conflictOrDie, isTransient } from "./refusals.ts"
+import { type BookingRow, machineRow, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
 
 /** The booking row changed between the unlocked read a `prepare` planned on and its lock. */
@@ -36,27 +33,30 @@ interface Plan {
   readonly mail?: BookingMailKind
 }
 
-/** A hold keeps its place this long unless the caller asks for less (hold_minutes, 1 to 30). */
-export const HOLD_MINUTES = 15
+export { HOLD_MINUTES } from "./create.ts"
 const MINUTE_MS = 60_000
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
-  dependencies: [Events.Default, Offerings.Default, Customers.Default, Mail.Default],
+  dependencies: [Events.Default, Offerings.Default, Mail.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
     const offerings = yield* Offerings
-    const customers = yield* Customers
     const mail = yield* Mail
     const store = yield* bookingStore
     const placement = yield* placementOf
     const list = yield* listBookings
+    const creator = yield* bookingCreator
+    const lapses = yield* holdLapses
 
-    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
-    const onHours = (o: OfferingRow) => o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
-    /** Weekly hours and rentals decide capacity under the offering row's lock: take it and re-read the row under it. */
-    const lockOffering = (o: OfferingRow) => (onHours(o) ? offerings.load(o.id, true) : Effect.succeed(o))
+    /** A refusal of the database (no room at the time) is the operation's 409; other SQL errors are defects. */
+    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(
+        sql.withTransaction,
+        Effect.retry({ times: 3, while: isTransient }),
+        Effect.catchIf((e): e is SqlError => e instanceof SqlError, conflictOrDie)
+      )
 
     const notify = (orgId: string, kind: BookingMailKind, b: BookingRow & { c_email?: string | null; o_name?: string }, note?: string | null) =>
       Effect.gen(function*() {
@@ -66,54 +66,13 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       })
 
     const create = Effect.fn("Bookings.create")(function*(input: BookingCreate) {
-      const org = yield* CurrentOrg
-      const source = yield* RequestSurface
-      return yield* tx(Effect.gen(function*() {
-        const now = yield* clock.now
-        const o = yield* offerings.load(input.offering_id)
-        if (o.state !== "active") return yield* conflict("offering_paused", "this offering is paused and takes no bookings")
-        const quantity = input.quantity ?? 1
-        if (quantity > o.max_per_booking) return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
-        if (input.series_id !== undefined && !o.course) return yield* badRequest("invalid_series_id", "series_id books a course; this offering is not one")
-        if (input.periods !== undefined && o.kind !== "rental") return yield* badRequest("invalid_periods", "periods apply to rentals only")
-        yield* checkAnswers(o.questions, input.answers ?? {})
-        const locked = yield* lockOffering(o)
-        if (locked.state !== "active") return yield* conflict("offering_paused", "this offering is paused and takes no bookings")
-        const placed = yield* placement.place(locked, { ...input, quantity }, org.timezone, now)
-        // The customer's event (if any) goes out with the booking's, so nothing takes an org-wide lock until the end.
-        const { customer, events: customerEvents } = yield* customers.upsert(org.id, { email: input.customer.email, name: input.customer.name, phone: input.customer.phone ?? null })
-        const total = totalOf(o, quantity, placed.periods)
-        const hold = total > 0
-        const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
-        const started = startBooking({
-          at: now.toISOString(), hold, starts_at: placed.starts_at.toISOString(), ends_at: placed.ends_at.toISOString(),
-          session_id: placed.session_id, series_id: placed.series_id, is_reseller: false, expires_at: expires?.toISOString() ?? null
-        })
-        const id = randomUUID()
-        yield* sql`insert into bookings ${
-          sql.insert({
-            id, org_id: org.id, offering_id: o.id, customer_id: customer.id, session_id: placed.session_id, series_id: placed.series_id,
-            starts_at: placed.starts_at, ends_at: placed.ends_at, quantity, state: stateText(started.state), machine: JSON.stringify(started.context),
-            status: bookingStatus(started.state), keeps_place: true, expires_at: expires, total_cents: total, reference: newReference(),
-            handle: newHandle(), source, notes: input.notes ?? "", answers: JSON.stringify(input.answers ?? {}),
-            metadata: JSON.stringify(input.metadata ?? {}), confirmed_at: hold ? null : now, created_at: now,
-            waiver_token: o.waiver_required ? newHandle() : null, waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null
-          })
-        }`
-        const booking = yield* store.find(org.id, id)
-        yield* notify(org.id, hold ? "held" : "confirmed", booking)
-        // Last, in this order: the quota row, then the org's event lock. Every create takes them quota -> events
-        // (no deadlock), and both org-wide locks are held only for these statements and the commit.
-        yield* takeQuota(org, now)
-        yield* events.append(org.id, [...customerEvents, ...started.emits.map((type) => ({ type, data: toBooking(booking) }))])
-        return toBooking(booking)
-      }))
+      return yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
     })
 
     /**
-     * One machine event on one booking of the current org. `prepare` runs first on an unlocked read and
-     * takes the locks of what the booking will consume (sessions, offering) before the booking row's own,
-     * the same order creates and session cancels use, so they never deadlock.
+     * One machine event on one booking of the current org. `prepare` runs first on an unlocked read (where the
+     * booking goes, for a move or a lapsed hold confirmed again); the places it gains are taken, or refused, by the
+     * database as the row is written (bookings_places). A refusal rolls the whole transaction back.
      */
     const act = <P = undefined>(
       id: string,
@@ -122,7 +81,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     ) =>
       Effect.gen(function*() {
         const org = yield* CurrentOrg
-        return yield* tx(Effect.gen(function*() {
+        const once = tx(Effect.gen(function*() {
           const now = yield* clock.now
           const seen = prepare ? yield* store.find(org.id, id) : undefined
           const prepared = prepare && seen ? yield* prepare(seen, now) : (undefined as P)
@@ -130,16 +89,21 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           // prepare planned on an unlocked read; if the row changed before its lock (the lapse job, a session cancel),
           // what it decided may no longer hold: run the whole transaction again.
           if (seen !== undefined && !sameRow(seen, locked)) return yield* Effect.fail(new Stale())
-          const row = yield* settle(locked, now)
+          const settled = yield* settle(locked, now)
+          const row = settled.booking
           const plan = yield* build(row, now, prepared)
           const applied = yield* store.apply(row, plan.event, plan.changes ?? {}, now)
-          yield* events.append(org.id, applied.events)
+          yield* events.append(org.id, [...settled.events, ...applied.events])
           if (plan.mail) yield* notify(org.id, plan.mail, applied.booking)
           return toBooking(applied.booking)
         })).pipe(
           Effect.retry({ times: 3, while: (e) => e instanceof Stale }),
           Effect.catchIf((e): e is Stale => e instanceof Stale, () => conflict("booking_busy", "the booking kept changing while this ran; try again"))
         )
+        // No room where it goes: holds there past their expiry may still count until the lapse job reaches them.
+        // Lapse every due hold now and, if any did, try once more.
+        return yield* once.pipe(Effect.catchIf((e): e is Conflict => e instanceof Conflict && e.code === "sold_out", (e) =>
+          Effect.flatMap(lapses.lapse(), (n) => (n > 0 ? once : Effect.fail(e)))))
       })
 
     const at = (now: Date) => now.toISOString()
@@ -148,13 +112,13 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     const expired = (row: BookingRow, now: Date) => row.status === "held" && row.expires_at !== null && row.expires_at.getTime() <= now.getTime()
 
     /**
-     * A hold past expires_at that the lapse job has not reached yet is lapsed first (no event), so every operation
-     * sees the state the clock says: confirm re-checks its place, move is refused, nudge is allowed.
+     * A hold past expires_at that the lapse job has not reached yet lapses first (its guest nudged once, as the job
+     * would), so every operation sees the state the clock says: confirm re-checks its place, move is refused.
      */
     const settle = (row: BookingRow, now: Date) =>
       row.keeps_place && expired(row, now)
-        ? Effect.map(store.apply(row, { type: "lapse", at: at(now) }, { keeps_place: false }, now), (lapsed) => lapsed.booking as BookingRow)
-        : Effect.succeed(row)
+        ? Effect.map(lapses.lapseRow(row, now), (lapsed) => ({ booking: lapsed.booking as BookingRow, events: lapsed.events }))
+        : Effect.succeed({ booking: row, events: [] as ReadonlyArray<NewEvent> })
 
     /**
      * The machine's answer to `event` on an unlocked read, as the clock sees the row (a hold past expires_at lapsed),
@@ -166,13 +130,16 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return decided.ok ? Effect.void : Effect.fail(conflict(decided.code, decided.message))
     }
 
-    /** Re-takes a place for a hold that lapsed (or a move), under the lock of what it consumes. */
+    /**
+     * Where a hold that lapsed (confirmed again) or a move goes, with the rules of a new booking (the window, a time
+     * that is offered); whether it has room is decided as the booking is written (the bookings_places trigger).
+     */
     const replace = (row: BookingRow, want: { starts_at?: Date; session_id?: string }, now: Date) =>
       Effect.gen(function*() {
         const org = yield* CurrentOrg
-        const o = yield* lockOffering(yield* offerings.load(row.offering_id))
+        const o = yield* offerings.load(row.offering_id)
         const periods = Math.max(1, Math.round((row.ends_at.getTime() - row.starts_at.getTime()) / (o.duration_minutes * MINUTE_MS)))
-        return yield* placement.place(o, { ...want, series_id: row.series_id ?? undefined, quantity: row.quantity, periods: o.kind === "rental" ? periods : undefined }, org.timezone, now, row.id)
+        return yield* placement.place(o, { ...want, series_id: row.series_id ?? undefined, quantity: row.quantity, periods: o.kind === "rental" ? periods : undefined }, org.timezone, now)
       })
 
     const confirm = Effect.fn("Bookings.confirm")(function*(id: string) {

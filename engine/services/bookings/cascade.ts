@@ -50,9 +50,9 @@ export const bookingCascade = Effect.gen(function*() {
 
   /** Whether another time of the offering, to come, has room for this party. */
   const roomElsewhere = (row: BookingRow, now: Date) =>
-    sql<{ ok: boolean }>`select exists(select 1 from sessions s join offerings o on o.id = s.offering_id
+    sql<{ ok: boolean }>`select exists(select 1 from sessions s
         where s.offering_id = ${row.offering_id} and s.state = 'scheduled' and s.starts_at > ${now} and s.id is distinct from ${row.session_id}
-          and coalesce(s.capacity, o.capacity) - ${bookedExpr(sql, now)} >= (case when o.kind = 'appointment' then 1 else ${row.quantity} end)) as ok`.pipe(
+          and s.cap - ${bookedExpr(sql, now)} >= ${row.places}) as ok`.pipe(
       Effect.orDie,
       Effect.map((r) => r[0].ok)
     )

@@ -6,6 +6,7 @@ import { Events, type NewEvent } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 import { OfferingHooks } from "../offerings/hooks.ts"
 import { bookingCascade } from "./cascade.ts"
+import { holdLapses } from "./lapse.ts"
 import type { BookingRow } from "./row.ts"
 import { bookingStore } from "./store.ts"
 
@@ -65,23 +66,11 @@ export const BookingJobsLive = Layer.effectDiscard(Effect.gen(function*() {
   const jobs = yield* Jobs
   const store = yield* bookingStore
   const cascade = yield* bookingCascade
+  const lapses = yield* holdLapses
   const byOrg = (out: ReadonlyArray<NewEvent & { org: string }>) =>
     Effect.forEach([...new Set(out.map((e) => e.org))], (org) => events.append(org, out.filter((e) => e.org === org)))
 
-  const lapse = Effect.gen(function*() {
-    const now = yield* clock.now
-    const due = yield* sql<BookingRow>`select * from bookings where status = 'held' and keeps_place and expires_at <= ${now}
-      order by expires_at limit 200 for update skip locked`
-    const out: Array<NewEvent & { org: string }> = []
-    for (const row of due) {
-      const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, { keeps_place: false }, now)
-      if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo") continue
-      const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, { nudged_at: now }, now)
-      out.push(...nudged.events.map((e) => ({ ...e, org: row.org_id })))
-      yield* cascade.mailTo("nudged", nudged.booking)
-    }
-    yield* byOrg(out)
-  }).pipe(sql.withTransaction, Effect.orDie)
+  const lapse = Effect.asVoid(lapses.lapse())
 
   const chooseExpired = Effect.gen(function*() {
     const now = yield* clock.now
@@ -96,7 +85,11 @@ export const BookingJobsLive = Layer.effectDiscard(Effect.gen(function*() {
     yield* byOrg(out)
   }).pipe(sql.withTransaction, Effect.orDie)
 
-  yield* jobs.register({ name: "bookings.lapse", run: lapse })
-  yield* jobs.register({ name: "bookings.choose_expired", run: chooseExpired })
+  yield* jobs.register({ name: "bookings.lapse", run: lapse, next: sql`(select min(expires_at) from bookings where status = 'held' and keeps_place)` })
+  yield* jobs.register({
+    name: "bookings.choose_expired",
+    run: chooseExpired,
+    next: sql`(select min(choose_by) from bookings where choose_by is not null and status = 'confirmed')`
+  })
 }))
 

@@ -12,6 +12,8 @@ export interface BookingRow {
   readonly starts_at: Date
   readonly ends_at: Date
   readonly quantity: number
+  /** Places it takes at its time: seats for a class, items for a rental, 1 for an appointment. */
+  readonly places: number
   readonly state: string
   readonly machine: BookingContext
   readonly status: "held" | "confirmed" | "cancelled"

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { type BookingEvent, bookingStatus, decideBooking } from "../../machines/booking.ts"
 import { conflict, notFound } from "../../schema/errors.ts"
 import type { NewEvent } from "../Events.ts"
+import { conflictOrDie } from "./refusals.ts"
 import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
 
 const joined = (sql: SqlClient.SqlClient) =>
@@ -27,7 +28,8 @@ export const bookingStore = Effect.gen(function*() {
 
   /**
    * Runs the booking machine on a locked row; when it accepts, writes the next state, the machine's
-   * context and `changes` in one statement. Returns the booking after it and the events to append.
+   * context and `changes` in one statement. Returns the booking after it and the events to append. A change that
+   * gains places where there is no room is refused by the database (bookings_places): 409 sold_out.
    */
   const apply = (row: BookingRow, event: BookingEvent, changes: Record<string, unknown>, now: Date, extra: Record<string, unknown> = {}) =>
     Effect.gen(function*() {
@@ -43,7 +45,7 @@ export const bookingStore = Effect.gen(function*() {
           ...changes,
           updated_at: now
         })
-      } where id = ${row.id}`.pipe(Effect.orDie)
+      } where id = ${row.id}`.pipe(Effect.catchTag("SqlError", conflictOrDie))
       const booking = yield* find(row.org_id, row.id)
       const events: NewEvent[] = decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } }))
       return { booking, events, decided }

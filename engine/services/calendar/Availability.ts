@@ -4,6 +4,7 @@ import { courseSlots, hoursSlots, rentalSlots, type Rules, sessionSlots } from "
 import { badRequest } from "../../schema/errors.ts"
 import { DEFAULT_HOURS } from "../../time/hours.ts"
 import { addDays, daysBetween, endOfLocalDay, toInstant, todayIn } from "../../time/local.ts"
+import { PERIOD_SLACK_MS } from "../../time/period.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Offerings } from "../offerings/Offerings.ts"
@@ -41,7 +42,7 @@ export class Availability extends Effect.Service<Availability>()("Availability",
     /** Bookings that keep their place near the window; an appointment takes one parallel place per booking. */
     const busy = (o: OfferingRow, start: Date, end: Date, now: Date) => {
       const pad = o.buffer_minutes * MINUTE_MS
-      const longest = o.duration_minutes * (o.kind === "rental" ? o.max_periods : 1) * MINUTE_MS
+      const longest = o.kind === "rental" ? o.duration_minutes * o.max_periods * MINUTE_MS + PERIOD_SLACK_MS : o.duration_minutes * MINUTE_MS
       return sql<{ starts_at: Date; ends_at: Date; quantity: number }>`
         select starts_at, ends_at, ${o.kind === "appointment" ? sql`1` : sql`quantity`} as quantity from bookings
         where offering_id = ${o.id} and keeps_place and (status = 'confirmed' or expires_at > ${now})

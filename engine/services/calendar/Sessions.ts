@@ -3,7 +3,6 @@ import { Effect } from "effect"
 import { decideSession } from "../../machines/session.ts"
 import type { SessionCreate, SessionUpdate } from "../../schema/calendar.ts"
 import { badRequest, conflict, notFound } from "../../schema/errors.ts"
-import { addDays, toInstant, toLocal } from "../../time/local.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
@@ -12,6 +11,7 @@ import { Orgs } from "../Orgs.ts"
 import { bookedExpr } from "./booked.ts"
 import { requireCalendar, requireClassForCapacity, requireMember } from "./checks.ts"
 import { CalendarBookings } from "./hooks.ts"
+import { weeklyTimes } from "./materialize.ts"
 import { calendarQueries } from "./queries.ts"
 import { type SessionRow, toSession } from "./rows.ts"
 
@@ -63,11 +63,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         yield* requireMember(org.id, input.teacher).pipe(Effect.provideService(Orgs, orgs))
         const length = (input.ends_at?.getTime() ?? input.starts_at.getTime() + offering.duration_minutes * 60_000) - input.starts_at.getTime()
         if (length <= 0) return yield* badRequest("invalid_ends_at", "ends_at must be after starts_at")
-        const local = toLocal(input.starts_at, org.timezone)
-        const times = Array.from({ length: input.repeat_weeks ?? 1 }, (_, week) => {
-          const starts_at = week === 0 ? input.starts_at : toInstant(addDays(local.date, 7 * week), local.time, org.timezone)
-          return { occurs_on: local.date, starts_at, ends_at: new Date(starts_at.getTime() + length) }
-        })
+        const times = weeklyTimes(input.starts_at, length, input.repeat_weeks ?? 1, org.timezone)
         const now = yield* clock.now
         const base = { org_id: org.id, offering_id: offering.id, series_id: null, capacity: input.capacity ?? null, teacher_id: input.teacher ?? null }
         const inserted = yield* q.insertTimes(base, times, now)

@@ -89,11 +89,14 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
         yield* store.prune(p.row.id)
       })
 
-    /** One run of an endpoint (up to RUN_SIZE events). True when it is healthy and more events wait. */
+    /**
+     * One run of an endpoint (up to RUN_SIZE events). True when it is healthy and more events wait; "held" when
+     * another instance holds it (or it is not live).
+     */
     const run = Effect.fn("WebhookDispatch.run")(function*(id: string) {
       const token = randomUUID()
       const claimed = yield* store.claim(id, token, leaseMs, yield* clock.now)
-      if (Option.isNone(claimed)) return false
+      if (Option.isNone(claimed)) return "held" as const
       const progress: Progress = { row: claimed.value, logs: [] }
       // Stopped (shutdown) or failed: keep what was delivered, then give the endpoint back.
       const giveBack = Effect.ignore(Effect.zipRight(flush(progress, token), store.release(id, token)))
@@ -129,8 +132,17 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     const liveOf = (orgIds: ReadonlyArray<string>) => store.liveOf(orgIds).pipe(Effect.orDie, Effect.map(ids))
     /** Failing endpoints due for their 5-minute retry by the engine clock. */
     const due = Effect.flatMap(clock.now, store.due).pipe(Effect.orDie, Effect.map(ids))
-    /** Healthy endpoints with events waiting that nobody is delivering. */
-    const behind = store.behind().pipe(Effect.orDie, Effect.map(ids))
+    /**
+     * Healthy endpoints with events waiting that nobody is delivering, and how long until one that another
+     * instance holds is free (null: none held).
+     */
+    const behind = store.behind().pipe(
+      Effect.orDie,
+      Effect.map((rows) => ({
+        ids: ids(rows.filter((r) => r.wait_ms === 0)),
+        heldMs: rows.some((r) => r.wait_ms > 0) ? Math.min(...rows.filter((r) => r.wait_ms > 0).map((r) => r.wait_ms)) : null
+      }))
+    )
 
     return { run, redeliver, liveOf, due, behind } as const
   })

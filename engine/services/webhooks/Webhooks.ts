@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound, TooMany } from "../../schema/errors.ts"
 import { isEventType, MAX_ACTIVE_WEBHOOKS, type WebhookCreate } from "../../schema/webhook.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { LOCK_NAMESPACE } from "../Events.ts"
+import { Events } from "../Events.ts"
 import { WebhookDispatch } from "./Dispatch.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, type StoredState, toDelivery, toEndpoint } from "./row.ts"
 import { LOG_SIZE } from "./Settings.ts"
@@ -16,12 +16,13 @@ const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
 
 /** Webhook endpoints of the current org: create, list, get, delete, delivery log and redeliver. */
 export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
-  dependencies: [WebhookDispatch.Default],
+  dependencies: [WebhookDispatch.Default, Events.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const sender = yield* WebhookSender
     const dispatch = yield* WebhookDispatch
+    const orgEvents = yield* Events
 
     const load = (id: string) =>
       Effect.gen(function*() {
@@ -51,7 +52,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       // The org's event lock: parallel creates count one after the other, and no event of the org is in flight,
       // so the newest event id is exact and the endpoint starts with the next one.
       yield* Effect.gen(function*() {
-        yield* sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${org.id}))`
+        yield* orgEvents.lockOrg(org.id)
         const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from webhook_endpoints where org_id = ${org.id} and state <> 'off'`
         if (n >= MAX_ACTIVE_WEBHOOKS) {
           return yield* new TooMany({ code: "too_many_webhooks", message: `at most ${MAX_ACTIVE_WEBHOOKS} active webhook endpoints per org` })

@@ -82,10 +82,12 @@ export const endpointStore = (sql: SqlClient.SqlClient) => ({
   due: (now: Date) => sql<{ id: string }>`select id from webhook_endpoints where state = 'failing' and retry_at <= ${now}`,
 
   /** Healthy endpoints nobody holds that have events waiting: a safety net for a missed wake-up. */
+  /** Healthy endpoints with events waiting; `wait_ms` is how long another instance still holds one (0: free now). */
   behind: () =>
-    sql<{ id: string }>`
-      select w.id from webhook_endpoints w
-      where w.state = 'active' and (w.leased_until is null or w.leased_until < clock_timestamp()) and exists (
+    sql<{ id: string; wait_ms: number }>`
+      select w.id, greatest(0, ceil(extract(epoch from coalesce(w.leased_until, clock_timestamp()) - clock_timestamp()) * 1000))::int as wait_ms
+      from webhook_endpoints w
+      where w.state = 'active' and exists (
         select 1 from events e where e.org_id = w.org_id and e.id > w.cursor_id and e.type = any(w.events))`
 })
 

@@ -56,9 +56,9 @@ describe.sequential("the last places, raced while a row is locked (Postgres)", (
         locked()
         yield* Effect.promise(() => released)
         yield* q`update bookings set keeps_place = false, state = 'held.lapsed' where id = ${hold.id}`
-        yield* q`insert into bookings (id, org_id, offering_id, customer_id, session_id, starts_at, ends_at, quantity, state, machine,
+        yield* q`insert into bookings (id, org_id, offering_id, customer_id, session_id, starts_at, ends_at, quantity, places, state, machine,
             status, keeps_place, total_cents, reference, handle, source, created_at, confirmed_at)
-          select gen_random_uuid(), org_id, offering_id, customer_id, session_id, starts_at, ends_at, 1, 'confirmed.plain', machine,
+          select gen_random_uuid(), org_id, offering_id, customer_id, session_id, starts_at, ends_at, 1, 1, 'confirmed.plain', machine,
             'confirmed', true, total_cents, 'TAKER001', 'taker-handle-0001', source, created_at, created_at
           from bookings where id = ${hold.id}`
       }))).pipe(Effect.orDie))

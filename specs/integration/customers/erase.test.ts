@@ -18,7 +18,7 @@ const bookingFor = async (customerId: string) => {
   const starts = new Date(Date.now() + 86400_000)
   await sql(app, (s) => s`insert into bookings ${s.insert({
     id, org_id: org.id, offering_id: offering.id, customer_id: customerId, starts_at: starts, ends_at: new Date(starts.getTime() + 3600_000),
-    quantity: 1, state: "confirmed", machine: JSON.stringify({}), status: "confirmed", keeps_place: true, total_cents: 0,
+    quantity: 1, places: 1, state: "confirmed", machine: JSON.stringify({}), status: "confirmed", keeps_place: true, total_cents: 0,
     reference: id.slice(0, 8), handle: id, source: "api", created_at: new Date()
   })}`)
   return id

@@ -190,6 +190,12 @@ const checkInvariants = async (model: Model, classId: string, rentalId: string, 
   const seats = sessionIds.map((_, s) => model.seats(s))
   if (JSON.stringify(booked) !== JSON.stringify(seats)) fail(`seats booked ${JSON.stringify(booked)}, model ${JSON.stringify(seats)}`)
   for (const n of booked) if (n > model.capacity) fail(`oversold: ${n} > ${model.capacity}`)
+  // The database's own count of each time (what the trigger keeps) is the sum of the places its bookings hold.
+  const counters = await sql(app, (s) => s<{ id: string; booked: number; counted: number }>`
+    select x.id, x.booked, coalesce((select sum(b.places) from bookings b where b.session_id = x.id and b.series_id is null
+      and b.keeps_place and b.status <> 'cancelled'), 0)::int as counted
+    from sessions x where x.id in ${s.in(sessionIds)}`)
+  for (const c of counters) if (c.booked !== c.counted) fail(`time ${c.id} counts ${c.booked}, its bookings hold ${c.counted}`)
   const now = await org.now()
   const rows = await sql(app, (s) => s<{ id: string; status: string; keeps_place: boolean; live: boolean; checked_in_at: Date | null; no_show_at: Date | null; starts_at: Date; ends_at: Date; quantity: number }>`
     select id, status, keeps_place, checked_in_at, no_show_at, starts_at, ends_at, quantity,

@@ -1,0 +1,33 @@
+import { PgClient } from "@effect/sql-pg"
+import { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer } from "effect"
+import pg from "pg"
+import { pgTypes } from "./pgTypes.ts"
+
+/**
+ * The pg pool behind the SqlClient, for adapters that need the driver itself (LISTEN, named prepared statements).
+ * `kind` says what serves it: a real server, or the embedded PGlite (one session, one connection).
+ */
+export class PgPool extends Context.Tag("PgPool")<PgPool, { readonly pool: pg.Pool; readonly kind: "postgres" | "pglite" }>() {}
+
+/**
+ * A pg pool (ended with the scope) that answered a first query, the SqlClient over it, and the pool itself as
+ * PgPool. PGlite keeps its one connection open (it serves one session to every connection).
+ */
+export const poolLayer = (kind: "postgres" | "pglite", config: pg.PoolConfig) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const pool = yield* Effect.acquireRelease(
+      Effect.sync(() => new pg.Pool({ ...config, types: pgTypes, ...(kind === "pglite" ? { idleTimeoutMillis: 0 } : {}) })),
+      (p) => Effect.promise(() => p.end()).pipe(Effect.timeout("5 seconds"), Effect.ignore)
+    )
+    // An idle client's connection lost (server restart, network) must not crash the process; the pool replaces it.
+    pool.on("error", () => {})
+    yield* Effect.tryPromise({
+      try: () => pool.query("select 1"),
+      catch: (cause) => new SqlError({ cause, message: `the database does not answer: ${cause instanceof Error ? cause.message : String(cause)}` })
+    }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new SqlError({ message: "the database did not answer within 10 s" }) }))
+    return Layer.merge(
+      PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
+      Layer.succeed(PgPool, { pool, kind })
+    )
+  }))

@@ -1,0 +1,209 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { bookingStatus, startBooking } from "../../machines/booking.ts"
+import { Prepared } from "../../ports/Prepared.ts"
+import type { Booking, BookingCreate } from "../../schema/booking.ts"
+import { badRequest, conflict, notFound, PaymentRequired } from "../../schema/errors.ts"
+import { toLocal } from "../../time/local.ts"
+import { EngineClock } from "../Clock.ts"
+import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
+import { toCustomer } from "../customers/row.ts"
+import type { NewEvent } from "../Events.ts"
+import { Links } from "../Links.ts"
+import { Wakeups } from "../Wakeups.ts"
+import type { OfferingRow } from "../offerings/row.ts"
+import { checkAnswers } from "./answers.ts"
+import { newHandle, newReference } from "./codes.ts"
+import { holdLapses } from "./lapse.ts"
+import { bookingMail } from "./mails.ts"
+import { calendarPlacement, onHours, type Placement, placementOf, placesOf, soldOut } from "./placement.ts"
+import { priceOf } from "./pricing.ts"
+import { MONTHLY_QUOTA } from "./quota.ts"
+import { isTransient, refusalOf } from "./refusals.ts"
+import { type BookingRow, stateText, toBooking } from "./row.ts"
+import { READ, WRITE } from "./statements.ts"
+
+/** A hold keeps its place this long unless the caller asks for less (hold_minutes, 1 to 30). */
+export const HOLD_MINUTES = 15
+const MINUTE_MS = 60_000
+
+type Read = OfferingRow & {
+  readonly s_id: string | null
+  readonly s_starts_at: Date | null
+  readonly s_ends_at: Date | null
+  readonly s_state: string | null
+  readonly s_booked: number | null
+  readonly s_cap: number | null
+  readonly c_id: string | null
+  readonly c_name: string | null
+  readonly c_email: string | null
+  readonly c_phone: string | null
+  readonly c_created_at: Date | null
+  readonly c_updated_at: Date | null
+}
+
+/** The customer as READ saw it, and what WRITE does to it: create, fill in a missing name or phone, or only check it. */
+const customerPlan = (read: Read, input: BookingCreate["customer"], orgId: string, now: Date) => {
+  const phone = input.phone ?? null
+  if (read.c_id === null) {
+    const row = { id: randomUUID(), org_id: orgId, email: input.email.trim(), name: input.name, phone, created_at: now, updated_at: null, erased_at: null }
+    return { mode: "new" as const, row, event: true }
+  }
+  const existing = { id: read.c_id, org_id: orgId, email: read.c_email, name: read.c_name, phone: read.c_phone, created_at: read.c_created_at!, updated_at: read.c_updated_at, erased_at: null }
+  const fills = (read.c_name === null && input.name !== null) || (read.c_phone === null && phone !== null)
+  if (!fills) return { mode: "keep" as const, row: existing, event: false }
+  return { mode: "fill" as const, row: { ...existing, name: read.c_name ?? input.name, phone: read.c_phone ?? phone, updated_at: now }, event: true }
+}
+
+/**
+ * bookings.create in two statements: READ, then WRITE (its own transaction, or the caller's when an
+ * Idempotency-Key opened one). Everything the response and the events carry is known before WRITE, so nothing is
+ * read back. A refusal of the database (no room, the time gone, the quota) becomes its error; a time that is full
+ * only because holds past their expiry still count has them lapsed first and is tried once more.
+ */
+export const bookingCreator = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const prepared = yield* Prepared
+  const clock = yield* EngineClock
+  const links = yield* Links
+  const placement = yield* placementOf
+  const lapses = yield* holdLapses
+  const wakeups = yield* Wakeups
+  const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome)
+
+  /** Where the booking goes; `full` when READ already shows too few places at a calendar time. */
+  const place = (o: Read, input: BookingCreate, quantity: number, zone: string, now: Date) =>
+    o.course || onHours(o)
+      ? Effect.map(placement.place(o, { ...input, quantity }, zone, now), (placed) => ({ placed, full: false }))
+      : Effect.gen(function*() {
+        if (input.session_id === undefined && input.starts_at === undefined) return yield* badRequest("invalid_session_id", "session_id (or starts_at of one of its times) is required")
+        const time = o.s_id === null ? undefined : { id: o.s_id, starts_at: o.s_starts_at!, ends_at: o.s_ends_at!, state: o.s_state!, booked: o.s_booked!, cap: o.s_cap! }
+        const placed = yield* calendarPlacement(o, time, now)
+        return { placed, full: time !== undefined && time.booked + placesOf(o, quantity) > time.cap }
+      })
+
+  /** Lapses holds past expiry at the placement's time (or over it, for hours and rentals); true if any lapsed. */
+  const freeExpired = (o: OfferingRow, p: Placement) =>
+    Effect.map(
+      lapses.lapse(p.session_id !== null && p.series_id === null
+        ? sql`session_id = ${p.session_id}`
+        : p.series_id !== null
+        ? sql`series_id = ${p.series_id}`
+        : sql`offering_id = ${o.id} and starts_at < ${p.ends_at} and ends_at > ${p.starts_at}`),
+      (n) => n > 0
+    )
+
+  const attempt = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate) =>
+    Effect.gen(function*() {
+      const now = yield* clock.now
+      const [o] = yield* prepared.run<Read>(READ, [input.offering_id, org.id, input.session_id ?? null, input.starts_at ?? null, input.customer.email])
+      if (o === undefined) return yield* notFound("offering")
+      if (o.state !== "active") return yield* conflict("offering_paused", "this offering is paused and takes no bookings")
+      const quantity = input.quantity ?? 1
+      if (quantity > o.max_per_booking) return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
+      if (input.series_id !== undefined && !o.course) return yield* badRequest("invalid_series_id", "series_id books a course; this offering is not one")
+      if (input.periods !== undefined && o.kind !== "rental") return yield* badRequest("invalid_periods", "periods apply to rentals only")
+      const total = yield* priceOf(o, quantity, input.periods ?? 1)
+      yield* checkAnswers(o.questions, input.answers ?? {})
+      const { placed: p, full } = yield* place(o, input, quantity, org.timezone, now)
+      if (full) return { _tag: "full" as const, o, p }
+      const customer = customerPlan(o, input.customer, org.id, now)
+      const hold = total > 0
+      const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
+      const started = startBooking({
+        at: now.toISOString(), hold, starts_at: p.starts_at.toISOString(), ends_at: p.ends_at.toISOString(),
+        session_id: p.session_id, series_id: p.series_id, is_reseller: false, expires_at: expires?.toISOString() ?? null
+      })
+      const row: BookingRow = {
+        id: randomUUID(), org_id: org.id, offering_id: o.id, customer_id: customer.row.id, session_id: p.session_id, series_id: p.series_id,
+        starts_at: p.starts_at, ends_at: p.ends_at, quantity, places: placesOf(o, quantity), state: stateText(started.state), machine: started.context,
+        status: bookingStatus(started.state), keeps_place: true, expires_at: expires, choose_by: null, total_cents: total, discount_cents: 0,
+        promo_code: null, gift_card_id: null, gift_cents: 0, reference: newReference(), handle: newHandle(), source, notes: input.notes ?? "",
+        answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null, paid_at: null, paid_cents: null,
+        payment_intent_id: null, charged_cents: null, refund_id: null, refund_cents: null, refunded_at: null, refund_failed_at: null,
+        refund_error: null, refund_next_at: null, guest_cancel_hours: null, nudged_at: null,
+        waiver_token: o.waiver_required ? newHandle() : null, confirmed_at: hold ? null : now, cancelled_at: null, reseller_reference: null,
+        cancel_reason: null, checked_in_at: null, no_show_at: null, previous: null, created_at: now, updated_at: null,
+        waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null, waiver_signed: 0
+      }
+      const booking = toBooking({ ...row, c_name: customer.row.name, c_email: customer.row.email, c_phone: customer.row.phone, o_name: o.name, o_kind: o.kind, o_questions: o.questions })
+      const events: Array<NewEvent> = [
+        ...(customer.event ? [{ type: "customer.updated", data: toCustomer(customer.row) }] : []),
+        ...started.emits.map((type) => ({ type, data: booking }))
+      ]
+      const mail = bookingMail(hold ? "held" : "confirmed", row, customer.row.email ?? input.customer.email, o.name, links.publicUrl)
+      const month = toLocal(now, org.timezone).date.slice(0, 7)
+      const written = yield* prepared.run<{ written: number }>(WRITE, [
+        org.id, customer.mode, customer.row.id, customer.row.email, input.customer.name, input.customer.phone ?? null, now, o.c_name, o.c_phone,
+        row.id, o.id, row.session_id, row.series_id, row.starts_at, row.ends_at, row.quantity, row.places, row.state,
+        JSON.stringify(row.machine), row.status, row.expires_at, row.total_cents, row.reference, row.handle, row.source, row.notes,
+        JSON.stringify(row.answers), JSON.stringify(row.metadata), row.confirmed_at, row.waiver_token, row.waiver_needed,
+        randomUUID(), mail.to, mail.subject, mail.text, mail.kind,
+        month, MONTHLY_QUOTA[org.plan],
+        events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))
+      ]).pipe(
+        Effect.map((r) => r[0].written),
+        Effect.catchTag("SqlError", refused(org, now, o, p))
+      )
+      return typeof written !== "number" ? written : written === 1 ? { _tag: "booked" as const, booking } : { _tag: "changed" as const }
+    })
+
+  interface Refused {
+    readonly _tag: "refused"
+    readonly reason: "sold_out" | "time_not_available"
+    readonly message: string
+    readonly o: OfferingRow
+    readonly p: Placement
+  }
+  /** A refusal of WRITE as a value; the quota is 402; a deadlock stays an SqlError (to retry); anything else dies. */
+  const refused = (org: CurrentOrg["Type"], now: Date, o: OfferingRow, p: Placement) => (e: SqlError): Effect.Effect<Refused, PaymentRequired | SqlError> => {
+    const r = refusalOf(e)
+    if (r === undefined) return isTransient(e) ? Effect.fail(e) : Effect.die(e)
+    if (r.reason === "plan_quota_exceeded") {
+      const month = toLocal(now, org.timezone).date.slice(0, 7)
+      return Effect.fail(new PaymentRequired({
+        code: "plan_quota_exceeded",
+        message: `the ${org.plan} plan includes ${MONTHLY_QUOTA[org.plan]} bookings a month and ${month} has used them; upgrade the plan or wait for next month`
+      }))
+    }
+    return Effect.succeed({ _tag: "refused" as const, reason: r.reason, message: r.message, o, p })
+  }
+
+  /** At most a few tries: after a guest appears or changes concurrently, or after holds past expiry lapsed. */
+  const create = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate) =>
+    Effect.gen(function*() {
+      const nested = yield* inTransaction
+      let freed = false
+      for (let tries = 0; tries < 4; tries++) {
+        const result = yield* attempt(org, source, input).pipe(
+          Effect.retry({ times: nested ? 0 : 3, while: isTransient }),
+          Effect.catchTag("SqlError", Effect.die)
+        )
+        switch (result._tag) {
+          case "booked":
+            yield* wakeups.poke
+            return result.booking as Booking
+          case "changed":
+            continue
+          case "full":
+            if (!freed && (yield* freeExpired(result.o, result.p))) {
+              freed = true
+              continue
+            }
+            return yield* soldOut()
+          case "refused":
+            // Inside the caller's transaction the failed statement aborted it: no second try there.
+            if (result.reason === "sold_out" && !nested && !freed && (yield* freeExpired(result.o, result.p))) {
+              freed = true
+              continue
+            }
+            return yield* conflict(result.reason, result.message)
+        }
+      }
+      return yield* conflict("booking_busy", "the time or the guest kept changing while booking; try again")
+    })
+
+  return { create } as const
+})

@@ -1,0 +1,44 @@
+import { SqlClient, type Statement } from "@effect/sql"
+import { Effect } from "effect"
+import { EngineClock } from "../Clock.ts"
+import { Events, type NewEvent } from "../Events.ts"
+import { bookingCascade } from "./cascade.ts"
+import type { BookingRow } from "./row.ts"
+import { bookingStore } from "./store.ts"
+
+/**
+ * Holds past expires_at stop keeping their place, and the guest of each is nudged once (a link to finish booking;
+ * reseller holds are not). The job runs it for every due hold; a booking that finds a time full runs it for the
+ * holds of that time first, so a place a lapsed hold no longer keeps is free at once. Several instances share the
+ * work (skip locked). Returns how many holds lapsed.
+ */
+export const holdLapses = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const clock = yield* EngineClock
+  const events = yield* Events
+  const store = yield* bookingStore
+  const cascade = yield* bookingCascade
+
+  /** One locked hold past its expiry: lapsed, and its guest nudged (once). Returns the row after, and the events. */
+  const lapseRow = (row: BookingRow, now: Date) =>
+    Effect.gen(function*() {
+      const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, { keeps_place: false }, now)
+      if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo") return { booking: lapsed.booking, events: [] as ReadonlyArray<NewEvent> }
+      const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, { nudged_at: now }, now)
+      yield* cascade.mailTo("nudged", nudged.booking)
+      return nudged
+    }).pipe(Effect.orDie)
+
+  const lapse = (only: Statement.Fragment = sql`true`) =>
+    Effect.gen(function*() {
+      const now = yield* clock.now
+      const due = yield* sql<BookingRow>`select * from bookings where status = 'held' and keeps_place and expires_at <= ${now} and ${only}
+        order by expires_at limit 200 for update skip locked`
+      const out: Array<NewEvent & { org: string }> = []
+      for (const row of due) out.push(...(yield* lapseRow(row, now)).events.map((e) => ({ ...e, org: row.org_id })))
+      for (const org of new Set(out.map((e) => e.org))) yield* events.append(org, out.filter((e) => e.org === org))
+      return due.length
+    }).pipe(sql.withTransaction, Effect.orDie)
+
+  return { lapse, lapseRow } as const
+})

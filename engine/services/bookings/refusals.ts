@@ -1,0 +1,29 @@
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect } from "effect"
+import { conflict } from "../../schema/errors.ts"
+
+export type Refusal = "sold_out" | "time_not_available" | "plan_quota_exceeded"
+const REFUSALS: ReadonlySet<string> = new Set(["sold_out", "time_not_available", "plan_quota_exceeded"])
+
+/**
+ * The database refused a change that would gain places where there is none, or pass the plan's quota: a
+ * check_violation whose constraint names the reason (see migration 0008_counters). Anything else is not a refusal.
+ */
+export const refusalOf = (e: SqlError): { readonly reason: Refusal; readonly message: string } | undefined => {
+  const cause = e.cause as { readonly code?: unknown; readonly constraint?: unknown; readonly message?: unknown } | null
+  if (cause === null || typeof cause !== "object" || cause.code !== "23514" || typeof cause.constraint !== "string") return undefined
+  if (!REFUSALS.has(cause.constraint)) return undefined
+  return { reason: cause.constraint as Refusal, message: typeof cause.message === "string" ? cause.message : cause.constraint }
+}
+
+/** Turns a capacity refusal raised inside an operation (confirm, move) into its 409; other SQL errors are defects. */
+export const conflictOrDie = (e: SqlError) => {
+  const refused = refusalOf(e)
+  return refused === undefined || refused.reason === "plan_quota_exceeded" ? Effect.die(e) : Effect.fail(conflict(refused.reason, refused.message))
+}
+
+/** Postgres broke a lock cycle (deadlock) or a serialization conflict by failing one side: running it again is safe. */
+export const isTransient = (e: unknown) => {
+  const cause = (e as { readonly cause?: { readonly code?: unknown } } | null)?.cause
+  return cause?.code === "40P01" || cause?.code === "40001"
+}

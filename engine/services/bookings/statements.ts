@@ -1,0 +1,63 @@
+import type { PreparedStatement } from "../../ports/Prepared.ts"
+
+/**
+ * The booking path's two statements. READ: the offering, the time asked for (by id, else by start) with its places
+ * taken, and the guest if the org knows their email. WRITE: everything a new booking changes, in one statement and
+ * so one transaction: the customer (created, filled in, or only checked, as READ saw it: if that no longer holds
+ * nothing is written and the caller reads again), the booking (the bookings_places trigger takes its places or
+ * refuses), its mail, the month's quota (refused past the plan's), and its events stamped under the org's event row.
+ */
+export const READ: PreparedStatement = {
+  name: "booking_read",
+  text: `select o.*,
+      s.id as s_id, s.starts_at as s_starts_at, s.ends_at as s_ends_at, s.state as s_state, s.booked as s_booked, s.cap as s_cap,
+      c.id as c_id, c.name as c_name, c.email as c_email, c.phone as c_phone, c.created_at as c_created_at, c.updated_at as c_updated_at
+    from offerings o
+    left join sessions s on s.offering_id = o.id and s.state <> 'removed' and s.id = coalesce($3::uuid,
+      (select x.id from sessions x where x.offering_id = o.id and x.starts_at = $4::timestamptz and x.state = 'scheduled' order by x.id limit 1))
+    left join customers c on c.org_id = o.org_id and lower(c.email) = lower($5::text) and c.erased_at is null
+    where o.id = $1::uuid and o.org_id = $2::uuid and o.deleted_at is null`
+}
+
+export const WRITE: PreparedStatement = {
+  name: "booking_write",
+  text: `with c_new as (
+      insert into customers (id, org_id, email, name, phone, created_at)
+      select $3::uuid, $1::uuid, $4::text, $5::text, $6::text, $7::timestamptz where $2::text = 'new'
+      on conflict do nothing returning id
+    ), c_fill as (
+      update customers set name = coalesce(name, $5::text), phone = coalesce(phone, $6::text), updated_at = $7::timestamptz
+      where $2::text = 'fill' and id = $3::uuid and erased_at is null and name is not distinct from $8::text and phone is not distinct from $9::text
+      returning id
+    ), c_keep as (
+      select id from customers where $2::text = 'keep' and id = $3::uuid and erased_at is null
+    ), c as (
+      select id from c_new union all select id from c_fill union all select id from c_keep
+    ), b as (
+      insert into bookings (id, org_id, offering_id, customer_id, session_id, series_id, starts_at, ends_at, quantity, places, state, machine,
+        status, keeps_place, expires_at, total_cents, reference, handle, source, notes, answers, metadata, confirmed_at, created_at,
+        waiver_token, waiver_needed)
+      select $10::uuid, $1::uuid, $11::uuid, c.id, $12::uuid, $13::uuid, $14::timestamptz, $15::timestamptz, $16::int, $17::int, $18::text,
+        $19::jsonb, $20::text, true, $21::timestamptz, $22::int, $23::text, $24::text, $25::text, $26::text, $27::jsonb, $28::jsonb,
+        $29::timestamptz, $7::timestamptz, $30::text, $31::int
+      from c
+      returning id
+    ), m as (
+      insert into mail_outbox (id, org_id, to_address, subject, body, kind, booking_id, created_at, attempts, next_at)
+      select $32::uuid, $1::uuid, $33::text, $34::text, $35::text, $36::text, b.id, $7::timestamptz, 0, $7::timestamptz from b
+    ), q as (
+      insert into booking_quota as x (org_id, month, used, quota) select $1::uuid, $37::text, 1, $38::int from b
+      on conflict (org_id, month) do update set used = x.used + 1, quota = excluded.quota
+      returning used
+    ), t as (
+      insert into org_events as x (org_id, last_at) select $1::uuid, $7::timestamptz from q
+      on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)
+      returning last_at
+    ), e as (
+      insert into events (org_id, type, data, created_at)
+      select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($39::text[], $40::text[]) with ordinality as v(type, data, n)
+      order by v.n
+      returning id
+    )
+    select (select count(*) from b)::int as written, (select count(*) from e)::int as events`
+}
