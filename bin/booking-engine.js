@@ -1,15 +1,11 @@
 #!/usr/bin/env node
-// With no arguments: start the server. Otherwise: the admin CLI (org create, key create|revoke).
-import { register } from "tsx/esm/api"
+// With no arguments: start the server. Otherwise: the admin CLI (org create, key create|revoke). Runs the build in
+// dist/ (made by `npm install` or `npm run build`).
+import { existsSync } from "node:fs"
 
-register()
-const args = process.argv.slice(2)
-if (args.length === 0) {
-  await import("../main.ts")
-} else {
-  const { Effect } = await import("effect")
-  const { runCli } = await import("../transports/cli/main.ts")
-  const { code, text } = await Effect.runPromise(runCli(args))
-  ;(code === 0 ? process.stdout : process.stderr).write(text + "\n")
-  process.exit(code)
+const built = new URL(process.argv.length > 2 ? "../dist/cli.mjs" : "../dist/server.mjs", import.meta.url)
+if (!existsSync(built)) {
+  process.stderr.write("booking-engine: dist/ is missing; run `npm run build` first\n")
+  process.exit(1)
 }
+await import(built.href)

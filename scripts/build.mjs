@@ -1,0 +1,20 @@
+// Builds what `npm start` and the `booking-engine` bin run: one bundled ES module each (no tsx at run time, and one
+// file to load instead of the ~1,500 modules of effect and friends). PGlite stays external: it loads its own wasm.
+import { build } from "esbuild"
+
+const started = Date.now()
+await build({
+  entryPoints: { server: "main.ts", cli: "transports/cli/run.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: true,
+  external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native"],
+  // Some bundled CommonJS packages call require(); give the ES module one.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  logLevel: "warning"
+})
+console.log(`built dist/server.mjs and dist/cli.mjs in ${Date.now() - started} ms`)
