@@ -14,7 +14,7 @@ export const SmtpMailerLive = (url: string, from: string) =>
       return Mailer.of({
         send: (mail) =>
           Effect.tryPromise({
-            try: () => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, replyTo: mail.replyTo }),
+            try: () => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo }),
             catch: (e) => new MailFailed({ message: e instanceof Error ? e.message : String(e) })
           }).pipe(Effect.asVoid, Effect.withSpan("Mailer.send"))
       })

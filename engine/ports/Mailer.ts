@@ -4,6 +4,8 @@ export interface OutgoingMail {
   readonly to: string
   readonly subject: string
   readonly text: string
+  /** An HTML part next to the text one. */
+  readonly html?: string | undefined
   readonly replyTo?: string | undefined
 }
 

@@ -3,6 +3,7 @@ import { Text, strict } from "./common.ts"
 import { Email } from "./customer.ts"
 import { isValidZone } from "../time/local.ts"
 import { isCurrency } from "./currency.ts"
+import { MAIL_KINDS } from "../services/mail/render.ts"
 
 export { minorUnits } from "./currency.ts"
 
@@ -17,6 +18,32 @@ export const Currency = Schema.String.pipe(
 )
 export const PlanName = Schema.Literal("free", "pro", "growth", "scale")
 
+const isLocale = (s: string) => {
+  try {
+    return s.length <= 35 && Intl.getCanonicalLocales(s).length === 1
+  } catch {
+    return false
+  }
+}
+/** A BCP 47 language tag (en, nl, de-CH...): the language and date format of guest mail. */
+export const Locale = Schema.String.pipe(
+  Schema.filter(isLocale, { message: () => "must be a BCP 47 language tag such as en, nl or de-CH", description: "A BCP 47 language tag such as en, nl or de-CH" })
+)
+export const MailTemplate = Schema.Struct({
+  subject: Schema.optional(Text(1, 200)),
+  text: Schema.optional(Text(1, 10_000)),
+  html: Schema.optional(Text(1, 20_000))
+}).annotations({
+  ...strict,
+  identifier: "MailTemplate",
+  description: "Replaces the built-in wording of one guest mail. Placeholders: {{reference}}, {{offering}}, {{when}}, {{page_url}}, {{waiver_url}}, {{pay_url}}, {{note}} (escaped in html)."
+})
+export const MailTemplates = Schema.Record({ key: Schema.String, value: MailTemplate }).pipe(
+  Schema.filter((r) => Object.keys(r).every((k) => (MAIL_KINDS as ReadonlyArray<string>).includes(k)), {
+    message: () => `keys must be mail kinds: ${MAIL_KINDS.join(", ")}`
+  })
+).annotations({ description: `The org's own guest mail wording, by kind (${MAIL_KINDS.join(", ")}); a kind not set uses the built-in wording in the org's locale.` })
+
 export const Org = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -24,6 +51,8 @@ export const Org = Schema.Struct({
   currency: Schema.String,
   currency_minor_units: Schema.Int,
   plan: PlanName,
+  locale: Schema.String,
+  mail_templates: Schema.Record({ key: Schema.String, value: MailTemplate }),
   created_at: Schema.String,
   updated_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Org" })
@@ -33,13 +62,16 @@ export const OrgCreate = Schema.Struct({
   name: Text(1, 120),
   timezone: TimeZone,
   currency: Currency,
-  plan: Schema.optional(PlanName)
+  plan: Schema.optional(PlanName),
+  locale: Schema.optional(Locale)
 }).annotations(strict)
 
 export const OrgUpdate = Schema.Struct({
   name: Schema.optional(Text(1, 120)),
   timezone: Schema.optional(TimeZone),
-  currency: Schema.optional(Currency)
+  currency: Schema.optional(Currency),
+  locale: Schema.optional(Locale),
+  mail_templates: Schema.optional(MailTemplates)
 }).annotations(strict)
 
 export const Role = Schema.Literal("owner", "staff")

@@ -17,6 +17,8 @@ interface OrgRow {
   readonly timezone: string
   readonly currency: string
   readonly plan: Plan
+  readonly locale: string
+  readonly mail_templates: Org["mail_templates"] | string
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -28,9 +30,13 @@ export const toOrg = (r: OrgRow): Org => ({
   currency: r.currency,
   currency_minor_units: minorUnits(r.currency),
   plan: r.plan,
+  locale: r.locale,
+  mail_templates: typeof r.mail_templates === "string" ? JSON.parse(r.mail_templates) : r.mail_templates,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
+
+export const canonicalLocale = (locale: string) => Intl.getCanonicalLocales(locale)[0]
 
 export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
@@ -60,14 +66,18 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       timezone: string
       currency: string
       plan?: Plan | undefined
+      locale?: string | undefined
     }) {
       const id = randomUUID()
-      const row = { id, name: input.name, timezone: canonicalZone(input.timezone), currency: input.currency, plan: input.plan ?? "free", created_at: yield* clock.now }
+      const row = {
+        id, name: input.name, timezone: canonicalZone(input.timezone), currency: input.currency, plan: input.plan ?? "free",
+        locale: canonicalLocale(input.locale ?? "en"), created_at: yield* clock.now
+      }
       const result = yield* Effect.gen(function*() {
         yield* sql`insert into orgs ${sql.insert(row)}`
         return yield* createKey(id)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
-      return { org: toOrg({ ...row, updated_at: null }), api_key: result }
+      return { org: toOrg({ ...row, mail_templates: {}, updated_at: null }), api_key: result }
     })
 
     const revokeKey = Effect.fn("Orgs.revokeKey")(function*(id: string) {
@@ -101,9 +111,20 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return toOrg(Option.getOrThrow(yield* findRow(org.id)))
     }).pipe(Effect.withSpan("Orgs.get"))
 
-    const update = Effect.fn("Orgs.update")(function*(patch: { name?: string | undefined; timezone?: string | undefined; currency?: string | undefined }) {
+    const update = Effect.fn("Orgs.update")(function*(patch: {
+      name?: string | undefined
+      timezone?: string | undefined
+      currency?: string | undefined
+      locale?: string | undefined
+      mail_templates?: Org["mail_templates"] | undefined
+    }) {
       const org = yield* CurrentOrg
-      const changes = Object.fromEntries(Object.entries({ ...patch, timezone: patch.timezone && canonicalZone(patch.timezone) }).filter(([, v]) => v !== undefined))
+      const changes = Object.fromEntries(Object.entries({
+        ...patch,
+        timezone: patch.timezone && canonicalZone(patch.timezone),
+        locale: patch.locale && canonicalLocale(patch.locale),
+        mail_templates: patch.mail_templates && JSON.stringify(patch.mail_templates)
+      }).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {
         const rows = yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${org.id} returning *`
         const updated = toOrg(rows[0])

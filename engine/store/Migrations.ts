@@ -7,6 +7,7 @@ import webhooks from "./migrations/0005_webhooks.ts"
 import quota from "./migrations/0006_quota.ts"
 import capacityGuard from "./migrations/0007_capacity_guard.ts"
 import counters from "./migrations/0008_counters.ts"
+import mailRender from "./migrations/0009_mail_render.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -17,5 +18,6 @@ export const migrations = Migrator.fromRecord({
   "0005_webhooks": webhooks,
   "0006_quota": quota,
   "0007_capacity_guard": capacityGuard,
-  "0008_counters": counters
+  "0008_counters": counters,
+  "0009_mail_render": mailRender
 })

@@ -142,7 +142,7 @@ export const bookingCreator = Effect.gen(function*() {
         JSON.stringify(row.answers), JSON.stringify(row.metadata), row.confirmed_at, row.waiver_token, row.waiver_needed,
         randomUUID(), mail.to, mail.subject, mail.text, mail.kind,
         month, MONTHLY_QUOTA[org.plan],
-        events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))
+        events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars)
       ]).pipe(
         Effect.map((r) => r[0].written),
         Effect.catchTag("SqlError", refused(org, now, o, p))

@@ -1,21 +1,15 @@
 import type { NewMail } from "../mail/Mail.ts"
+import { type MailKind, type MailVars, renderMail } from "../mail/render.ts"
 import { guestPage, waiverPage } from "../Links.ts"
 import type { BookingRow } from "./row.ts"
 
-export type BookingMailKind = "confirmed" | "held" | "cancelled" | "nudged" | "called_off" | "moved" | "resend" | "time_cancelled"
+export type BookingMailKind = MailKind
 
-const subjects: Record<BookingMailKind, (ref: string, name: string) => string> = {
-  confirmed: (ref, name) => `Booked: ${name} (${ref})`,
-  held: (ref, name) => `We are holding your place: ${name} (${ref})`,
-  cancelled: (ref, name) => `Cancelled: ${name} (${ref})`,
-  nudged: (ref, name) => `Finish booking ${name} (${ref})`,
-  called_off: (ref, name) => `Your time for ${name} was called off: pick another (${ref})`,
-  moved: (ref, name) => `New time: ${name} (${ref})`,
-  resend: (ref, name) => `Your booking: ${name} (${ref})`,
-  time_cancelled: (ref, name) => `One time of ${name} is cancelled (${ref})`
-}
-
-/** A mail to the guest about their booking; the only place the guest page handle ever goes. */
+/**
+ * A mail to the guest about their booking; the only place the guest page handle ever goes. It carries the facts
+ * (`vars`); the sender renders them in the org's language and zone. subject and text are the plain English, UTC
+ * rendering kept on the row for support.
+ */
 export const bookingMail = (
   kind: BookingMailKind,
   b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token">,
@@ -23,13 +17,16 @@ export const bookingMail = (
   offeringName: string,
   publicUrl: string,
   note?: string | null
-): NewMail => {
-  const lines = [
-    `${subjects[kind](b.reference, offeringName)}.`,
-    `When: ${b.starts_at.toISOString()}`,
-    `Your booking page: ${guestPage(publicUrl, b.handle)}`,
-    ...(b.waiver_token && (kind === "confirmed" || kind === "held") ? [`Please sign the waiver: ${waiverPage(publicUrl, b.waiver_token)}`] : []),
-    ...(note ? [`Note: ${note}`] : [])
-  ]
-  return { to, subject: subjects[kind](b.reference, offeringName), text: lines.join("\n"), kind: `booking.${kind}`, bookingId: b.id }
+): NewMail & { readonly vars: MailVars } => {
+  const vars: MailVars = {
+    kind,
+    reference: b.reference,
+    offering: offeringName,
+    starts_at: b.starts_at ? b.starts_at.toISOString() : null,
+    page_url: guestPage(publicUrl, b.handle),
+    waiver_url: b.waiver_token && (kind === "confirmed" || kind === "held") ? waiverPage(publicUrl, b.waiver_token) : null,
+    note: note ?? null
+  }
+  const plain = renderMail(vars, { timezone: "UTC", locale: "en", templates: {} })
+  return { to, subject: plain.subject, text: plain.text, kind: `booking.${kind}`, bookingId: b.id, vars }
 }

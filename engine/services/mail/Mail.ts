@@ -5,6 +5,7 @@ import { Mailer } from "../../ports/Mailer.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
 import { afterFailure, BATCH, LEASE_SECONDS, type OutboxRow } from "./outbox.ts"
+import { type MailVars, renderMail } from "./render.ts"
 
 export interface NewMail {
   readonly to: string
@@ -14,6 +15,8 @@ export interface NewMail {
   /** What the mail is about, e.g. "booking.confirmed"; kept for support and tests. */
   readonly kind: string
   readonly bookingId?: string | null | undefined
+  /** The facts of a guest mail: rendered when sent, in the org's language and zone (see render.ts). */
+  readonly vars?: MailVars | undefined
 }
 
 /**
@@ -41,6 +44,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
           reply_to: mail.replyTo ?? null,
           kind: mail.kind,
           booking_id: mail.bookingId ?? null,
+          vars: mail.vars === undefined ? null : JSON.stringify(mail.vars),
           created_at: at,
           attempts: 0,
           next_at: at
@@ -64,11 +68,20 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
           select id from mail_outbox where sent_at is null and failed_at is null and next_at <= ${now}
           order by next_at, id limit ${BATCH} for update skip locked
         )
-        returning id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts`.pipe(sql.withTransaction)
+        returning id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars,
+          (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org`.pipe(sql.withTransaction)
     })
 
+    /** A guest mail in the org's language, zone and templates as they are now; other mail as written. */
+    const contentOf = (row: OutboxRow) => {
+      const vars = typeof row.vars === "string" ? JSON.parse(row.vars) : row.vars
+      const org = typeof row.org === "string" ? JSON.parse(row.org) : row.org
+      if (vars === null || org === null) return { subject: row.subject, text: row.body, html: row.html ?? undefined }
+      return renderMail(vars, { timezone: org.timezone, locale: org.locale, templates: org.templates ?? {} })
+    }
+
     const deliver = (row: OutboxRow) =>
-      mailer.send({ to: row.to_address, subject: row.subject, text: row.body, replyTo: row.reply_to ?? undefined }).pipe(
+      Effect.suspend(() => mailer.send({ to: row.to_address, ...contentOf(row), replyTo: row.reply_to ?? undefined })).pipe(
         Effect.matchEffect({
           onSuccess: () =>
             Effect.flatMap(clock.now, (now) =>

@@ -15,6 +15,11 @@ export interface OutboxRow {
   readonly kind: string
   readonly booking_id: string | null
   readonly attempts: number
+  readonly html?: string | null
+  /** Guest mail facts (jsonb; a string on drivers that do not parse it). */
+  readonly vars: unknown
+  /** The org's timezone, locale and templates at claim time. */
+  readonly org: unknown
 }
 
 /** What a failed attempt leaves behind: when to retry, or that it is over. */

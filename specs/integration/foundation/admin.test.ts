@@ -58,6 +58,8 @@ describe("admin orgs", () => {
         currency: "EUR",
         currency_minor_units: 100,
         plan: "free",
+        locale: "en",
+        mail_templates: {},
         created_at: now,
         updated_at: null
       },
