@@ -379,12 +379,11 @@ const summary = (ms: ReadonlyArray<Measurement>): Summary => ({
 })
 
 /** Waits (up to 5 s) until the engine's own background work for the bookings so far is done: mail sent, events relayed. */
-const settle = async (pool: pg.Pool, database: string) => {
+const settle = async (pool: pg.Pool, database: string, background: boolean) => {
   for (let i = 0; i < 100; i++) {
     const { rows } = await pool.query<{ n: number }>(
-      `select (select count(*)::int from mail_outbox where sent_at is null and next_at <= now())
-            + (select count(*)::int from events where relayed_at is null)
-            + (select count(*)::int from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and state in ('active', 'idle in transaction')) as n`,
+      `select ${background ? `(select count(*)::int from mail_outbox where sent_at is null and next_at <= now())
+            + (select count(*)::int from events where relayed_at is null) + ` : ""}(select count(*)::int from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and state in ('active', 'idle in transaction')) as n`,
       [database]
     )
     if (rows[0].n === 0) return
@@ -401,11 +400,11 @@ interface Side {
 /** One measurement: load against `side.server` on `f`, with the server's CPU over the load and the work it leaves. */
 const measure = async (side: Side, target: Target, f: Fixture, sessions: ReadonlyArray<string>, scenario: Scenario, connections: number, roundNo: number, duration: number, tag: string): Promise<Measurement> => {
   await side.pool.query("delete from booking_quota where org_id = $1", [f.orgId])
-  await settle(side.pool, side.database)
+  await settle(side.pool, side.database, target === "engine")
   const loadAverage = os.loadavg()[0]
   const before = cpuMs(side.server.pid)
   const result = await generateLoad({ url: side.server.url, key: f.key, offeringId: f.offeringId, sessions, connections, duration, tag })
-  if (target === "engine") await settle(side.pool, side.database)
+  if (target === "engine") await settle(side.pool, side.database, true)
   const used = cpuMs(side.server.pid) - before
   return { ...result, target, scenario, connections, round: roundNo, serverCpuMsPerBooking: result.ok === 0 ? 0 : used / result.ok, loadAverage }
 }
@@ -457,10 +456,11 @@ export const run = async (): Promise<BookingsBench> => {
   const dbE = `be_bench_${tag}`
   const dbF = `be_bench_${tag}_floor`
   const dbG = `be_bench_${tag}_orgs`
+  const dbB = `be_bench_${tag}_bare`
   const cpuProf = process.env.BENCH_CPU_PROF
   if (process.env.BENCH_NO_BUILD !== "1") execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] })
   await adminQuery(`create database ${dbE}`)
-  log(`bench/bookings: databases ${dbE}{,_floor,_orgs}, ${rounds} rounds of ${duration} s per cell`)
+  log(`bench/bookings: databases ${dbE}{,_floor,_bare,_orgs}, ${rounds} rounds of ${duration} s per cell`)
   const closers: Array<() => Promise<void>> = []
   const pools: pg.Pool[] = []
   try {
@@ -476,24 +476,28 @@ export const run = async (): Promise<BookingsBench> => {
     // for growth: a copy with 1,000 orgs.
     await adminQuery(`create database ${dbF} template ${dbE}`)
     await adminQuery(`create database ${dbG} template ${dbE}`)
+    // The same-SQL program's own copy: no engine runs over it, so no engine sends its mail or relays its events.
+    await adminQuery(`create database ${dbB} template ${dbE}`)
     const poolE = new pg.Pool({ connectionString: withDb(dbE), max: 2 })
     const poolF = new pg.Pool({ connectionString: withDb(dbF), max: 2 })
     const poolG = new pg.Pool({ connectionString: withDb(dbG), max: 2 })
-    pools.push(poolE, poolF, poolG)
+    const poolB = new pg.Pool({ connectionString: withDb(dbB), max: 2 })
+    pools.push(poolE, poolF, poolG, poolB)
     await poolF.query("alter table bookings disable trigger booking_places")
     await poolF.query(`insert into customers (id, org_id, email, name, created_at) select gen_random_uuid(), id, 'floor@bench.example', 'Floor Guest', now() from orgs`)
     // 10,000 seeded bookings and room for more: the two times get 20,000 seats (cap directly; an offering allows at most 10,000).
     for (const p of [poolE, poolG]) await p.query("update sessions set cap = 20000 where offering_id = $1", [grow.offeringId])
     await seedBookings(poolE, grow, grow.sessions[1], 10_000)
     await seedOrgs(poolG, grow.orgId, 999)
-    for (const p of [poolE, poolF, poolG]) await vacuum(p)
+    for (const p of [poolE, poolF, poolG, poolB]) await vacuum(p)
     const version = (await poolE.query<{ v: string }>("select current_setting('server_version') as v")).rows[0].v
 
     // Parity: one booking through the engine (in this process, from source, so the pg driver can be traced), the
     // same-SQL program and the floor, recording every statement each sends.
     const inproc = await startEngine(withDb(dbE))
+    await sleep(1500) // its start-up work (relay, scheduler) done, so the trace holds the booking's statements
     const engineSql = await traceOneBooking(inproc.url, fixtures.bare, fixtures.bare.sessions[0], `${tag}-parity-engine@bench.example`).finally(inproc.close)
-    const bareIn = await startBare({ databaseUrl: withDb(dbE) })
+    const bareIn = await startBare({ databaseUrl: withDb(dbB) })
     const bareSql = await traceOneBooking(bareIn.url, fixtures.bare, fixtures.bare.sessions[0], `${tag}-parity-bare@bench.example`).finally(bareIn.close)
     const floorIn = await startFloor({ databaseUrl: withDb(dbF) })
     const floorSql = await traceOneBooking(floorIn.url, fixtures.floor, fixtures.floor.sessions[0], `${tag}-parity-floor@bench.example`).finally(floorIn.close)
@@ -505,12 +509,12 @@ export const run = async (): Promise<BookingsBench> => {
     closers.push(() => engine.close())
     const floor = await spawnBare("bare-minimal.ts", withDb(dbF))
     closers.push(() => floor.close())
-    const bare = await spawnBare("bare.ts", withDb(dbE))
+    const bare = await spawnBare("bare.ts", withDb(dbB))
     closers.push(() => bare.close())
     const sides: Record<Target, Side> = {
       engine: { server: engine, pool: poolE, database: dbE },
       floor: { server: floor, pool: poolF, database: dbF },
-      bare: { server: bare, pool: poolE, database: dbE }
+      bare: { server: bare, pool: poolB, database: dbB }
     }
     const spreadOf = (t: Target) => fixtures[t].sessions.slice(0, SPREAD_SESSIONS)
     const hotOf = (t: Target, c: number) => [fixtures[t].sessions[SPREAD_SESSIONS + CONNECTIONS.indexOf(c as 1)]]
@@ -543,7 +547,7 @@ export const run = async (): Promise<BookingsBench> => {
           p99Factor: round(median(rs.map((g) => g.engine.p99 / g.floor.p99))),
           loadAverage: { min: round(Math.min(...loads), 1), max: round(Math.max(...loads), 1) }
         })
-        for (const p of [poolE, poolF]) await p.query("vacuum sessions, booking_quota, org_events")
+        for (const p of [poolE, poolF, poolB]) await p.query("vacuum sessions, booking_quota, org_events")
       }
     }
 
@@ -630,7 +634,7 @@ export const run = async (): Promise<BookingsBench> => {
     for (const close of closers.reverse()) await close().catch(() => undefined)
     for (const p of pools) await p.end().catch(() => undefined)
     if (process.env.BENCH_KEEP_DB !== "1") {
-      for (const db of [dbE, dbF, dbG]) await adminQuery(`drop database if exists ${db} with (force)`).catch(() => undefined)
+      for (const db of [dbE, dbF, dbG, dbB]) await adminQuery(`drop database if exists ${db} with (force)`).catch(() => undefined)
     }
   }
 }
