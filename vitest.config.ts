@@ -19,15 +19,15 @@ export default defineConfig({
   test: {
     // A skipped test or a file that does not load fails the run.
     reporters: ["default", "./specs/support/noSkips.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: "forks",
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "pure", include: databaseFree, exclude: [...exclude, ...withDatabase], isolate: false, env: { TEST_PURE: "1" } } },
       // Its globalSetup checks that DATABASE_URL and NATS_URL answer, then makes the migrated template, once per run.
-      { extends: true, test: { name: "integration", include: withDatabase, exclude, globalSetup: ["specs/support/setup.ts"] } }
+      { extends: true, test: { name: "integration", isolate: process.env.TEST_ISOLATE !== "0", include: withDatabase, exclude, globalSetup: ["specs/support/setup.ts"] } }
     ]
   }
 })

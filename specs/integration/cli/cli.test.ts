@@ -32,7 +32,7 @@ describe("booking-engine CLI", () => {
     const revoked = await cli("key", "revoke", "--id", key.json.id)
     expect(revoked.json).toMatchObject({ id: key.json.id })
     expect(Date.parse(revoked.json.revoked_at)).not.toBeNaN()
-  }, 60_000)
+  }, 180_000)
 
   it("refuses bad input with a non-zero exit and the error shape", async () => {
     const bad = await cli("org", "create", "--name", "Acme", "--timezone", "Mars/Olympus", "--currency", "EUR")
@@ -42,5 +42,5 @@ describe("booking-engine CLI", () => {
     expect(unknown).toMatchObject({ code: 1, json: { error: { code: "not_found" } } })
     const usage = await cli("frobnicate")
     expect(usage).toMatchObject({ code: 1, json: { error: { code: "usage" } } })
-  }, 60_000)
+  }, 180_000)
 })
