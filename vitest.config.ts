@@ -27,7 +27,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "pure", include: databaseFree, exclude: [...exclude, ...withDatabase], isolate: false, env: { TEST_PURE: "1" } } },
       // Its globalSetup checks that DATABASE_URL and NATS_URL answer, then makes the migrated template, once per run.
-      { extends: true, test: { name: "integration", isolate: process.env.TEST_ISOLATE !== "0", include: withDatabase, exclude, globalSetup: ["specs/support/setup.ts"] } }
+      { extends: true, test: { name: "integration", isolate: process.env.TEST_ISOLATE === "1", include: withDatabase, exclude, globalSetup: ["specs/support/setup.ts"] } }
     ]
   }
 })

@@ -15,8 +15,11 @@ const cli = async (...args: string[]) => {
     const { code, text } = await Effect.runPromise(runCli(args))
     return { code, json: JSON.parse(text) }
   } finally {
-    process.env.DATABASE_URL = saved.url
-    process.env.DATA_DIR = saved.dir
+    // Assigning undefined would store the string "undefined" for the files that share this worker.
+    for (const [name, value] of [["DATABASE_URL", saved.url], ["DATA_DIR", saved.dir]] as const) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
   }
 }
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
