@@ -1,3 +1,5 @@
+import { NodeContext } from "@effect/platform-node"
+import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import pg from "pg"
 import { createHash, randomBytes } from "node:crypto"
@@ -26,8 +28,8 @@ export const migrationsHash = async () => {
   return hash.digest("hex").slice(0, 16)
 }
 
-const migrated = <E>(database: Layer.Layer<never, E, never> | Layer.Layer<any, E, never>) =>
-  Layer.build(MigrateLive.pipe(Layer.provide(database), Layer.orDie))
+const migrated = <ROut, E>(database: Layer.Layer<ROut | SqlClient.SqlClient, E>) =>
+  Layer.build(MigrateLive.pipe(Layer.provide(Layer.merge(Layer.orDie(database), NodeContext.layer))))
 
 /** The path of a dump of a freshly migrated PGlite data dir: reused when present, else made and written atomically. */
 export const pgliteTemplate = async (): Promise<string> => {
