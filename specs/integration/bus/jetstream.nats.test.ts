@@ -117,7 +117,7 @@ describe("NatsBusLive against a real JetStream", () => {
           yield* Effect.sleep("100 millis")
         }
         yield* bus.publish(fresh)
-        return yield* Fiber.join(fiber).pipe(Effect.timeout("10 seconds"))
+        return yield* Fiber.join(fiber).pipe(Effect.timeout("60 seconds"))
       }))
     const all = Chunk.toReadonlyArray(received)
     expect(all.some((e) => e.id < base + 100)).toBe(false) // nothing from before the subscription
@@ -153,7 +153,7 @@ describe("NatsBusLive against a real JetStream", () => {
         }), { publishTimeoutMs: 500 }, nats.url)
       expect(Either.isLeft(result.outcome)).toBe(true)
       if (Either.isLeft(result.outcome)) expect(result.outcome.left).toBeInstanceOf(BusUnavailable)
-      expect(result.ms).toBeLessThan(5_000)
+      expect(result.ms).toBeLessThan(15_000) // a 500 ms publish timeout, not a hang; generous for a loaded machine
     } finally {
       await nats.dispose()
     }
