@@ -133,7 +133,7 @@ describe("NatsBusLive against a real JetStream", () => {
         const started = performance.now()
         yield* bus.publish(events)
         return (performance.now() - started) / 1000
-      }))
+      }), { publishTimeoutMs: 30_000 }) // 5,000 acks in flight: the 2 s default timed out on a loaded machine
     const stored = await readStream(url, `events.${org}.>`)
     expect(stored.map((m) => m.event.id)).toEqual(events.map((e) => e.id))
     expect(increasing(stored.map((m) => m.seq))).toBe(true)
