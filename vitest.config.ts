@@ -2,22 +2,32 @@ import { configDefaults, defineConfig } from "vitest/config"
 
 // Suites that need a real server are named for it and run only when it is configured, so no test is ever skipped:
 // *.pg.test.ts needs DATABASE_URL, *.nats.test.ts needs NATS_URL, and *.pg.nats.test.ts needs both.
-// With DATABASE_URL or NATS_URL set, those suites run and fail if the server does not answer.
+// With DATABASE_URL or NATS_URL set, those suites run, and the run stops at once if the server does not answer.
 const configured = (name: string) => (process.env[name] ?? "") !== ""
 const needs = (tag: string) => [`**/*.${tag}.test.ts`, `**/*.${tag}.*.test.ts`]
+const exclude = [
+  ...configDefaults.exclude,
+  ...(configured("DATABASE_URL") ? [] : needs("pg")),
+  ...(configured("NATS_URL") ? [] : needs("nats"))
+]
+// Pure suites never start a database (TestDatabase refuses under TEST_PURE), so they share their workers' modules;
+// the rest start the app over a database copied from the run's template, each file in a fresh worker.
+const databaseFree = ["specs/unit/**/*.test.ts", "specs/property/**/*.test.ts"]
+const withDatabase = ["specs/integration/**/*.test.ts", "specs/property/bookings/**/*.test.ts"]
 
 export default defineConfig({
   test: {
-    include: ["specs/**/*.test.ts"],
-    exclude: [
-      ...configDefaults.exclude,
-      ...(configured("DATABASE_URL") ? [] : needs("pg")),
-      ...(configured("NATS_URL") ? [] : needs("nats"))
-    ],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A skipped test or a file that does not load fails the run.
+    reporters: ["default", "./specs/support/noSkips.ts"],
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: "forks",
     fileParallelism: true,
-    maxWorkers: 2
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: "pure", include: databaseFree, exclude: [...exclude, ...withDatabase], isolate: false, env: { TEST_PURE: "1" } } },
+      // Its globalSetup checks that DATABASE_URL and NATS_URL answer, then makes the migrated template, once per run.
+      { extends: true, test: { name: "integration", isolate: process.env.TEST_ISOLATE === "1", include: withDatabase, exclude, globalSetup: ["specs/support/setup.ts"] } }
+    ]
   }
 })

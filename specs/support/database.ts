@@ -1,43 +1,54 @@
 import { Effect, Layer } from "effect"
-import pg from "pg"
 import { randomBytes } from "node:crypto"
+import { existsSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PgliteLive } from "../../adapters/db/pglite.ts"
+import { inject } from "vitest"
+import { openPglite, PgliteServed } from "../../adapters/db/pglite.ts"
 import { PostgresLive } from "../../adapters/db/postgres.ts"
+import { admin, readTemplate, withDb } from "./template.ts"
 
-export const usingPostgres = () => (process.env.DATABASE_URL ?? "") !== ""
-
-const withDb = (url: string, db: string) => {
-  const u = new URL(url)
-  u.pathname = `/${db}`
-  return u.toString()
-}
-
-const admin = async <A>(url: string, f: (c: pg.Client) => Promise<A>) => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await f(client)
-  } finally {
-    await client.end()
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Made by specs/support/setup.ts: the PGlite dump's path, or the Postgres template database's name. */
+    databaseTemplate: string
   }
 }
 
+export const usingPostgres = () => (process.env.DATABASE_URL ?? "") !== ""
+
+const template = () => {
+  if (process.env.TEST_PURE === "1") throw new Error("a pure suite (specs/unit, specs/property) started a database: move it to specs/integration")
+  const t = inject("databaseTemplate")
+  if (!t) throw new Error("no database template: run the suites through vitest.config.ts, whose globalSetup makes it")
+  return t
+}
+
+let dump: Promise<Blob> | undefined
+const pgliteFromTemplate = (dataDir: string | undefined) =>
+  PgliteServed(async () => {
+    // A data dir that already holds a database (a second engine over the same data) opens as it is.
+    if (dataDir !== undefined && existsSync(join(dataDir, "PG_VERSION"))) return openPglite(dataDir)
+    return openPglite(dataDir, await (dump ??= readTemplate(template())))
+  })
+
+const createFromTemplate = (url: string, name: string) => admin(url, (c) => c.query(`create database ${name} template ${template()}`))
+
 /**
- * A fresh database per test file on the real server (DATABASE_URL), else in-memory PGlite.
+ * A fresh, migrated database per call: on the real server (DATABASE_URL) a new database copied from the run's template,
+ * else an in-memory PGlite loaded from the template dump.
  * With `reuse` (a name), a database that outlives the app (PGlite: a directory under the temp dir), so a second app can
  * start over the same data; remove it with dropTestDatabase.
  */
 export const TestDatabase = (reuse?: string) => {
   const url = process.env.DATABASE_URL ?? ""
-  if (reuse !== undefined) return url === "" ? PgliteLive(join(tmpdir(), reuse)) : namedDatabase(url, reuse)
-  if (url === "") return PgliteLive(undefined)
+  if (reuse !== undefined) return url === "" ? pgliteFromTemplate(join(tmpdir(), reuse)) : namedDatabase(url, reuse)
+  if (url === "") return pgliteFromTemplate(undefined)
   const name = `be_test_${randomBytes(6).toString("hex")}`
   return Layer.unwrapScoped(Effect.gen(function*() {
     yield* Effect.acquireRelease(
-      Effect.promise(() => admin(url, (c) => c.query(`create database ${name}`))),
+      Effect.promise(() => createFromTemplate(url, name)),
       () => Effect.promise(() => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))).pipe(Effect.ignore)
     )
     return PostgresLive(withDb(url, name), 20)
@@ -47,7 +58,7 @@ export const TestDatabase = (reuse?: string) => {
 const namedDatabase = (url: string, name: string) =>
   Layer.unwrapEffect(Effect.promise(async () => {
     const exists = await admin(url, (c) => c.query("select 1 from pg_database where datname = $1", [name]))
-    if (exists.rowCount === 0) await admin(url, (c) => c.query(`create database ${name}`))
+    if (exists.rowCount === 0) await createFromTemplate(url, name)
     return PostgresLive(withDb(url, name), 20)
   }))
 

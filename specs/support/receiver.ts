@@ -68,7 +68,7 @@ export const startReceiver = async (answer: (hit: Hit, n: number) => Answer = ()
 }
 
 /** Polls until check() is true; fails with the message after timeoutMs. */
-export const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000, message = "condition") => {
+export const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs = 60_000, message = "condition") => {
   const until = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${message}`)

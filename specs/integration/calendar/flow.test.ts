@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
+import type { TestApp } from "../../support/app.ts"
+import { startPinned } from "./helpers.ts"
 
+// On the pinned clock (Monday 07:00 in New York): on the wall clock, a run on a Monday morning in New York found
+// that morning's first slots already past.
 let app: TestApp
 beforeAll(async () => {
-  app = await startApp()
+  app = await startPinned()
 })
 afterAll(() => app.close())
 

@@ -15,8 +15,11 @@ const cli = async (...args: string[]) => {
     const { code, text } = await Effect.runPromise(runCli(args))
     return { code, json: JSON.parse(text) }
   } finally {
-    process.env.DATABASE_URL = saved.url
-    process.env.DATA_DIR = saved.dir
+    // Assigning undefined would store the string "undefined" for the files that share this worker.
+    for (const [name, value] of [["DATABASE_URL", saved.url], ["DATA_DIR", saved.dir]] as const) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
   }
 }
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -32,7 +35,7 @@ describe("booking-engine CLI", () => {
     const revoked = await cli("key", "revoke", "--id", key.json.id)
     expect(revoked.json).toMatchObject({ id: key.json.id })
     expect(Date.parse(revoked.json.revoked_at)).not.toBeNaN()
-  }, 60_000)
+  }, 180_000)
 
   it("refuses bad input with a non-zero exit and the error shape", async () => {
     const bad = await cli("org", "create", "--name", "Acme", "--timezone", "Mars/Olympus", "--currency", "EUR")
@@ -42,5 +45,5 @@ describe("booking-engine CLI", () => {
     expect(unknown).toMatchObject({ code: 1, json: { error: { code: "not_found" } } })
     const usage = await cli("frobnicate")
     expect(usage).toMatchObject({ code: 1, json: { error: { code: "usage" } } })
-  }, 60_000)
+  }, 180_000)
 })

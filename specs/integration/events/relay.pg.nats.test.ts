@@ -24,10 +24,10 @@ describe("relay with JetStream from two engines (Postgres)", () => {
     try {
       const org = await first.newOrg()
       await Promise.all([commitEvents(first, org.id, "booking.confirmed", 250, 5), commitEvents(second, org.id, "booking.confirmed", 250, 5)])
-      await waitFor(allRelayed(first, org.id), 20_000, "relayed by two instances")
+      await waitFor(allRelayed(first, org.id), 60_000, "relayed by two instances")
       await first.close()
       await commitEvents(second, org.id, "booking.cancelled", 100, 5)
-      await waitFor(allRelayed(second, org.id), 20_000, "relayed by the survivor")
+      await waitFor(allRelayed(second, org.id), 60_000, "relayed by the survivor")
       const stored = await readStream(natsUrl, `events.${org.id}.>`)
       expect(stored).toHaveLength(600)
       expect(stored.map((m) => m.event.id)).toEqual(ids(await orgEvents(second, org.id)))
@@ -36,5 +36,5 @@ describe("relay with JetStream from two engines (Postgres)", () => {
       await second.close()
       await dropTestDatabase(database)
     }
-  }, 60_000)
+  }, 180_000)
 })

@@ -21,8 +21,8 @@ it("an event over max_payload goes by reference; it and every later event, of ev
         yield* events.append(b.id, [{ type: "offering.updated", data: { n: 2 } }])
         yield* events.append(a.id, [{ type: "offering.updated", data: { n: 3 } }])
       })))
-    await waitFor(allRelayed(app, a.id), 15_000, "org a relayed")
-    await waitFor(allRelayed(app, b.id), 15_000, "org b relayed")
+    await waitFor(allRelayed(app, a.id), 60_000, "org a relayed")
+    await waitFor(allRelayed(app, b.id), 60_000, "org b relayed")
     const stored = await readStream(natsUrl, `events.${a.id}.>`)
     expect(stored.map((m) => m.event.id)).toEqual(ids(await orgEvents(app, a.id)))
     const [first, big, last] = stored.map((m) => m.event as unknown as { data: any; data_omitted?: { reason: string; bytes: number } })
@@ -35,4 +35,4 @@ it("an event over max_payload goes by reference; it and every later event, of ev
   } finally {
     await app.close()
   }
-}, 40_000)
+}, 180_000)

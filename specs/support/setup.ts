@@ -1,0 +1,47 @@
+import { Socket } from "node:net"
+import type { TestProject } from "vitest/node"
+import { admin, dropPostgresTemplate, pgliteTemplate, postgresTemplate } from "./template.ts"
+
+/**
+ * globalSetup, once per run: a server named in DATABASE_URL or NATS_URL must answer (else the run stops with one line),
+ * then the migrated template every test database is copied from (see template.ts).
+ */
+const configured = (name: string) => process.env[name] ?? ""
+
+const stop = (line: string): never => {
+  // One line, no stack: the fix is in the message.
+  process.stderr.write(`\n${line}\n\n`)
+  process.exit(1)
+}
+
+const reason = (e: unknown) => (e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.message : String(e))
+
+const tcp = (url: string, defaultPort: number) =>
+  new Promise<void>((resolve, reject) => {
+    const u = new URL(url)
+    const socket = new Socket()
+    socket.setTimeout(5_000, () => (socket.destroy(), reject(new Error("no answer within 5 s"))))
+    socket.once("connect", () => (socket.destroy(), resolve()))
+    socket.once("error", (e) => (socket.destroy(), reject(e)))
+    socket.connect(Number(u.port || defaultPort), u.hostname || "127.0.0.1")
+  })
+
+export default async function setup(project: TestProject) {
+  const databaseUrl = configured("DATABASE_URL")
+  const natsUrl = configured("NATS_URL")
+  if (databaseUrl !== "") {
+    await admin(databaseUrl, (c) => c.query("select 1")).catch((e) =>
+      stop(`DATABASE_URL=${databaseUrl} is set but the database does not answer (${reason(e)}): start it, or run with DATABASE_URL= for PGlite`))
+  }
+  if (natsUrl !== "") {
+    await tcp(natsUrl, 4222).catch((e) =>
+      stop(`NATS_URL=${natsUrl} is set but NATS does not answer (${reason(e)}): start it, or run with NATS_URL= for the in-process bus`))
+  }
+  if (databaseUrl === "") {
+    project.provide("databaseTemplate", await pgliteTemplate())
+    return
+  }
+  const name = await postgresTemplate(databaseUrl)
+  project.provide("databaseTemplate", name)
+  return () => dropPostgresTemplate(databaseUrl, name)
+}
