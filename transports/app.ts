@@ -10,6 +10,7 @@ import { MigrateLive } from "../adapters/db/migrate.ts"
 import { PgliteLive } from "../adapters/db/pglite.ts"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { PreparedLive } from "../adapters/db/prepared.ts"
+import { SignalsLive } from "../adapters/signals/postgres.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
@@ -106,7 +107,9 @@ export const NodeServerLive = (config: Pick<AppConfig, "port" | "host"> & { read
 
 type DatabaseLayer = ReturnType<typeof PostgresLive>
 
-const levels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error } as const
+const levels = {
+  trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, fatal: LogLevel.Fatal, none: LogLevel.None
+} as const
 export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
@@ -116,5 +119,6 @@ export const AppLive = (config: AppConfig, database: DatabaseLayer = Option.matc
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
+    Layer.provideMerge(SignalsLive),
     Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl }), LogLevelLive(config)))
   )

@@ -132,8 +132,9 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         return Promise.resolve(errorReply(405, "method_not_allowed", `${pathname.length > 100 ? "this path" : pathname} takes ${found.allow.join(", ")}`, { allow: found.allow.join(", ") }))
       }
       const { params, route } = found
-      const query = new URLSearchParams(q === -1 ? "" : req.url.slice(q + 1))
-      const badQuery = refuseBadQuery(query)
+      const search = q === -1 ? "" : req.url.slice(q + 1)
+      const query = new URLSearchParams(search)
+      const badQuery = refuseBadQuery(search, query)
       if (badQuery) return Promise.resolve(expected(badQuery)!)
       for (const [name, value] of Object.entries(params)) {
         if (value.length > MAX_PARAM) {

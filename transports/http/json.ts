@@ -82,8 +82,28 @@ export const refuseBadText = (u: unknown): BadRequest | undefined => {
   return found && refuse(found)
 }
 
-/** The same check for query parameters (name and value). */
-export const refuseBadQuery = (query: URLSearchParams): BadRequest | undefined => {
+const decodes = (s: string) => {
+  try {
+    decodeURIComponent(s.replace(/\+/g, " "))
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The same check for query parameters (name and value). A surrogate escaped in the query (%ED%A0%80) is not UTF-8, and
+ * is refused the same way rather than read as U+FFFD.
+ */
+export const refuseBadQuery = (search: string, query: URLSearchParams): BadRequest | undefined => {
+  if (search !== "" && !decodes(search)) {
+    for (const part of search.split("&")) {
+      const [k, v = ""] = part.split("=", 2)
+      if (!decodes(k) || !decodes(v)) {
+        return refuse({ path: [decodes(k) ? clip(decodeURIComponent(k.replace(/\+/g, " "))) : "query"], problem: "must be valid Unicode (UTF-8, no lone surrogates)" })
+      }
+    }
+  }
   for (const [k, v] of query) {
     const problem = badText(k) ?? badText(v)
     if (problem !== undefined) return refuse({ path: [badText(k) === undefined ? k : clip(k.replace(/[^\x20-\x7e]/g, "?"))], problem })
