@@ -22,7 +22,7 @@ const demoOrg = (config: AppConfig) =>
 /** The one line a failed start leaves: JSON, like every other log line, with a plain message. */
 const startFailed = (cause: Cause.Cause<unknown>) => {
   const error = Cause.squash(cause)
-  const text = error instanceof Error ? error.message : Cause.pretty(cause).split("\n")[0]
+  const text = (error instanceof Error ? error.message : Cause.pretty(cause).split("\n")[0]).replace(/^Error: /, "")
   const message = /^\(?Missing data|Invalid data|Expected/.test(text) || Cause.isFailType(cause) && (cause.error as { _tag?: string })?._tag === "ConfigError"
     ? `configuration error: ${text.replace(/\s+/g, " ")}`
     : `could not start: ${text.split("\n")[0]}`

@@ -23,6 +23,8 @@ export interface AppConfig {
   readonly logLevel: LogLevelName
   readonly webhookAllowInsecure: boolean
   readonly clock: "system" | "test"
+  /** Largest request body in bytes (BODY_LIMIT, 1 MiB by default); larger is 413. */
+  readonly bodyLimit?: number | undefined
 }
 
 const optionalString = (name: string) =>
@@ -48,12 +50,16 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   publicUrl: Config.string("PUBLIC_URL").pipe(Config.withDefault("")),
   logLevel: Config.string("LOG_LEVEL").pipe(
     Config.withDefault("info"),
-    Config.validate({ message: `must be one of ${LOG_LEVELS.join(", ")} (or warn)`, validation: (s) => logLevelOf(s) !== undefined }),
+    Config.validate({ message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (or warn)`, validation: (s) => logLevelOf(s) !== undefined }),
     Config.map((s) => logLevelOf(s)!)
   ),
   webhookAllowInsecure: Config.literal("0", "1", "true", "false")("WEBHOOK_ALLOW_INSECURE").pipe(
     Config.withDefault("0" as const),
     Config.map((v) => v === "1" || v === "true")
   ),
-  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const))
+  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const)),
+  bodyLimit: Config.integer("BODY_LIMIT").pipe(
+    Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
+    Config.withDefault(1024 * 1024)
+  )
 }).pipe(Config.map((c) => ({ ...c, publicUrl: c.publicUrl || `http://${c.host}:${c.port}` })))
