@@ -23,7 +23,7 @@ export interface AppConfig {
   readonly logLevel: LogLevelName
   readonly webhookAllowInsecure: boolean
   readonly clock: "system" | "test"
-  /** Largest request body in bytes (BODY_LIMIT, 1 MiB by default); larger is 413. */
+  /** Largest request body in bytes (BODY_LIMIT, 2 MiB by default); larger is 413. */
   readonly bodyLimit?: number | undefined
 }
 
@@ -60,6 +60,6 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const)),
   bodyLimit: Config.integer("BODY_LIMIT").pipe(
     Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
-    Config.withDefault(1024 * 1024)
+    Config.withDefault(2 * 1024 * 1024)
   )
 }).pipe(Config.map((c) => ({ ...c, publicUrl: c.publicUrl || `http://${c.host}:${c.port}` })))

@@ -8,14 +8,14 @@ import { toolsOf } from "../mcp/tools.ts"
 import { Api } from "./Api.ts"
 import { type Dispatch, errorReply, type Incoming, makeDispatcher, type Reply } from "./dispatch.ts"
 
-/** Where to listen, and the body limit (BODY_LIMIT, bytes; 1 MiB unless set). */
+/** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */
 export class ListenOptions extends Context.Tag("ListenOptions")<ListenOptions, {
   readonly port: number
   readonly host: string
   readonly bodyLimit?: number | undefined
 }>() {}
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024
+export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
 /** Request line and headers together; the URL alone past MAX_URL is 414 in the error shape, past this it is 431. */
 export const MAX_HEADER_SIZE = 32 * 1024
 

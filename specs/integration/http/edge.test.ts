@@ -78,10 +78,10 @@ describe("request bodies", () => {
   })
 
   it("refuses a body over the limit with 413 payload_too_large, on Content-Length and while streaming", async () => {
-    const big = JSON.stringify({ name: "x", kind: "class", description: "a".repeat(1_100_000) })
-    const declared = await onSocket(`POST /api/v1/offerings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n`)
+    const big = JSON.stringify({ name: "x", kind: "class", description: "a".repeat(2_200_000) })
+    const declared = await onSocket(`POST /api/v1/offerings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 3000000\r\n\r\n`)
     expect({ status: declared.status, code: declared.body.error.code }).toEqual({ status: 413, code: "payload_too_large" })
-    const streamed = await raw("POST", "/api/v1/offerings", { "content-type": "application/json", "transfer-encoding": "chunked" }, [big.slice(0, 600_000), big.slice(600_000)])
+    const streamed = await raw("POST", "/api/v1/offerings", { "content-type": "application/json", "transfer-encoding": "chunked" }, [big.slice(0, 1_200_000), big.slice(1_200_000)])
     expect({ status: streamed.status, code: streamed.body.error.code }).toEqual({ status: 413, code: "payload_too_large" })
   })
 

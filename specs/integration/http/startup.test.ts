@@ -63,7 +63,7 @@ describe("start-up", () => {
     } finally {
       await runtime.dispose()
     }
-  })
+  }, 120_000)
 
   it("accepts LOG_LEVEL in any case: trace, debug, info, warn, warning, error, fatal, none", async () => {
     const level = (value: string) =>
@@ -105,5 +105,5 @@ describe("start-up", () => {
     })
     child.kill("SIGTERM")
     expect(JSON.parse(line).message).toBe(`booking-engine listening on http://127.0.0.1:${port}`)
-  }, 120_000)
+  }, 240_000)
 })
