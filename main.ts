@@ -1,6 +1,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
+import { HttpServer } from "@effect/platform"
+import { Cause, Console, Context, Effect, Layer, Logger, Option } from "effect"
 import { Orgs } from "./engine/services/Orgs.ts"
 import { AppLive, NodeServerLive } from "./transports/app.ts"
 import { appConfig, type AppConfig } from "./transports/config.ts"
@@ -18,16 +19,30 @@ const demoOrg = (config: AppConfig) =>
       `Try: curl -H "Authorization: Bearer ${api_key.key}" ${config.publicUrl}/api/v1/offerings\n`)
   }).pipe(Effect.orDie)
 
+/** The one line a failed start leaves: JSON, like every other log line, with a plain message. */
+const startFailed = (cause: Cause.Cause<unknown>) => {
+  const error = Cause.squash(cause)
+  const text = (error instanceof Error ? error.message : Cause.pretty(cause).split("\n")[0]).replace(/^Error: /, "")
+  const message = /^\(?Missing data|Invalid data|Expected/.test(text) || Cause.isFailType(cause) && (cause.error as { _tag?: string })?._tag === "ConfigError"
+    ? `configuration error: ${text.replace(/\s+/g, " ")}`
+    : `could not start: ${text.split("\n")[0]}`
+  process.stderr.write(`${JSON.stringify({ timestamp: new Date().toISOString(), level: "FATAL", message })}\n`)
+  process.exit(1)
+}
+
 const program = Effect.gen(function*() {
   const config = yield* appConfig
-  const app = AppLive(config).pipe(Layer.provide(NodeServerLive(config)))
+  const app = AppLive(config).pipe(Layer.provideMerge(NodeServerLive(config)))
   yield* Layer.launch(Layer.effectDiscard(demoOrg(config)).pipe(
     Layer.provideMerge(app),
-    Layer.tap(() => Effect.logInfo(`booking-engine listening on ${config.publicUrl}`))
+    Layer.tap((ctx) => {
+      const address = Context.get(ctx, HttpServer.HttpServer).address
+      const url = address._tag === "TcpAddress" ? `http://${address.hostname}:${address.port}` : address.path
+      return Effect.logInfo(`booking-engine listening on ${url}`).pipe(Effect.annotateLogs({ url }))
+    })
   ))
 }).pipe(
-  Effect.catchTag("ConfigError", (e) =>
-    Console.error(`Configuration error: ${Cause.pretty(Cause.fail(e)).split("\n")[0]}`).pipe(Effect.zipRight(Effect.sync(() => process.exit(2))))),
+  Effect.catchAllCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.void : Effect.sync(() => startFailed(cause))),
   Effect.provide(Logger.json)
 )
 

@@ -20,12 +20,10 @@
  * figure, default 300), BENCH_WARMUP (warm-up rounds, default 100), BENCH_KEEP_DB=1 (keep the databases).
  */
 import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, writeFile } from "node:fs/promises"
-import { createServer } from "node:http"
 import os from "node:os"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import pg from "pg"
@@ -34,7 +32,7 @@ import { Availability } from "../engine/services/calendar/Availability.ts"
 import { CurrentOrg } from "../engine/services/CurrentOrg.ts"
 import { addDays, todayIn, toInstant, weekdayOf } from "../engine/time/local.ts"
 import { ADMIN_TOKEN, testConfig } from "../specs/support/app.ts"
-import { AppLive } from "../transports/app.ts"
+import { AppLive, NodeServerLive } from "../transports/app.ts"
 
 const ZONE = "Europe/Amsterdam"
 const WINDOW_DAYS = 14
@@ -172,7 +170,7 @@ const startStage = async (size: number) => {
   const name = `be_bench_avail_${randomBytes(5).toString("hex")}`
   await onServer((c) => c.query(`create database ${name}`))
   const layer = AppLive(testConfig(), PostgresLive(withDb(name), 10)).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(NodeServerLive({ port: 0, host: "127.0.0.1" })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<SqlClient.SqlClient | HttpServer.HttpServer | Availability>)

@@ -7,13 +7,11 @@
  * NATS_URL (default nats://127.0.0.1:4222). Run: npx tsx bench/webhooks.ts
  */
 import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import { type ChildProcess, fork } from "node:child_process"
 import { randomBytes, randomInt } from "node:crypto"
 import { mkdir, writeFile } from "node:fs/promises"
-import { createServer } from "node:http"
 import os from "node:os"
 import pg from "pg"
 import { PostgresLive } from "../adapters/db/postgres.ts"
@@ -21,7 +19,7 @@ import { Events } from "../engine/services/Events.ts"
 import { ADMIN_TOKEN, testConfig } from "../specs/support/app.ts"
 import { readStream } from "../specs/support/nats.ts"
 import { sleep, waitFor } from "../specs/support/receiver.ts"
-import { AppLive } from "../transports/app.ts"
+import { AppLive, NodeServerLive } from "../transports/app.ts"
 
 const server = new URL(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test")
 const natsUrl = process.env.NATS_URL || "nats://127.0.0.1:4222"
@@ -35,7 +33,7 @@ const admin = async (text: string) => {
 
 const config = testConfig({ databaseUrl: Option.some(dbUrl), natsUrl: Option.some(natsUrl), clock: "system", webhookAllowInsecure: true })
 const appLayer = AppLive(config, PostgresLive(dbUrl, 40)).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(NodeServerLive({ port: 0, host: "127.0.0.1" })),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )
 

@@ -1,8 +1,6 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
-import { createServer } from "node:http"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
 import { LogMailerLive } from "../adapters/mail/log.ts"
 import { SmtpMailerLive } from "../adapters/mail/smtp.ts"
@@ -12,6 +10,7 @@ import { MigrateLive } from "../adapters/db/migrate.ts"
 import { PgliteLive } from "../adapters/db/pglite.ts"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { PreparedLive } from "../adapters/db/prepared.ts"
+import { SignalsLive } from "../adapters/signals/postgres.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
@@ -28,18 +27,7 @@ import { Links } from "../engine/services/Links.ts"
 import { Offerings } from "../engine/services/offerings/Offerings.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
 import type { AppConfig } from "./config.ts"
-import { Api } from "./http/Api.ts"
-import { DecodeErrorsLive } from "./http/decodeErrors.ts"
-import { AdminHandlers } from "./http/handlers/admin.ts"
-import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./http/handlers/calendar.ts"
-import { BookingsHandlers } from "./http/handlers/bookings.ts"
-import { CustomersHandlers } from "./http/handlers/customers.ts"
-import { OfferingsHandlers } from "./http/handlers/offerings.ts"
-import { EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./http/handlers/org.ts"
-import { IdempotencyLive } from "./http/idempotency.ts"
-import { AdminAuthLive, AuthenticationLive } from "./http/security.ts"
-import { HealthRoutes, ServeLive } from "./http/server.ts"
-import { WebhooksHandlers } from "./http/handlers/webhooks.ts"
+import { ListenOptions, ServeLive } from "./http/server.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
@@ -75,21 +63,8 @@ export const EngineLive = Layer.mergeAll(
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default]))
 ).pipe(Layer.provide(BookingHooksLive))
 
-export const ApiLive = (config: Pick<AppConfig, "adminToken">) =>
-  HttpApiBuilder.api(Api).pipe(
-    Layer.provide([OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers]),
-    Layer.provide([AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers]),
-    Layer.provide(WebhooksHandlers),
-    Layer.provide([AuthenticationLive, AdminAuthLive(config.adminToken)])
-  )
-
-/** The HTTP app without a listener: routes, middleware, contract. Needs an HttpServer. */
-export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) =>
-  ServeLive.pipe(
-    Layer.provide([DecodeErrorsLive, IdempotencyLive, HealthRoutes, HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })]),
-    Layer.provide(ApiLive(config)),
-    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
-  )
+/** The HTTP app (REST, admin, MCP, health) on its own node:http listener, opened once the engine is ready. */
+export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) => ServeLive(config.adminToken)
 
 /** A pass of the jobs at most this often, however often the scheduler is woken. */
 const MIN_GAP_MS = 1_000
@@ -126,12 +101,15 @@ export const SchedulerLive = (config: Pick<AppConfig, "clock">) =>
 
 export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
 
-export const NodeServerLive = (config: Pick<AppConfig, "port" | "host">) =>
-  NodeHttpServer.layer(createServer, { port: config.port, host: config.host })
+/** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
+export const NodeServerLive = (config: Pick<AppConfig, "port" | "host"> & { readonly bodyLimit?: number | undefined }) =>
+  Layer.merge(Layer.succeed(ListenOptions, { port: config.port, host: config.host, bodyLimit: config.bodyLimit }), NodeContext.layer)
 
 type DatabaseLayer = ReturnType<typeof PostgresLive>
 
-const levels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error } as const
+const levels = {
+  trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, fatal: LogLevel.Fatal, none: LogLevel.None
+} as const
 export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
@@ -141,5 +119,6 @@ export const AppLive = (config: AppConfig, database: DatabaseLayer = Option.matc
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
+    Layer.provideMerge(SignalsLive),
     Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl }), LogLevelLive(config)))
   )

@@ -1,5 +1,15 @@
 import { Config, Option } from "effect"
 
+/** LOG_LEVEL, in any case; warn is warning. */
+export const LOG_LEVELS = ["trace", "debug", "info", "warning", "error", "fatal", "none"] as const
+export type LogLevelName = (typeof LOG_LEVELS)[number]
+
+const logLevelOf = (raw: string): LogLevelName | undefined => {
+  const name = raw.trim().toLowerCase()
+  const level = name === "warn" ? "warning" : name
+  return (LOG_LEVELS as ReadonlyArray<string>).includes(level) ? (level as LogLevelName) : undefined
+}
+
 export interface AppConfig {
   readonly port: number
   readonly host: string
@@ -10,9 +20,11 @@ export interface AppConfig {
   readonly mailFrom: string
   readonly adminToken: Option.Option<string>
   readonly publicUrl: string
-  readonly logLevel: "debug" | "info" | "warning" | "error"
+  readonly logLevel: LogLevelName
   readonly webhookAllowInsecure: boolean
   readonly clock: "system" | "test"
+  /** Largest request body in bytes (BODY_LIMIT, 2 MiB by default); larger is 413. */
+  readonly bodyLimit?: number | undefined
 }
 
 const optionalString = (name: string) =>
@@ -36,10 +48,18 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     Config.validate({ message: "must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (t) => t.length >= 16 }) })
   ),
   publicUrl: Config.string("PUBLIC_URL").pipe(Config.withDefault("")),
-  logLevel: Config.literal("debug", "info", "warning", "error")("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
+  logLevel: Config.string("LOG_LEVEL").pipe(
+    Config.withDefault("info"),
+    Config.validate({ message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (or warn)`, validation: (s) => logLevelOf(s) !== undefined }),
+    Config.map((s) => logLevelOf(s)!)
+  ),
   webhookAllowInsecure: Config.literal("0", "1", "true", "false")("WEBHOOK_ALLOW_INSECURE").pipe(
     Config.withDefault("0" as const),
     Config.map((v) => v === "1" || v === "true")
   ),
-  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const))
+  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const)),
+  bodyLimit: Config.integer("BODY_LIMIT").pipe(
+    Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
+    Config.withDefault(2 * 1024 * 1024)
+  )
 }).pipe(Config.map((c) => ({ ...c, publicUrl: c.publicUrl || `http://${c.host}:${c.port}` })))

@@ -5,6 +5,7 @@ import { conflict, notFound } from "../schema/errors.ts"
 import { minorUnits, type Org } from "../schema/org.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg, type Plan } from "./CurrentOrg.ts"
+import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
 import { switchOffForKey } from "./webhooks/revoke.ts"
 
@@ -38,14 +39,31 @@ export const toOrg = (r: OrgRow): Org => ({
 
 export const canonicalLocale = (locale: string) => Intl.getCanonicalLocales(locale)[0]
 
+/** A key's org is remembered this long per instance; a revocation reaches every instance at once through Signals. */
+export const KEY_CACHE_MS = 5_000
+const KEY_CACHE_MAX = 10_000
+/** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed). */
+export const KEYS_CHANNEL = "api_keys_changed"
+
+type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string }
+
 export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
 export class Orgs extends Effect.Service<Orgs>()("Orgs", {
   dependencies: [Events.Default],
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
+    const signals = yield* Signals
+    const keys = new Map<string, { readonly org: Authenticated; readonly at: number }>()
+    const forget = (payload: string) => {
+      const [kind, id] = [payload.slice(0, payload.indexOf(":")), payload.slice(payload.indexOf(":") + 1)]
+      for (const [hash, entry] of keys) if ((kind === "key" ? entry.org.apiKeyId : entry.org.id) === id) keys.delete(hash)
+    }
+    yield* signals.listen(KEYS_CHANNEL, { onMessage: forget, onReset: () => keys.clear() })
+    /** Forgets here at once, then tells every instance. */
+    const changed = (payload: string) => Effect.zipRight(Effect.sync(() => forget(payload)), signals.notify(KEYS_CHANNEL, payload))
 
     const findRow = (id: string) =>
       sql<OrgRow>`select * from orgs where id = ${id}`.pipe(Effect.orDie, Effect.map((r) => Option.fromNullable(r[0])))
@@ -85,17 +103,32 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       const rows = yield* sql<{ id: string; revoked_at: Date }>`
         update api_keys set revoked_at = coalesce(revoked_at, ${at}) where id = ${id} returning id, revoked_at`.pipe(Effect.tap(() => switchOffForKey(sql, id, at)), sql.withTransaction, Effect.orDie)
       if (rows.length === 0) return yield* notFound("api key")
+      yield* changed(`key:${rows[0].id}`)
       return { id: rows[0].id, revoked_at: rows[0].revoked_at.toISOString() }
     })
 
-    /** Resolves a presented key to its org; revoked keys resolve to nothing at once. */
-    const authenticate = (key: string) =>
-      sql<OrgRow & { key_id: string }>`
+    /**
+     * Resolves a presented key to its org, remembered for KEY_CACHE_MS; revoked keys resolve to nothing at once, on
+     * every instance (the revocation is signalled). Unknown keys are not remembered.
+     */
+    const authenticate = (key: string): Effect.Effect<Option.Option<Authenticated>> => {
+      const hash = hashKey(key)
+      const cached = keys.get(hash)
+      if (cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS) return Effect.succeed(Option.some(cached.org))
+      return sql<OrgRow & { key_id: string }>`
         select o.*, k.id as key_id from api_keys k join orgs o on o.id = k.org_id
-        where k.hash = ${hashKey(key)} and k.revoked_at is null`.pipe(
+        where k.hash = ${hash} and k.revoked_at is null`.pipe(
         Effect.orDie,
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id })))
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id }))),
+        Effect.tap(Option.match({
+          onNone: () => Effect.sync(() => keys.delete(hash)),
+          onSome: (org) => Effect.sync(() => {
+            if (keys.size >= KEY_CACHE_MAX) keys.clear()
+            keys.set(hash, { org, at: Date.now() })
+          })
+        }))
       )
+    }
 
     const addMember = Effect.fn("Orgs.addMember")(function*(orgId: string, input: { email: string; name?: string | undefined; role: "owner" | "staff" }) {
       if (Option.isNone(yield* findRow(orgId))) return yield* notFound("org")
@@ -130,7 +163,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         const updated = toOrg(rows[0])
         yield* events.append(org.id, [{ type: "org.updated", data: updated }])
         return updated
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(sql.withTransaction, Effect.orDie, Effect.tap(() => changed(`org:${org.id}`)))
     })
 
     const team = Effect.gen(function*() {

@@ -1,10 +1,8 @@
 import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { randomInt } from "node:crypto"
-import { createServer } from "node:http"
-import { AppLive } from "../../transports/app.ts"
+import { AppLive, NodeServerLive } from "../../transports/app.ts"
 import type { AppConfig } from "../../transports/config.ts"
 import { TestDatabase } from "./database.ts"
 
@@ -46,7 +44,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
 export const startApp = async (overrides: Partial<AppConfig> = {}, options: { readonly database?: string } = {}): Promise<TestApp> => {
   const config = testConfig(overrides)
   const layer = AppLive(config, TestDatabase(options.database)).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+    Layer.provideMerge(NodeServerLive({ port: 0, host: "127.0.0.1" }))
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<SqlClient.SqlClient | HttpServer.HttpServer>)
   const server = await runtime.runPromise(HttpServer.HttpServer)

@@ -25,3 +25,14 @@ export const ConflictWire = wire(Conflict, 409)
 export const UnprocessableWire = wire(Unprocessable, 422)
 export const TooManyWire = wire(TooMany, 429)
 export const PaymentRequiredWire = wire(PaymentRequired, 402)
+
+/** The HTTP status of each expected failure, by its tag (the same as the wire Schemas above carry). */
+export const statusOf: Readonly<Record<string, number>> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  PaymentRequired: 402,
+  NotFound: 404,
+  Conflict: 409,
+  Unprocessable: 422,
+  TooMany: 429
+}

@@ -54,7 +54,7 @@ export const AdminAuthLive = (adminToken: Option.Option<string>) =>
       })
   })
 
-const safeEqual = (a: string, b: string) => {
+export const safeEqual = (a: string, b: string) => {
   const x = Buffer.from(a)
   const y = Buffer.from(b)
   return x.length === y.length && crypto.timingSafeEqual(x, y)

@@ -1,63 +1,170 @@
-import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Runtime } from "effect"
-import { RequestSurface } from "../../engine/services/CurrentOrg.ts"
+import { HttpServer } from "@effect/platform"
+import { Context, Effect, Layer, Option } from "effect"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { mcpHandler } from "../mcp/server.ts"
 import { toolsOf } from "../mcp/tools.ts"
 import { Api } from "./Api.ts"
+import { type Dispatch, errorReply, type Incoming, makeDispatcher, type Reply } from "./dispatch.ts"
 
-const errorJson = (status: number, code: string, message: string) =>
-  HttpServerResponse.unsafeJson({ error: { code, message } }, { status })
+/** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */
+export class ListenOptions extends Context.Tag("ListenOptions")<ListenOptions, {
+  readonly port: number
+  readonly host: string
+  readonly bodyLimit?: number | undefined
+}>() {}
 
-export const HealthRoutes = HttpApiBuilder.Router.use((router) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* router.get("/healthz", HttpServerResponse.unsafeJson({ status: "ok" }))
-    yield* router.get(
-      "/readyz",
-      sql`select 1`.pipe(
-        Effect.as(HttpServerResponse.unsafeJson({ status: "ready" })),
-        Effect.catchAll(() => Effect.succeed(errorJson(503, "not_ready", "the database does not answer")))
-      )
-    )
-  }))
+export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
+/** Request line and headers together; the URL alone past MAX_URL is 414 in the error shape, past this it is 431. */
+export const MAX_HEADER_SIZE = 32 * 1024
 
-/** Runs a REST call in-process, as the MCP surface. Defects become the same 500 a REST caller would see. */
-const callInProcess = (apiApp: HttpApp.Default, runtime: Runtime.Runtime<never>) =>
-  (call: { method: string; url: string; body: string | undefined; idempotencyKey: string | undefined; bearer: string }) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${call.bearer}` }
-    if (call.body !== undefined) headers["content-type"] = "application/json"
-    if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey
-    const request = HttpServerRequest.fromWeb(new Request(`http://mcp.internal${call.url}`, { method: call.method, headers, body: call.body }))
-    return apiApp.pipe(
-      Effect.catchAllCause(() => Effect.succeed(errorJson(500, "internal_error", "something went wrong on our side"))),
-      Effect.flatMap((res) => Effect.promise(() => HttpServerResponse.toWeb(res).text()).pipe(Effect.map((body) => ({ status: res.status, body })))),
-      Effect.provideService(HttpServerRequest.HttpServerRequest, request),
-      Effect.provideService(RequestSurface, "mcp"),
-      Effect.scoped,
-      Runtime.runPromise(runtime)
-    )
+const JSON_BODY = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+const send = (res: ServerResponse, reply: Reply, close = false) => {
+  if (res.headersSent) return
+  res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body), ...(close ? { connection: "close" } : {}) })
+  res.end(reply.body)
+}
+
+/** Raw replies for what Node refuses before a request exists (headers too large, unparsable request line). */
+const rawError = (status: number, reason: string, code: string, message: string) => {
+  const body = JSON.stringify({ error: { code, message } })
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+}
+
+const fatal = new TextDecoder("utf-8", { fatal: true })
+
+type Body = { readonly ok: true; readonly text: string | undefined } | { readonly ok: false; readonly reply: Reply }
+
+/**
+ * Reads a body within the limit: only JSON is accepted (415 at once, without waiting for the body), more than the
+ * limit is 413 (on Content-Length, or as soon as the stream passes it), bytes that are not UTF-8 are 400.
+ */
+const readBody = (req: IncomingMessage, limit: number): Promise<Body> => {
+  const length = req.headers["content-length"]
+  const chunked = req.headers["transfer-encoding"] !== undefined
+  if (!BODY_METHODS.has(req.method ?? "") || ((length === undefined || length === "0") && !chunked)) return Promise.resolve({ ok: true, text: undefined })
+  const type = req.headers["content-type"] ?? ""
+  if (!JSON_BODY.test(type.trim())) {
+    return Promise.resolve({
+      ok: false,
+      reply: errorReply(415, "unsupported_media_type", `send the body as JSON with Content-Type: application/json${type === "" ? "" : ` (not ${type.slice(0, 100)})`}`)
+    })
   }
-
-/** REST under /api/v1, admin under /admin/v1, MCP at /mcp, health probes; one server. */
-export const ServeLive = Layer.unwrapEffect(Effect.gen(function*() {
-  const apiApp = yield* HttpApiBuilder.httpApp
-  const orgs = yield* Orgs
-  const runtime = yield* Effect.runtime<never>()
-  const handle = mcpHandler(toolsOf(Api), callInProcess(apiApp as HttpApp.Default, runtime))
-  const mcpApp = Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const bearer = /^Bearer (.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
-    const org = bearer === undefined ? Option.none() : yield* orgs.authenticate(bearer)
-    if (bearer === undefined || Option.isNone(org)) return errorJson(401, "unauthorized", "send Authorization: Bearer <API_KEY>")
-    const web = yield* HttpServerRequest.toWeb(request)
-    const response = yield* Effect.promise(() => handle(web, bearer))
-    return HttpServerResponse.fromWeb(response)
-  }).pipe(Effect.catchAll(() => Effect.succeed(errorJson(400, "invalid_request", "the MCP request could not be read"))))
-  const root = Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    return yield* (request.url.split("?")[0] === "/mcp" ? mcpApp : apiApp)
+  const tooLarge = { ok: false, reply: errorReply(413, "payload_too_large", `the body is larger than ${limit} bytes`) } as const
+  if (length !== undefined && Number(length) > limit) return Promise.resolve(tooLarge)
+  return new Promise((resolve) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    const finish = (body: Body) => {
+      if (done) return
+      done = true
+      req.off("data", onData)
+      resolve(body)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) return finish(tooLarge)
+      chunks.push(chunk)
+    }
+    req.on("data", onData)
+    req.on("end", () => {
+      try {
+        finish({ ok: true, text: fatal.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) })
+      } catch {
+        finish({ ok: false, reply: errorReply(400, "invalid_json", "the body is not UTF-8: send a JSON document with Content-Type: application/json") })
+      }
+    })
+    req.on("error", () => finish({ ok: false, reply: errorReply(400, "invalid_body", "the body could not be read") }))
   })
-  return HttpServer.serve(root, HttpMiddleware.logger)
-}))
+}
+
+/** The MCP endpoint: a Web request to the SDK's transport; tool calls run through the same dispatcher as REST. */
+const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<boolean>) => {
+  const handle = mcpHandler(toolsOf(Api), (call) =>
+    dispatch({
+      method: call.method,
+      url: call.url,
+      headers: {
+        authorization: `Bearer ${call.bearer}`,
+        ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(call.idempotencyKey !== undefined ? { "idempotency-key": call.idempotencyKey } : {})
+      },
+      body: call.body,
+      surface: "mcp"
+    }))
+  return async (req: IncomingMessage, body: string | undefined): Promise<Reply> => {
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+    if (bearer === undefined || !(await authenticate(bearer))) return errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY>")
+    const headers = new Headers()
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
+    const response = await handle(new Request(`http://mcp.internal${req.url}`, { method: req.method, headers, body }), bearer)
+    const out: Record<string, string> = {}
+    response.headers.forEach((v, k) => (out[k] = v))
+    delete out["content-length"]
+    return { status: response.status, headers: out, body: await response.text() }
+  }
+}
+
+/**
+ * REST under /api/v1, admin under /admin/v1, MCP at /mcp, health probes: one node:http server over the lean
+ * dispatcher. It listens only once everything it needs is built (migrations included), and every answer, also
+ * Node's own refusals, is in the spec's error shape.
+ */
+export const ServeLive = (adminToken: Option.Option<string>) =>
+  Layer.scoped(
+    HttpServer.HttpServer,
+    Effect.gen(function*() {
+      const options = yield* ListenOptions
+      const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+      const dispatch = yield* makeDispatcher(adminToken)
+      const orgs = yield* Orgs
+      const runtime = yield* Effect.runtime<never>()
+      const authenticate = (key: string) => Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), Option.isSome), runtime))
+      const mcp = makeMcp(dispatch, authenticate)
+
+      const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+        readBody(req, limit).then((body) => {
+          if (!body.ok) return send(res, body.reply, true)
+          const url = req.url ?? "/"
+          const incoming: Incoming = { method: req.method ?? "GET", url, headers: req.headers, body: body.text, surface: "api" }
+          const reply = url === "/mcp" || url.startsWith("/mcp?") ? mcp(req, body.text) : dispatch(incoming)
+          return reply.then((r) => send(res, r), () => send(res, errorReply(500, "internal_error", "something went wrong on our side")))
+        }).catch(() => send(res, errorReply(500, "internal_error", "something went wrong on our side")))
+      }
+
+      const server: Server = yield* Effect.acquireRelease(
+        Effect.sync(() => createServer({ maxHeaderSize: MAX_HEADER_SIZE, requestTimeout: 60_000, headersTimeout: 30_000 }, onRequest)),
+        (s) => Effect.async<void>((resume) => {
+          s.close(() => resume(Effect.void))
+          s.closeAllConnections()
+        })
+      )
+      server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+        if (!socket.writable) return socket.destroy()
+        if (err.code === "HPE_HEADER_OVERFLOW") {
+          return socket.end(rawError(431, "Request Header Fields Too Large", "headers_too_large", `the request line and headers are larger than ${MAX_HEADER_SIZE} bytes`))
+        }
+        if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return socket.end(rawError(408, "Request Timeout", "request_timeout", "the request took too long to arrive"))
+        socket.end(rawError(400, "Bad Request", "bad_request", "the request could not be parsed as HTTP/1.1"))
+      })
+      yield* Effect.async<void, Error>((resume) => {
+        const onError = (e: Error) => resume(Effect.fail(e))
+        server.once("error", onError)
+        server.listen(options.port, options.host, () => {
+          server.off("error", onError)
+          resume(Effect.void)
+        })
+      }).pipe(Effect.mapError((e) => new Error(`cannot listen on ${options.host}:${options.port}: ${e.message}`)), Effect.orDie)
+      const address = server.address()
+      return HttpServer.make({
+        address: typeof address === "string" || address === null
+          ? { _tag: "UnixAddress", path: String(address) }
+          : { _tag: "TcpAddress", hostname: address.address, port: address.port },
+        serve: () => Effect.dieMessage("this server runs the lean dispatcher; it serves no HttpApp")
+      })
+    })
+  )

@@ -92,6 +92,11 @@ export const argumentError = (tool: Tool, args: Record<string, unknown>): { code
   if (unknown !== undefined) return { code: "unknown_field", message: `${unknown}: unknown field` }
   const missing = tool.pathKeys.find((k) => args[k] === undefined || args[k] === null || args[k] === "")
   if (missing !== undefined) return { code: `invalid_${missing}`, message: `${missing}: is missing` }
+  // A path or query value is one string in REST; an array or object is no value REST could have sent.
+  const notText = tool.pathKeys.find((k) => typeof args[k] !== "string" && typeof args[k] !== "number")
+  if (notText !== undefined) return { code: `invalid_${notText}`, message: `${notText}: expected a string` }
+  const notScalar = tool.queryKeys.find((k) => args[k] !== undefined && args[k] !== null && typeof args[k] === "object")
+  if (notScalar !== undefined) return { code: `invalid_${notScalar}`, message: `${notScalar}: expected a single value` }
   return undefined
 }
 

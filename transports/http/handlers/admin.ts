@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { EngineClock } from "../../../engine/services/Clock.ts"
 import { badRequest } from "../../../engine/schema/errors.ts"
@@ -6,7 +6,7 @@ import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Orgs } from "../../../engine/services/Orgs.ts"
 import { Api } from "../Api.ts"
 
-export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (h) =>
+export const AdminHandlers = defineGroup(Api, "admin", (h) =>
   Effect.gen(function*() {
     const orgs = yield* Orgs
     const clock = yield* EngineClock

@@ -1,9 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Bookings } from "../../../engine/services/bookings/Bookings.ts"
 import { Api } from "../Api.ts"
 
-export const BookingsHandlers = HttpApiBuilder.group(Api, "bookings", (h) =>
+export const BookingsHandlers = defineGroup(Api, "bookings", (h) =>
   Effect.map(Bookings, (bookings) =>
     h
       .handle("list", ({ urlParams }) => bookings.list(urlParams))

@@ -1,14 +1,14 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Availability } from "../../../engine/services/calendar/Availability.ts"
 import { Series } from "../../../engine/services/calendar/Series.ts"
 import { Sessions } from "../../../engine/services/calendar/Sessions.ts"
 import { Api } from "../Api.ts"
 
-export const AvailabilityHandlers = HttpApiBuilder.group(Api, "availability", (h) =>
+export const AvailabilityHandlers = defineGroup(Api, "availability", (h) =>
   Effect.map(Availability, (availability) => h.handle("get", ({ path, urlParams }) => availability.get(path.id, urlParams))))
 
-export const SeriesHandlers = HttpApiBuilder.group(Api, "series", (h) =>
+export const SeriesHandlers = defineGroup(Api, "series", (h) =>
   Effect.map(Series, (series) =>
     h
       .handle("list", ({ urlParams }) => series.list(urlParams.offering_id))
@@ -16,7 +16,7 @@ export const SeriesHandlers = HttpApiBuilder.group(Api, "series", (h) =>
       .handle("update", ({ path, payload }) => series.update(path.id, payload))
       .handle("delete", ({ path, urlParams }) => series.remove(path.id, urlParams.cancel_bookings))))
 
-export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (h) =>
+export const SessionsHandlers = defineGroup(Api, "sessions", (h) =>
   Effect.map(Sessions, (sessions) =>
     h
       .handle("list", ({ urlParams }) => sessions.list(urlParams))

@@ -1,9 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Customers } from "../../../engine/services/customers/Customers.ts"
 import { Api } from "../Api.ts"
 
-export const CustomersHandlers = HttpApiBuilder.group(Api, "customers", (h) =>
+export const CustomersHandlers = defineGroup(Api, "customers", (h) =>
   Effect.gen(function*() {
     const customers = yield* Customers
     return h

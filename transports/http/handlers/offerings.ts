@@ -1,9 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Offerings } from "../../../engine/services/offerings/Offerings.ts"
 import { Api } from "../Api.ts"
 
-export const OfferingsHandlers = HttpApiBuilder.group(Api, "offerings", (h) =>
+export const OfferingsHandlers = defineGroup(Api, "offerings", (h) =>
   Effect.gen(function*() {
     const offerings = yield* Offerings
     return h

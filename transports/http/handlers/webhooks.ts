@@ -1,9 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Webhooks } from "../../../engine/services/webhooks/Webhooks.ts"
 import { Api } from "../Api.ts"
 
-export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (h) =>
+export const WebhooksHandlers = defineGroup(Api, "webhooks", (h) =>
   Effect.map(Webhooks, (webhooks) =>
     h
       .handle("create", ({ payload }) => webhooks.create(payload))

@@ -1,0 +1,34 @@
+import { Context, Effect, type Scope } from "effect"
+
+export interface SignalHandlers {
+  /** A payload sent on the channel, by this instance or another. */
+  readonly onMessage: (payload: string) => void
+  /** Messages may have been missed (the listener reconnected): forget whatever they would have corrected. */
+  readonly onReset: () => void
+}
+
+export interface SignalsShape {
+  /** Tells every instance listening on the channel (this one too). */
+  readonly notify: (channel: string, payload: string) => Effect.Effect<void>
+  /** Listens on a channel for as long as the scope lasts. */
+  readonly listen: (channel: string, handlers: SignalHandlers) => Effect.Effect<void, never, Scope.Scope>
+}
+
+/** Within one process: enough when one instance owns the database (PGlite, tests). */
+export const inProcessSignals = (): SignalsShape => {
+  const channels = new Map<string, Set<SignalHandlers>>()
+  return {
+    notify: (channel, payload) => Effect.sync(() => channels.get(channel)?.forEach((h) => h.onMessage(payload))),
+    listen: (channel, handlers) =>
+      Effect.acquireRelease(
+        Effect.sync(() => channels.set(channel, (channels.get(channel) ?? new Set()).add(handlers))),
+        () => Effect.sync(() => channels.get(channel)?.delete(handlers))
+      ).pipe(Effect.asVoid)
+  }
+}
+
+/**
+ * Small messages between instances of the engine over one database (Postgres LISTEN/NOTIFY), such as "this API key
+ * was revoked", so per-instance caches stay right. The default is in-process.
+ */
+export class Signals extends Context.Reference<Signals>()("Signals", { defaultValue: inProcessSignals }) {}

@@ -1,0 +1,109 @@
+import { SqlClient } from "@effect/sql"
+import { ConfigProvider, Deferred, Effect, Either, Layer, ManagedRuntime } from "effect"
+import { spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { connect, createServer, type Server } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { TestDatabase } from "../../support/database.ts"
+import { testConfig } from "../../support/app.ts"
+import { AppLive, NodeServerLive } from "../../../transports/app.ts"
+import { appConfig } from "../../../transports/config.ts"
+
+const listenOn = (port: number) =>
+  new Promise<Server>((resolve, reject) => {
+    const s = createServer()
+    s.once("error", reject)
+    s.listen(port, "127.0.0.1", () => resolve(s))
+  })
+
+const freePort = async () => {
+  const s = await listenOn(0)
+  const port = (s.address() as { port: number }).port
+  await new Promise((r) => s.close(r))
+  return port
+}
+
+/** "refused" when nothing listens; "open" when a connection is accepted. */
+const probe = (port: number) =>
+  new Promise<"refused" | "open">((resolve) => {
+    const socket = connect(port, "127.0.0.1")
+    socket.once("connect", () => (socket.destroy(), resolve("open")))
+    socket.once("error", () => resolve("refused"))
+  })
+
+/** Runs main.ts; resolves with its exit code and the lines it wrote to stderr. */
+const runMain = (env: Record<string, string>) =>
+  new Promise<{ code: number | null; lines: Array<string> }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "be-start-")), ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let err = ""
+    child.stderr.on("data", (c) => (err += c))
+    child.stdout.resume()
+    child.on("exit", (code) => resolve({ code, lines: err.split("\n").filter((l) => l.trim() !== "") }))
+  })
+
+describe("start-up", () => {
+  it("opens the port only once the app is ready (database up, migrations done)", async () => {
+    const port = await freePort()
+    const gate = Effect.runSync(Deferred.make<void>())
+    const database = Layer.unwrapEffect(Effect.as(Deferred.await(gate), TestDatabase()))
+    const runtime = ManagedRuntime.make(AppLive(testConfig(), database).pipe(Layer.provideMerge(NodeServerLive({ port, host: "127.0.0.1" }))) as Layer.Layer<SqlClient.SqlClient>)
+    const started = runtime.runPromise(SqlClient.SqlClient)
+    try {
+      expect(await probe(port)).toBe("refused")
+      Effect.runSync(Deferred.succeed(gate, undefined))
+      await started
+      expect(await probe(port)).toBe("open")
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`)
+      expect(res.status).toBe(200)
+    } finally {
+      await runtime.dispose()
+    }
+  }, 120_000)
+
+  it("accepts LOG_LEVEL in any case: trace, debug, info, warn, warning, error, fatal, none", async () => {
+    const level = (value: string) =>
+      Effect.runSync(Effect.either(Effect.withConfigProvider(Effect.map(appConfig, (c) => c.logLevel), ConfigProvider.fromMap(new Map([["LOG_LEVEL", value]])))))
+    const cases: Array<[string, string]> = [["WARN", "warning"], ["warn", "warning"], ["Warning", "warning"], ["TRACE", "trace"], ["Fatal", "fatal"], ["debug", "debug"], ["INFO", "info"], ["error", "error"], ["NONE", "none"]]
+    for (const [value, expected] of cases) expect({ value, level: Either.getOrUndefined(level(value)) }).toEqual({ value, level: expected })
+    expect(Either.isLeft(level("loud"))).toBe(true)
+  })
+
+  it("fails to start with one JSON log line, a plain message and exit code 1: bad config, port in use, database unreachable", async () => {
+    const config = await runMain({ LOG_LEVEL: "loud" })
+    const busy = await listenOn(0)
+    const inUse = await runMain({ PORT: String((busy.address() as { port: number }).port), LOG_LEVEL: "error" }).finally(() => busy.close())
+    const noDb = await runMain({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", LOG_LEVEL: "error" })
+    for (const [name, run, says] of [["config", config, /LOG_LEVEL/], ["port", inUse, /listen|in use/i], ["database", noDb, /database/i]] as const) {
+      expect({ name, code: run.code, lines: run.lines.length }).toEqual({ name, code: 1, lines: 1 })
+      const line = JSON.parse(run.lines[0])
+      expect({ name, level: line.level, plain: !String(line.message).includes("\n") && !String(line.message).includes("    at ") }).toEqual({ name, level: "FATAL", plain: true })
+      expect(line.message).toMatch(says)
+    }
+  }, 180_000)
+
+  it("logs the URL it listens on", async () => {
+    const port = await freePort()
+    const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "be-start-")), PORT: String(port), LOG_LEVEL: "info", ADMIN_TOKEN: "0123456789abcdef0123" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const line = await new Promise<string>((resolve) => {
+      let out = ""
+      const onData = (c: Buffer) => {
+        out += c.toString()
+        const found = out.split("\n").find((l) => l.includes("listening on"))
+        if (found) resolve(found)
+      }
+      child.stdout.on("data", onData)
+      child.stderr.on("data", onData)
+      child.on("exit", () => resolve(out))
+    })
+    child.kill("SIGTERM")
+    expect(JSON.parse(line).message).toBe(`booking-engine listening on http://127.0.0.1:${port}`)
+  }, 240_000)
+})

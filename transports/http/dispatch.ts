@@ -1,0 +1,201 @@
+import { OpenApi } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Cause, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
+import { createHash } from "node:crypto"
+import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
+import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
+import { Idempotency } from "../../engine/services/Idempotency.ts"
+import { Orgs } from "../../engine/services/Orgs.ts"
+import { Api } from "./Api.ts"
+import { toBadRequest } from "./decodeErrors.ts"
+import { statusOf } from "./errors.ts"
+import { AdminHandlers } from "./handlers/admin.ts"
+import { BookingsHandlers } from "./handlers/bookings.ts"
+import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./handlers/calendar.ts"
+import { CustomersHandlers } from "./handlers/customers.ts"
+import { groupBuilds } from "./handlers/define.ts"
+import { OfferingsHandlers } from "./handlers/offerings.ts"
+import { EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./handlers/org.ts"
+import { WebhooksHandlers } from "./handlers/webhooks.ts"
+import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
+import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
+import { safeEqual } from "./security.ts"
+
+/** Every group's handlers; importing them registers their build functions in groupBuilds. */
+export const HandlerGroups = [
+  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers,
+  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, WebhooksHandlers
+] as const
+
+/** A request as the transport read it: the body already read in full (within the limit) as text. */
+export interface Incoming {
+  readonly method: string
+  readonly url: string
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly body: string | undefined
+  readonly surface: Surface
+}
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** Path parameters longer than this are refused before decoding (no id is that long). */
+export const MAX_PARAM = 100
+/** URLs longer than this are 414. */
+export const MAX_URL = 8 * 1024
+
+const JSON_TYPE = "application/json"
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { "content-type": JSON_TYPE, ...headers },
+  body: JSON.stringify(body)
+})
+
+export const errorReply = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  json(status, { error: { code, message } }, headers)
+
+const internal = () => errorReply(500, "internal_error", "something went wrong on our side")
+
+const expected = (e: unknown): Reply | undefined => {
+  if (typeof e !== "object" || e === null || !("_tag" in e)) return undefined
+  const status = statusOf[(e as { _tag: string })._tag]
+  if (status === undefined) return undefined
+  const { code, message } = e as unknown as { code: string; message: string }
+  return errorReply(status, code, message)
+}
+
+const header = (headers: Incoming["headers"], name: string) => {
+  const v = headers[name]
+  return typeof v === "string" ? v : v?.[0]
+}
+
+const refused = (message: string) => new Unauthorized({ code: "unauthorized", message })
+
+/**
+ * The lean request path: a route table built once from the contract, then per request only what the request
+ * needs (match, decode with the endpoint's Schemas, authenticate, run the handler, encode with its success
+ * Schema). No router, middleware stack, spans or per-request Layer; the handlers run on the app's runtime.
+ */
+export const makeDispatcher = (adminToken: Option.Option<string>) =>
+  Effect.gen(function*() {
+    const handlers = new Map<string, Handler>()
+    for (const [name, build] of groupBuilds) {
+      const built = build(collect(name, handlers) as never)
+      if (Effect.isEffect(built)) yield* (built as Effect.Effect<unknown, never, never>)
+    }
+    const routes = routesOf(Api, handlers)
+    const match = matcher(routes)
+    const orgs = yield* Orgs
+    const idempotency = yield* Idempotency
+    const sql = yield* SqlClient.SqlClient
+    const runtime = yield* Effect.runtime<never>()
+    const run = Runtime.runPromiseExit(runtime)
+    const openapi = JSON.stringify(OpenApi.fromApi(Api))
+
+    const authenticate = (route: { auth: string }, headers: Incoming["headers"]) => {
+      const authorization = header(headers, "authorization") ?? ""
+      const bearer = /^Bearer /i.test(authorization) ? authorization.slice(7) : ""
+      if (route.auth === "admin") {
+        return Option.match(adminToken, {
+          onNone: () => Effect.fail(refused("the admin API is disabled: set ADMIN_TOKEN")),
+          onSome: (expected) => (bearer !== "" && safeEqual(bearer, expected) ? Effect.succeed(undefined) : Effect.fail(refused("bad admin token")))
+        })
+      }
+      if (route.auth === "none") return Effect.succeed(undefined)
+      if (bearer === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
+      return Effect.flatMap(orgs.authenticate(bearer), Option.match({ onNone: () => Effect.fail(refused("the API key is unknown or revoked")), onSome: Effect.succeed }))
+    }
+
+    const special = (method: string, pathname: string): Promise<Reply> | undefined => {
+      if (method !== "GET") return undefined
+      if (pathname === "/healthz") return Promise.resolve(json(200, { status: "ok" }))
+      if (pathname === "/api/v1/openapi.json") return Promise.resolve({ status: 200, headers: { "content-type": JSON_TYPE }, body: openapi })
+      if (pathname === "/readyz") {
+        return run(sql`select 1`).then((exit) => Exit.isSuccess(exit) ? json(200, { status: "ready" }) : errorReply(503, "not_ready", "the database does not answer"))
+      }
+      return undefined
+    }
+
+    const dispatch = (req: Incoming): Promise<Reply> => {
+      if (req.url.length > MAX_URL) return Promise.resolve(errorReply(414, "uri_too_long", `the URL is longer than ${MAX_URL} characters`))
+      const q = req.url.indexOf("?")
+      const pathname = q === -1 ? req.url : req.url.slice(0, q)
+      const fixed = special(req.method, pathname)
+      if (fixed !== undefined) return fixed
+      const found = match(req.method, pathname)
+      if (found === undefined) return Promise.resolve(errorReply(404, "not_found", `no route for ${req.method} ${clip(pathname)}`))
+      if ("allow" in found) {
+        return Promise.resolve(errorReply(405, "method_not_allowed", `${pathname.length > 100 ? "this path" : pathname} takes ${found.allow.join(", ")}`, { allow: found.allow.join(", ") }))
+      }
+      const { params, route } = found
+      const search = q === -1 ? "" : req.url.slice(q + 1)
+      const query = new URLSearchParams(search)
+      const badQuery = refuseBadQuery(search, query)
+      if (badQuery) return Promise.resolve(expected(badQuery)!)
+      for (const [name, value] of Object.entries(params)) {
+        if (value.length > MAX_PARAM) {
+          return Promise.resolve(errorReply(404, "not_found", `${name}: no such ${name === "id" ? "resource" : name} (ids are at most ${MAX_PARAM} characters)`))
+        }
+      }
+
+      const work = Effect.gen(function*() {
+        const org = yield* authenticate(route, req.headers)
+        // Bad input never reaches a handler: body, path, headers and query decoded with the endpoint's Schemas.
+        const text = req.body ?? ""
+        let body: unknown = undefined
+        if (text.trim() !== "") {
+          const parsed = parseBody(text)
+          if (!parsed.ok) return yield* parsed.error
+          body = parsed.value
+        }
+        const input: { path?: unknown; urlParams?: unknown; payload?: unknown; headers?: unknown } = {}
+        const decodeOrFail = <A>(r: Either.Either<A, ParseResult.ParseError>) =>
+          Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(toBadRequest(decodeError(r.left)))
+        if (route.decodePath) input.path = yield* decodeOrFail(route.decodePath(params))
+        if (route.decodePayload) input.payload = yield* decodeOrFail(route.decodePayload(text.trim() === "" ? {} : body))
+        const key = header(req.headers, "idempotency-key")
+        if (key !== undefined && req.method === "POST" && (key.length === 0 || key.length > 255)) {
+          return yield* new BadRequest({ code: "invalid_idempotency_key", message: "Idempotency-Key must be 1 to 255 characters" })
+        }
+        if (route.decodeHeaders) input.headers = yield* decodeOrFail(route.decodeHeaders(req.headers))
+        if (route.decodeQuery) input.urlParams = yield* decodeOrFail(route.decodeQuery(query))
+        const respond = route.handler(input).pipe(
+          Effect.flatMap((value) => {
+            const encoded = route.encodeSuccess(value)
+            return Either.isRight(encoded)
+              ? Effect.succeed({ status: route.status, contentType: JSON_TYPE, body: JSON.stringify(encoded.right), store: route.status < 300 })
+              : Effect.die(encoded.left)
+          }),
+          Effect.provideService(RequestSurface, req.surface)
+        )
+        const withOrg = org === undefined ? respond : Effect.provideService(respond, CurrentOrg, org)
+        if (req.method !== "POST" || key === undefined || org === undefined) return toReply(yield* withOrg, false)
+        // The same JSON with its keys in another order is the same request.
+        const hash = createHash("sha256").update(`${req.method} ${req.url}\n${body === undefined ? "" : canonicalJson(body)}`).digest("hex")
+        const result = yield* idempotency.run(org.id, key, hash, withOrg)
+        return toReply(result, result.replayed)
+      })
+
+      return run(work as Effect.Effect<Reply, unknown>).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        const failure = Cause.failureOption(exit.cause)
+        const reply = Option.isSome(failure) ? expected(failure.value) : undefined
+        if (reply !== undefined) return reply
+        return run(Effect.logError("unexpected failure", exit.cause)).then(internal)
+      })
+    }
+
+    return dispatch
+  })
+
+const toReply = (r: { status: number; contentType: string; body: string }, replayed: boolean): Reply => ({
+  status: r.status,
+  headers: replayed ? { "content-type": r.contentType, "idempotent-replayed": "true" } : { "content-type": r.contentType },
+  body: r.body
+})
+
+export type Dispatch = (req: Incoming) => Promise<Reply>
