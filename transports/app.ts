@@ -27,6 +27,9 @@ import { waitForWake, Wakeups } from "../engine/services/Wakeups.ts"
 import { Links } from "../engine/services/Links.ts"
 import { Offerings } from "../engine/services/offerings/Offerings.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
+import { Payments } from "../engine/services/payments/Payments.ts"
+import { SandboxLive } from "../adapters/payments/sandbox.ts"
+import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
 import { Api } from "./http/Api.ts"
 import { DecodeErrorsLive } from "./http/decodeErrors.ts"
@@ -72,8 +75,12 @@ export const EngineLive = Layer.mergeAll(
   Sessions.Default,
   Availability.Default,
   Bookings.Default,
-  BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default]))
+  BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),
+  Payments.Default
 ).pipe(Layer.provide(BookingHooksLive))
+
+/** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */
+export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => (config.stripe ? StripeLive(config.stripe) : SandboxLive)
 
 export const ApiLive = (config: Pick<AppConfig, "adminToken">) =>
   HttpApiBuilder.api(Api).pipe(
@@ -138,6 +145,7 @@ export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.mini
 export const AppLive = (config: AppConfig, database: DatabaseLayer = Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })) =>
   Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
     Layer.provideMerge(EngineLive),
+    Layer.provideMerge(ProcessorLive(config)),
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),

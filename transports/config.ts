@@ -1,4 +1,5 @@
 import { Config, Option } from "effect"
+import type { StripeSettings } from "../adapters/payments/stripe.ts"
 
 export interface AppConfig {
   readonly port: number
@@ -13,6 +14,8 @@ export interface AppConfig {
   readonly logLevel: "debug" | "info" | "warning" | "error"
   readonly webhookAllowInsecure: boolean
   readonly clock: "system" | "test"
+  /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; without them the built-in sandbox processor takes payments. */
+  readonly stripe?: StripeSettings | undefined
 }
 
 const optionalString = (name: string) =>
@@ -41,5 +44,17 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     Config.withDefault("0" as const),
     Config.map((v) => v === "1" || v === "true")
   ),
-  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const))
-}).pipe(Config.map((c) => ({ ...c, publicUrl: c.publicUrl || `http://${c.host}:${c.port}` })))
+  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const)),
+  stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
+  stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET")
+}).pipe(
+  Config.validate({
+    message: "STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the endpoint's signing secret, whsec_...)",
+    validation: (c) => Option.isNone(c.stripeSecretKey) || Option.isSome(c.stripeWebhookSecret)
+  }),
+  Config.map(({ stripeSecretKey, stripeWebhookSecret, ...c }) => ({
+    ...c,
+    publicUrl: c.publicUrl || `http://${c.host}:${c.port}`,
+    stripe: Option.isSome(stripeSecretKey) && Option.isSome(stripeWebhookSecret) ? { secretKey: stripeSecretKey.value, webhookSecret: stripeWebhookSecret.value } : undefined
+  }))
+)

@@ -16,6 +16,8 @@ export const Currency = Schema.String.pipe(
   Schema.filter(isCurrency, { message: () => "must be an ISO 4217 code in use, such as EUR" })
 )
 export const PlanName = Schema.Literal("free", "pro", "growth", "scale")
+/** online: a priced booking is held with a checkout_url and confirmed when the payment lands; offline: held, confirmed and marked paid by hand. */
+export const PaymentsMode = Schema.Literal("online", "offline")
 
 export const Org = Schema.Struct({
   id: Schema.String,
@@ -24,6 +26,7 @@ export const Org = Schema.Struct({
   currency: Schema.String,
   currency_minor_units: Schema.Int,
   plan: PlanName,
+  payments: PaymentsMode,
   created_at: Schema.String,
   updated_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Org" })
@@ -39,7 +42,8 @@ export const OrgCreate = Schema.Struct({
 export const OrgUpdate = Schema.Struct({
   name: Schema.optional(Text(1, 120)),
   timezone: Schema.optional(TimeZone),
-  currency: Schema.optional(Currency)
+  currency: Schema.optional(Currency),
+  payments: Schema.optional(PaymentsMode)
 }).annotations(strict)
 
 export const Role = Schema.Literal("owner", "staff")

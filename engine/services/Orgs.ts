@@ -17,6 +17,7 @@ interface OrgRow {
   readonly timezone: string
   readonly currency: string
   readonly plan: Plan
+  readonly payments: "online" | "offline"
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -28,6 +29,7 @@ export const toOrg = (r: OrgRow): Org => ({
   currency: r.currency,
   currency_minor_units: minorUnits(r.currency),
   plan: r.plan,
+  payments: r.payments,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
@@ -67,7 +69,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         yield* sql`insert into orgs ${sql.insert(row)}`
         return yield* createKey(id)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
-      return { org: toOrg({ ...row, updated_at: null }), api_key: result }
+      return { org: toOrg({ ...row, payments: "online", updated_at: null }), api_key: result }
     })
 
     const revokeKey = Effect.fn("Orgs.revokeKey")(function*(id: string) {
@@ -101,7 +103,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return toOrg(Option.getOrThrow(yield* findRow(org.id)))
     }).pipe(Effect.withSpan("Orgs.get"))
 
-    const update = Effect.fn("Orgs.update")(function*(patch: { name?: string | undefined; timezone?: string | undefined; currency?: string | undefined }) {
+    const update = Effect.fn("Orgs.update")(function*(patch: { name?: string | undefined; timezone?: string | undefined; currency?: string | undefined; payments?: "online" | "offline" | undefined }) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(Object.entries({ ...patch, timezone: patch.timezone && canonicalZone(patch.timezone) }).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {

@@ -7,6 +7,8 @@ import webhooks from "./migrations/0005_webhooks.ts"
 import quota from "./migrations/0006_quota.ts"
 import capacityGuard from "./migrations/0007_capacity_guard.ts"
 import counters from "./migrations/0008_counters.ts"
+import payments from "./migrations/0030_payments.ts"
+import sandboxProcessor from "./migrations/0031_sandbox_processor.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -17,5 +19,7 @@ export const migrations = Migrator.fromRecord({
   "0005_webhooks": webhooks,
   "0006_quota": quota,
   "0007_capacity_guard": capacityGuard,
-  "0008_counters": counters
+  "0008_counters": counters,
+  "0030_payments": payments,
+  "0031_sandbox_processor": sandboxProcessor
 })

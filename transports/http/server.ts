@@ -6,6 +6,7 @@ import { Orgs } from "../../engine/services/Orgs.ts"
 import { mcpHandler } from "../mcp/server.ts"
 import { toolsOf } from "../mcp/tools.ts"
 import { Api } from "./Api.ts"
+import { withPaymentRoutes } from "../payments/routes.ts"
 
 const errorJson = (status: number, code: string, message: string) =>
   HttpServerResponse.unsafeJson({ error: { code, message } }, { status })
@@ -59,5 +60,6 @@ export const ServeLive = Layer.unwrapEffect(Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     return yield* (request.url.split("?")[0] === "/mcp" ? mcpApp : apiApp)
   })
-  return HttpServer.serve(root, HttpMiddleware.logger)
+  const payments = yield* withPaymentRoutes
+  return HttpServer.serve(payments(root), HttpMiddleware.logger)
 }))

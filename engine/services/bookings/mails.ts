@@ -1,5 +1,5 @@
 import type { NewMail } from "../mail/Mail.ts"
-import { guestPage, waiverPage } from "../Links.ts"
+import { guestPage, payAgainPage, waiverPage } from "../Links.ts"
 import type { BookingRow } from "./row.ts"
 
 export type BookingMailKind = "confirmed" | "held" | "cancelled" | "nudged" | "called_off" | "moved" | "resend" | "time_cancelled"
@@ -18,7 +18,7 @@ const subjects: Record<BookingMailKind, (ref: string, name: string) => string> =
 /** A mail to the guest about their booking; the only place the guest page handle ever goes. */
 export const bookingMail = (
   kind: BookingMailKind,
-  b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token">,
+  b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token"> & { readonly checkout_url?: string | null },
   to: string,
   offeringName: string,
   publicUrl: string,
@@ -29,6 +29,7 @@ export const bookingMail = (
     `When: ${b.starts_at.toISOString()}`,
     `Your booking page: ${guestPage(publicUrl, b.handle)}`,
     ...(b.waiver_token && (kind === "confirmed" || kind === "held") ? [`Please sign the waiver: ${waiverPage(publicUrl, b.waiver_token)}`] : []),
+    ...(kind === "nudged" && b.checkout_url ? [`Finish paying here (a fresh checkout): ${payAgainPage(publicUrl, b.handle)}`] : []),
     ...(note ? [`Note: ${note}`] : [])
   ]
   return { to, subject: subjects[kind](b.reference, offeringName), text: lines.join("\n"), kind: `booking.${kind}`, bookingId: b.id }
