@@ -58,6 +58,7 @@ describe("admin orgs", () => {
         currency: "EUR",
         currency_minor_units: 100,
         plan: "free",
+        payments: "online",
         created_at: now,
         updated_at: null
       },
