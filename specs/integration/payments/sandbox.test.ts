@@ -167,6 +167,37 @@ describe("cancelling a paid booking", () => {
   })
 })
 
+describe("refunds from the calendar", () => {
+  it("series.delete with cancel_bookings refunds a paid booking on its times", async () => {
+    const o = ok(await org.call("POST", "/offerings", { name: "Series class", kind: "class", capacity: 5, price_cents: 1800 }), 201)
+    const startsOn = new Date(Date.parse((await org.now()).toISOString()) + 3 * 86_400_000).toISOString().slice(0, 10)
+    const entry = ok(await org.call("POST", "/series", { offering_id: o.id, starts_on: startsOn, start_time: "10:00", end_time: "11:00" }), 201)
+    const [time] = await org.sessions(o.id)
+    const b = ok(await org.book({ offering_id: o.id, session_id: time.id }), 201)
+    await payWith(app, b.checkout_url, CARD.pays)
+    expect(ok(await org.call("DELETE", `/series/${entry.id}?cancel_bookings=true`))).toEqual({ cancelled: 1 })
+    await steps(app, 1, 6)
+    const after = ok(await org.get(b.id))
+    expect(after).toMatchObject({ status: "cancelled", refund_next_at: null })
+    expect(after.refunded_at).not.toBeNull()
+    expect(await processorRefunded(app, after.payment_intent_id)).toBe(1800)
+  })
+
+  it("sessions.cancel with guests choose: a guest who has not picked by choose_by is cancelled and refunded", async () => {
+    const { b, session } = await heldSeat()
+    await payWith(app, b.checkout_url, CARD.pays)
+    ok(await org.call("POST", `/sessions/${session.id}/cancel`, { guests: "choose" }))
+    const calledOff = ok(await org.get(b.id))
+    expect(calledOff.choose_by).not.toBeNull()
+    expect(calledOff.refund_next_at).toBeNull()
+    await steps(app, 9 * 86_400, 1, 6)
+    const after = ok(await org.get(b.id))
+    expect(after).toMatchObject({ status: "cancelled", cancel_reason: "choose_by_passed", refund_next_at: null })
+    expect(after.refunded_at).not.toBeNull()
+    expect(await processorRefunded(app, after.payment_intent_id)).toBe(2500)
+  })
+})
+
 describe("payments that come late or twice", () => {
   it("the hold lapsing expires its checkout; the nudge mail's link opens a fresh one, and paying it revives the booking while its place is free", async () => {
     const { b } = await heldSeat()
