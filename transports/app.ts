@@ -26,6 +26,9 @@ import { waitForWake, Wakeups } from "../engine/services/Wakeups.ts"
 import { Links } from "../engine/services/Links.ts"
 import { Offerings } from "../engine/services/offerings/Offerings.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
+import { Payments } from "../engine/services/payments/Payments.ts"
+import { SandboxLive } from "../adapters/payments/sandbox.ts"
+import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
 import { ListenOptions, ServeLive } from "./http/server.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
@@ -60,8 +63,12 @@ export const EngineLive = Layer.mergeAll(
   Sessions.Default,
   Availability.Default,
   Bookings.Default,
-  BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default]))
+  BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),
+  Payments.Default
 ).pipe(Layer.provide(BookingHooksLive))
+
+/** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */
+export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => (config.stripe ? StripeLive(config.stripe) : SandboxLive)
 
 /** The HTTP app (REST, admin, MCP, health) on its own node:http listener, opened once the engine is ready. */
 export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) => ServeLive(config.adminToken)
@@ -116,6 +123,7 @@ export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.mini
 export const AppLive = (config: AppConfig, database: DatabaseLayer = Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })) =>
   Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
     Layer.provideMerge(EngineLive),
+    Layer.provideMerge(ProcessorLive(config)),
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),

@@ -1,4 +1,5 @@
 import { Config, Option } from "effect"
+import type { StripeSettings } from "../adapters/payments/stripe.ts"
 
 /** LOG_LEVEL, in any case; warn is warning. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warning", "error", "fatal", "none"] as const
@@ -25,6 +26,8 @@ export interface AppConfig {
   readonly clock: "system" | "test"
   /** Largest request body in bytes (BODY_LIMIT, 2 MiB by default); larger is 413. */
   readonly bodyLimit?: number | undefined
+  /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; without them the built-in sandbox processor takes payments. */
+  readonly stripe?: StripeSettings | undefined
 }
 
 const optionalString = (name: string) =>
@@ -61,5 +64,17 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   bodyLimit: Config.integer("BODY_LIMIT").pipe(
     Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
     Config.withDefault(2 * 1024 * 1024)
-  )
-}).pipe(Config.map((c) => ({ ...c, publicUrl: c.publicUrl || `http://${c.host}:${c.port}` })))
+  ),
+  stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
+  stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET")
+}).pipe(
+  Config.validate({
+    message: "STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the endpoint's signing secret, whsec_...)",
+    validation: (c) => Option.isNone(c.stripeSecretKey) || Option.isSome(c.stripeWebhookSecret)
+  }),
+  Config.map(({ stripeSecretKey, stripeWebhookSecret, ...c }) => ({
+    ...c,
+    publicUrl: c.publicUrl || `http://${c.host}:${c.port}`,
+    stripe: Option.isSome(stripeSecretKey) && Option.isSome(stripeWebhookSecret) ? { secretKey: stripeSecretKey.value, webhookSecret: stripeWebhookSecret.value } : undefined
+  }))
+)

@@ -17,6 +17,8 @@ export const Currency = Schema.String.pipe(
   Schema.filter(isCurrency, { message: () => "must be an ISO 4217 code in use, such as EUR" })
 )
 export const PlanName = Schema.Literal("free", "pro", "growth", "scale")
+/** online: a priced booking is held with a checkout_url and confirmed when the payment lands; offline: held, confirmed and marked paid by hand. */
+export const PaymentsMode = Schema.Literal("online", "offline")
 
 const isLocale = (s: string) => {
   try {
@@ -53,6 +55,7 @@ export const Org = Schema.Struct({
   plan: PlanName,
   locale: Schema.String,
   mail_templates: Schema.Record({ key: Schema.String, value: MailTemplate }),
+  payments: PaymentsMode,
   created_at: Schema.String,
   updated_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Org" })
@@ -71,7 +74,8 @@ export const OrgUpdate = Schema.Struct({
   timezone: Schema.optional(TimeZone),
   currency: Schema.optional(Currency),
   locale: Schema.optional(Locale),
-  mail_templates: Schema.optional(MailTemplates)
+  mail_templates: Schema.optional(MailTemplates),
+  payments: Schema.optional(PaymentsMode)
 }).annotations(strict)
 
 export const Role = Schema.Literal("owner", "staff")

@@ -6,4 +6,6 @@ export class Links extends Context.Reference<Links>()("Links", {
 }) {}
 
 export const guestPage = (publicUrl: string, handle: string) => `${publicUrl}/b/${handle}`
+/** A fresh checkout for a held booking, opened when the guest follows it (the nudge mail's link). */
+export const payAgainPage = (publicUrl: string, handle: string) => `${publicUrl}/pay/again/${handle}`
 export const waiverPage = (publicUrl: string, token: string) => `${publicUrl}/w/${token}`

@@ -20,6 +20,7 @@ interface OrgRow {
   readonly plan: Plan
   readonly locale: string
   readonly mail_templates: Org["mail_templates"] | string
+  readonly payments: "online" | "offline"
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -33,6 +34,7 @@ export const toOrg = (r: OrgRow): Org => ({
   plan: r.plan,
   locale: r.locale,
   mail_templates: typeof r.mail_templates === "string" ? JSON.parse(r.mail_templates) : r.mail_templates,
+  payments: r.payments,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
@@ -95,7 +97,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         yield* sql`insert into orgs ${sql.insert(row)}`
         return yield* createKey(id)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
-      return { org: toOrg({ ...row, mail_templates: {}, updated_at: null }), api_key: result }
+      return { org: toOrg({ ...row, mail_templates: {}, payments: "online", updated_at: null }), api_key: result }
     })
 
     const revokeKey = Effect.fn("Orgs.revokeKey")(function*(id: string) {
@@ -150,6 +152,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       currency?: string | undefined
       locale?: string | undefined
       mail_templates?: Org["mail_templates"] | undefined
+      payments?: "online" | "offline" | undefined
     }) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(Object.entries({

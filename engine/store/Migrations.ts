@@ -8,6 +8,8 @@ import quota from "./migrations/0006_quota.ts"
 import capacityGuard from "./migrations/0007_capacity_guard.ts"
 import counters from "./migrations/0008_counters.ts"
 import mailRender from "./migrations/0009_mail_render.ts"
+import payments from "./migrations/0030_payments.ts"
+import sandboxProcessor from "./migrations/0031_sandbox_processor.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -19,5 +21,7 @@ export const migrations = Migrator.fromRecord({
   "0006_quota": quota,
   "0007_capacity_guard": capacityGuard,
   "0008_counters": counters,
-  "0009_mail_render": mailRender
+  "0009_mail_render": mailRender,
+  "0030_payments": payments,
+  "0031_sandbox_processor": sandboxProcessor
 })

@@ -7,6 +7,9 @@ import { mcpHandler } from "../mcp/server.ts"
 import { toolsOf } from "../mcp/tools.ts"
 import { Api } from "./Api.ts"
 import { type Dispatch, errorReply, type Incoming, makeDispatcher, type Reply } from "./dispatch.ts"
+import { SandboxPages } from "../../adapters/payments/sandbox.ts"
+import { Payments } from "../../engine/services/payments/Payments.ts"
+import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
 
 /** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */
 export class ListenOptions extends Context.Tag("ListenOptions")<ListenOptions, {
@@ -126,7 +129,17 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
       const authenticate = (key: string) => Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), Option.isSome), runtime))
       const mcp = makeMcp(dispatch, authenticate)
 
+      const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
+
       const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+        // The processor's events and the checkout pages read their own (raw or form) bodies.
+        if (PAYMENT_PATH.test((req.url ?? "/").split("?")[0])) {
+          payments(req, res).then(
+            (handled) => handled ? undefined : send(res, errorReply(404, "not_found", "no such route")),
+            () => send(res, errorReply(500, "internal_error", "something went wrong on our side"))
+          )
+          return
+        }
         readBody(req, limit).then((body) => {
           if (!body.ok) return send(res, body.reply, true)
           const url = req.url ?? "/"

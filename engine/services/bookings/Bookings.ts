@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { type BookingEvent, decideBooking } from "../../machines/booking.ts"
 import { rowOf } from "../../machines/decide.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
@@ -19,6 +19,9 @@ import { type Placement, placementOf } from "./placement.ts"
 import { conflictOrDie, isTransient } from "./refusals.ts"
 import { type BookingRow, machineRow, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
+import { Payments } from "../payments/Payments.ts"
+import { refundOnCancel } from "../payments/refunds.ts"
+import { Wakeups } from "../Wakeups.ts"
 
 /** The booking row changed between the unlocked read a `prepare` planned on and its lock. */
 class Stale {
@@ -37,7 +40,7 @@ export { HOLD_MINUTES } from "./create.ts"
 const MINUTE_MS = 60_000
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
-  dependencies: [Events.Default, Offerings.Default, Mail.Default],
+  dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
@@ -49,6 +52,8 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     const list = yield* listBookings
     const creator = yield* bookingCreator
     const lapses = yield* holdLapses
+    const payments = yield* Payments
+    const wakeups = yield* Wakeups
 
     /** A refusal of the database (no room at the time) is the operation's 409; other SQL errors are defects. */
     const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -66,7 +71,11 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       })
 
     const create = Effect.fn("Bookings.create")(function*(input: BookingCreate) {
-      return yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
+      const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
+      if (booking.status !== "held" || booking.total_cents <= 0) return booking
+      // The booking is written; the processor is called now, outside its transaction and lock.
+      const url = yield* payments.checkoutFor(booking.id)
+      return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
     })
 
     /**
@@ -160,8 +169,9 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           if (refund !== null && row.charged_cents !== null && refund > row.charged_cents) {
             return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${row.charged_cents}, what the checkout charged`)
           }
-          return { event: { type: "cancel", at: at(now) }, changes: { cancelled_at: now, refund_cents: refund, cancel_reason: body.reason ?? null }, mail: "cancelled" as const }
-        }))
+          const refunding = yield* refundOnCancel(sql, row, refund, now)
+          return { event: { type: "cancel", at: at(now) }, changes: { cancelled_at: now, refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding }, mail: "cancelled" as const }
+        })).pipe(Effect.tap(() => wakeups.poke))
     })
 
     const move = Effect.fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }) {

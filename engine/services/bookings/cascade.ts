@@ -10,6 +10,7 @@ import { bookedExpr } from "../calendar/booked.ts"
 import { bookingMail, type BookingMailKind } from "./mails.ts"
 import type { BookingRow } from "./row.ts"
 import { bookingStore } from "./store.ts"
+import { refundOnCancel } from "../payments/refunds.ts"
 
 /** Guests who were called off pick another time until the end of the 7th day in the org's time zone. */
 export const chooseByOf = (now: Date, zone: string) => endOfLocalDay(addDays(todayIn(now, zone), 7), zone)
@@ -36,12 +37,13 @@ export const bookingCascade = Effect.gen(function*() {
   const lockRows = (where: Statement.Fragment) =>
     sql<BookingRow>`select * from bookings b where ${where} and b.status <> 'cancelled' order by b.id for update`.pipe(Effect.orDie)
 
-  /** Cancels rows (refund of online payments: in full; no processor is configured, so nothing is pending). */
+  /** Cancels rows; online payments are refunded in full (taken at the processor by the refunds job after the commit). */
   const cancelAll = (rows: ReadonlyArray<BookingRow>, now: Date, reason: string, note: string | null = null) =>
     Effect.gen(function*() {
       const out: NewEvent[] = []
       for (const row of rows) {
-        const applied = yield* Effect.orDie(store.apply(row, { type: "cancel", at: at(now) }, { cancelled_at: now, cancel_reason: reason }, now))
+        const refund = yield* refundOnCancel(sql, row, null, now)
+        const applied = yield* Effect.orDie(store.apply(row, { type: "cancel", at: at(now) }, { cancelled_at: now, cancel_reason: reason, ...refund }, now))
         out.push(...applied.events)
         yield* mailTo("cancelled", applied.booking, note)
       }

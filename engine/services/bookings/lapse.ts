@@ -23,6 +23,8 @@ export const holdLapses = Effect.gen(function*() {
   const lapseRow = (row: BookingRow, now: Date) =>
     Effect.gen(function*() {
       const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, { keeps_place: false }, now)
+      // Its checkout closes with it (the payments job expires it at the processor after this commits).
+      yield* sql`update payment_checkouts set status = 'expiring' where booking_id = ${row.id} and status = 'open'`
       if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo") return { booking: lapsed.booking, events: [] as ReadonlyArray<NewEvent> }
       const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, { nudged_at: now }, now)
       yield* cascade.mailTo("nudged", nudged.booking)

@@ -9,6 +9,7 @@ import { bookingCascade } from "./cascade.ts"
 import { holdLapses } from "./lapse.ts"
 import type { BookingRow } from "./row.ts"
 import { bookingStore } from "./store.ts"
+import { refundOnCancel } from "../payments/refunds.ts"
 
 const zoneOf = (sql: SqlClient.SqlClient, orgId: string) =>
   sql<{ timezone: string }>`select timezone from orgs where id = ${orgId}`.pipe(Effect.orDie, Effect.map((r) => r[0].timezone))
@@ -49,7 +50,9 @@ export const OfferingHooksLive = Layer.effect(OfferingHooks, Effect.gen(function
         const rows = yield* cascade.upcomingRows(offeringId, now)
         const out = yield* cascade.cancelAll(rows, now, "offering_deleted")
         if (rows.length > 0) yield* events.append(rows[0].org_id, out)
-        return { cancelled: rows.length, refunded: 0, refunding: 0, refund_failed: 0 }
+        // Refunds are taken at the processor after this commits: each paid booking's refund is on its way.
+        const refunding = rows.filter((r) => r.payment_intent_id !== null && (r.charged_cents ?? 0) > 0).length
+        return { cancelled: rows.length, refunded: 0, refunding, refund_failed: 0 }
       }),
     waitlistClosed: () => Effect.void
   }
@@ -78,7 +81,8 @@ export const BookingJobsLive = Layer.effectDiscard(Effect.gen(function*() {
       order by choose_by limit 200 for update skip locked`
     const out: Array<NewEvent & { org: string }> = []
     for (const row of due) {
-      const applied = yield* store.apply(row, { type: "choose_expired", at: now.toISOString() }, { cancelled_at: now, cancel_reason: "choose_by_passed" }, now)
+      const refund = yield* refundOnCancel(sql, row, null, now)
+      const applied = yield* store.apply(row, { type: "choose_expired", at: now.toISOString() }, { cancelled_at: now, cancel_reason: "choose_by_passed", ...refund }, now)
       out.push(...applied.events.map((e) => ({ ...e, org: row.org_id })))
       yield* cascade.mailTo("cancelled", applied.booking)
     }

@@ -1,6 +1,6 @@
 import type { NewMail } from "../mail/Mail.ts"
 import { type MailKind, type MailVars, renderMail } from "../mail/render.ts"
-import { guestPage, waiverPage } from "../Links.ts"
+import { guestPage, payAgainPage, waiverPage } from "../Links.ts"
 import type { BookingRow } from "./row.ts"
 
 export type BookingMailKind = MailKind
@@ -8,11 +8,11 @@ export type BookingMailKind = MailKind
 /**
  * A mail to the guest about their booking; the only place the guest page handle ever goes. It carries the facts
  * (`vars`); the sender renders them in the org's language and zone. subject and text are the plain English, UTC
- * rendering kept on the row for support.
+ * rendering kept on the row for support. A nudge about a hold with a checkout links to a fresh checkout.
  */
 export const bookingMail = (
   kind: BookingMailKind,
-  b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token">,
+  b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token"> & { readonly checkout_url?: string | null },
   to: string,
   offeringName: string,
   publicUrl: string,
@@ -25,7 +25,8 @@ export const bookingMail = (
     starts_at: b.starts_at ? b.starts_at.toISOString() : null,
     page_url: guestPage(publicUrl, b.handle),
     waiver_url: b.waiver_token && (kind === "confirmed" || kind === "held") ? waiverPage(publicUrl, b.waiver_token) : null,
-    note: note ?? null
+    note: note ?? null,
+    pay_url: kind === "nudged" && b.checkout_url ? payAgainPage(publicUrl, b.handle) : null
   }
   const plain = renderMail(vars, { timezone: "UTC", locale: "en", templates: {} })
   return { to, subject: plain.subject, text: plain.text, kind: `booking.${kind}`, bookingId: b.id, vars }

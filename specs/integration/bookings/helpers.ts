@@ -22,8 +22,8 @@ export type BookingsOrg = Awaited<ReturnType<typeof bookingsOrg>>
  * An org (UTC and the scale plan unless told, so quotas never get in the way) with its key and the
  * operations the bookings suites use, bound to it.
  */
-export const bookingsOrg = async (app: TestApp, options: { timezone?: string; plan?: string } = {}) => {
-  const org = await app.newOrg({ timezone: options.timezone ?? "UTC", plan: options.plan ?? "scale" })
+export const bookingsOrg = async (app: TestApp, options: { timezone?: string; plan?: string; currency?: string } = {}) => {
+  const org = await app.newOrg({ timezone: options.timezone ?? "UTC", plan: options.plan ?? "scale", ...(options.currency ? { currency: options.currency } : {}) })
   const call = <T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     app.call<T>(org.key, method, `/api/v1${path}`, body, headers)
   const offering = async (body: Json) => ok(await call("POST", "/offerings", { name: "Offering", ...body }), 201) as Json & { id: string }

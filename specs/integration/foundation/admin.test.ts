@@ -60,6 +60,7 @@ describe("admin orgs", () => {
         plan: "free",
         locale: "en",
         mail_templates: {},
+        payments: "online",
         created_at: now,
         updated_at: null
       },

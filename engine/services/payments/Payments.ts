@@ -1,0 +1,290 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Either, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { PaymentProcessor, type ProcessorEvent, type RawEvent, type Refund } from "../../ports/Payments.ts"
+import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
+import { bookingCascade } from "../bookings/cascade.ts"
+import { isTransient } from "../bookings/refusals.ts"
+import { type BookingRow, toBooking } from "../bookings/row.ts"
+import { bookingStore } from "../bookings/store.ts"
+import { EngineClock } from "../Clock.ts"
+import { Events, type NewEvent } from "../Events.ts"
+import { Jobs } from "../Jobs.ts"
+import { Mail } from "../mail/Mail.ts"
+import { Wakeups } from "../Wakeups.ts"
+import { chargeOf, REFUND_BACKOFF } from "./refunds.ts"
+
+/** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
+const FRESH_CHECKOUT_MINUTES = 30
+/** A refund the processor took is looked at again after this long if no event settled it. */
+const POLL_SECONDS = 3600
+/** A refund being taken is leased this long, so another instance leaves it alone. */
+const LEASE_SECONDS = 60
+
+interface PaymentRow {
+  readonly id: string
+  readonly org_id: string
+  readonly booking_id: string
+  readonly payment_intent_id: string
+  readonly amount_cents: number
+  readonly refund_cents: number
+  readonly refund_state: "pending" | "taken" | "refunded" | "failed" | null
+  readonly refund_id: string | null
+  readonly refund_attempts: number
+}
+
+interface CheckoutSource extends BookingRow {
+  readonly o_name: string
+  readonly deposit_cents: number | null
+  readonly deposit_percent: number | null
+  readonly c_email: string | null
+  readonly currency: string
+  readonly payments: "online" | "offline"
+}
+
+const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000)
+
+/**
+ * Online payments: checkouts at the processor for held bookings, the inbound events that confirm them (deduplicated
+ * on the processor's event id, in any order), and refunds, taken at the processor by a job after the cancelling
+ * transaction commits, settled by the processor's events (or by asking it), retried with backoff when they fail.
+ * Every movement of money is a row of `payments` written in the same transaction as the booking it changes.
+ */
+export class Payments extends Effect.Service<Payments>()("Payments", {
+  dependencies: [Events.Default, Mail.Default, Jobs.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const processor = yield* PaymentProcessor
+    const events = yield* Events
+    const mail = yield* Mail
+    const jobs = yield* Jobs
+    const wakeups = yield* Wakeups
+    const store = yield* bookingStore
+    const cascade = yield* bookingCascade
+    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, Effect.retry({ times: 3, while: isTransient }))
+
+    const source = (where: { id: string } | { handle: string }) =>
+      sql<CheckoutSource>`select b.*, o.name as o_name, o.deposit_cents, o.deposit_percent, c.email as c_email, g.currency, g.payments
+        from bookings b join offerings o on o.id = b.offering_id join orgs g on g.id = b.org_id join customers c on c.id = b.customer_id
+        where ${"id" in where ? sql`b.id = ${where.id}::uuid` : sql`b.handle = ${where.handle}`}`.pipe(Effect.orDie, Effect.map((r) => Option.fromNullable(r[0])))
+
+    /** Opens a checkout for a held, priced booking of an org that takes payments online; its URL, or none. */
+    const open = (b: CheckoutSource) =>
+      Effect.gen(function*() {
+        if (b.payments !== "online" || b.status !== "held" || b.total_cents <= 0) return Option.none<string>()
+        const now = yield* clock.now
+        const keeping = b.keeps_place && b.expires_at !== null && b.expires_at.getTime() > now.getTime()
+        const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from payment_checkouts where booking_id = ${b.id}`.pipe(Effect.orDie)
+        const amount = chargeOf(b.total_cents, b)
+        const checkout = yield* processor.createCheckout({
+          org_id: b.org_id, booking_id: b.id, amount_cents: amount, currency: b.currency,
+          expires_at: keeping ? b.expires_at! : later(now, FRESH_CHECKOUT_MINUTES * 60),
+          description: b.o_name, starts_at: b.starts_at, customer_email: b.c_email, idempotency_key: `${b.id}:checkout:${n}`
+        })
+        yield* Effect.gen(function*() {
+          yield* sql`insert into payment_checkouts ${
+            sql.insert({ id: checkout.id, org_id: b.org_id, booking_id: b.id, amount_cents: amount, currency: b.currency, url: checkout.url, expires_at: checkout.expires_at, created_at: now })
+          } on conflict (id) do nothing`
+          yield* sql`update bookings set checkout_url = ${checkout.url} where id = ${b.id} and status = 'held'`
+        }).pipe(sql.withTransaction, Effect.orDie)
+        return Option.some(checkout.url)
+      })
+
+    /** After bookings.create committed: the checkout of a priced hold, outside any lock. A processor failure leaves it without one. */
+    const checkoutFor = Effect.fn("Payments.checkoutFor")(function*(bookingId: string) {
+      const b = yield* source({ id: bookingId })
+      if (Option.isNone(b)) return Option.none<string>()
+      return yield* open(b.value).pipe(
+        Effect.catchTag("ProcessorFailed", (e) => Effect.as(Effect.logWarning("payments: no checkout for a new hold", e.message), Option.none<string>()))
+      )
+    })
+
+    /** The guest's link to pay (the nudge mail's): a fresh checkout for their held booking. */
+    const resume = Effect.fn("Payments.resume")(function*(handle: string) {
+      const b = yield* source({ handle })
+      if (Option.isNone(b)) return yield* notFound("booking")
+      if (b.value.status !== "held") return yield* conflict("booking_not_held", `the booking is ${b.value.status}`)
+      const url = yield* open(b.value)
+      if (Option.isNone(url)) return yield* conflict("not_paid_online", "this booking is not paid online")
+      return url.value
+    })
+
+    const seen = (id: string, type: string, now: Date) =>
+      Effect.map(sql`insert into processor_events (id, type, received_at) values (${id}, ${type}, ${now}) on conflict (id) do nothing returning id`, (r) => r.length === 0)
+
+    const lockBooking = (id: string, orgId: string) =>
+      Effect.map(sql<BookingRow>`select * from bookings where id = ${id}::uuid and org_id = ${orgId}::uuid for update`, (r) => Option.fromNullable(r[0]))
+
+    const appendFor = (orgId: string, out: ReadonlyArray<NewEvent>) => (out.length > 0 ? events.append(orgId, out) : Effect.void)
+
+    /**
+     * A payment landed. A hold not yet paid is confirmed (a lapsed one only if its place is still free: the
+     * database takes it or refuses); otherwise, or when no place is left, the payment is refunded in full.
+     */
+    const landed = (e: Extract<ProcessorEvent, { _tag: "PaymentLanded" }>) => {
+      const attempt = (placeLeft: boolean) =>
+        tx(Effect.gen(function*() {
+          const now = yield* clock.now
+          if (yield* seen(e.event_id, e._tag, now)) return
+          const row = yield* lockBooking(e.booking_id, e.org_id)
+          if (Option.isNone(row)) return yield* Effect.logWarning(`payments: ${e.payment_intent_id} names no booking ${e.booking_id}`)
+          const b = row.value
+          yield* sql`update payment_checkouts set status = 'complete' where id = ${e.checkout_id}`
+          const inserted = yield* sql`insert into payments ${
+            sql.insert({ id: randomUUID(), org_id: e.org_id, booking_id: b.id, checkout_id: e.checkout_id, payment_intent_id: e.payment_intent_id, amount_cents: e.amount_cents, currency: e.currency, created_at: now })
+          } on conflict (payment_intent_id) do nothing returning id`
+          if (inserted.length === 0) return
+          const paid = { payment_intent_id: e.payment_intent_id, charged_cents: e.amount_cents }
+          if (b.status === "held" && b.payment_intent_id === null && placeLeft) {
+            const applied = yield* store.apply(b, { type: "pay", at: now.toISOString() }, {
+              ...paid, paid_at: now, paid_cents: e.amount_cents, confirmed_at: now, expires_at: null, keeps_place: true, checkout_url: null
+            }, now)
+            yield* sql`update payment_checkouts set status = 'expiring' where booking_id = ${b.id} and status = 'open'`
+            yield* cascade.mailTo("confirmed", applied.booking)
+            return yield* appendFor(b.org_id, applied.events)
+          }
+          yield* sql`update payments set refund_cents = amount_cents, refund_state = 'pending', refund_next_at = ${now} where payment_intent_id = ${e.payment_intent_id}`
+          if (b.payment_intent_id !== null) return
+          if (b.status === "held") {
+            const applied = yield* store.apply(b, { type: "cancel", at: now.toISOString() }, {
+              ...paid, cancelled_at: now, cancel_reason: "paid_after_hold_lapsed_no_room", refund_cents: null, refund_next_at: now
+            }, now)
+            yield* cascade.mailTo("cancelled", applied.booking)
+            return yield* appendFor(b.org_id, applied.events)
+          }
+          yield* sql`update bookings set ${sql.update({ ...paid, refund_next_at: now })} where id = ${b.id}`
+        }))
+      return attempt(true).pipe(
+        Effect.catchIf((x): x is Conflict => (x as { _tag?: string })._tag === "Conflict", () => attempt(false)),
+        Effect.zipLeft(wakeups.poke)
+      )
+    }
+
+    const owners = (orgId: string) => sql<{ email: string }>`select email from members where org_id = ${orgId} and role = 'owner'`
+
+    /** A refund settled, matched to the payment whose refund is on its way (by refund id, or by payment when it has none yet). */
+    const settled = (refundId: string | null, pi: string, outcome: { ok: true } | { ok: false; reason: string }) =>
+      Effect.gen(function*() {
+        const now = yield* clock.now
+        const [p] = yield* sql<PaymentRow>`select * from payments where payment_intent_id = ${pi} and refund_state in ('pending', 'taken')
+          and (${refundId}::text is null or refund_id is null or refund_id = ${refundId}) for update`
+        if (p === undefined) return
+        const attempts = p.refund_attempts + 1
+        const final = !outcome.ok && attempts > REFUND_BACKOFF.length
+        const change = outcome.ok
+          ? { refund_state: "refunded", refunded_at: now, refund_next_at: null }
+          : { refund_state: final ? "failed" : "pending", refund_attempts: attempts, refund_error: outcome.reason, refund_failed_at: now, refund_next_at: final ? null : later(now, REFUND_BACKOFF[attempts - 1]) }
+        yield* sql`update payments set ${sql.update({ ...change, refund_id: refundId ?? p.refund_id })} where id = ${p.id}`
+        const { refund_state: _, refund_attempts: __, ...mirror } = change as Record<string, unknown>
+        yield* sql`update bookings set ${sql.update({ ...mirror, refund_id: refundId ?? p.refund_id, ...(outcome.ok ? { refund_failed_at: null, refund_error: null } : {}) })}
+          where id = ${p.booking_id} and payment_intent_id = ${pi}`
+        if (!outcome.ok && !final) return
+        const booking = yield* store.find(p.org_id, p.booking_id).pipe(Effect.orDie)
+        const payment = { payment_intent_id: pi, refund_id: refundId ?? p.refund_id, refund_cents: p.refund_cents }
+        yield* events.append(p.org_id, [{ type: outcome.ok ? "booking.refunded" : "booking.refund_failed", data: { ...toBooking(booking), payment } }])
+        if (outcome.ok) return
+        for (const o of yield* owners(p.org_id)) {
+          yield* mail.enqueue(p.org_id, {
+            to: o.email, kind: "booking.refund_failed", bookingId: p.booking_id,
+            subject: `Refund failed for good: ${booking.reference}`,
+            text: `The refund of ${p.refund_cents} (minor units) for booking ${booking.reference} failed ${attempts} times and will not be retried.\nWhy: ${outcome.reason}\nPayment: ${pi}`
+          })
+        }
+      })
+
+    const handle = (e: ProcessorEvent): Effect.Effect<void> => {
+      const once = <A>(body: (now: Date) => Effect.Effect<A, unknown>) =>
+        tx(Effect.gen(function*() {
+          const now = yield* clock.now
+          if (yield* seen(e.event_id, e._tag, now)) return
+          yield* body(now)
+        })).pipe(Effect.orDie)
+      switch (e._tag) {
+        case "PaymentLanded":
+          return landed(e).pipe(Effect.orDie)
+        case "CheckoutExpired":
+          return once(() => sql`update payment_checkouts set status = 'expired' where id = ${e.checkout_id} and status in ('open', 'expiring')`)
+        case "RefundSucceeded":
+          return once(() => settled(e.refund_id, e.payment_intent_id, { ok: true }))
+        case "RefundFailed":
+          return once(() => settled(e.refund_id, e.payment_intent_id, { ok: false, reason: e.reason }))
+        case "Ignored":
+          return once(() => Effect.void)
+      }
+    }
+
+    /** The inbound path of every processor event: verified on the raw body, then handled once. */
+    const receive = Effect.fn("Payments.receive")(function*(raw: RawEvent) {
+      const event = yield* processor.verifyEvent(raw)
+      yield* handle(event)
+      return event
+    })
+
+    const outcomeOf = (p: PaymentRow, r: Refund) =>
+      r.status === "pending"
+        ? Effect.void
+        : settled(r.id, p.payment_intent_id, r.status === "succeeded" ? { ok: true } : { ok: false, reason: r.failure_reason ?? "the processor failed the refund" })
+
+    /** Takes due refunds at the processor (pending), or asks it about those it took and never settled (taken). */
+    const refunds = Effect.gen(function*() {
+      const now = yield* clock.now
+      const due = yield* tx(Effect.gen(function*() {
+        const rows = yield* sql<PaymentRow>`select * from payments where refund_state in ('pending', 'taken') and refund_next_at <= ${now}
+          order by refund_next_at limit 20 for update skip locked`
+        if (rows.length > 0) yield* sql`update payments set refund_next_at = ${later(now, LEASE_SECONDS)} where id in ${sql.in(rows.map((r) => r.id))}`
+        return rows
+      }))
+      for (const p of due) {
+        if (p.refund_state === "taken" && p.refund_id !== null) {
+          const r = yield* Effect.either(processor.readRefund(p.refund_id))
+          if (Either.isLeft(r) || r.right.status === "pending") {
+            yield* sql`update payments set refund_next_at = ${later(now, POLL_SECONDS)} where id = ${p.id} and refund_state = 'taken'`
+          } else yield* tx(outcomeOf(p, r.right))
+          continue
+        }
+        const taken = yield* Effect.either(processor.refund({
+          payment_intent_id: p.payment_intent_id, amount_cents: p.refund_cents, idempotency_key: `${p.id}:refund:${p.refund_attempts}`,
+          metadata: { org_id: p.org_id, booking_id: p.booking_id }
+        }))
+        if (Either.isLeft(taken)) {
+          yield* tx(settled(null, p.payment_intent_id, { ok: false, reason: taken.left.message }))
+          continue
+        }
+        const r = taken.right
+        yield* tx(Effect.gen(function*() {
+          const moved = yield* sql`update payments set refund_id = ${r.id}, refund_state = 'taken', refund_next_at = ${later(now, POLL_SECONDS)}
+            where id = ${p.id} and refund_state = 'pending' returning id`
+          if (moved.length > 0) {
+            yield* sql`update bookings set refund_id = ${r.id}, refund_next_at = ${later(now, POLL_SECONDS)} where id = ${p.booking_id} and payment_intent_id = ${p.payment_intent_id}`
+          }
+          yield* outcomeOf({ ...p, refund_id: r.id }, r)
+        }))
+      }
+    }).pipe(Effect.orDie)
+
+    /** Checkouts of holds that lapsed or were paid another way: expired at the processor too. */
+    const expire = Effect.gen(function*() {
+      const rows = yield* sql<{ id: string }>`select id from payment_checkouts where status = 'expiring' order by created_at limit 50`
+      for (const c of rows) {
+        yield* processor.expireCheckout(c.id).pipe(
+          Effect.zipRight(sql`update payment_checkouts set status = 'expired' where id = ${c.id} and status = 'expiring'`),
+          Effect.catchTag("ProcessorFailed", (e) => Effect.logWarning(`payments: checkout ${c.id} not expired`, e.message))
+        )
+      }
+    }).pipe(Effect.orDie)
+
+    /** Events the processor has ready by the engine clock (the sandbox's refunds), through the same inbound path. */
+    const processorDue = Effect.gen(function*() {
+      for (const raw of yield* processor.due) {
+        yield* receive(raw).pipe(Effect.catchAll((e) => Effect.logError("payments: a processor event was refused", e)))
+      }
+    })
+
+    yield* jobs.register({ name: "payments.refunds", run: refunds, next: sql`(select min(refund_next_at) from payments where refund_state in ('pending', 'taken'))` })
+    yield* jobs.register({ name: "payments.expire_checkouts", run: expire, next: sql`(select min(created_at) from payment_checkouts where status = 'expiring')` })
+    yield* jobs.register({ name: "payments.processor", run: processorDue, ...(processor.next ? { next: processor.next } : {}) })
+
+    return { checkoutFor, resume, receive, now: clock.now, processor: processor.name } as const
+  })
+}) {}

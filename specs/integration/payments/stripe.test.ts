@@ -1,0 +1,130 @@
+import Stripe from "stripe"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startApp, type TestApp } from "../../support/app.ts"
+import { advanceTo, bookingsOrg, type BookingsOrg, ok, PIN } from "../bookings/helpers.ts"
+import { ledger, steps } from "./helpers.ts"
+import { startStripeServer } from "./stripeServer.ts"
+
+const SECRET = "whsec_test_local_0123456789"
+let app: TestApp
+let org: BookingsOrg
+let stripe: Awaited<ReturnType<typeof startStripeServer>>
+let n = 0
+
+beforeAll(async () => {
+  stripe = await startStripeServer()
+  app = await startApp({ stripe: { secretKey: "sk_test_local", webhookSecret: SECRET, host: "127.0.0.1", port: stripe.port, protocol: "http" } })
+  await advanceTo(app, PIN)
+  org = await bookingsOrg(app)
+})
+afterAll(async () => {
+  await app.close()
+  await stripe.close()
+})
+
+/** Posts an event to the inbound route as Stripe does: JSON body, Stripe-Signature over it. */
+const deliver = async (type: string, object: Record<string, unknown>, options: { id?: string; secret?: string } = {}) => {
+  const payload = JSON.stringify({ id: options.id ?? `evt_${++n}`, object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null } })
+  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET })
+  const res = await fetch(`${app.url}/payments/stripe/events`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": header }, body: payload })
+  return { status: res.status, body: await res.json() }
+}
+
+const completed = (session: Record<string, unknown>, pi: string) => ({ ...session, status: "complete", payment_status: "paid", payment_intent: pi })
+
+const heldSeat = async (body: Record<string, unknown> = {}) => {
+  const { offering, session } = await org.classWithSession({ price_cents: 4000, ...body })
+  const b = ok(await org.book({ offering_id: offering.id, session_id: session.id }), 201)
+  const checkoutId = [...stripe.sessions.keys()].at(-1)!
+  return { b, checkout: stripe.sessions.get(checkoutId)!, checkoutId }
+}
+
+describe("the Stripe adapter (real SDK, local wire-format server)", () => {
+  it("opens a Checkout Session in payment mode for the hold: amount, currency, metadata, idempotency key, expiry at least 30 minutes out", async () => {
+    const before = Date.now()
+    const { b, checkoutId } = await heldSeat({ deposit_percent: 25 })
+    expect(b.checkout_url).toBe(`https://checkout.stripe.test/c/pay/${checkoutId}`)
+    const call = stripe.calls.find((c) => c.path === "/v1/checkout/sessions" && c.form["metadata[booking_id]"] === b.id)!
+    expect(call.method).toBe("POST")
+    expect(call.authorization).toBe("Bearer sk_test_local")
+    expect(call.form).toMatchObject({
+      mode: "payment", "metadata[org_id]": org.id, "metadata[booking_id]": b.id, "line_items[0][price_data][currency]": "eur",
+      "line_items[0][price_data][unit_amount]": "1000", "line_items[0][quantity]": "1", "payment_intent_data[metadata][booking_id]": b.id
+    })
+    expect(call.idempotencyKey).toBe(`${b.id}:checkout:0`)
+    expect(Number(call.form.expires_at) * 1000).toBeGreaterThanOrEqual(before + 30 * 60_000)
+    expect(call.form.success_url).toContain("{CHECKOUT_SESSION_ID}")
+  })
+
+  it("checkout.session.completed confirms the hold; a replay and an expiry arriving after it change nothing", async () => {
+    const { b, checkout } = await heldSeat()
+    const event = completed(checkout, "pi_test_a")
+    expect(await deliver("checkout.session.completed", event, { id: "evt_completed_a" })).toEqual({ status: 200, body: { received: true } })
+    const after = ok(await org.get(b.id))
+    expect(after).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_a", charged_cents: 4000, paid_cents: 4000 })
+    expect((await deliver("checkout.session.completed", event, { id: "evt_completed_a" })).status).toBe(200)
+    expect((await deliver("checkout.session.completed", event)).status).toBe(200)
+    expect((await deliver("checkout.session.expired", { ...checkout, status: "expired" })).status).toBe(200)
+    expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_a" })
+    expect(await ledger(app, b.id)).toHaveLength(1)
+    expect((await org.events("booking.confirmed")).filter((e) => e.data.id === b.id)).toHaveLength(1)
+  })
+
+  it("refuses an event whose signature does not verify with 400 and changes nothing", async () => {
+    const { b, checkout } = await heldSeat()
+    const bad = await deliver("checkout.session.completed", completed(checkout, "pi_test_bad"), { secret: "whsec_someone_else" })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.code).toBe("invalid_signature")
+    const none = await fetch(`${app.url}/payments/stripe/events`, { method: "POST", body: "{}" })
+    expect(none.status).toBe(400)
+    expect(ok(await org.get(b.id)).status).toBe("held")
+  })
+
+  it("cancel refunds through POST /v1/refunds with an idempotency key; refund.updated confirms it, a later charge.refunded is no second refund", async () => {
+    const { b, checkout } = await heldSeat()
+    await deliver("checkout.session.completed", completed(checkout, "pi_test_r"))
+    ok(await org.act(b.id, "cancel", { refund_cents: 1500 }))
+    stripe.state.refundStatus = "pending"
+    await steps(app, 1)
+    const call = stripe.calls.find((c) => c.path === "/v1/refunds" && c.form.payment_intent === "pi_test_r")!
+    expect(call.form).toMatchObject({ amount: "1500", "metadata[booking_id]": b.id })
+    expect(call.idempotencyKey).toMatch(/:refund:0$/)
+    const taken = ok(await org.get(b.id))
+    expect(taken.refund_id).toMatch(/^re_test_/)
+    expect(taken.refunded_at).toBeNull()
+    const refund = stripe.refunds.get(taken.refund_id)!
+    expect((await deliver("refund.updated", { ...refund, status: "succeeded" })).status).toBe(200)
+    expect(ok(await org.get(b.id)).refunded_at).not.toBeNull()
+    await deliver("charge.refunded", { id: "ch_1", object: "charge", payment_intent: "pi_test_r", amount_refunded: 1500 })
+    expect((await org.events("booking.refunded")).filter((e) => e.data.id === b.id)).toHaveLength(1)
+    expect(await ledger(app, b.id)).toEqual([expect.objectContaining({ refund_state: "refunded", refund_cents: 1500 })])
+  })
+
+  it("a refund's outcome arriving before its id was recorded still settles it; refund.failed schedules a retry", async () => {
+    const { b, checkout } = await heldSeat()
+    await deliver("checkout.session.completed", completed(checkout, "pi_test_f"))
+    ok(await org.act(b.id, "cancel", {}))
+    // The event comes first: the refund job has not even called Stripe yet.
+    expect((await deliver("refund.failed", { id: "re_early", object: "refund", payment_intent: "pi_test_f", status: "failed", failure_reason: "lost_or_stolen_card" })).status).toBe(200)
+    const failed = ok(await org.get(b.id))
+    expect(failed).toMatchObject({ refund_error: "lost_or_stolen_card", refund_id: "re_early" })
+    expect(Date.parse(failed.refund_next_at) - Date.parse(failed.refund_failed_at)).toBe(60_000)
+    stripe.state.refundStatus = "succeeded"
+    await steps(app, 61)
+    const retried = stripe.calls.filter((c) => c.path === "/v1/refunds" && c.form.payment_intent === "pi_test_f")
+    expect(retried).toHaveLength(1)
+    expect(retried[0].idempotencyKey).toMatch(/:refund:1$/)
+    const done = ok(await org.get(b.id))
+    expect(done.refunded_at).not.toBeNull()
+    expect(done.refund_id).not.toBe("re_early")
+  })
+
+  it("the hold lapsing expires the Checkout Session at Stripe (POST .../expire); a completion arriving later revives the booking", async () => {
+    const { b, checkout, checkoutId } = await heldSeat()
+    await steps(app, 16 * 60, 1)
+    expect(stripe.calls.some((c) => c.path === `/v1/checkout/sessions/${checkoutId}/expire`)).toBe(true)
+    expect(stripe.sessions.get(checkoutId)!.status).toBe("expired")
+    await deliver("checkout.session.completed", completed(checkout, "pi_test_late"))
+    expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_late" })
+  })
+})

@@ -1,0 +1,128 @@
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sql } from "../../support/app.ts"
+import { type BookingsOrg, bookingsOrg, guest, ok, startPinned, type TestApp } from "../../integration/bookings/helpers.ts"
+import { CARD, payAgain, payWith, steps } from "../../integration/payments/helpers.ts"
+
+// Random sequences of paying (a card whose refunds succeed or fail), paying a fresh checkout again, cancelling with
+// any refund choice, the hold lapsing, someone else taking the place, and the clock moving, on one booking of a
+// one-seat class, through the sandbox over HTTP. After each sequence (and the refunds settled), money is conserved
+// between what the processor holds and what the engine records, and the booking was confirmed at most once.
+
+let app: TestApp
+let org: BookingsOrg
+let guests = 100
+beforeAll(async () => {
+  app = await startPinned()
+  org = await bookingsOrg(app)
+})
+afterAll(() => app.close())
+
+type Cmd =
+  | { readonly t: "pay"; readonly card: "pays" | "refundFails" }
+  | { readonly t: "payAgain"; readonly card: "pays" | "refundFails" }
+  | { readonly t: "cancel"; readonly refund: "all" | "none" | "part" }
+  | { readonly t: "lapse" }
+  | { readonly t: "rival" }
+  | { readonly t: "settle" }
+
+const card = fc.constantFrom("pays" as const, "refundFails" as const)
+const cmd: fc.Arbitrary<Cmd> = fc.oneof(
+  { arbitrary: fc.record({ t: fc.constant("pay" as const), card }), weight: 4 },
+  { arbitrary: fc.record({ t: fc.constant("payAgain" as const), card }), weight: 3 },
+  { arbitrary: fc.record({ t: fc.constant("cancel" as const), refund: fc.constantFrom("all" as const, "none" as const, "part" as const) }), weight: 2 },
+  { arbitrary: fc.constant({ t: "lapse" as const }), weight: 2 },
+  { arbitrary: fc.constant({ t: "rival" as const }), weight: 1 },
+  { arbitrary: fc.constant({ t: "settle" as const }), weight: 1 }
+)
+
+const PRICE = 3000
+
+const run = async (cmds: ReadonlyArray<Cmd>) => {
+  const { offering, session } = await org.classWithSession({ price_cents: PRICE, capacity: 1 })
+  const b = ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(++guests) }), 201)
+  const handle = await org.handle(b.id)
+  for (const c of cmds) {
+    switch (c.t) {
+      case "pay":
+        await payWith(app, b.checkout_url, CARD[c.card])
+        break
+      case "payAgain": {
+        const res = await fetch(`${app.url}/pay/again/${handle}`, { redirect: "manual" })
+        if (res.status === 303) await payWith(app, res.headers.get("location")!, CARD[c.card])
+        else expect(res.status).toBe(409)
+        break
+      }
+      case "cancel": {
+        const now = ok(await org.get(b.id))
+        const charged = now.charged_cents ?? 0
+        const refund_cents = c.refund === "all" ? null : c.refund === "none" ? 0 : Math.floor(charged / 3)
+        const res = await org.act(b.id, "cancel", { refund_cents })
+        expect([200, 409]).toContain(res.status)
+        break
+      }
+      case "lapse":
+        await steps(app, 16 * 60)
+        break
+      case "rival": {
+        const res = await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(++guests) })
+        if (res.status === 201) await payWith(app, res.body.checkout_url, CARD.pays)
+        else expect(res.body.error.code).toBe("sold_out")
+        break
+      }
+      case "settle":
+        await steps(app, 1, 6)
+        break
+    }
+  }
+  // Every refund runs its course: taken, settled, retried with backoff until it succeeds or fails for good.
+  await steps(app, 1, 6, 61, 6, 601, 6, 3601, 6)
+  return b.id as string
+}
+
+const check = async (bookingId: string) => {
+  const processor = (await sql(app, (s) => s<{ charged: number; refunded: number; pending: number }>`
+    select coalesce(sum(c.amount_cents), 0)::int as charged,
+      coalesce((select sum(f.amount_cents) from sandbox_refunds f join sandbox_checkouts k on k.payment_intent_id = f.payment_intent_id
+        where k.booking_id = ${bookingId} and f.status = 'succeeded'), 0)::int as refunded,
+      coalesce((select sum(f.amount_cents) from sandbox_refunds f join sandbox_checkouts k on k.payment_intent_id = f.payment_intent_id
+        where k.booking_id = ${bookingId} and f.status = 'pending'), 0)::int as pending
+    from sandbox_checkouts c where c.booking_id = ${bookingId} and c.status = 'complete'`))[0]
+  const rows = await sql(app, (s) => s<{ payment_intent_id: string; amount_cents: number; refund_cents: number; refund_state: string | null }>`
+    select payment_intent_id, amount_cents, refund_cents, refund_state from payments where booking_id = ${bookingId}`)
+  const refunding = rows.filter((r) => r.refund_state === "pending" || r.refund_state === "taken").reduce((a, r) => a + r.refund_cents, 0)
+  const refunded = rows.filter((r) => r.refund_state === "refunded").reduce((a, r) => a + r.refund_cents, 0)
+  const kept = rows.reduce((a, r) => a + r.amount_cents, 0) - refunding - refunded
+  // What the processor took = what the engine keeps + what the processor gave back + what is on its way back.
+  expect(processor.charged).toBe(kept + processor.refunded + refunding)
+  expect(processor.refunded).toBe(refunded)
+  expect(refunding).toBe(0)
+  expect(processor.pending).toBe(0)
+  for (const r of rows) expect(r.refund_cents).toBeLessThanOrEqual(r.amount_cents)
+
+  const booking = ok(await org.get(bookingId))
+  const confirmations = (await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from events
+    where type = 'booking.confirmed' and data->>'id' = ${bookingId}`))[0].n
+  expect(confirmations).toBeLessThanOrEqual(1)
+  if (booking.status === "confirmed") expect(confirmations).toBe(1)
+  const primary = rows.find((r) => r.payment_intent_id === booking.payment_intent_id)
+  expect(booking.charged_cents).toBe(primary?.amount_cents ?? null)
+  // A payment that did not confirm the booking it paid for is given back whole (or failed trying).
+  for (const r of rows.filter((x) => x !== primary)) {
+    expect(r.refund_cents).toBe(r.amount_cents)
+    expect(["refunded", "failed"]).toContain(r.refund_state)
+  }
+  if (primary !== undefined && booking.status === "confirmed") expect(primary.refund_state).toBeNull()
+  expect(booking.refunded_at !== null).toBe(primary?.refund_state === "refunded")
+}
+
+describe("money through any sequence of payments, cancels, refund outcomes, lapses and late payments", () => {
+  it("is conserved, and no booking is confirmed twice", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 7 }), async (cmds) => {
+        await check(await run(cmds))
+      }),
+      { numRuns: 20, endOnFailure: true }
+    )
+  }, 600_000)
+})

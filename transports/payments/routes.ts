@@ -1,0 +1,142 @@
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Effect, Either, Option, Runtime } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
+import { minorUnits } from "../../engine/schema/currency.ts"
+import { Payments } from "../../engine/services/payments/Payments.ts"
+
+/** Paths these routes answer; the rest goes on to the HTTP app. */
+export const PAYMENT_PATH = /^\/(pay\/[^/]+(\/[^/]+)?|payments\/stripe\/events)$/
+const MAX_BODY = 512 * 1024
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        resolve(undefined)
+        req.destroy()
+      } else chunks.push(c)
+    })
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    req.on("error", reject)
+  })
+
+const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...headers })
+  res.end(body)
+}
+const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, "application/json", JSON.stringify(body))
+
+export const money = (cents: number, currency: string) =>
+  new Intl.NumberFormat("en", { style: "currency", currency, minimumFractionDigits: Math.log10(minorUnits(currency)) }).format(cents / minorUnits(currency))
+
+/** A whole page: lang, title, one main landmark, inline styles only (no external assets). */
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<title>${escape(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}` +
+  `dt{font-weight:600}dd{margin:0 0 .5rem}label{display:block;font-weight:600;margin-top:1rem}input{font:inherit;padding:.5rem;width:100%;box-sizing:border-box}` +
+  `button{font:inherit;margin-top:1rem;padding:.6rem 1.2rem;background:#0b57d0;color:#fff;border:0;border-radius:4px}` +
+  `[role=alert]{border:2px solid #b3261e;padding:.5rem;color:#b3261e}.note{color:#444;font-size:.9rem}</style></head>` +
+  `<body><main><h1>${escape(title)}</h1>${body}</main></body></html>`
+
+const summary = (c: SandboxCheckoutRow) =>
+  `<dl><dt>Offering</dt><dd>${escape(c.description)}</dd>` +
+  (c.starts_at ? `<dt>Time</dt><dd><time datetime="${c.starts_at.toISOString()}">${escape(c.starts_at.toUTCString())}</time></dd>` : "") +
+  `<dt>Amount</dt><dd>${escape(money(c.amount_cents, c.currency))}</dd><dt>Currency</dt><dd>${escape(c.currency)}</dd></dl>`
+
+const form = (c: SandboxCheckoutRow, error?: string) =>
+  (error ? `<p role="alert" id="card-error">${escape(error)}</p>` : "") +
+  `<form method="post" action="/pay/${escape(c.id)}"><label for="card_number">Card number</label>` +
+  `<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required${error ? ` aria-invalid="true" aria-describedby="card-error"` : ""}>` +
+  `<button type="submit">Pay ${escape(money(c.amount_cents, c.currency))}</button></form>` +
+  `<p class="note">Sandbox: no money moves. 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 5126 pays, but refunds of it fail.</p>`
+
+const checkoutPage = (c: SandboxCheckoutRow, now: Date, error?: string) =>
+  c.status === "complete"
+    ? page("Paid", `${summary(c)}<p>Thank you: the payment was received and your booking is confirmed by email.</p>`)
+    : c.status === "expired" || c.expires_at.getTime() <= now.getTime()
+    ? page("This checkout has expired", `${summary(c)}<p>Use the link in your email to pay again.</p>`)
+    : page("Pay for your booking", summary(c) + form(c, error))
+
+const results: Record<Exclude<PayResult["_tag"], "not_found" | "paid">, { status: number; error: string }> = {
+  declined: { status: 402, error: "Your card was declined. Nothing was charged and your place is still held: try another card." },
+  invalid_card: { status: 400, error: "That is not a sandbox test card. Use 4242 4242 4242 4242." },
+  expired: { status: 410, error: "This checkout has expired." },
+  already_paid: { status: 409, error: "This checkout is already paid." }
+}
+
+/**
+ * Payment routes as plain node handlers (true when handled): the processor's inbound events at
+ * POST /payments/stripe/events (raw body, no API key), the sandbox checkout at GET and POST /pay/{checkout_id}, a
+ * fresh checkout for a held booking at GET /pay/again/{handle} (the nudge's link), and GET /pay/done.
+ */
+export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Option.Option<SandboxPages["Type"]>) => {
+  const run = Runtime.runPromise(runtime)
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const url = new URL(req.url ?? "/", "http://localhost")
+    const path = url.pathname
+    if (path === "/payments/stripe/events") {
+      if (req.method !== "POST") return (send(res, 405, "text/plain", "POST only", { allow: "POST" }), true)
+      const body = await readBody(req)
+      if (body === undefined) return (json(res, 413, { error: { code: "too_large", message: "the event is too large" } }), true)
+      const signature = req.headers["stripe-signature"]
+      const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.receive({ body, signature: Array.isArray(signature) ? signature[0] : signature }))))
+      if (Either.isLeft(result)) return (json(res, 400, { error: { code: "invalid_signature", message: result.left.message } }), true)
+      return (json(res, 200, { received: true }), true)
+    }
+    const m = /^\/pay\/([^/]+)(?:\/([^/]+))?$/.exec(path)
+    if (m === null) return false
+    if (m[1] === "done" && m[2] === undefined && req.method === "GET") {
+      return (send(res, 200, "text/html; charset=utf-8", page("Thank you", "<p>Your payment is being processed; your booking is confirmed by email once it lands.</p>")), true)
+    }
+    if (m[1] === "again" && m[2] !== undefined && req.method === "GET") {
+      const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.resume(m[2]!))))
+      if (Either.isRight(result)) return (send(res, 303, "text/plain", "", { location: result.right }), true)
+      const status = result.left._tag === "NotFound" ? 404 : 409
+      return (send(res, status, "text/html; charset=utf-8", page(status === 404 ? "Booking not found" : "Nothing to pay", `<p>${escape(result.left.message)}</p>`)), true)
+    }
+    if (m[2] !== undefined || Option.isNone(sandbox)) return false
+    const pages = sandbox.value
+    const id = decodeURIComponent(m[1])
+    const now = () => run(Effect.flatMap(Payments, (p) => p.now))
+    if (req.method === "GET") {
+      const c = await run(pages.view(id))
+      if (Option.isNone(c)) return (send(res, 404, "text/html; charset=utf-8", page("Checkout not found", "<p>No such checkout.</p>")), true)
+      return (send(res, 200, "text/html; charset=utf-8", checkoutPage(c.value, await now())), true)
+    }
+    if (req.method !== "POST") return (send(res, 405, "text/plain", "GET or POST", { allow: "GET, POST" }), true)
+    const body = await readBody(req)
+    const card = new URLSearchParams(body ?? "").get("card_number") ?? ""
+    const paid = await run(pages.pay(id, card))
+    if (paid._tag === "not_found") return (send(res, 404, "text/html; charset=utf-8", page("Checkout not found", "<p>No such checkout.</p>")), true)
+    if (paid._tag === "paid") {
+      await run(Effect.flatMap(Payments, (p) => p.receive(paid.event)).pipe(Effect.orDie))
+      return (send(res, 200, "text/html; charset=utf-8", checkoutPage(paid.checkout, await now())), true)
+    }
+    const r = results[paid._tag]
+    const html = paid._tag === "declined" || paid._tag === "invalid_card" ? page("Pay for your booking", summary(paid.checkout) + form(paid.checkout, r.error)) : page(r.error, summary(paid.checkout))
+    return (send(res, r.status, "text/html; charset=utf-8", html), true)
+  }
+}
+
+/**
+ * The routes in front of an HttpApp of the current node server (the transport being rewritten will mount
+ * paymentRoutes itself): a handled request has its response written already, which the platform then leaves alone.
+ */
+export const withPaymentRoutes = Effect.gen(function*() {
+  const handler = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
+  return <E, R>(app: HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, E, R>) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!PAYMENT_PATH.test(request.url.split("?")[0])) return yield* app
+      const handled = yield* Effect.promise(() =>
+        handler(NodeHttpServerRequest.toIncomingMessage(request), NodeHttpServerRequest.toServerResponse(request)))
+      return handled ? HttpServerResponse.empty() : yield* app
+    })
+})
