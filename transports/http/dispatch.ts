@@ -21,6 +21,9 @@ import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
 import { safeEqual } from "./security.ts"
 
+/** Control characters (NUL among them) and lone surrogates: no key a client can mean, and Postgres refuses NUL. */
+const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
+
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
   OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers,
@@ -158,8 +161,8 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         if (route.decodePath) input.path = yield* decodeOrFail(route.decodePath(params))
         if (route.decodePayload) input.payload = yield* decodeOrFail(route.decodePayload(text.trim() === "" ? {} : body))
         const key = header(req.headers, "idempotency-key")
-        if (key !== undefined && req.method === "POST" && (key.length === 0 || key.length > 255)) {
-          return yield* new BadRequest({ code: "invalid_idempotency_key", message: "Idempotency-Key must be 1 to 255 characters" })
+        if (key !== undefined && req.method === "POST" && (key.length === 0 || key.length > 255 || CONTROL_OR_BROKEN.test(key))) {
+          return yield* new BadRequest({ code: "invalid_idempotency_key", message: "Idempotency-Key must be 1 to 255 printable characters" })
         }
         if (route.decodeHeaders) input.headers = yield* decodeOrFail(route.decodeHeaders(req.headers))
         if (route.decodeQuery) input.urlParams = yield* decodeOrFail(route.decodeQuery(query))

@@ -41,7 +41,7 @@ type Path = ReadonlyArray<string | number>
 /** Half of a surrogate pair on its own (as a `\\ud800` escape can make): not Unicode, and Postgres refuses it. */
 const LONE_SURROGATE = /\p{Cs}/u
 
-const badText = (s: string): string | undefined =>
+export const badText = (s: string): string | undefined =>
   s.includes("\u0000") ? "must not contain NUL characters" : LONE_SURROGATE.test(s) ? "must be valid Unicode (no lone surrogates)" : undefined
 
 /** The first string or key holding a NUL or a lone surrogate, with what is wrong with it. */

@@ -1,5 +1,6 @@
 import { HttpApi, type HttpMethod, OpenApi } from "@effect/platform"
 import { Context, JSONSchema, Option, type Schema } from "effect"
+import { badText } from "../http/json.ts"
 
 type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; $defs?: Record<string, unknown> } & Record<string, unknown>
 
@@ -97,6 +98,11 @@ export const argumentError = (tool: Tool, args: Record<string, unknown>): { code
   if (notText !== undefined) return { code: `invalid_${notText}`, message: `${notText}: expected a string` }
   const notScalar = tool.queryKeys.find((k) => args[k] !== undefined && args[k] !== null && typeof args[k] === "object")
   if (notScalar !== undefined) return { code: `invalid_${notScalar}`, message: `${notScalar}: expected a single value` }
+  // A URL cannot carry a lone surrogate or NUL the way REST reads them: refused with the words REST uses for a body.
+  for (const k of [...tool.pathKeys, ...tool.queryKeys]) {
+    const problem = typeof args[k] === "string" ? badText(args[k] as string) : undefined
+    if (problem !== undefined) return { code: `invalid_${k}`, message: `${k}: ${problem}` }
+  }
   return undefined
 }
 
