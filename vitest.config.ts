@@ -13,7 +13,7 @@ const exclude = [
 // Pure suites never start a database (TestDatabase refuses under TEST_PURE), so they share their workers' modules;
 // the rest start the app over a database copied from the run's template, each file in a fresh worker.
 const databaseFree = ["specs/unit/**/*.test.ts", "specs/property/**/*.test.ts"]
-const withDatabase = ["specs/integration/**/*.test.ts", "specs/property/bookings/**/*.test.ts"]
+const withDatabase = ["specs/integration/**/*.test.ts", "specs/property/bookings/**/*.test.ts", "specs/property/payments/**/*.test.ts"]
 
 export default defineConfig({
   test: {
