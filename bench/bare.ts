@@ -143,7 +143,8 @@ const book = async (pool: pg.Pool, publicUrl: string, bearer: string, input: Inp
       "{}", "{}", now, null, null,
       randomUUID(), email, subject, text, "booking.confirmed",
       monthIn(now, org.timezone), QUOTA[org.plan] ?? 0,
-      events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))
+      events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)),
+      JSON.stringify({ kind: "confirmed", reference: row.reference, offering: o.name, starts_at: startsAt.toISOString(), page_url: `${publicUrl}/b/${row.handle}`, waiver_url: null, note: null, pay_url: null })
     ]).catch((e: unknown) => {
       const c = (e as { constraint?: string }).constraint
       if (c === "sold_out") throw new Refusal(409, "sold_out", "not enough places left at this time")

@@ -1,5 +1,5 @@
 import { HttpServer } from "@effect/platform"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Runtime } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Orgs } from "../../engine/services/Orgs.ts"
@@ -126,6 +126,11 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
       const dispatch = yield* makeDispatcher(adminToken)
       const orgs = yield* Orgs
       const runtime = yield* Effect.runtime<never>()
+      /** A request that failed outside the dispatcher's own error handling: logged with its cause, 500 in the error shape. */
+      const failed = (res: ServerResponse, cause: unknown) => {
+        Runtime.runFork(runtime)(Effect.logError("request failed", cause))
+        send(res, errorReply(500, "internal_error", "something went wrong on our side"))
+      }
       const authenticate = (key: string) => Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), Option.isSome), runtime))
       const mcp = makeMcp(dispatch, authenticate)
 
@@ -136,7 +141,7 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
         if (PAYMENT_PATH.test((req.url ?? "/").split("?")[0])) {
           payments(req, res).then(
             (handled) => handled ? undefined : send(res, errorReply(404, "not_found", "no such route")),
-            () => send(res, errorReply(500, "internal_error", "something went wrong on our side"))
+            (e) => failed(res, e)
           )
           return
         }
@@ -145,8 +150,8 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
           const url = req.url ?? "/"
           const incoming: Incoming = { method: req.method ?? "GET", url, headers: req.headers, body: body.text, surface: "api" }
           const reply = url === "/mcp" || url.startsWith("/mcp?") ? mcp(req, body.text) : dispatch(incoming)
-          return reply.then((r) => send(res, r), () => send(res, errorReply(500, "internal_error", "something went wrong on our side")))
-        }).catch(() => send(res, errorReply(500, "internal_error", "something went wrong on our side")))
+          return reply.then((r) => send(res, r), (e) => failed(res, e))
+        }).catch((e) => failed(res, e))
       }
 
       const server: Server = yield* Effect.acquireRelease(

@@ -45,6 +45,8 @@ describe("webhook delivery failures", () => {
     status = 503
     await commitEvents(app, org.id, "org.updated")
     await waitFor(() => r.hits.length >= 5, 60_000, "failing again")
+    // The failure is recorded once the attempt ends; an event committed while it is in flight counts as seen by it.
+    await waitFor(async () => (await endpoint(app, org.key, hook.id)).last_status === 503, 60_000, "the failure recorded")
     const e4 = r.ids()[4]
     status = 200
     await commitEvents(app, org.id, "offering.created", 1) // not subscribed, still its org's next event
