@@ -2,8 +2,9 @@ import { relative } from "node:path"
 import type { Reporter, TestModule } from "vitest/node"
 
 /**
- * A run passes only if every test in every collected file ran and passed: a skipped or todo test (it.skip, skipIf,
- * ctx.skip(), or the rest of a file with an it.only) or a file that failed to load fails the run, with what and why.
+ * A run passes only if every test in every collected file ran and passed: a skipped or todo test (marked skip or
+ * todo, skipIf, ctx.skip(), or the rest of a file beside a test marked only) or a file that failed to load fails the
+ * run, with what and why.
  */
 export default class NoSkips implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
