@@ -201,7 +201,7 @@ const startStage = async (size: number) => {
     const customer = crypto.randomUUID()
     await onServer((c) => c.query("insert into customers (id, org_id, email, name, created_at) values ($1, $2, $3, 'Guest', $4)", [customer, created.org.id, "guest@example.com", now]), name)
     await bare.connect()
-    const org = { id: created.org.id as string, timezone: ZONE, currency: "EUR", plan: "scale" as const, apiKeyId: created.api_key.id as string }
+    const org = { id: created.org.id as string, timezone: ZONE, currency: "EUR", plan: "scale" as const, apiKeyId: created.api_key.id as string, role: "owner" as const }
     const availability = await runtime.runPromise(Availability)
     const start = toInstant(today, "00:00:00", ZONE)
     const end = toInstant(addDays(today, WINDOW_DAYS), "00:00:00", ZONE)

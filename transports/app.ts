@@ -7,7 +7,7 @@ import { SmtpMailerLive } from "../adapters/mail/smtp.ts"
 import { NatsBusLive } from "../adapters/bus/nats.ts"
 import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
 import { MigrateLive } from "../adapters/db/migrate.ts"
-import { PgliteLive } from "../adapters/db/pglite.ts"
+import { type DataDirInUse, PgliteLive } from "../adapters/db/pglite.ts"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { PreparedLive } from "../adapters/db/prepared.ts"
 import { SignalsLive } from "../adapters/signals/postgres.ts"
@@ -34,7 +34,10 @@ import { ListenOptions, ServeLive } from "./http/server.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
-export const withPrepared = (database: ReturnType<typeof PostgresLive>) => PreparedLive.pipe(Layer.provideMerge(database))
+/** A database layer: Postgres, or PGlite (which may also fail with DataDirInUse). */
+export type DatabaseLayer = Layer.Layer<Layer.Layer.Success<ReturnType<typeof PostgresLive>>, Layer.Layer.Error<ReturnType<typeof PostgresLive>> | DataDirInUse>
+
+export const withPrepared = (database: DatabaseLayer) => PreparedLive.pipe(Layer.provideMerge(database))
 
 export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">) =>
   withPrepared(Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) }))
@@ -112,7 +115,6 @@ export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
 export const NodeServerLive = (config: Pick<AppConfig, "port" | "host"> & { readonly bodyLimit?: number | undefined }) =>
   Layer.merge(Layer.succeed(ListenOptions, { port: config.port, host: config.host, bodyLimit: config.bodyLimit }), NodeContext.layer)
 
-type DatabaseLayer = ReturnType<typeof PostgresLive>
 
 const levels = {
   trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, fatal: LogLevel.Fatal, none: LogLevel.None

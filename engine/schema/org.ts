@@ -91,7 +91,32 @@ export const Member = Schema.Struct({
   role: Role
 }).annotations({ identifier: "Member" })
 
-export const ApiKeyCreated = Schema.Struct({ id: Schema.String, key: Schema.String })
+/** An API key as listed: never the key itself, which is shown once when made. */
+export const ApiKey = Schema.Struct({
+  id: Schema.String,
+  prefix: Schema.String.annotations({ description: "The key's first 12 characters, to tell keys apart" }),
+  name: Schema.NullOr(Schema.String),
+  user_id: Schema.NullOr(Schema.String).annotations({ description: "The member the key belongs to; null for an owner key made by the platform" }),
+  role: Role,
+  created_at: Schema.String,
+  revoked_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ApiKey" })
+export const ApiKeyCreated = Schema.Struct({
+  ...ApiKey.fields,
+  key: Schema.String.annotations({ description: "The secret key, shown only in this answer" })
+}).annotations({ identifier: "ApiKeyCreated" })
+export const ApiKeyCreate = Schema.Struct({
+  name: Schema.optional(Text(1, 80)),
+  user_id: Schema.optional(Schema.UUID.annotations({ description: "A team member; the key carries their role (owner or staff). Without it, the key is the caller's own kind: an owner key" }))
+}).annotations({ ...strict, identifier: "ApiKeyCreate" })
+export const ApiKeyPage = Schema.Struct({ data: Schema.Array(ApiKey) })
+export const OrgPage = Schema.Struct({ data: Schema.Array(Org), next_after: Schema.NullOr(Schema.String) })
+export const OrgsQuery = Schema.Struct({
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Schema.Int.pipe(Schema.between(1, 500))))),
+  after: Schema.optional(Schema.UUID)
+})
+/** What the platform may change on an org besides what its owners change themselves. */
+export const OrgAdminUpdate = Schema.Struct({ plan: Schema.optional(PlanName), name: Schema.optional(Text(1, 120)) }).annotations(strict)
 export const ApiKeyRevoked = Schema.Struct({ id: Schema.String, revoked_at: Schema.String })
 
 export const Waiver = Schema.Struct({ text: Schema.NullOr(Schema.String), version: Schema.Int })

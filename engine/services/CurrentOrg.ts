@@ -1,5 +1,7 @@
 import { Context } from "effect"
 
+export type Role = "owner" | "staff"
+
 export type Plan = "free" | "pro" | "growth" | "scale"
 
 /** The org a call acts for, resolved from its API key by the transport. Every query is scoped by it. */
@@ -9,6 +11,8 @@ export class CurrentOrg extends Context.Tag("CurrentOrg")<CurrentOrg, {
   readonly currency: string
   readonly plan: Plan
   readonly apiKeyId: string
+  /** The role of the key's member: owner for keys made by the admin API. */
+  readonly role: Role
 }>() {}
 
 export type Surface = "api" | "mcp" | "dashboard" | "widget" | "octo" | "assistant"

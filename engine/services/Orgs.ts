@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
-import { conflict, notFound } from "../schema/errors.ts"
+import { badRequest, conflict, forbidden, notFound } from "../schema/errors.ts"
 import { minorUnits, type Org } from "../schema/org.ts"
 import { EngineClock } from "./Clock.ts"
-import { CurrentOrg, type Plan } from "./CurrentOrg.ts"
+import { CurrentOrg, type Plan, type Role } from "./CurrentOrg.ts"
 import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
 import { switchOffForKey } from "./webhooks/revoke.ts"
@@ -24,6 +24,21 @@ interface OrgRow {
   readonly created_at: Date
   readonly updated_at: Date | null
 }
+
+interface KeyRow {
+  readonly id: string
+  readonly prefix: string
+  readonly name: string | null
+  readonly user_id: string | null
+  readonly role: Role
+  readonly created_at: Date
+  readonly revoked_at: Date | null
+}
+
+const toKey = (r: KeyRow) => ({
+  id: r.id, prefix: r.prefix, name: r.name, user_id: r.user_id, role: r.role,
+  created_at: r.created_at.toISOString(), revoked_at: r.revoked_at?.toISOString() ?? null
+})
 
 export const toOrg = (r: OrgRow): Org => ({
   id: r.id,
@@ -47,7 +62,7 @@ const KEY_CACHE_MAX = 10_000
 /** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed). */
 export const KEYS_CHANNEL = "api_keys_changed"
 
-type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string }
+type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role }
 
 export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
@@ -70,15 +85,40 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const findRow = (id: string) =>
       sql<OrgRow>`select * from orgs where id = ${id}`.pipe(Effect.orDie, Effect.map((r) => Option.fromNullable(r[0])))
 
-    const createKey = Effect.fn("Orgs.createKey")(function*(orgId: string) {
+    /** A team member by user id, or nothing: the check behind not_a_member. */
+    const member = (orgId: string, userId: string) =>
+      sql<{ user_id: string; email: string; name: string | null; role: Role }>`
+        select user_id, email, name, role from members where org_id = ${orgId} and user_id = ${userId}::uuid`.pipe(
+        Effect.orDie,
+        Effect.map((r) => Option.fromNullable(r[0]))
+      )
+
+    /** A new key for the org; with a member, the key is theirs and carries their role. */
+    const createKey = Effect.fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined } = {}) {
       const found = yield* findRow(orgId)
       if (Option.isNone(found)) return yield* notFound("org")
+      const owner = opts.user_id === undefined ? Option.none() : yield* member(orgId, opts.user_id)
+      if (opts.user_id !== undefined && Option.isNone(owner)) return yield* badRequest("not_a_member", "user_id is not a member of this org's team")
       const key = newKey()
-      const id = randomUUID()
-      yield* sql`insert into api_keys ${
-        sql.insert({ id, org_id: orgId, prefix: key.slice(0, 12), hash: hashKey(key), created_at: yield* clock.now })
-      }`.pipe(Effect.orDie)
-      return { id, key }
+      const row = {
+        id: randomUUID(), org_id: orgId, prefix: key.slice(0, 12), hash: hashKey(key), name: opts.name ?? null,
+        user_id: opts.user_id ?? null, created_at: yield* clock.now
+      }
+      yield* sql`insert into api_keys ${sql.insert(row)}`.pipe(Effect.orDie)
+      const role: Role = Option.match(owner, { onNone: () => "owner", onSome: (m) => m.role })
+      return { ...toKey({ ...row, role, revoked_at: null }), key }
+    })
+
+    const keysOf = (orgId: string) =>
+      sql<KeyRow>`
+        select k.id, k.prefix, k.name, k.user_id, coalesce(m.role, 'owner') as role, k.created_at, k.revoked_at
+        from api_keys k left join members m on m.user_id = k.user_id
+        where k.org_id = ${orgId} order by k.created_at, k.id`.pipe(Effect.orDie, Effect.map((rows) => ({ data: rows.map(toKey) })))
+
+    /** Every key of an org, revoked ones too (admin API). */
+    const listKeys = Effect.fn("Orgs.listKeys")(function*(orgId: string) {
+      if (Option.isNone(yield* findRow(orgId))) return yield* notFound("org")
+      return yield* keysOf(orgId)
     })
 
     const create = Effect.fn("Orgs.create")(function*(input: {
@@ -100,14 +140,55 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return { org: toOrg({ ...row, mail_templates: {}, payments: "online", updated_at: null }), api_key: result }
     })
 
-    const revokeKey = Effect.fn("Orgs.revokeKey")(function*(id: string) {
+    /** Revokes a key, effective on every instance when this returns; scoped to one org when orgId is given. */
+    const revokeKey = Effect.fn("Orgs.revokeKey")(function*(id: string, orgId?: string) {
       const at = yield* clock.now
       const rows = yield* sql<{ id: string; revoked_at: Date }>`
-        update api_keys set revoked_at = coalesce(revoked_at, ${at}) where id = ${id} returning id, revoked_at`.pipe(Effect.tap(() => switchOffForKey(sql, id, at)), sql.withTransaction, Effect.orDie)
+        update api_keys set revoked_at = coalesce(revoked_at, ${at})
+        where id = ${id} ${orgId === undefined ? sql`` : sql`and org_id = ${orgId}`} returning id, revoked_at`.pipe(
+        Effect.tap((rows) => rows.length === 0 ? Effect.void : switchOffForKey(sql, id, at)),
+        sql.withTransaction,
+        Effect.orDie
+      )
       if (rows.length === 0) return yield* notFound("api key")
       yield* changed(`key:${rows[0].id}`)
       return { id: rows[0].id, revoked_at: rows[0].revoked_at.toISOString() }
     })
+
+    const adminGet = (orgId: string) =>
+      Effect.flatMap(findRow(orgId), Option.match({ onNone: () => Effect.fail(notFound("org")), onSome: (r) => Effect.succeed(toOrg(r)) }))
+
+    /** The platform's view: every org, in pages ordered by id. */
+    const listOrgs = Effect.fn("Orgs.listOrgs")(function*(query: { limit?: number | undefined; after?: string | undefined }) {
+      const limit = query.limit ?? 100
+      const rows = yield* sql<OrgRow>`
+        select * from orgs ${query.after === undefined ? sql`` : sql`where id > ${query.after}`} order by id limit ${limit + 1}`.pipe(Effect.orDie)
+      const page = rows.slice(0, limit).map(toOrg)
+      return { data: page, next_after: rows.length > limit ? page[page.length - 1].id : null }
+    })
+
+    /** The platform changes an org's plan (or name); its keys pick up the new plan at once on every instance. */
+    const adminUpdate = Effect.fn("Orgs.adminUpdate")(function*(orgId: string, patch: { plan?: Plan | undefined; name?: string | undefined }) {
+      const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
+      const updated = yield* Effect.gen(function*() {
+        const rows = yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${orgId} returning *`
+        if (rows.length === 0) return Option.none<Org>()
+        const org = toOrg(rows[0])
+        yield* events.append(orgId, [{ type: "org.updated", data: org }])
+        return Option.some(org)
+      }).pipe(sql.withTransaction, Effect.orDie)
+      if (Option.isNone(updated)) return yield* notFound("org")
+      yield* changed(`org:${orgId}`)
+      return updated.value
+    })
+
+    /** The org's own keys, for an owner's key (api_keys.*): a staff member's key is refused with 403. */
+    const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
+      org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may manage the org's API keys")))
+    const ownKeys = Effect.flatMap(ownerOnly, (org) => keysOf(org.id))
+    const createOwnKey = (input: { name?: string | undefined; user_id?: string | undefined }) =>
+      Effect.flatMap(ownerOnly, (org) => createKey(org.id, input))
+    const revokeOwnKey = (id: string) => Effect.flatMap(ownerOnly, (org) => revokeKey(id, org.id))
 
     /**
      * Resolves a presented key to its org, remembered for KEY_CACHE_MS; revoked keys resolve to nothing at once, on
@@ -117,11 +198,16 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       const hash = hashKey(key)
       const cached = keys.get(hash)
       if (cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS) return Effect.succeed(Option.some(cached.org))
-      return sql<OrgRow & { key_id: string }>`
-        select o.*, k.id as key_id from api_keys k join orgs o on o.id = k.org_id
+      // A member's key carries the member's role now; a key whose member left the team reaches nothing.
+      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean }>`
+        select o.*, k.id as key_id, m.role, k.user_id is not null as member_key
+        from api_keys k join orgs o on o.id = k.org_id left join members m on m.user_id = k.user_id and m.org_id = k.org_id
         where k.hash = ${hash} and k.revoked_at is null`.pipe(
         Effect.orDie,
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id }))),
+        Effect.map((rows) => Option.map(
+          Option.fromNullable(rows[0]).pipe(Option.filter((r) => !r.member_key || r.role !== null)),
+          (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: r.role ?? "owner" })
+        )),
         Effect.tap(Option.match({
           onNone: () => Effect.sync(() => keys.delete(hash)),
           onSome: (org) => Effect.sync(() => {
@@ -176,14 +262,6 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return { data: rows }
     }).pipe(Effect.withSpan("Orgs.team"))
 
-    /** A team member by user id, or nothing: the check behind not_a_member. */
-    const member = (orgId: string, userId: string) =>
-      sql<{ user_id: string; email: string; name: string | null }>`
-        select user_id, email, name from members where org_id = ${orgId} and user_id = ${userId}::uuid`.pipe(
-        Effect.orDie,
-        Effect.map((r) => Option.fromNullable(r[0]))
-      )
-
     const waiver = Effect.gen(function*() {
       const org = yield* CurrentOrg
       const rows = yield* sql<{ waiver_text: string | null; waiver_version: number }>`
@@ -202,6 +280,6 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       }).pipe(sql.withTransaction, Effect.orDie)
     })
 
-    return { create, createKey, revokeKey, authenticate, addMember, get, update, team, member, waiver, setWaiver } as const
+    return { create, createKey, revokeKey, listKeys, listOrgs, adminGet, adminUpdate, ownKeys, createOwnKey, revokeOwnKey, authenticate, addMember, get, update, team, member, waiver, setWaiver } as const
   })
 }) {}

@@ -10,6 +10,7 @@ import counters from "./migrations/0008_counters.ts"
 import mailRender from "./migrations/0009_mail_render.ts"
 import payments from "./migrations/0030_payments.ts"
 import sandboxProcessor from "./migrations/0031_sandbox_processor.ts"
+import apiKeys from "./migrations/0070_api_keys.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -23,5 +24,6 @@ export const migrations = Migrator.fromRecord({
   "0008_counters": counters,
   "0009_mail_render": mailRender,
   "0030_payments": payments,
-  "0031_sandbox_processor": sandboxProcessor
+  "0031_sandbox_processor": sandboxProcessor,
+  "0070_api_keys": apiKeys
 })

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { BadRequestWire, ConflictWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
+import { BadRequestWire, ConflictWire, ForbiddenWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
+import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
@@ -20,6 +21,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(OrgGroup)
   .add(TeamGroup)
   .add(WaiverGroup)
+  .add(ApiKeysGroup)
   .add(AvailabilityGroup)
   .add(SeriesGroup)
   .add(SessionsGroup)
@@ -27,6 +29,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)
+  .addError(ForbiddenWire)
   .addError(NotFoundWire)
   .addError(ConflictWire)
   .addError(UnprocessableWire)

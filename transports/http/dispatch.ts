@@ -16,6 +16,7 @@ import { CustomersHandlers } from "./handlers/customers.ts"
 import { groupBuilds } from "./handlers/define.ts"
 import { OfferingsHandlers } from "./handlers/offerings.ts"
 import { EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./handlers/org.ts"
+import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
 import { WebhooksHandlers } from "./handlers/webhooks.ts"
 import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
@@ -26,7 +27,7 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
-  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, AdminHandlers,
+  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, ApiKeysHandlers, AdminHandlers,
   AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, WebhooksHandlers
 ] as const
 

@@ -1,6 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { BadRequest, Conflict, NotFound, PaymentRequired, TooMany, Unauthorized, Unprocessable } from "../../engine/schema/errors.ts"
+import { BadRequest, Conflict, Forbidden, NotFound, PaymentRequired, TooMany, Unauthorized, Unprocessable } from "../../engine/schema/errors.ts"
 
 /** The spec's error shape. Every expected failure is sent as this, with the status of its class. */
 export const ErrorBody = Schema.Struct({
@@ -20,6 +20,7 @@ const wire = <A extends { code: string; message: string }, I>(
 
 export const BadRequestWire = wire(BadRequest, 400)
 export const UnauthorizedWire = wire(Unauthorized, 401)
+export const ForbiddenWire = wire(Forbidden, 403)
 export const NotFoundWire = wire(NotFound, 404)
 export const ConflictWire = wire(Conflict, 409)
 export const UnprocessableWire = wire(Unprocessable, 422)
@@ -31,6 +32,7 @@ export const statusOf: Readonly<Record<string, number>> = {
   BadRequest: 400,
   Unauthorized: 401,
   PaymentRequired: 402,
+  Forbidden: 403,
   NotFound: 404,
   Conflict: 409,
   Unprocessable: 422,

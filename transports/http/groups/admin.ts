@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ApiKeyCreated, ApiKeyRevoked, Member, MemberCreate, Org, OrgCreate } from "../../../engine/schema/org.ts"
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyPage, ApiKeyRevoked, Member, MemberCreate, Org, OrgAdminUpdate, OrgCreate, OrgPage, OrgsQuery } from "../../../engine/schema/org.ts"
 import { AdminAuth } from "../security.ts"
 
 const OrgIdParam = HttpApiSchema.param("org_id", Schema.UUID)
@@ -14,7 +14,11 @@ export const AdminGroup = HttpApiGroup.make("admin")
       .setPayload(OrgCreate)
       .addSuccess(Schema.Struct({ org: Org, api_key: ApiKeyCreated }), { status: 201 })
   )
-  .add(HttpApiEndpoint.post("create_key")`/orgs/${OrgIdParam}/api_keys`.addSuccess(ApiKeyCreated, { status: 201 }))
+  .add(HttpApiEndpoint.get("list_orgs", "/orgs").setUrlParams(OrgsQuery).addSuccess(OrgPage))
+  .add(HttpApiEndpoint.get("get_org")`/orgs/${OrgIdParam}`.addSuccess(Org))
+  .add(HttpApiEndpoint.patch("update_org")`/orgs/${OrgIdParam}`.setPayload(OrgAdminUpdate).addSuccess(Org))
+  .add(HttpApiEndpoint.get("list_keys")`/orgs/${OrgIdParam}/api_keys`.addSuccess(ApiKeyPage))
+  .add(HttpApiEndpoint.post("create_key")`/orgs/${OrgIdParam}/api_keys`.setPayload(ApiKeyCreate).addSuccess(ApiKeyCreated, { status: 201 }))
   .add(HttpApiEndpoint.del("revoke_key")`/api_keys/${KeyIdParam}`.addSuccess(ApiKeyRevoked))
   .add(HttpApiEndpoint.post("add_member")`/orgs/${OrgIdParam}/members`.setPayload(MemberCreate).addSuccess(Member, { status: 201 }))
   .add(HttpApiEndpoint.get("get_clock", "/clock").addSuccess(ClockNow))

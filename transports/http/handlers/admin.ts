@@ -13,7 +13,11 @@ export const AdminHandlers = defineGroup(Api, "admin", (h) =>
     const jobs = yield* Jobs
     return h
       .handle("create_org", ({ payload }) => orgs.create(payload))
-      .handle("create_key", ({ path }) => orgs.createKey(path.org_id))
+      .handle("list_orgs", ({ urlParams }) => orgs.listOrgs(urlParams))
+      .handle("get_org", ({ path }) => orgs.adminGet(path.org_id))
+      .handle("update_org", ({ path, payload }) => orgs.adminUpdate(path.org_id, payload))
+      .handle("list_keys", ({ path }) => orgs.listKeys(path.org_id))
+      .handle("create_key", ({ path, payload }) => orgs.createKey(path.org_id, payload))
       .handle("revoke_key", ({ path }) => orgs.revokeKey(path.id))
       .handle("add_member", ({ path, payload }) => orgs.addMember(path.org_id, payload))
       .handle("get_clock", () => Effect.map(clock.now, (d) => ({ now: d.toISOString() })))

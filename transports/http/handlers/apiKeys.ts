@@ -1,0 +1,10 @@
+import { Effect } from "effect"
+import { Orgs } from "../../../engine/services/Orgs.ts"
+import { Api } from "../Api.ts"
+import { defineGroup } from "./define.ts"
+
+export const ApiKeysHandlers = defineGroup(Api, "api_keys", (h) =>
+  Effect.map(Orgs, (orgs) =>
+    h.handle("list", () => orgs.ownKeys)
+      .handle("create", ({ payload }) => orgs.createOwnKey(payload))
+      .handle("revoke", ({ path }) => orgs.revokeOwnKey(path.id))))
