@@ -182,7 +182,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return updated.value
     })
 
-    /** The org's own keys, for an owner's key (api_keys.*): a staff member's key is refused with 403. */
+    /** The org's own keys, for an owner's key (keys.*): a staff member's key is refused with 403. */
     const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
       org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may manage the org's API keys")))
     const ownKeys = Effect.flatMap(ownerOnly, (org) => keysOf(org.id))

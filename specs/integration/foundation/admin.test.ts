@@ -64,8 +64,12 @@ describe("admin orgs", () => {
         created_at: now,
         updated_at: null
       },
-      api_key: { id: expect.any(String), key: expect.stringMatching(/^bk_live_/) }
+      api_key: {
+        id: expect.any(String), key: expect.stringMatching(/^bk_live_/), prefix: expect.stringMatching(/^bk_live_/), name: null,
+        user_id: null, role: "owner", created_at: now, revoked_at: null
+      }
     })
+    expect(res.body.api_key.prefix).toBe(res.body.api_key.key.slice(0, 12))
     const org = await app.call(res.body.api_key.key, "GET", "/api/v1/org")
     expect(org.status).toBe(200)
     expect(org.body).toEqual(res.body.org)
@@ -111,7 +115,7 @@ describe("admin orgs", () => {
     const org = await app.newOrg()
     const res = await app.admin("POST", `/orgs/${org.id}/api_keys`)
     expect(res.status).toBe(201)
-    expect(res.body).toEqual({ id: expect.any(String), key: expect.stringMatching(/^bk_live_/) })
+    expect(res.body).toMatchObject({ id: expect.any(String), key: expect.stringMatching(/^bk_live_/), role: "owner", revoked_at: null })
     expect(res.body.key).not.toBe(org.key)
     expect((await app.call(res.body.key, "GET", "/api/v1/org")).body.id).toBe(org.id)
     expectError(await app.admin("POST", `/orgs/${UNKNOWN_ID}/api_keys`), 404, "not_found")

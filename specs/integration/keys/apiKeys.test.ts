@@ -7,7 +7,7 @@ beforeAll(async () => {
 }, 180_000)
 afterAll(() => app?.close())
 
-describe("the org's API keys (api_keys.*)", () => {
+describe("the org's API keys (keys.*)", () => {
   it("an owner key lists, makes and revokes keys; the secret is shown once and a revoked key stops at once", async () => {
     const org = await app.newOrg()
     const made = await app.call(org.key, "POST", "/api/v1/api_keys", { name: "booking site" })

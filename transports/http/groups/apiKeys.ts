@@ -4,7 +4,7 @@ import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 /** The org's API keys, managed by an owner's key; a staff member's key gets 403 forbidden. */
-export const ApiKeysGroup = HttpApiGroup.make("api_keys")
+export const ApiKeysGroup = HttpApiGroup.make("keys")
   .add(
     HttpApiEndpoint.get("list", "/api_keys")
       .addSuccess(ApiKeyPage)
