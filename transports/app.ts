@@ -27,6 +27,7 @@ import { Links } from "../engine/services/Links.ts"
 import { Offerings } from "../engine/services/offerings/Offerings.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
 import { Payments } from "../engine/services/payments/Payments.ts"
+import { Promos } from "../engine/services/promos/Promos.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -67,7 +68,8 @@ export const EngineLive = Layer.mergeAll(
   Availability.Default,
   Bookings.Default,
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),
-  Payments.Default
+  Payments.Default,
+  Promos.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

@@ -1,3 +1,4 @@
+import { PromoCodeText } from "./promo.ts"
 import { Schema } from "effect"
 import { Instant, Int, JsonObject, MAX_TOTAL_CENTS, MetadataInput, Text, strict } from "./common.ts"
 import { Email } from "./customer.ts"
@@ -82,7 +83,8 @@ export const BookingCreate = Schema.Struct({
   answers: Schema.optional(Answers),
   notes: Schema.optional(Text(0, 2000)),
   metadata: Schema.optional(MetadataInput),
-  hold_minutes: Schema.optional(Int(1, 30))
+  hold_minutes: Schema.optional(Int(1, 30)),
+  promo_code: Schema.optional(PromoCodeText)
 }).annotations({ ...strict, identifier: "BookingCreate" })
 export type BookingCreate = typeof BookingCreate.Type
 

@@ -11,6 +11,7 @@ import mailRender from "./migrations/0009_mail_render.ts"
 import payments from "./migrations/0030_payments.ts"
 import sandboxProcessor from "./migrations/0031_sandbox_processor.ts"
 import apiKeys from "./migrations/0070_api_keys.ts"
+import promoCodes from "./migrations/0071_promo_codes.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -25,5 +26,6 @@ export const migrations = Migrator.fromRecord({
   "0009_mail_render": mailRender,
   "0030_payments": payments,
   "0031_sandbox_processor": sandboxProcessor,
-  "0070_api_keys": apiKeys
+  "0070_api_keys": apiKeys,
+  "0071_promo_codes": promoCodes
 })

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequestWire, ConflictWire, ForbiddenWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
+import { PromoCodesGroup } from "./groups/promoCodes.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
@@ -26,6 +27,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(SeriesGroup)
   .add(SessionsGroup)
   .add(BookingsGroup)
+  .add(PromoCodesGroup)
   .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)

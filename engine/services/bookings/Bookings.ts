@@ -38,9 +38,10 @@ interface Plan {
 
 export { HOLD_MINUTES } from "./create.ts"
 const MINUTE_MS = 60_000
+import { Promos } from "../promos/Promos.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
-  dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default],
+  dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock

@@ -21,6 +21,7 @@ import { bookingMail } from "./mails.ts"
 import { calendarPlacement, onHours, type Placement, placementOf, placesOf, soldOut } from "./placement.ts"
 import { priceOf } from "./pricing.ts"
 import { MONTHLY_QUOTA } from "./quota.ts"
+import { Promos } from "../promos/Promos.ts"
 import { isTransient, refusalOf } from "./refusals.ts"
 import { type BookingRow, stateText, toBooking } from "./row.ts"
 import { READ, WRITE } from "./statements.ts"
@@ -71,6 +72,15 @@ export const bookingCreator = Effect.gen(function*() {
   const placement = yield* placementOf
   const lapses = yield* holdLapses
   const wakeups = yield* Wakeups
+  const promos = yield* Promos
+  /** Counts one use of the code, if it is still active and not used up; the booking's row records code and discount. */
+  const claim = (promo: { id: string; code: string; discount: number }, row: BookingRow) =>
+    Effect.gen(function*() {
+      const claimed = yield* sql`update promo_codes set uses = uses + 1
+        where id = ${promo.id} and active and (max_uses is null or uses < max_uses) returning uses`
+      if (claimed.length === 0) return yield* badRequest("promo_code_used_up", `promo_code: ${promo.code} was used up or switched off just now`)
+      yield* sql`update bookings set promo_code = ${promo.code}, discount_cents = ${promo.discount} where id = ${row.id}`
+    })
   const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome)
 
   /** Where the booking goes; `full` when READ already shows too few places at a calendar time. */
@@ -105,7 +115,9 @@ export const bookingCreator = Effect.gen(function*() {
       if (quantity > o.max_per_booking) return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
       if (input.series_id !== undefined && !o.course) return yield* badRequest("invalid_series_id", "series_id books a course; this offering is not one")
       if (input.periods !== undefined && o.kind !== "rental") return yield* badRequest("invalid_periods", "periods apply to rentals only")
-      const total = yield* priceOf(o, quantity, input.periods ?? 1)
+      const price = yield* priceOf(o, quantity, input.periods ?? 1)
+      const promo = input.promo_code === undefined ? undefined : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
+      const total = price - (promo?.discount ?? 0)
       yield* checkAnswers(o.questions, input.answers ?? {})
       const { placed: p, full } = yield* place(o, input, quantity, org.timezone, now)
       if (full) return { _tag: "full" as const, o, p }
@@ -119,8 +131,8 @@ export const bookingCreator = Effect.gen(function*() {
       const row: BookingRow = {
         id: randomUUID(), org_id: org.id, offering_id: o.id, customer_id: customer.row.id, session_id: p.session_id, series_id: p.series_id,
         starts_at: p.starts_at, ends_at: p.ends_at, quantity, places: placesOf(o, quantity), state: stateText(started.state), machine: started.context,
-        status: bookingStatus(started.state), keeps_place: true, expires_at: expires, choose_by: null, total_cents: total, discount_cents: 0,
-        promo_code: null, gift_card_id: null, gift_cents: 0, reference: newReference(), handle: newHandle(), source, notes: input.notes ?? "",
+        status: bookingStatus(started.state), keeps_place: true, expires_at: expires, choose_by: null, total_cents: total,
+        discount_cents: promo?.discount ?? 0, promo_code: promo?.code ?? null, gift_card_id: null, gift_cents: 0, reference: newReference(), handle: newHandle(), source, notes: input.notes ?? "",
         answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null, paid_at: null, paid_cents: null,
         payment_intent_id: null, charged_cents: null, refund_id: null, refund_cents: null, refunded_at: null, refund_failed_at: null,
         refund_error: null, refund_next_at: null, guest_cancel_hours: null, nudged_at: null,
@@ -135,7 +147,7 @@ export const bookingCreator = Effect.gen(function*() {
       ]
       const mail = bookingMail(hold ? "held" : "confirmed", row, customer.row.email ?? input.customer.email, o.name, links.publicUrl)
       const month = toLocal(now, org.timezone).date.slice(0, 7)
-      const written = yield* prepared.run<{ written: number }>(WRITE, [
+      const write = prepared.run<{ written: number }>(WRITE, [
         org.id, customer.mode, customer.row.id, customer.row.email, input.customer.name, input.customer.phone ?? null, now, o.c_name, o.c_phone,
         row.id, o.id, row.session_id, row.series_id, row.starts_at, row.ends_at, row.quantity, row.places, row.state,
         JSON.stringify(row.machine), row.status, row.expires_at, row.total_cents, row.reference, row.handle, row.source, row.notes,
@@ -143,7 +155,12 @@ export const bookingCreator = Effect.gen(function*() {
         randomUUID(), mail.to, mail.subject, mail.text, mail.kind,
         month, MONTHLY_QUOTA[org.plan],
         events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars)
-      ]).pipe(
+      ])
+      // A promo code's use is counted with the booking, in one transaction: a code used up meanwhile undoes both.
+      const written = yield* (promo === undefined ? write : write.pipe(
+        Effect.tap((r) => r[0].written === 1 ? claim(promo, row) : Effect.void),
+        sql.withTransaction
+      )).pipe(
         Effect.map((r) => r[0].written),
         Effect.catchTag("SqlError", refused(org, now, o, p))
       )

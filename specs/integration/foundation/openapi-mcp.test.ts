@@ -128,7 +128,7 @@ describe("the MCP server", () => {
       for (const t of tools) {
         expect(t.inputSchema.type, t.name).toBe("object")
         for (const [ref, ok] of refs(t.inputSchema)) expect(ok, `${t.name}: ${ref}`).toBe(true)
-        const op = operations().find((o) => o.id === t.name.replace("_", "."))!
+        const op = operations().find((o) => o.id.replace(".", "_") === t.name)!
         expect("idempotency_key" in (t.inputSchema.properties ?? {}), t.name).toBe(op.method === "post")
         expect(t.annotations?.readOnlyHint, t.name).toBe(op.method === "get")
       }

@@ -1,0 +1,52 @@
+import { Schema } from "effect"
+import { Int, LocalDate, MAX_TOTAL_CENTS, strict } from "./common.ts"
+
+/** 3 to 40 of A-Z, 0-9, - and _; matched in any case. */
+export const PromoCodeText = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9_-]{3,40}$/, { message: () => "a promo code is 3 to 40 of A-Z, 0-9, - and _" })
+).annotations({ description: "3 to 40 of A-Z, 0-9, - and _; matched in any case" })
+
+export const PromoCode = Schema.Struct({
+  id: Schema.String,
+  code: Schema.String,
+  percent_off: Schema.NullOr(Schema.Int),
+  amount_off_cents: Schema.NullOr(Schema.Int),
+  max_uses: Schema.NullOr(Schema.Int),
+  uses: Schema.Int,
+  starts_on: Schema.NullOr(Schema.String),
+  ends_on: Schema.NullOr(Schema.String),
+  offering_ids: Schema.NullOr(Schema.Array(Schema.String)),
+  active: Schema.Boolean,
+  created_at: Schema.String,
+  updated_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "PromoCode" })
+export type PromoCode = typeof PromoCode.Type
+
+const OfferingIds = Schema.NullOr(Schema.Array(Schema.UUID).pipe(Schema.minItems(1), Schema.maxItems(200))).annotations({
+  description: "The offerings it applies to; null: all"
+})
+const MaxUses = Schema.NullOr(Int(1, 1_000_000)).annotations({ description: "How many bookings may use it; null: unlimited" })
+
+export const PromoCodeCreate = Schema.Struct({
+  code: PromoCodeText,
+  percent_off: Schema.optional(Int(1, 100)),
+  amount_off_cents: Schema.optional(Int(1, MAX_TOTAL_CENTS)),
+  max_uses: Schema.optional(MaxUses),
+  starts_on: Schema.optional(Schema.NullOr(LocalDate)),
+  ends_on: Schema.optional(Schema.NullOr(LocalDate)),
+  offering_ids: Schema.optional(OfferingIds),
+  active: Schema.optional(Schema.Boolean)
+}).annotations({ ...strict, identifier: "PromoCodeCreate", description: "Exactly one of percent_off and amount_off_cents" })
+export type PromoCodeCreate = typeof PromoCodeCreate.Type
+
+/** Switch it on or off, change its limit, dates or offerings; the code and its discount stay as made. */
+export const PromoCodeUpdate = Schema.Struct({
+  max_uses: Schema.optional(MaxUses),
+  starts_on: Schema.optional(Schema.NullOr(LocalDate)),
+  ends_on: Schema.optional(Schema.NullOr(LocalDate)),
+  offering_ids: Schema.optional(OfferingIds),
+  active: Schema.optional(Schema.Boolean)
+}).annotations({ ...strict, identifier: "PromoCodeUpdate" })
+export type PromoCodeUpdate = typeof PromoCodeUpdate.Type
+
+export const PromoCodePage = Schema.Struct({ data: Schema.Array(PromoCode) })
