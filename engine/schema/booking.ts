@@ -1,3 +1,4 @@
+import { GiftCardCode } from "./gift.ts"
 import { PromoCodeText } from "./promo.ts"
 import { Schema } from "effect"
 import { Instant, Int, JsonObject, MAX_TOTAL_CENTS, MetadataInput, Text, strict } from "./common.ts"
@@ -84,7 +85,8 @@ export const BookingCreate = Schema.Struct({
   notes: Schema.optional(Text(0, 2000)),
   metadata: Schema.optional(MetadataInput),
   hold_minutes: Schema.optional(Int(1, 30)),
-  promo_code: Schema.optional(PromoCodeText)
+  promo_code: Schema.optional(PromoCodeText),
+  gift_card_code: Schema.optional(GiftCardCode)
 }).annotations({ ...strict, identifier: "BookingCreate" })
 export type BookingCreate = typeof BookingCreate.Type
 

@@ -12,6 +12,7 @@ import payments from "./migrations/0030_payments.ts"
 import sandboxProcessor from "./migrations/0031_sandbox_processor.ts"
 import apiKeys from "./migrations/0070_api_keys.ts"
 import promoCodes from "./migrations/0071_promo_codes.ts"
+import giftCards from "./migrations/0072_gift_cards.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -27,5 +28,6 @@ export const migrations = Migrator.fromRecord({
   "0030_payments": payments,
   "0031_sandbox_processor": sandboxProcessor,
   "0070_api_keys": apiKeys,
-  "0071_promo_codes": promoCodes
+  "0071_promo_codes": promoCodes,
+  "0072_gift_cards": giftCards
 })

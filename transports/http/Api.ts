@@ -3,6 +3,7 @@ import { BadRequestWire, ConflictWire, ForbiddenWire, NotFoundWire, PaymentRequi
 import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { PromoCodesGroup } from "./groups/promoCodes.ts"
+import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
@@ -28,6 +29,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(SessionsGroup)
   .add(BookingsGroup)
   .add(PromoCodesGroup)
+  .add(GiftCardsGroup)
   .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)

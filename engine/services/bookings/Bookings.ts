@@ -39,9 +39,10 @@ interface Plan {
 export { HOLD_MINUTES } from "./create.ts"
 const MINUTE_MS = 60_000
 import { Promos } from "../promos/Promos.ts"
+import { GiftCards } from "../gifts/GiftCards.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
-  dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default],
+  dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default, GiftCards.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
@@ -73,7 +74,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
 
     const create = Effect.fn("Bookings.create")(function*(input: BookingCreate) {
       const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
-      if (booking.status !== "held" || booking.total_cents <= 0) return booking
+      if (booking.status !== "held" || booking.total_cents - booking.gift_cents <= 0) return booking
       // The booking is written; the processor is called now, outside its transaction and lock.
       const url = yield* payments.checkoutFor(booking.id)
       return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking

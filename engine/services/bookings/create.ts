@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Option } from "effect"
+import { Data, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { bookingStatus, startBooking } from "../../machines/booking.ts"
 import { Prepared } from "../../ports/Prepared.ts"
@@ -22,9 +22,15 @@ import { calendarPlacement, onHours, type Placement, placementOf, placesOf, sold
 import { priceOf } from "./pricing.ts"
 import { MONTHLY_QUOTA } from "./quota.ts"
 import { Promos } from "../promos/Promos.ts"
+import { GiftCards } from "../gifts/GiftCards.ts"
 import { isTransient, refusalOf } from "./refusals.ts"
 import { type BookingRow, stateText, toBooking } from "./row.ts"
 import { READ, WRITE } from "./statements.ts"
+
+type Promo = { readonly id: string; readonly code: string; readonly discount: number }
+type Gift = { readonly id: string; readonly cents: number }
+/** A gift card's balance changed between its check and its take: the booking is tried again. */
+class GiftChanged extends Data.TaggedError("GiftChanged") {}
 
 /** A hold keeps its place this long unless the caller asks for less (hold_minutes, 1 to 30). */
 export const HOLD_MINUTES = 15
@@ -73,13 +79,25 @@ export const bookingCreator = Effect.gen(function*() {
   const lapses = yield* holdLapses
   const wakeups = yield* Wakeups
   const promos = yield* Promos
-  /** Counts one use of the code, if it is still active and not used up; the booking's row records code and discount. */
-  const claim = (promo: { id: string; code: string; discount: number }, row: BookingRow) =>
+  const gifts = yield* GiftCards
+  /**
+   * What a promo code or gift card adds to a booking, in the booking's transaction after WRITE: the code's use is
+   * counted (if it is still active and not used up) and the card's part taken off its balance; the booking's row
+   * records code, discount and gift. A code used up meanwhile fails the booking; a card whose balance changed
+   * meanwhile has the booking tried again with the new balance.
+   */
+  const extras = (orgId: string, row: BookingRow, promo: Promo | undefined, gift: Gift | undefined, now: Date) =>
     Effect.gen(function*() {
-      const claimed = yield* sql`update promo_codes set uses = uses + 1
-        where id = ${promo.id} and active and (max_uses is null or uses < max_uses) returning uses`
-      if (claimed.length === 0) return yield* badRequest("promo_code_used_up", `promo_code: ${promo.code} was used up or switched off just now`)
-      yield* sql`update bookings set promo_code = ${promo.code}, discount_cents = ${promo.discount} where id = ${row.id}`
+      if (promo !== undefined) {
+        const claimed = yield* sql`update promo_codes set uses = uses + 1
+          where id = ${promo.id} and active and (max_uses is null or uses < max_uses) returning uses`
+        if (claimed.length === 0) return yield* badRequest("promo_code_used_up", `promo_code: ${promo.code} was used up or switched off just now`)
+      }
+      if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now))) return yield* Effect.fail(new GiftChanged())
+      yield* sql`update bookings set ${sql.update({
+        promo_code: row.promo_code, discount_cents: row.discount_cents, gift_card_id: row.gift_card_id, gift_cents: row.gift_cents,
+        paid_cents: row.paid_cents, paid_at: row.paid_at
+      })} where id = ${row.id}`
     })
   const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome)
 
@@ -118,11 +136,14 @@ export const bookingCreator = Effect.gen(function*() {
       const price = yield* priceOf(o, quantity, input.periods ?? 1)
       const promo = input.promo_code === undefined ? undefined : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
       const total = price - (promo?.discount ?? 0)
+      const gift = input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
+      const giftCents = gift?.cents ?? 0
       yield* checkAnswers(o.questions, input.answers ?? {})
       const { placed: p, full } = yield* place(o, input, quantity, org.timezone, now)
       if (full) return { _tag: "full" as const, o, p }
       const customer = customerPlan(o, input.customer, org.id, now)
-      const hold = total > 0
+      // What the gift card pays counts as paid: only the rest is held for a checkout.
+      const hold = total - giftCents > 0
       const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
       const started = startBooking({
         at: now.toISOString(), hold, starts_at: p.starts_at.toISOString(), ends_at: p.ends_at.toISOString(),
@@ -132,8 +153,9 @@ export const bookingCreator = Effect.gen(function*() {
         id: randomUUID(), org_id: org.id, offering_id: o.id, customer_id: customer.row.id, session_id: p.session_id, series_id: p.series_id,
         starts_at: p.starts_at, ends_at: p.ends_at, quantity, places: placesOf(o, quantity), state: stateText(started.state), machine: started.context,
         status: bookingStatus(started.state), keeps_place: true, expires_at: expires, choose_by: null, total_cents: total,
-        discount_cents: promo?.discount ?? 0, promo_code: promo?.code ?? null, gift_card_id: null, gift_cents: 0, reference: newReference(), handle: newHandle(), source, notes: input.notes ?? "",
-        answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null, paid_at: null, paid_cents: null,
+        discount_cents: promo?.discount ?? 0, promo_code: promo?.code ?? null, gift_card_id: gift?.id ?? null, gift_cents: giftCents, reference: newReference(), handle: newHandle(), source, notes: input.notes ?? "",
+        answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null,
+        paid_at: giftCents > 0 && !hold ? now : null, paid_cents: giftCents > 0 ? giftCents : null,
         payment_intent_id: null, charged_cents: null, refund_id: null, refund_cents: null, refunded_at: null, refund_failed_at: null,
         refund_error: null, refund_next_at: null, guest_cancel_hours: null, nudged_at: null,
         waiver_token: o.waiver_required ? newHandle() : null, confirmed_at: hold ? null : now, cancelled_at: null, reseller_reference: null,
@@ -156,15 +178,22 @@ export const bookingCreator = Effect.gen(function*() {
         month, MONTHLY_QUOTA[org.plan],
         events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars)
       ])
-      // A promo code's use is counted with the booking, in one transaction: a code used up meanwhile undoes both.
-      const written = yield* (promo === undefined ? write : write.pipe(
-        Effect.tap((r) => r[0].written === 1 ? claim(promo, row) : Effect.void),
-        sql.withTransaction
+      // A promo code's use and a gift card's part are taken with the booking, in one transaction.
+      const written = yield* (promo === undefined && gift === undefined ? write : write.pipe(
+        Effect.tap((r) => r[0].written === 1 ? extras(org.id, row, promo, gift, now) : Effect.void),
+        sql.withTransaction,
+        Effect.catchTag("GiftChanged", () => Effect.succeed([{ written: -1 }]))
       )).pipe(
         Effect.map((r) => r[0].written),
         Effect.catchTag("SqlError", refused(org, now, o, p))
       )
-      return typeof written !== "number" ? written : written === 1 ? { _tag: "booked" as const, booking } : { _tag: "changed" as const }
+      return typeof written !== "number"
+        ? written
+        : written === 1
+        ? { _tag: "booked" as const, booking }
+        : written === -1
+        ? { _tag: "giftChanged" as const }
+        : { _tag: "changed" as const }
     })
 
   interface Refused {
@@ -193,6 +222,8 @@ export const bookingCreator = Effect.gen(function*() {
     Effect.gen(function*() {
       const nested = yield* inTransaction
       let freed = false
+      // A gift card's balance taken by a racing booking is not this booking's doing: such retries are counted apart.
+      let giftRaces = 0
       for (let tries = 0; tries < 4; tries++) {
         const result = yield* attempt(org, source, input).pipe(
           Effect.retry({ times: nested ? 0 : 3, while: isTransient }),
@@ -203,6 +234,9 @@ export const bookingCreator = Effect.gen(function*() {
             yield* wakeups.poke
             return result.booking as Booking
           case "changed":
+            continue
+          case "giftChanged":
+            if (++giftRaces < 50) tries--
             continue
           case "full":
             if (!freed && (yield* freeExpired(result.o, result.p))) {

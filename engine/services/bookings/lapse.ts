@@ -29,10 +29,10 @@ export const holdLapses = Effect.gen(function*() {
       if (row.promo_code !== null) {
         yield* sql`update promo_codes set uses = uses - 1 where org_id = ${row.org_id} and upper(code) = upper(${row.promo_code}) and uses > 0`
       }
-      if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo") return { booking: lapsed.booking, events: [] as ReadonlyArray<NewEvent> }
+      if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo") return { booking: lapsed.booking, events: lapsed.events }
       const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, { nudged_at: now }, now)
       yield* cascade.mailTo("nudged", nudged.booking)
-      return nudged
+      return { booking: nudged.booking, events: [...lapsed.events, ...nudged.events] }
     }).pipe(Effect.orDie)
 
   const lapse = (only: Statement.Fragment = sql`true`) =>

@@ -25,6 +25,8 @@ export interface BookingRow {
   readonly promo_code: string | null
   readonly gift_card_id: string | null
   readonly gift_cents: number
+  /** When what the gift card paid went back to it (the booking left); at most once. */
+  readonly gift_returned_at?: Date | null
   readonly reference: string
   readonly handle: string
   readonly source: string

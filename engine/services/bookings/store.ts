@@ -4,6 +4,7 @@ import { type BookingEvent, bookingStatus, decideBooking } from "../../machines/
 import { conflict, notFound } from "../../schema/errors.ts"
 import type { NewEvent } from "../Events.ts"
 import { conflictOrDie } from "./refusals.ts"
+import { giveBackGift } from "../gifts/moves.ts"
 import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
 
 const joined = (sql: SqlClient.SqlClient) =>
@@ -46,8 +47,10 @@ export const bookingStore = Effect.gen(function*() {
           updated_at: now
         })
       } where id = ${row.id}`.pipe(Effect.catchTag("SqlError", conflictOrDie))
+      // A booking that leaves gives back what its gift card paid (once).
+      const returned = status === "cancelled" || event.type === "lapse" ? yield* giveBackGift(sql, row, now).pipe(Effect.orDie) : []
       const booking = yield* find(row.org_id, row.id)
-      const events: NewEvent[] = decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } }))
+      const events: NewEvent[] = [...decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } })), ...returned]
       return { booking, events, decided }
     })
 

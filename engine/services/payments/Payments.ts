@@ -12,6 +12,7 @@ import { Events, type NewEvent } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Wakeups } from "../Wakeups.ts"
+import { retakeGift } from "../gifts/moves.ts"
 import { chargeOf, REFUND_BACKOFF } from "./refunds.ts"
 
 /** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
@@ -72,11 +73,12 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     /** Opens a checkout for a held, priced booking of an org that takes payments online; its URL, or none. */
     const open = (b: CheckoutSource) =>
       Effect.gen(function*() {
-        if (b.payments !== "online" || b.status !== "held" || b.total_cents <= 0) return Option.none<string>()
+        // What a gift card paid is paid already: the checkout is for the rest.
+        if (b.payments !== "online" || b.status !== "held" || b.total_cents - b.gift_cents <= 0) return Option.none<string>()
         const now = yield* clock.now
         const keeping = b.keeps_place && b.expires_at !== null && b.expires_at.getTime() > now.getTime()
         const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from payment_checkouts where booking_id = ${b.id}`.pipe(Effect.orDie)
-        const amount = chargeOf(b.total_cents, b)
+        const amount = chargeOf(b.total_cents - b.gift_cents, b)
         const checkout = yield* processor.createCheckout({
           org_id: b.org_id, booking_id: b.id, amount_cents: amount, currency: b.currency,
           expires_at: keeping ? b.expires_at! : later(now, FRESH_CHECKOUT_MINUTES * 60),
@@ -136,9 +138,11 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
           } on conflict (payment_intent_id) do nothing returning id`
           if (inserted.length === 0) return
           const paid = { payment_intent_id: e.payment_intent_id, charged_cents: e.amount_cents }
-          if (b.status === "held" && b.payment_intent_id === null && placeLeft) {
-            const applied = yield* store.apply(b, { type: "pay", at: now.toISOString() }, {
-              ...paid, paid_at: now, paid_cents: e.amount_cents, confirmed_at: now, expires_at: null, keeps_place: true, checkout_url: null
+          // A lapsed hold whose gift card part went back needs the card to pay it again.
+          const giftPaid = b.status === "held" && b.payment_intent_id === null && placeLeft ? yield* retakeGift(sql, b, now) : true
+          if (b.status === "held" && b.payment_intent_id === null && placeLeft && giftPaid) {
+            const applied = yield* store.apply({ ...b, gift_returned_at: null }, { type: "pay", at: now.toISOString() }, {
+              ...paid, paid_at: now, paid_cents: e.amount_cents + b.gift_cents, confirmed_at: now, expires_at: null, keeps_place: true, checkout_url: null
             }, now)
             yield* sql`update payment_checkouts set status = 'expiring' where booking_id = ${b.id} and status = 'open'`
             yield* cascade.mailTo("confirmed", applied.booking)
