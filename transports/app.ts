@@ -29,6 +29,7 @@ import { Orgs } from "../engine/services/Orgs.ts"
 import { Payments } from "../engine/services/payments/Payments.ts"
 import { Promos } from "../engine/services/promos/Promos.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
+import { Team } from "../engine/services/team/Team.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -71,7 +72,8 @@ export const EngineLive = Layer.mergeAll(
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),
   Payments.Default,
   Promos.Default,
-  GiftCards.Default
+  GiftCards.Default,
+  Team.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

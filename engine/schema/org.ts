@@ -91,6 +91,19 @@ export const Member = Schema.Struct({
   role: Role
 }).annotations({ identifier: "Member" })
 
+export const Invite = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  role: Role,
+  invited_by: Schema.NullOr(Schema.String).annotations({ description: "The owner who invited (null: an owner key made by the platform)" }),
+  created_at: Schema.String,
+  expires_at: Schema.String
+}).annotations({ identifier: "Invite" })
+export const TeamPage = Schema.Struct({ data: Schema.Array(Member), invites: Schema.Array(Invite).annotations({ description: "Invites still waiting" }) })
+export const InviteCreate = Schema.Struct({ email: Email, role: Role }).annotations({ ...strict, identifier: "InviteCreate" })
+export const InviteAccept = Schema.Struct({ name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "InviteAccept" })
+export const MemberUpdate = Schema.Struct({ role: Schema.optional(Role), name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "MemberUpdate" })
+
 /** An API key as listed: never the key itself, which is shown once when made. */
 export const ApiKey = Schema.Struct({
   id: Schema.String,

@@ -13,6 +13,8 @@ export class CurrentOrg extends Context.Tag("CurrentOrg")<CurrentOrg, {
   readonly apiKeyId: string
   /** The role of the key's member: owner for keys made by the admin API. */
   readonly role: Role
+  /** The team member the key belongs to; null for an owner key made by the platform. */
+  readonly userId?: string | null
 }>() {}
 
 export type Surface = "api" | "mcp" | "dashboard" | "widget" | "octo" | "assistant"

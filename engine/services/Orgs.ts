@@ -62,7 +62,7 @@ const KEY_CACHE_MAX = 10_000
 /** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed). */
 export const KEYS_CHANNEL = "api_keys_changed"
 
-type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role }
+type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null }
 
 export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
@@ -88,7 +88,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     /** A team member by user id, or nothing: the check behind not_a_member. */
     const member = (orgId: string, userId: string) =>
       sql<{ user_id: string; email: string; name: string | null; role: Role }>`
-        select user_id, email, name, role from members where org_id = ${orgId} and user_id = ${userId}::uuid`.pipe(
+        select user_id, email, name, role from members where org_id = ${orgId} and user_id = ${userId}::uuid and removed_at is null`.pipe(
         Effect.orDie,
         Effect.map((r) => Option.fromNullable(r[0]))
       )
@@ -199,14 +199,14 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       const cached = keys.get(hash)
       if (cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS) return Effect.succeed(Option.some(cached.org))
       // A member's key carries the member's role now; a key whose member left the team reaches nothing.
-      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean }>`
-        select o.*, k.id as key_id, m.role, k.user_id is not null as member_key
-        from api_keys k join orgs o on o.id = k.org_id left join members m on m.user_id = k.user_id and m.org_id = k.org_id
+      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null }>`
+        select o.*, k.id as key_id, m.role, k.user_id is not null as member_key, k.user_id
+        from api_keys k join orgs o on o.id = k.org_id left join members m on m.user_id = k.user_id and m.org_id = k.org_id and m.removed_at is null
         where k.hash = ${hash} and k.revoked_at is null`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.map(
           Option.fromNullable(rows[0]).pipe(Option.filter((r) => !r.member_key || r.role !== null)),
-          (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: r.role ?? "owner" })
+          (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: r.role ?? "owner", userId: r.user_id })
         )),
         Effect.tap(Option.match({
           onNone: () => Effect.sync(() => keys.delete(hash)),
@@ -248,19 +248,23 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         mail_templates: patch.mail_templates && JSON.stringify(patch.mail_templates)
       }).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {
+        if (patch.currency !== undefined) {
+          // Amounts are stored in the org's minor units: once money has moved, they would change meaning.
+          const [current] = yield* sql<{ currency: string; moved: boolean }>`
+            select currency, exists (select 1 from bookings where org_id = ${org.id} and (total_cents > 0 or gift_cents > 0 or paid_cents > 0))
+              or exists (select 1 from payments where org_id = ${org.id}) or exists (select 1 from gift_cards where org_id = ${org.id}) as moved
+            from orgs where id = ${org.id} for update`
+          if (current.currency !== patch.currency && current.moved) {
+            return yield* conflict("currency_locked", `money has moved in ${current.currency} (priced bookings, payments or gift cards): the currency can no longer change`)
+          }
+        }
         const rows = yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${org.id} returning *`
         const updated = toOrg(rows[0])
         yield* events.append(org.id, [{ type: "org.updated", data: updated }])
         return updated
-      }).pipe(sql.withTransaction, Effect.orDie, Effect.tap(() => changed(`org:${org.id}`)))
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die), Effect.tap(() => changed(`org:${org.id}`)))
     })
 
-    const team = Effect.gen(function*() {
-      const org = yield* CurrentOrg
-      const rows = yield* sql<{ user_id: string; email: string; name: string | null; role: "owner" | "staff" }>`
-        select user_id, email, name, role from members where org_id = ${org.id} order by created_at`.pipe(Effect.orDie)
-      return { data: rows }
-    }).pipe(Effect.withSpan("Orgs.team"))
 
     const waiver = Effect.gen(function*() {
       const org = yield* CurrentOrg
@@ -280,6 +284,6 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       }).pipe(sql.withTransaction, Effect.orDie)
     })
 
-    return { create, createKey, revokeKey, listKeys, listOrgs, adminGet, adminUpdate, ownKeys, createOwnKey, revokeOwnKey, authenticate, addMember, get, update, team, member, waiver, setWaiver } as const
+    return { keysChanged: changed, create, createKey, revokeKey, listKeys, listOrgs, adminGet, adminUpdate, ownKeys, createOwnKey, revokeOwnKey, authenticate, addMember, get, update, member, waiver, setWaiver } as const
   })
 }) {}

@@ -13,6 +13,7 @@ import sandboxProcessor from "./migrations/0031_sandbox_processor.ts"
 import apiKeys from "./migrations/0070_api_keys.ts"
 import promoCodes from "./migrations/0071_promo_codes.ts"
 import giftCards from "./migrations/0072_gift_cards.ts"
+import team from "./migrations/0073_team.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -29,5 +30,6 @@ export const migrations = Migrator.fromRecord({
   "0031_sandbox_processor": sandboxProcessor,
   "0070_api_keys": apiKeys,
   "0071_promo_codes": promoCodes,
-  "0072_gift_cards": giftCards
+  "0072_gift_cards": giftCards,
+  "0073_team": team
 })

@@ -9,7 +9,7 @@ import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
 import { OfferingsGroup } from "./groups/offerings.ts"
-import { OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
+import { InvitesGroup, OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
 import { WebhooksGroup } from "./groups/webhooks.ts"
 
 /**
@@ -22,6 +22,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(EventsGroup)
   .add(OrgGroup)
   .add(TeamGroup)
+  .add(InvitesGroup)
   .add(WaiverGroup)
   .add(ApiKeysGroup)
   .add(AvailabilityGroup)

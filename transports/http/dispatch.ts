@@ -15,7 +15,7 @@ import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./handle
 import { CustomersHandlers } from "./handlers/customers.ts"
 import { groupBuilds } from "./handlers/define.ts"
 import { OfferingsHandlers } from "./handlers/offerings.ts"
-import { EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./handlers/org.ts"
+import { EventsHandlers, InvitesHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./handlers/org.ts"
 import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
 import { PromoCodesHandlers } from "./handlers/promoCodes.ts"
 import { GiftCardsHandlers } from "./handlers/giftCards.ts"
@@ -29,7 +29,7 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
-  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, WaiverHandlers, ApiKeysHandlers, AdminHandlers,
+  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, ApiKeysHandlers, AdminHandlers,
   AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, WebhooksHandlers
 ] as const
 

@@ -165,7 +165,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
       )
     }
 
-    const owners = (orgId: string) => sql<{ email: string }>`select email from members where org_id = ${orgId} and role = 'owner'`
+    const owners = (orgId: string) => sql<{ email: string }>`select email from members where org_id = ${orgId} and role = 'owner' and removed_at is null`
 
     /** A refund settled, matched to the payment whose refund is on its way (by refund id, or by payment when it has none yet). */
     const settled = (refundId: string | null, pi: string, outcome: { ok: true } | { ok: false; reason: string }) =>

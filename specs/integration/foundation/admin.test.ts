@@ -143,7 +143,7 @@ describe("admin members", () => {
     const staff = await app.admin("POST", `/orgs/${org.id}/members`, { email: "bo@surf.test", role: "staff" })
     expect(staff.body).toEqual({ user_id: expect.any(String), email: "bo@surf.test", name: null, role: "staff" })
     const team = await app.call(org.key, "GET", "/api/v1/team")
-    expect(team.body).toEqual({ data: [owner.body, staff.body] })
+    expect(team.body).toEqual({ data: [owner.body, staff.body], invites: [] })
     const events = await allEvents(app, org.key, "member.joined")
     expect(events.map((e) => e.data)).toEqual([
       { user_id: owner.body.user_id, email: "ana@surf.test", role: "owner", invite_id: null },

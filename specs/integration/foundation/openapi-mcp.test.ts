@@ -24,6 +24,10 @@ const FOUNDATION = [
   "org.get",
   "org.update",
   "team.list",
+  "team.invite",
+  "team.revoke_invite",
+  "team.update",
+  "team.remove",
   "waiver.get",
   "waiver.set"
 ]
@@ -102,15 +106,19 @@ describe("the OpenAPI document", () => {
       "org.get": "GET /api/v1/org",
       "org.update": "PATCH /api/v1/org",
       "team.list": "GET /api/v1/team",
+      "team.invite": "POST /api/v1/team/invites",
+      "team.revoke_invite": "DELETE /api/v1/team/invites/{id}",
+      "team.update": "PATCH /api/v1/team/{user_id}",
+      "team.remove": "DELETE /api/v1/team/{user_id}",
       "waiver.get": "GET /api/v1/waiver",
       "waiver.set": "PUT /api/v1/waiver"
     })
   })
 
-  it("requires the bearer key on every operation and documents Idempotency-Key on every POST", () => {
+  it("requires the bearer key on every operation but the invitee's (the invite token is their credential) and documents Idempotency-Key on every POST", () => {
     expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" })
     for (const o of operations()) {
-      expect(o.op.security, o.id).toEqual([{ bearer: [] }])
+      expect(o.op.security ?? [], o.id).toEqual(o.id.startsWith("invites.") ? [] : [{ bearer: [] }])
       if (o.method === "post") {
         expect((o.op.parameters ?? []).map((p: Json) => `${p.in}:${String(p.name).toLowerCase()}`), o.id).toContain("header:idempotency-key")
       }
@@ -189,7 +197,7 @@ describe("the MCP server", () => {
     try {
       expect((await mcp.call("org_get")).structured).toEqual((await app.call(org.key, "GET", "/api/v1/org")).body)
       expect((await mcp.call("org_update", { name: "Via MCP" })).structured.name).toBe("Via MCP")
-      expect((await mcp.call("team_list")).structured).toEqual({ data: [] })
+      expect((await mcp.call("team_list")).structured).toEqual({ data: [], invites: [] })
       expect((await mcp.call("waiver_set", { text: "Sign here" })).structured).toEqual({ text: "Sign here", version: 1 })
       expect((await mcp.call("waiver_get")).structured).toEqual({ text: "Sign here", version: 1 })
     } finally {

@@ -133,7 +133,7 @@ describe("tenancy", () => {
     await app.admin("POST", `/orgs/${a.id}/members`, { email: "owner@a.test", role: "owner" })
     expect((await app.call(b.key, "GET", "/api/v1/org")).body.id).toBe(b.id)
     expect((await app.call(b.key, "GET", "/api/v1/waiver")).body).toEqual({ text: null, version: 0 })
-    expect((await app.call(b.key, "GET", "/api/v1/team")).body).toEqual({ data: [] })
+    expect((await app.call(b.key, "GET", "/api/v1/team")).body).toEqual({ data: [], invites: [] })
     expect((await app.call(b.key, "PATCH", "/api/v1/org", { name: "B renamed" })).body.id).toBe(b.id)
     expect((await app.call(a.key, "GET", "/api/v1/org")).body.name).not.toBe("B renamed")
   })

@@ -1,0 +1,196 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { conflict, forbidden, notFound } from "../../schema/errors.ts"
+import type { Role } from "../CurrentOrg.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
+import { Events } from "../Events.ts"
+import { Links } from "../Links.ts"
+import { Mail } from "../mail/Mail.ts"
+import { Orgs } from "../Orgs.ts"
+import { switchOffForKey } from "../webhooks/revoke.ts"
+
+/** An invite link works this long. */
+export const INVITE_DAYS = 7
+const DAY_MS = 86_400_000
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex")
+
+interface MemberRow {
+  readonly user_id: string
+  readonly email: string
+  readonly name: string | null
+  readonly role: Role
+}
+interface InviteRow {
+  readonly id: string
+  readonly org_id: string
+  readonly email: string
+  readonly role: Role
+  readonly invited_by: string | null
+  readonly created_at: Date
+  readonly expires_at: Date
+  readonly accepted_at: Date | null
+  readonly ended_at: Date | null
+}
+
+const toInvite = (r: InviteRow) => ({
+  id: r.id, email: r.email, role: r.role, invited_by: r.invited_by, created_at: r.created_at.toISOString(), expires_at: r.expires_at.toISOString()
+})
+const toMember = (r: MemberRow) => ({ user_id: r.user_id, email: r.email, name: r.name, role: r.role })
+
+/**
+ * team.* and invites.*: who is on an org's team, invites by email, roles and removal. Only an owner's key may change
+ * the team (403 forbidden for staff); the last owner can be neither removed nor made staff (409 last_owner).
+ */
+export class Team extends Effect.Service<Team>()("Team", {
+  dependencies: [Events.Default, Mail.Default, Orgs.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const events = yield* Events
+    const mail = yield* Mail
+    const orgs = yield* Orgs
+    const links = yield* Links
+
+    const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
+      org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may change the team")))
+    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const list = Effect.gen(function*() {
+      const org = yield* CurrentOrg
+      const now = yield* clock.now
+      const members = yield* sql<MemberRow>`select user_id, email, name, role from members
+        where org_id = ${org.id} and removed_at is null order by created_at`.pipe(Effect.orDie)
+      const invites = yield* sql<InviteRow>`select * from invites
+        where org_id = ${org.id} and accepted_at is null and ended_at is null and expires_at > ${now} order by created_at, id`.pipe(Effect.orDie)
+      return { data: members.map(toMember), invites: invites.map(toInvite) }
+    }).pipe(Effect.withSpan("Team.list"))
+
+    const invite = Effect.fn("Team.invite")(function*(input: { email: string; role: Role }) {
+      const org = yield* ownerOnly
+      const now = yield* clock.now
+      const email = input.email.trim().toLowerCase()
+      const token = `inv_${randomBytes(24).toString("base64url")}`
+      return yield* tx(Effect.gen(function*() {
+        const [member] = yield* sql`select user_id from members where org_id = ${org.id} and lower(email) = ${email} and removed_at is null`
+        if (member !== undefined) return yield* conflict("member_exists", `${email} is already on the team`)
+        yield* sql`update invites set ended_at = ${now}, end_reason = 'expired'
+          where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null and expires_at <= ${now}`
+        const [waiting] = yield* sql`select id from invites where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null`
+        if (waiting !== undefined) return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
+        const row: InviteRow = {
+          id: randomUUID(), org_id: org.id, email, role: input.role, invited_by: org.userId ?? null, created_at: now,
+          expires_at: new Date(now.getTime() + INVITE_DAYS * DAY_MS), accepted_at: null, ended_at: null
+        }
+        yield* sql`insert into invites ${sql.insert({ ...row, token_hash: hashToken(token) })}`
+        const [{ name }] = yield* sql<{ name: string }>`select name from orgs where id = ${org.id}`
+        yield* mail.enqueue(org.id, {
+          to: email,
+          kind: "member.invited",
+          subject: `You are invited to join ${name}`,
+          text: `You are invited to join the team of ${name} as ${input.role}.\n\n` +
+            `Accept: POST ${links.publicUrl}/api/v1/invites/${token}/accept (optionally with {"name": "Your name"})\n` +
+            `Decline: POST ${links.publicUrl}/api/v1/invites/${token}/decline\n\nThe invite works until ${row.expires_at.toISOString()}.`
+        })
+        yield* events.append(org.id, [{ type: "member.invited", data: { id: row.id, email, role: row.role, invited_by: row.invited_by } }])
+        return toInvite(row)
+      }))
+    })
+
+    const endInvite = (row: InviteRow, reason: "revoked" | "declined") =>
+      Effect.gen(function*() {
+        yield* sql`update invites set ended_at = ${yield* clock.now}, end_reason = ${reason} where id = ${row.id}`
+        yield* events.append(row.org_id, [{ type: "member.invite_revoked", data: { id: row.id, email: row.email, role: row.role } }])
+        return toInvite(row)
+      })
+
+    const revokeInvite = Effect.fn("Team.revokeInvite")(function*(id: string) {
+      const org = yield* ownerOnly
+      return yield* tx(Effect.gen(function*() {
+        const [row] = yield* sql<InviteRow>`select * from invites where org_id = ${org.id} and id = ${id} and accepted_at is null and ended_at is null for update`
+        if (row === undefined) return yield* notFound("invite")
+        return yield* endInvite(row, "revoked")
+      }))
+    })
+
+    /** The invite behind a token, locked: unknown, used or ended is 404; past its time is 409 invite_expired. */
+    const byToken = (token: string) =>
+      Effect.gen(function*() {
+        const [row] = yield* sql<InviteRow>`select * from invites where token_hash = ${hashToken(token)} and accepted_at is null and ended_at is null for update`
+        if (row === undefined) return yield* notFound("invite")
+        if (row.expires_at.getTime() <= (yield* clock.now).getTime()) return yield* conflict("invite_expired", "this invite has expired; ask an owner for a new one")
+        return row
+      })
+
+    const accept = Effect.fn("Invites.accept")(function*(token: string, input: { name?: string | undefined }) {
+      const now = yield* clock.now
+      return yield* tx(Effect.gen(function*() {
+        const invite = yield* byToken(token)
+        const [taken] = yield* sql`select user_id from members where org_id = ${invite.org_id} and lower(email) = lower(${invite.email}) and removed_at is null`
+        if (taken !== undefined) return yield* conflict("member_exists", `${invite.email} is already on the team`)
+        const member = { user_id: randomUUID(), org_id: invite.org_id, email: invite.email, name: input.name ?? null, role: invite.role, created_at: now }
+        yield* sql`insert into members ${sql.insert(member)}`
+        yield* sql`update invites set accepted_at = ${now} where id = ${invite.id}`
+        yield* events.append(invite.org_id, [{ type: "member.joined", data: { user_id: member.user_id, email: member.email, role: member.role, invite_id: invite.id } }])
+        return toMember(member)
+      }))
+    })
+
+    const decline = Effect.fn("Invites.decline")(function*(token: string) {
+      return yield* tx(Effect.flatMap(byToken(token), (row) => endInvite(row, "declined")))
+    })
+
+    /** The org's current members, locked: whoever changes roles or removes someone sees the final count of owners. */
+    const lockMembers = (orgId: string) =>
+      sql<MemberRow>`select user_id, email, name, role from members where org_id = ${orgId} and removed_at is null order by user_id for update`
+
+    const update = Effect.fn("Team.update")(function*(userId: string, patch: { role?: Role | undefined; name?: string | undefined }) {
+      const org = yield* ownerOnly
+      const result = yield* tx(Effect.gen(function*() {
+        const members = yield* lockMembers(org.id)
+        const member = members.find((m) => m.user_id === userId)
+        if (member === undefined) return yield* notFound("member")
+        if (patch.role === "staff" && member.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
+          return yield* conflict("last_owner", "the team's last owner cannot be made staff: make someone else an owner first")
+        }
+        const next = { ...member, role: patch.role ?? member.role, name: patch.name ?? member.name }
+        yield* sql`update members set role = ${next.role}, name = ${next.name} where user_id = ${userId}`
+        const out = []
+        if (next.role !== member.role) out.push({ type: "member.updated", data: { user_id: userId, email: member.email, role: next.role } })
+        if (next.name !== member.name) out.push({ type: "member.updated", data: { user_id: userId, email: member.email, name: next.name } })
+        yield* events.append(org.id, out)
+        return { member: toMember(next), roleChanged: next.role !== member.role }
+      }))
+      // The member's keys carry the new role at once, on every instance.
+      if (result.roleChanged) yield* orgs.keysChanged(`org:${org.id}`)
+      return result.member
+    })
+
+    /** Off the team: their keys are revoked (and the webhooks those made switch off), their times keep no teacher. */
+    const remove = Effect.fn("Team.remove")(function*(userId: string) {
+      const org = yield* ownerOnly
+      const now = yield* clock.now
+      const removed = yield* tx(Effect.gen(function*() {
+        const members = yield* lockMembers(org.id)
+        const member = members.find((m) => m.user_id === userId)
+        if (member === undefined) return yield* notFound("member")
+        if (member.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
+          return yield* conflict("last_owner", "the team's last owner cannot be removed")
+        }
+        yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
+        const keys = yield* sql<{ id: string }>`update api_keys set revoked_at = ${now} where user_id = ${userId} and revoked_at is null returning id`
+        for (const k of keys) yield* switchOffForKey(sql, k.id, now)
+        yield* sql`update sessions set teacher_id = null where teacher_id = ${userId}`
+        yield* sql`update series set teacher_id = null where teacher_id = ${userId}`
+        yield* events.append(org.id, [{ type: "member.removed", data: { user_id: userId, email: member.email, role: member.role } }])
+        return toMember(member)
+      }))
+      yield* orgs.keysChanged(`org:${org.id}`)
+      return removed
+    })
+
+    return { list, invite, revokeInvite, accept, decline, update, remove } as const
+  })
+}) {}
