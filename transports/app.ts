@@ -30,6 +30,7 @@ import { Payments } from "../engine/services/payments/Payments.ts"
 import { Promos } from "../engine/services/promos/Promos.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Team } from "../engine/services/team/Team.ts"
+import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -73,7 +74,8 @@ export const EngineLive = Layer.mergeAll(
   Payments.Default,
   Promos.Default,
   GiftCards.Default,
-  Team.Default
+  Team.Default,
+  Waivers.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

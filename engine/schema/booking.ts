@@ -59,7 +59,11 @@ export const Booking = Schema.Struct({
   nudged_at: Nullable(Schema.String),
   choose_by: Nullable(Schema.String),
   waiver_token: Nullable(Schema.String),
-  waiver: Nullable(Schema.Struct({ needed: Schema.Int, signed: Schema.Int })),
+  waiver: Nullable(Schema.Struct({
+    needed: Schema.Int,
+    signed: Schema.Int,
+    signatures: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String, signed_at: Schema.String, for: Schema.Literal("booker", "child", "guest") }))
+  }).annotations({ identifier: "BookingWaiver", description: "Signatures needed (one per seat or person, one per rental) and held" })),
   confirmed_at: Nullable(Schema.String),
   updated_at: Nullable(Schema.String),
   reseller_reference: Nullable(Schema.String),
@@ -86,7 +90,12 @@ export const BookingCreate = Schema.Struct({
   metadata: Schema.optional(MetadataInput),
   hold_minutes: Schema.optional(Int(1, 30)),
   promo_code: Schema.optional(PromoCodeText),
-  gift_card_code: Schema.optional(GiftCardCode)
+  gift_card_code: Schema.optional(GiftCardCode),
+  waiver: Schema.optional(Schema.Struct({
+    accept: Schema.Literal(true),
+    name: Text(1, 120),
+    children: Schema.optional(Schema.Array(Text(1, 120)).pipe(Schema.maxItems(100)))
+  }).annotations({ ...strict, identifier: "WaiverAcceptance", description: "The booker signs the org's waiver as they book, for themselves and any children named" }))
 }).annotations({ ...strict, identifier: "BookingCreate" })
 export type BookingCreate = typeof BookingCreate.Type
 

@@ -14,6 +14,7 @@ import apiKeys from "./migrations/0070_api_keys.ts"
 import promoCodes from "./migrations/0071_promo_codes.ts"
 import giftCards from "./migrations/0072_gift_cards.ts"
 import team from "./migrations/0073_team.ts"
+import waiverSignatures from "./migrations/0074_waiver_signatures.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -31,5 +32,6 @@ export const migrations = Migrator.fromRecord({
   "0070_api_keys": apiKeys,
   "0071_promo_codes": promoCodes,
   "0072_gift_cards": giftCards,
-  "0073_team": team
+  "0073_team": team,
+  "0074_waiver_signatures": waiverSignatures
 })

@@ -4,6 +4,7 @@ import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { PromoCodesGroup } from "./groups/promoCodes.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
+import { WaiversGroup } from "./groups/waivers.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(TeamGroup)
   .add(InvitesGroup)
   .add(WaiverGroup)
+  .add(WaiversGroup)
   .add(ApiKeysGroup)
   .add(AvailabilityGroup)
   .add(SeriesGroup)

@@ -19,6 +19,7 @@ import { EventsHandlers, InvitesHandlers, OrgHandlers, TeamHandlers, WaiverHandl
 import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
 import { PromoCodesHandlers } from "./handlers/promoCodes.ts"
 import { GiftCardsHandlers } from "./handlers/giftCards.ts"
+import { WaiversHandlers } from "./handlers/waivers.ts"
 import { WebhooksHandlers } from "./handlers/webhooks.ts"
 import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
@@ -29,7 +30,7 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
-  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, ApiKeysHandlers, AdminHandlers,
+  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, WaiversHandlers, ApiKeysHandlers, AdminHandlers,
   AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, WebhooksHandlers
 ] as const
 

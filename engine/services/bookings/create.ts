@@ -24,7 +24,8 @@ import { MONTHLY_QUOTA } from "./quota.ts"
 import { Promos } from "../promos/Promos.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { isTransient, refusalOf } from "./refusals.ts"
-import { type BookingRow, stateText, toBooking } from "./row.ts"
+import { type BookingRow, signaturesOf, stateText, toBooking } from "./row.ts"
+import { newSignatures } from "../waivers/sign.ts"
 import { READ, WRITE } from "./statements.ts"
 
 type Promo = { readonly id: string; readonly code: string; readonly discount: number }
@@ -96,8 +97,20 @@ export const bookingCreator = Effect.gen(function*() {
       if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now))) return yield* Effect.fail(new GiftChanged())
       yield* sql`update bookings set ${sql.update({
         promo_code: row.promo_code, discount_cents: row.discount_cents, gift_card_id: row.gift_card_id, gift_cents: row.gift_cents,
-        paid_cents: row.paid_cents, paid_at: row.paid_at
+        paid_cents: row.paid_cents, paid_at: row.paid_at, waiver_signed: row.waiver_signed, waiver_signatures: JSON.stringify(signaturesOf(row))
       })} where id = ${row.id}`
+    })
+  /** The booker signs the org's waiver as they book, for themselves and the children they name: one signature each. */
+  const bookerSigns = (orgId: string, o: OfferingRow, row: BookingRow, waiver: NonNullable<BookingCreate["waiver"]>, now: Date) =>
+    Effect.gen(function*() {
+      if (!o.waiver_required || row.waiver_needed === null) return yield* badRequest("waiver_not_asked", "waiver: this offering asks for no waiver")
+      const [text] = yield* sql<{ waiver_text: string | null; waiver_version: number }>`select waiver_text, waiver_version from orgs where id = ${orgId}`.pipe(Effect.orDie)
+      if (text.waiver_text === null) return yield* conflict("waiver_missing", "waiver: the org has no waiver text to sign yet")
+      const people = [{ name: waiver.name, for: "booker" as const }, ...(waiver.children ?? []).map((name) => ({ name, for: "child" as const }))]
+      if (people.length > row.waiver_needed) {
+        return yield* badRequest("too_many_signatures", `waiver: this booking needs ${row.waiver_needed} signature(s); ${people.length} were given`)
+      }
+      return newSignatures(row, [], people, row.waiver_needed, text.waiver_version, now)
     })
   const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome)
 
@@ -162,10 +175,13 @@ export const bookingCreator = Effect.gen(function*() {
         cancel_reason: null, checked_in_at: null, no_show_at: null, previous: null, created_at: now, updated_at: null,
         waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null, waiver_signed: 0
       }
+      const signed = input.waiver === undefined ? undefined : yield* bookerSigns(org.id, o, row, input.waiver, now)
+      if (signed !== undefined) Object.assign(row, { waiver_signed: signed.signatures.length, waiver_signatures: signed.signatures })
       const booking = toBooking({ ...row, c_name: customer.row.name, c_email: customer.row.email, c_phone: customer.row.phone, o_name: o.name, o_kind: o.kind, o_questions: o.questions })
       const events: Array<NewEvent> = [
         ...(customer.event ? [{ type: "customer.updated", data: toCustomer(customer.row) }] : []),
-        ...started.emits.map((type) => ({ type, data: booking }))
+        ...started.emits.map((type) => ({ type, data: booking })),
+        ...(signed?.events ?? [])
       ]
       const mail = bookingMail(hold ? "held" : "confirmed", row, customer.row.email ?? input.customer.email, o.name, links.publicUrl)
       const month = toLocal(now, org.timezone).date.slice(0, 7)
@@ -179,7 +195,7 @@ export const bookingCreator = Effect.gen(function*() {
         events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars)
       ])
       // A promo code's use and a gift card's part are taken with the booking, in one transaction.
-      const written = yield* (promo === undefined && gift === undefined ? write : write.pipe(
+      const written = yield* (promo === undefined && gift === undefined && signed === undefined ? write : write.pipe(
         Effect.tap((r) => r[0].written === 1 ? extras(org.id, row, promo, gift, now) : Effect.void),
         sql.withTransaction,
         Effect.catchTag("GiftChanged", () => Effect.succeed([{ written: -1 }]))

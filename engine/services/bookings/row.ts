@@ -58,6 +58,8 @@ export interface BookingRow {
   readonly updated_at: Date | null
   readonly waiver_needed: number | null
   readonly waiver_signed: number
+  /** [{id, name, for, version, signed_at}], oldest first. */
+  readonly waiver_signatures?: ReadonlyArray<WaiverSignature> | string
 }
 
 export interface Joined {
@@ -81,6 +83,17 @@ export const stateValue = (text: string): BookingState => {
 export const machineRow = (row: BookingRow): MachineRow => ({ value: stateValue(row.state), context: row.machine })
 
 /** The resource as the API shows it. The guest's handle is never shown: it goes only to the guest's email. */
+export interface WaiverSignature {
+  readonly id: string
+  readonly name: string
+  /** booker: the one who booked; child: named by the booker as they booked; guest: signed from the link. */
+  readonly for: "booker" | "child" | "guest"
+  readonly version: number
+  readonly signed_at: string
+}
+export const signaturesOf = (r: { readonly waiver_signatures?: ReadonlyArray<WaiverSignature> | string }): ReadonlyArray<WaiverSignature> =>
+  typeof r.waiver_signatures === "string" ? JSON.parse(r.waiver_signatures) : r.waiver_signatures ?? []
+
 export const toBooking = (r: BookingRow & Joined): Booking => ({
   id: r.id,
   org_id: r.org_id,
@@ -122,7 +135,11 @@ export const toBooking = (r: BookingRow & Joined): Booking => ({
   waiver_token: r.waiver_token,
   waiver: r.waiver_token === null || r.status === "cancelled" || !r.keeps_place && r.status === "held"
     ? null
-    : { needed: r.waiver_needed ?? r.quantity, signed: r.waiver_signed },
+    : {
+      needed: r.waiver_needed ?? r.quantity,
+      signed: r.waiver_signed,
+      signatures: signaturesOf(r).map((x) => ({ id: x.id, name: x.name, signed_at: x.signed_at, for: x.for }))
+    },
   confirmed_at: iso(r.confirmed_at),
   updated_at: iso(r.updated_at),
   reseller_reference: r.reseller_reference,

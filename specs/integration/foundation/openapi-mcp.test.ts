@@ -115,10 +115,10 @@ describe("the OpenAPI document", () => {
     })
   })
 
-  it("requires the bearer key on every operation but the invitee's (the invite token is their credential) and documents Idempotency-Key on every POST", () => {
+  it("requires the bearer key on every operation but the invitee's and the waiver signer's (their token is the credential) and documents Idempotency-Key on every POST", () => {
     expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" })
     for (const o of operations()) {
-      expect(o.op.security ?? [], o.id).toEqual(o.id.startsWith("invites.") ? [] : [{ bearer: [] }])
+      expect(o.op.security ?? [], o.id).toEqual(o.id.startsWith("invites.") || o.id.startsWith("waivers.") ? [] : [{ bearer: [] }])
       if (o.method === "post") {
         expect((o.op.parameters ?? []).map((p: Json) => `${p.in}:${String(p.name).toLowerCase()}`), o.id).toContain("header:idempotency-key")
       }

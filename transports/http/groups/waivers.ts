@@ -1,0 +1,46 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Text, strict } from "../../../engine/schema/common.ts"
+import { IdempotencyHeaders } from "./common.ts"
+
+const TokenParam = HttpApiSchema.param("waiver_token", Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{16,64}$/)))
+
+const WaiverView = Schema.Struct({
+  offering: Schema.String,
+  reference: Schema.String,
+  starts_at: Schema.String,
+  timezone: Schema.String,
+  text: Schema.NullOr(Schema.String),
+  version: Schema.Int,
+  open: Schema.Boolean.annotations({ description: "false once the booking is cancelled or its hold lapsed" }),
+  needed: Schema.Int,
+  signed: Schema.Int,
+  signatures: Schema.Array(Schema.Struct({ name: Schema.String, signed_at: Schema.String }))
+}).annotations({ identifier: "WaiverView" })
+
+const SignatureCreate = Schema.Struct({ name: Text(1, 120), accept: Schema.Literal(true) }).annotations({ ...strict, identifier: "SignatureCreate" })
+const Signature = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  for: Schema.Literal("booker", "child", "guest"),
+  version: Schema.Int.annotations({ description: "The waiver version accepted" }),
+  signed_at: Schema.String,
+  signed: Schema.Int,
+  needed: Schema.Int
+}).annotations({ identifier: "Signature" })
+
+/** The waiver signing link's API: the waiver token is the credential, no API key. */
+export const WaiversGroup = HttpApiGroup.make("waivers")
+  .add(
+    HttpApiEndpoint.get("get")`/waivers/${TokenParam}`
+      .addSuccess(WaiverView)
+      .annotate(OpenApi.Summary, "A booking's waiver by its token: the text and version, who has signed, how many are needed")
+  )
+  .add(
+    HttpApiEndpoint.post("sign")`/waivers/${TokenParam}/signatures`
+      .setPayload(SignatureCreate)
+      .setHeaders(IdempotencyHeaders)
+      .addSuccess(Signature, { status: 201 })
+      .annotate(OpenApi.Summary, "Sign a booking's waiver for one person, until every signature needed is in (409 after)")
+  )
+  .prefix("/api/v1")
