@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
 import { LogMailerLive } from "../adapters/mail/log.ts"
+import { InboundSmtpLive } from "../adapters/mail/inbound.ts"
 import { SmtpMailerLive } from "../adapters/mail/smtp.ts"
 import { NatsBusLive } from "../adapters/bus/nats.ts"
 import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
@@ -31,6 +32,7 @@ import { Promos } from "../engine/services/promos/Promos.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Team } from "../engine/services/team/Team.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
+import { Messages } from "../engine/services/messages/Messages.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -75,11 +77,16 @@ export const EngineLive = Layer.mergeAll(
   Promos.Default,
   GiftCards.Default,
   Team.Default,
-  Waivers.Default
+  Waivers.Default,
+  Messages.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */
 export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => (config.stripe ? StripeLive(config.stripe) : SandboxLive)
+
+/** The listener for guest replies and bounces, when INBOUND_SMTP_PORT is set. */
+export const InboundMailLive = (config: Pick<AppConfig, "inboundSmtpPort" | "host">) =>
+  config.inboundSmtpPort === undefined ? Layer.empty : InboundSmtpLive(config.inboundSmtpPort, config.host)
 
 /** The HTTP app (REST, admin, MCP, health) on its own node:http listener, opened once the engine is ready. */
 export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) => ServeLive(config.adminToken)
@@ -131,12 +138,12 @@ export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.mini
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
 export const AppLive = (config: AppConfig, database: DatabaseLayer = Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })) =>
-  Layer.mergeAll(HttpAppLive(config), SchedulerLive(config)).pipe(
+  Layer.mergeAll(HttpAppLive(config), SchedulerLive(config), InboundMailLive(config)).pipe(
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(ProcessorLive(config)),
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
-    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl }), LogLevelLive(config)))
+    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config)))
   )

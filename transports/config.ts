@@ -26,6 +26,10 @@ export interface AppConfig {
   readonly clock: "system" | "test"
   /** Largest request body in bytes (BODY_LIMIT, 2 MiB by default); larger is 413. */
   readonly bodyLimit?: number | undefined
+  /** The domain of guest reply addresses, reply+<token>@MAIL_DOMAIN (default: MAIL_FROM's domain). */
+  readonly mailDomain?: string | undefined
+  /** INBOUND_SMTP_PORT: where the listener for guest replies and bounces accepts mail; unset, it is off. */
+  readonly inboundSmtpPort?: number | undefined
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; without them the built-in sandbox processor takes payments. */
   readonly stripe?: StripeSettings | undefined
 }
@@ -65,6 +69,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
     Config.withDefault(2 * 1024 * 1024)
   ),
+  mailDomain: optionalString("MAIL_DOMAIN").pipe(
+    Config.validate({ message: "MAIL_DOMAIN must be a domain name such as mail.example.com", validation: Option.match({ onNone: () => true, onSome: (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".") }) })
+  ),
+  inboundSmtpPort: Config.port("INBOUND_SMTP_PORT").pipe(Config.option),
   stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
   stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET")
 }).pipe(
@@ -72,8 +80,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     message: "STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the endpoint's signing secret, whsec_...)",
     validation: (c) => Option.isNone(c.stripeSecretKey) || Option.isSome(c.stripeWebhookSecret)
   }),
-  Config.map(({ stripeSecretKey, stripeWebhookSecret, ...c }) => ({
+  Config.map(({ stripeSecretKey, stripeWebhookSecret, mailDomain, inboundSmtpPort, ...c }) => ({
     ...c,
+    mailDomain: Option.getOrElse(mailDomain, () => c.mailFrom.split("@").pop() || "localhost"),
+    inboundSmtpPort: Option.getOrUndefined(inboundSmtpPort),
     publicUrl: c.publicUrl || `http://${c.host}:${c.port}`,
     stripe: Option.isSome(stripeSecretKey) && Option.isSome(stripeWebhookSecret) ? { secretKey: stripeSecretKey.value, webhookSecret: stripeWebhookSecret.value } : undefined
   }))

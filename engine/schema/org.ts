@@ -56,6 +56,8 @@ export const Org = Schema.Struct({
   locale: Schema.String,
   mail_templates: Schema.Record({ key: Schema.String, value: MailTemplate }),
   payments: PaymentsMode,
+  auto_acknowledge: Schema.Boolean.annotations({ description: "Answer each guest who writes with a short system message" }),
+  reply_to_domain: Schema.NullOr(Schema.String).annotations({ description: "The domain of the reply addresses of guest messages (reply+…@domain); null: the engine's MAIL_DOMAIN" }),
   created_at: Schema.String,
   updated_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Org" })
@@ -75,7 +77,11 @@ export const OrgUpdate = Schema.Struct({
   currency: Schema.optional(Currency),
   locale: Schema.optional(Locale),
   mail_templates: Schema.optional(MailTemplates),
-  payments: Schema.optional(PaymentsMode)
+  payments: Schema.optional(PaymentsMode),
+  auto_acknowledge: Schema.optional(Schema.Boolean),
+  reply_to_domain: Schema.optional(Schema.NullOr(Schema.String.pipe(
+    Schema.pattern(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, { message: () => "reply_to_domain: a domain name such as mail.example.com" })
+  )))
 }).annotations(strict)
 
 export const Role = Schema.Literal("owner", "staff")

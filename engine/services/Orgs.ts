@@ -21,6 +21,8 @@ interface OrgRow {
   readonly locale: string
   readonly mail_templates: Org["mail_templates"] | string
   readonly payments: "online" | "offline"
+  readonly auto_acknowledge?: boolean
+  readonly reply_to_domain?: string | null
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -50,6 +52,8 @@ export const toOrg = (r: OrgRow): Org => ({
   locale: r.locale,
   mail_templates: typeof r.mail_templates === "string" ? JSON.parse(r.mail_templates) : r.mail_templates,
   payments: r.payments,
+  auto_acknowledge: r.auto_acknowledge ?? false,
+  reply_to_domain: r.reply_to_domain ?? null,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
@@ -239,13 +243,16 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       locale?: string | undefined
       mail_templates?: Org["mail_templates"] | undefined
       payments?: "online" | "offline" | undefined
+      auto_acknowledge?: boolean | undefined
+      reply_to_domain?: string | null | undefined
     }) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(Object.entries({
         ...patch,
         timezone: patch.timezone && canonicalZone(patch.timezone),
         locale: patch.locale && canonicalLocale(patch.locale),
-        mail_templates: patch.mail_templates && JSON.stringify(patch.mail_templates)
+        mail_templates: patch.mail_templates && JSON.stringify(patch.mail_templates),
+        reply_to_domain: patch.reply_to_domain === undefined ? undefined : patch.reply_to_domain?.toLowerCase() ?? null
       }).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {
         if (patch.currency !== undefined) {

@@ -15,6 +15,7 @@ import promoCodes from "./migrations/0071_promo_codes.ts"
 import giftCards from "./migrations/0072_gift_cards.ts"
 import team from "./migrations/0073_team.ts"
 import waiverSignatures from "./migrations/0074_waiver_signatures.ts"
+import messages from "./migrations/0075_messages.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -33,5 +34,6 @@ export const migrations = Migrator.fromRecord({
   "0071_promo_codes": promoCodes,
   "0072_gift_cards": giftCards,
   "0073_team": team,
-  "0074_waiver_signatures": waiverSignatures
+  "0074_waiver_signatures": waiverSignatures,
+  "0075_messages": messages
 })

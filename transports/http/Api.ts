@@ -5,6 +5,7 @@ import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { PromoCodesGroup } from "./groups/promoCodes.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { WaiversGroup } from "./groups/waivers.ts"
+import { MessagesGroup } from "./groups/messages.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
@@ -33,6 +34,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(BookingsGroup)
   .add(PromoCodesGroup)
   .add(GiftCardsGroup)
+  .add(MessagesGroup)
   .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)

@@ -85,7 +85,10 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
         Effect.matchEffect({
           onSuccess: () =>
             Effect.flatMap(clock.now, (now) =>
-              sql`update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id = ${row.id}`),
+              sql`update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id = ${row.id}`.pipe(
+                // A message to a guest is delivered when the mail server accepts it.
+                Effect.zipRight(row.kind === "message" ? sql`update messages set delivered_at = ${now} where mail_id = ${row.id}` : Effect.void)
+              )),
           onFailure: (e) =>
             Effect.flatMap(clock.now, (now) => {
               const next = afterFailure(row.attempts + 1, now)

@@ -61,6 +61,8 @@ describe("admin orgs", () => {
         locale: "en",
         mail_templates: {},
         payments: "online",
+        auto_acknowledge: false,
+        reply_to_domain: null,
         created_at: now,
         updated_at: null
       },

@@ -1,0 +1,27 @@
+import { Schema } from "effect"
+import { strict, Text } from "./common.ts"
+
+export const Message = Schema.Struct({
+  id: Schema.String,
+  booking_id: Schema.NullOr(Schema.String),
+  customer_id: Schema.String,
+  direction: Schema.Literal("outbound", "inbound"),
+  channel: Schema.Literal("email", "system"),
+  body: Schema.String,
+  created_at: Schema.String,
+  delivered_at: Schema.NullOr(Schema.String).annotations({ description: "When the mail server accepted it (outbound email)" }),
+  failed_at: Schema.NullOr(Schema.String).annotations({ description: "When it bounced" }),
+  failure_reason: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "Message" })
+export type Message = typeof Message.Type
+
+export const MessagesQuery = Schema.Struct({
+  booking_id: Schema.optional(Schema.UUID),
+  customer_id: Schema.optional(Schema.UUID)
+})
+export const MessageSend = Schema.Struct({
+  booking_id: Schema.optional(Schema.UUID),
+  customer_id: Schema.optional(Schema.UUID),
+  body: Text(1, 10_000)
+}).annotations({ ...strict, identifier: "MessageSend", description: "To the guest of a booking, or to a customer: exactly one of booking_id and customer_id" })
+export const MessagePage = Schema.Struct({ data: Schema.Array(Message) })
