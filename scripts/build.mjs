@@ -17,4 +17,18 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: "warning"
 })
-console.log(`built dist/server.mjs and dist/cli.mjs in ${Date.now() - started} ms`)
+// The library entry points (createEngine, the webhook signature helpers): the project's own code in one module each,
+// its dependencies left to the host's node_modules. Their type declarations are built by `npm run build:types`.
+await build({
+  entryPoints: { index: "index.ts", sdk: "sdk.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  packages: "external",
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: true,
+  logLevel: "warning"
+})
+console.log(`built dist/server.mjs, dist/cli.mjs, dist/index.mjs and dist/sdk.mjs in ${Date.now() - started} ms`)

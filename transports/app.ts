@@ -5,6 +5,7 @@ import { MemoryBusLive } from "../adapters/bus/memory.ts"
 import { LogMailerLive } from "../adapters/mail/log.ts"
 import { InboundSmtpLive } from "../adapters/mail/inbound.ts"
 import { SmtpMailerLive } from "../adapters/mail/smtp.ts"
+import type { Mailer } from "../engine/ports/Mailer.ts"
 import { NatsBusLive } from "../adapters/bus/nats.ts"
 import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
 import { MigrateLive } from "../adapters/db/migrate.ts"
@@ -36,7 +37,7 @@ import { Messages } from "../engine/services/messages/Messages.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
-import { ListenOptions, ServeLive } from "./http/server.ts"
+import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
@@ -136,14 +137,24 @@ const levels = {
 } as const
 export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
 
+/** The configured database: Postgres with DATABASE_URL, else PGlite in DATA_DIR. */
+export const configuredDatabase = (config: Pick<AppConfig, "databaseUrl" | "dataDir">): DatabaseLayer =>
+  Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })
+
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
-export const AppLive = (config: AppConfig, database: DatabaseLayer = Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })) =>
-  Layer.mergeAll(HttpAppLive(config), SchedulerLive(config), InboundMailLive(config)).pipe(
+export const AppLive = (config: AppConfig, database: DatabaseLayer = configuredDatabase(config)) => Composed(config, database, HttpAppLive(config))
+
+/** The engine with its request handler only (no listener of its own): what createEngine mounts in a host app. */
+export const EmbeddedLive = (config: AppConfig, mailer: Layer.Layer<Mailer> = MailerLive(config)) =>
+  Composed(config, configuredDatabase(config), RequestHandlerLive(config.adminToken, config.bodyLimit), mailer)
+
+const Composed = <A, E, R>(config: AppConfig, database: DatabaseLayer, front: Layer.Layer<A, E, R>, mailer: Layer.Layer<Mailer> = MailerLive(config)) =>
+  Layer.mergeAll(front, SchedulerLive(config), InboundMailLive(config)).pipe(
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(ProcessorLive(config)),
     Layer.provideMerge(WebhooksLive(config)),
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
-    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), MailerLive(config), Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config)))
+    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), mailer, Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config)))
   )

@@ -27,10 +27,10 @@ export const PgliteServed = (open: () => Promise<PGlite>) =>
     return poolLayer("pglite", { host: "127.0.0.1", port, database: "postgres", user: "postgres", max: 1 })
   }))
 
-/** PGlite in dataDir; undefined keeps the database in memory. One process holds a data dir at a time (holdDataDir). */
+/** PGlite in dataDir; undefined (or empty) keeps the database in memory. One process holds a data dir at a time (holdDataDir). */
 export const PgliteLive = (dataDir: string | undefined) =>
-  dataDir === undefined
-    ? PgliteServed(() => openPglite(dataDir))
+  dataDir === undefined || dataDir === ""
+    ? PgliteServed(() => openPglite(undefined))
     : Layer.provideMerge(PgliteServed(() => openPglite(dataDir)), Layer.scopedDiscard(holdDataDir(dataDir)))
 
 /** Another process (a running server, or a CLI command) holds the embedded database. */

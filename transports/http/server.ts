@@ -113,16 +113,17 @@ const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<bool
 }
 
 /**
- * REST under /api/v1, admin under /admin/v1, MCP at /mcp, health probes: one node:http server over the lean
- * dispatcher. It listens only once everything it needs is built (migrations included), and every answer, also
- * Node's own refusals, is in the spec's error shape.
+ * The engine's requests as a plain node:http handler: REST under /api/v1, admin under /admin/v1, MCP at /mcp,
+ * payments pages and events, health probes; every answer, also a failure outside the dispatcher, in the spec's
+ * error shape. ServeLive mounts it on its own listener; createEngine hands it to a host app.
  */
-export const ServeLive = (adminToken: Option.Option<string>) =>
-  Layer.scoped(
-    HttpServer.HttpServer,
+export class RequestHandler extends Context.Tag("RequestHandler")<RequestHandler, (req: IncomingMessage, res: ServerResponse) => void>() {}
+
+export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit: number = DEFAULT_BODY_LIMIT) =>
+  Layer.effect(
+    RequestHandler,
     Effect.gen(function*() {
-      const options = yield* ListenOptions
-      const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+      const limit = bodyLimit
       const dispatch = yield* makeDispatcher(adminToken)
       const orgs = yield* Orgs
       const runtime = yield* Effect.runtime<never>()
@@ -154,6 +155,20 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
         }).catch((e) => failed(res, e))
       }
 
+      return onRequest
+    })
+  )
+
+/**
+ * One node:http server over the request handler. It listens only once everything it needs is built (migrations
+ * included), and Node's own refusals (headers too large, unparsable requests) are in the spec's error shape too.
+ */
+export const ServeLive = (adminToken: Option.Option<string>) =>
+  Layer.scoped(
+    HttpServer.HttpServer,
+    Effect.gen(function*() {
+      const options = yield* ListenOptions
+      const onRequest = yield* Effect.provide(RequestHandler, RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT))
       const server: Server = yield* Effect.acquireRelease(
         Effect.sync(() => createServer({ maxHeaderSize: MAX_HEADER_SIZE, requestTimeout: 60_000, headersTimeout: 30_000 }, onRequest)),
         (s) => Effect.async<void>((resume) => {

@@ -1,0 +1,40 @@
+/**
+ * The booking engine mounted inside an Express app under /booking, beside the app's own routes.
+ *
+ *   npx tsx examples/express.ts            (PGlite in memory; set DATABASE_URL for Postgres)
+ *   curl http://127.0.0.1:4000/booking/healthz
+ */
+import express from "express"
+import type { AddressInfo } from "node:net"
+import { createEngine } from "../index.ts"
+
+export const startExpress = async (options: { port?: number; databaseUrl?: string; adminToken?: string } = {}) => {
+  const port = options.port ?? 4000
+  const engine = await createEngine({
+    publicUrl: `http://127.0.0.1:${port}/booking`,
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    adminToken: options.adminToken ?? "change-me-to-a-long-secret",
+    logLevel: "warning"
+  })
+  const app = express()
+  app.get("/", (_req, res) => {
+    res.send("the host app's own page")
+  })
+  // Express strips /booking from req.url before the engine sees it: no prefix option needed.
+  app.use("/booking", engine.handler)
+  const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
+    const s = app.listen(port, "127.0.0.1", () => resolve(s))
+  })
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: async () => {
+      await new Promise((r) => server.close(r))
+      await engine.stop()
+    }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { url } = await startExpress({ ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}) })
+  console.log(`host app on ${url}, booking engine under ${url}/booking`)
+}
