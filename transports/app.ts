@@ -138,8 +138,8 @@ const levels = {
 export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
 
 /** The configured database: Postgres with DATABASE_URL, else PGlite in DATA_DIR. */
-export const configuredDatabase = (config: Pick<AppConfig, "databaseUrl" | "dataDir">): DatabaseLayer =>
-  Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })
+export const configuredDatabase = (config: Pick<AppConfig, "databaseUrl" | "dataDir" | "dbPoolSize">): DatabaseLayer =>
+  Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url, config.dbPoolSize ?? 20) })
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
 export const AppLive = (config: AppConfig, database: DatabaseLayer = configuredDatabase(config)) => Composed(config, database, HttpAppLive(config))

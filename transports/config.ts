@@ -26,6 +26,8 @@ export interface AppConfig {
   readonly clock: "system" | "test"
   /** Largest request body in bytes (BODY_LIMIT, 2 MiB by default); larger is 413. */
   readonly bodyLimit?: number | undefined
+  /** DB_POOL_SIZE: connections to Postgres per instance (20 unless set). */
+  readonly dbPoolSize?: number | undefined
   /** The domain of guest reply addresses, reply+<token>@MAIL_DOMAIN (default: MAIL_FROM's domain). */
   readonly mailDomain?: string | undefined
   /** INBOUND_SMTP_PORT: where the listener for guest replies and bounces accepts mail; unset, it is off. */
@@ -68,6 +70,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   bodyLimit: Config.integer("BODY_LIMIT").pipe(
     Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
     Config.withDefault(2 * 1024 * 1024)
+  ),
+  dbPoolSize: Config.integer("DB_POOL_SIZE").pipe(
+    Config.validate({ message: "DB_POOL_SIZE must be a number of connections from 1 to 500", validation: (n) => n >= 1 && n <= 500 }),
+    Config.withDefault(20)
   ),
   mailDomain: optionalString("MAIL_DOMAIN").pipe(
     Config.validate({ message: "MAIL_DOMAIN must be a domain name such as mail.example.com", validation: Option.match({ onNone: () => true, onSome: (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".") }) })

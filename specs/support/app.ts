@@ -2,7 +2,7 @@ import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { randomInt } from "node:crypto"
-import { AppLive, NodeServerLive } from "../../transports/app.ts"
+import { AppLive, type DatabaseLayer, NodeServerLive } from "../../transports/app.ts"
 import type { AppConfig } from "../../transports/config.ts"
 import { TestDatabase } from "./database.ts"
 
@@ -41,9 +41,12 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
 })
 
 /** The real app, in-process on a loopback port, over a fresh database and the test clock. */
-export const startApp = async (overrides: Partial<AppConfig> = {}, options: { readonly database?: string } = {}): Promise<TestApp> => {
+export const startApp = async (
+  overrides: Partial<AppConfig> = {},
+  options: { readonly database?: string; readonly databaseLayer?: DatabaseLayer } = {}
+): Promise<TestApp> => {
   const config = testConfig(overrides)
-  const layer = AppLive(config, TestDatabase(options.database)).pipe(
+  const layer = AppLive(config, options.databaseLayer ?? TestDatabase(options.database)).pipe(
     Layer.provideMerge(NodeServerLive({ port: 0, host: "127.0.0.1" }))
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<SqlClient.SqlClient | HttpServer.HttpServer>)

@@ -68,3 +68,11 @@ export const dropTestDatabase = async (name: string) => {
   if (url === "") return rm(join(tmpdir(), name), { recursive: true, force: true })
   await admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))
 }
+
+/** A fresh database on the real server copied from the run's template, by URL (for tests that reach it their own way). */
+export const freshPostgresDatabase = async () => {
+  const url = process.env.DATABASE_URL ?? ""
+  const name = `be_test_${randomBytes(6).toString("hex")}`
+  await createFromTemplate(url, name)
+  return { url: withDb(url, name), drop: () => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`)) }
+}

@@ -25,6 +25,7 @@ import { WebhooksHandlers } from "./handlers/webhooks.ts"
 import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
 import { safeEqual } from "./security.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS } from "./unavailable.ts"
 
 /** Control characters (NUL among them) and lone surrogates: no key a client can mean, and Postgres refuses NUL. */
 const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
@@ -123,7 +124,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       if (pathname === "/healthz") return Promise.resolve(json(200, { status: "ok" }))
       if (pathname === "/api/v1/openapi.json") return Promise.resolve({ status: 200, headers: { "content-type": JSON_TYPE }, body: openapi })
       if (pathname === "/readyz") {
-        return run(sql`select 1`).then((exit) => Exit.isSuccess(exit) ? json(200, { status: "ready" }) : errorReply(503, "not_ready", "the database does not answer"))
+        return run(sql`select 1`).then((exit) =>
+          Exit.isSuccess(exit)
+            ? json(200, { status: "ready" })
+            : errorReply(503, "not_ready", "the database does not answer", { "retry-after": String(RETRY_AFTER_SECONDS) }))
       }
       return undefined
     }
@@ -193,6 +197,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         const failure = Cause.failureOption(exit.cause)
         const reply = Option.isSome(failure) ? expected(failure.value) : undefined
         if (reply !== undefined) return reply
+        if (databaseUnreachable(exit.cause)) {
+          return run(Effect.logWarning("database unreachable", Cause.pretty(exit.cause).split("\n")[0])).then(() =>
+            errorReply(503, "unavailable", "the service cannot reach its database just now; try again shortly", { "retry-after": String(RETRY_AFTER_SECONDS) }))
+        }
         return run(Effect.logError("unexpected failure", exit.cause)).then(internal)
       })
     }
