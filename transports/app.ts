@@ -128,8 +128,11 @@ export const SchedulerLive = (config: Pick<AppConfig, "clock">) =>
 export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
 
 /** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
-export const NodeServerLive = (config: Pick<AppConfig, "port" | "host"> & { readonly bodyLimit?: number | undefined }) =>
-  Layer.merge(Layer.succeed(ListenOptions, { port: config.port, host: config.host, bodyLimit: config.bodyLimit }), NodeContext.layer)
+export const NodeServerLive = (config: Pick<AppConfig, "port" | "host"> & Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "shutdownGraceMs">>) =>
+  Layer.merge(
+    Layer.succeed(ListenOptions, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, maxInflight: config.maxInflight, shutdownGraceMs: config.shutdownGraceMs }),
+    NodeContext.layer
+  )
 
 
 const levels = {

@@ -26,6 +26,10 @@ export interface AppConfig {
   readonly clock: "system" | "test"
   /** Largest request body in bytes (BODY_LIMIT, 2 MiB by default); larger is 413. */
   readonly bodyLimit?: number | undefined
+  /** MAX_INFLIGHT: requests one instance serves at once before it sheds load (503 overloaded). */
+  readonly maxInflight?: number | undefined
+  /** SHUTDOWN_GRACE_MS: after SIGTERM, how long requests in flight may take before their connections close. */
+  readonly shutdownGraceMs?: number | undefined
   /** DB_POOL_SIZE: connections to Postgres per instance (20 unless set). */
   readonly dbPoolSize?: number | undefined
   /** The domain of guest reply addresses, reply+<token>@MAIL_DOMAIN (default: MAIL_FROM's domain). */
@@ -70,6 +74,14 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   bodyLimit: Config.integer("BODY_LIMIT").pipe(
     Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
     Config.withDefault(2 * 1024 * 1024)
+  ),
+  maxInflight: Config.integer("MAX_INFLIGHT").pipe(
+    Config.validate({ message: "MAX_INFLIGHT must be a number of requests from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.withDefault(512)
+  ),
+  shutdownGraceMs: Config.integer("SHUTDOWN_GRACE_MS").pipe(
+    Config.validate({ message: "SHUTDOWN_GRACE_MS must be milliseconds from 0 to 600000", validation: (n) => n >= 0 && n <= 600_000 }),
+    Config.withDefault(10_000)
   ),
   dbPoolSize: Config.integer("DB_POOL_SIZE").pipe(
     Config.validate({ message: "DB_POOL_SIZE must be a number of connections from 1 to 500", validation: (n) => n >= 1 && n <= 500 }),

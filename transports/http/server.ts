@@ -16,7 +16,14 @@ export class ListenOptions extends Context.Tag("ListenOptions")<ListenOptions, {
   readonly port: number
   readonly host: string
   readonly bodyLimit?: number | undefined
+  /** MAX_INFLIGHT: requests served at once by this instance; more are answered 503 overloaded at once. */
+  readonly maxInflight?: number | undefined
+  /** SHUTDOWN_GRACE_MS: how long requests in flight may take to finish after SIGTERM. */
+  readonly shutdownGraceMs?: number | undefined
 }>() {}
+
+export const DEFAULT_MAX_INFLIGHT = 512
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
 
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
 /** Request line and headers together; the URL alone past MAX_URL is 414 in the error shape, past this it is 431. */
@@ -169,11 +176,47 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
     Effect.gen(function*() {
       const options = yield* ListenOptions
       const onRequest = yield* Effect.provide(RequestHandler, RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT))
+      // Requests being served; past maxInflight new ones are shed (503 overloaded) instead of queueing without end.
+      let inflight = 0
+      let draining = false
+      const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT
+      const probe = (url: string | undefined) => url === "/healthz" || url === "/readyz"
+      const serve = (req: IncomingMessage, res: ServerResponse) => {
+        if (draining) {
+          return send(res, errorReply(503, "shutting_down", "this instance is shutting down; try again", { "retry-after": "1" }), true)
+        }
+        if (inflight >= maxInflight && !probe(req.url)) {
+          return send(res, errorReply(503, "overloaded", "too many requests in progress; try again shortly", { "retry-after": "1" }), true)
+        }
+        inflight++
+        let done = false
+        const finish = () => {
+          if (done) return
+          done = true
+          inflight--
+          if (draining && inflight === 0) idle?.()
+        }
+        res.once("finish", finish)
+        res.once("close", finish)
+        onRequest(req, res)
+      }
+      let idle: (() => void) | undefined
+      const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS
       const server: Server = yield* Effect.acquireRelease(
-        Effect.sync(() => createServer({ maxHeaderSize: MAX_HEADER_SIZE, requestTimeout: 60_000, headersTimeout: 30_000 }, onRequest)),
+        Effect.sync(() => createServer({ maxHeaderSize: MAX_HEADER_SIZE, requestTimeout: 60_000, headersTimeout: 30_000 }, serve)),
+        // Drain: stop taking connections, answer new requests on open ones 503, let those in flight finish (up to the
+        // grace period), then close what is left. The engine's jobs stop after this, at their next safe point.
         (s) => Effect.async<void>((resume) => {
+          draining = true
           s.close(() => resume(Effect.void))
-          s.closeAllConnections()
+          s.closeIdleConnections()
+          const timer = setTimeout(() => s.closeAllConnections(), graceMs)
+          timer.unref()
+          idle = () => {
+            clearTimeout(timer)
+            s.closeAllConnections()
+          }
+          if (inflight === 0) idle()
         })
       )
       server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
