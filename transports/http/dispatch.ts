@@ -49,6 +49,8 @@ export interface Reply {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
+  /** The operation that answered (for metrics), when the request matched one. */
+  readonly operation?: string
 }
 
 /** Path parameters longer than this are refused before decoding (no id is that long). */
@@ -192,7 +194,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         return toReply(result, result.replayed)
       })
 
-      return run(work as Effect.Effect<Reply, unknown>).then((exit) => {
+      const answered = run(work as Effect.Effect<Reply, unknown>).then((exit) => {
         if (Exit.isSuccess(exit)) return exit.value
         const failure = Cause.failureOption(exit.cause)
         const reply = Option.isSome(failure) ? expected(failure.value) : undefined
@@ -203,6 +205,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         }
         return run(Effect.logError("unexpected failure", exit.cause)).then(internal)
       })
+      return answered.then((reply) => ({ ...reply, operation: route.operationId }))
     }
 
     return dispatch

@@ -10,6 +10,10 @@ import { type Dispatch, errorReply, type Incoming, makeDispatcher, type Reply } 
 import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
 import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
+import { SqlClient } from "@effect/sql"
+import { PgPool } from "../../adapters/db/pool.ts"
+import { makeMetrics } from "./metrics.ts"
+import { safeEqual } from "./security.ts"
 
 /** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */
 export class ListenOptions extends Context.Tag("ListenOptions")<ListenOptions, {
@@ -143,8 +147,18 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const mcp = makeMcp(dispatch, authenticate)
 
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
+      const pool = yield* Effect.serviceOption(PgPool)
+      const metrics = makeMetrics(yield* SqlClient.SqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
+      /** GET /metrics: Prometheus text, for the admin token only (the same Bearer as /admin/v1). */
+      const scrape = (req: IncomingMessage, res: ServerResponse) => {
+        const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+        if (Option.isNone(adminToken)) return send(res, errorReply(404, "not_found", "metrics are served with ADMIN_TOKEN set"))
+        if (bearer === undefined || !safeEqual(bearer, adminToken.value)) return send(res, errorReply(401, "unauthorized", "send Authorization: Bearer <ADMIN_TOKEN>"))
+        metrics.scrape().then((text) => send(res, { status: 200, headers: { "content-type": metrics.contentType }, body: text }), (e) => failed(res, e))
+      }
 
       const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+        if (req.method === "GET" && req.url === "/metrics") return scrape(req, res)
         // The processor's events and the checkout pages read their own (raw or form) bodies.
         if (PAYMENT_PATH.test((req.url ?? "/").split("?")[0])) {
           payments(req, res).then(
@@ -157,8 +171,13 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           if (!body.ok) return send(res, body.reply, true)
           const url = req.url ?? "/"
           const incoming: Incoming = { method: req.method ?? "GET", url, headers: req.headers, body: body.text, surface: "api" }
-          const reply = url === "/mcp" || url.startsWith("/mcp?") ? mcp(req, body.text) : dispatch(incoming)
-          return reply.then((r) => send(res, r), (e) => failed(res, e))
+          const started = performance.now()
+          const isMcp = url === "/mcp" || url.startsWith("/mcp?")
+          const reply = isMcp ? mcp(req, body.text) : dispatch(incoming)
+          return reply.then((r) => {
+            metrics.observe(isMcp ? "mcp" : r.operation ?? "unmatched", r.status, (performance.now() - started) / 1000)
+            send(res, r)
+          }, (e) => failed(res, e))
         }).catch((e) => failed(res, e))
       }
 
@@ -180,7 +199,7 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
       let inflight = 0
       let draining = false
       const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT
-      const probe = (url: string | undefined) => url === "/healthz" || url === "/readyz"
+      const probe = (url: string | undefined) => url === "/healthz" || url === "/readyz" || url === "/metrics"
       const serve = (req: IncomingMessage, res: ServerResponse) => {
         if (draining) {
           return send(res, errorReply(503, "shutting_down", "this instance is shutting down; try again", { "retry-after": "1" }), true)

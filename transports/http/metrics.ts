@@ -1,0 +1,68 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect, Runtime } from "effect"
+import type pg from "pg"
+import { Counter, Gauge, Histogram, collectDefaultMetrics, Registry } from "prom-client"
+
+/**
+ * What operators scrape at GET /metrics (Prometheus text format, Bearer ADMIN_TOKEN): requests by operation and
+ * status with their latency, and gauges read at scrape time from the pool and the database (the outbox backlogs,
+ * webhook deliveries, bookings by status, holds lapsed). One registry per engine instance.
+ */
+export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined, runtime: Runtime.Runtime<never>) => {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const requests = new Counter({ name: "http_requests_total", help: "Requests answered, by operation and status", labelNames: ["operation", "status"], registers: [registry] })
+  const latency = new Histogram({
+    name: "http_request_duration_seconds", help: "Time to answer, by operation", labelNames: ["operation"], registers: [registry],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+  })
+  new Gauge({
+    name: "db_pool_connections", help: "Database pool connections by state", labelNames: ["state"], registers: [registry],
+    collect() {
+      if (pool === undefined) return
+      this.set({ state: "total" }, pool.totalCount)
+      this.set({ state: "idle" }, pool.idleCount)
+      this.set({ state: "waiting" }, pool.waitingCount)
+    }
+  })
+  const fromDatabase = <Row extends Record<string, unknown>>(query: Effect.Effect<ReadonlyArray<Row>, unknown>) =>
+    Runtime.runPromise(runtime)(query.pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<Row>)))
+  new Gauge({
+    name: "bookings", help: "Bookings by status (held ones split by whether they still keep their place)", labelNames: ["status"], registers: [registry],
+    async collect() {
+      const rows = await fromDatabase(sql<{ status: string; n: number }>`
+        select case when status = 'held' and not keeps_place then 'held_lapsed' else status end as status, count(*)::int as n from bookings group by 1`)
+      this.reset()
+      for (const r of rows) this.set({ status: r.status }, r.n)
+    }
+  })
+  new Gauge({
+    name: "outbox_backlog", help: "Work waiting: events not yet relayed to the bus, mail not yet sent", labelNames: ["outbox"], registers: [registry],
+    async collect() {
+      const [r] = await fromDatabase(sql<{ events: number; mail: number }>`
+        select (select count(*)::int from events where relayed_at is null) as events,
+               (select count(*)::int from mail_outbox where sent_at is null and failed_at is null) as mail`)
+      this.set({ outbox: "events" }, r?.events ?? 0)
+      this.set({ outbox: "mail" }, r?.mail ?? 0)
+    }
+  })
+  new Gauge({
+    name: "webhook_deliveries", help: "Webhook delivery attempts by outcome (2xx delivered, anything else failed)", labelNames: ["outcome"], registers: [registry],
+    async collect() {
+      const [r] = await fromDatabase(sql<{ ok: number; failed: number }>`
+        select count(*) filter (where status between 200 and 299)::int as ok, count(*) filter (where status is null or status not between 200 and 299)::int as failed
+        from webhook_deliveries`)
+      this.set({ outcome: "delivered" }, r?.ok ?? 0)
+      this.set({ outcome: "failed" }, r?.failed ?? 0)
+    }
+  })
+  return {
+    observe: (operation: string, status: number, seconds: number) => {
+      requests.inc({ operation, status: String(status) })
+      latency.observe({ operation }, seconds)
+    },
+    scrape: () => registry.metrics(),
+    contentType: registry.contentType
+  }
+}
+export type Metrics = ReturnType<typeof makeMetrics>
