@@ -30,6 +30,11 @@ export interface AppConfig {
   readonly maxInflight?: number | undefined
   /** SHUTDOWN_GRACE_MS: after SIGTERM, how long requests in flight may take before their connections close. */
   readonly shutdownGraceMs?: number | undefined
+  /** RATE_LIMIT: requests per minute per API key (0: off); RATE_LIMIT_ANONYMOUS: per client address without a key. */
+  readonly rateLimit?: number | undefined
+  readonly rateLimitAnonymous?: number | undefined
+  /** The limits' window in seconds (60); tests widen it so a run never straddles two windows. */
+  readonly rateLimitWindowSeconds?: number | undefined
   /** DB_POOL_SIZE: connections to Postgres per instance (20 unless set). */
   readonly dbPoolSize?: number | undefined
   /** The domain of guest reply addresses, reply+<token>@MAIL_DOMAIN (default: MAIL_FROM's domain). */
@@ -82,6 +87,14 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   shutdownGraceMs: Config.integer("SHUTDOWN_GRACE_MS").pipe(
     Config.validate({ message: "SHUTDOWN_GRACE_MS must be milliseconds from 0 to 600000", validation: (n) => n >= 0 && n <= 600_000 }),
     Config.withDefault(10_000)
+  ),
+  rateLimit: Config.integer("RATE_LIMIT").pipe(
+    Config.validate({ message: "RATE_LIMIT must be requests per minute from 0 (off) to 1000000", validation: (n) => n >= 0 && n <= 1_000_000 }),
+    Config.withDefault(1200)
+  ),
+  rateLimitAnonymous: Config.integer("RATE_LIMIT_ANONYMOUS").pipe(
+    Config.validate({ message: "RATE_LIMIT_ANONYMOUS must be requests per minute from 0 (off) to 1000000", validation: (n) => n >= 0 && n <= 1_000_000 }),
+    Config.withDefault(300)
   ),
   dbPoolSize: Config.integer("DB_POOL_SIZE").pipe(
     Config.validate({ message: "DB_POOL_SIZE must be a number of connections from 1 to 500", validation: (n) => n >= 1 && n <= 500 }),

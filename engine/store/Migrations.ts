@@ -16,6 +16,7 @@ import giftCards from "./migrations/0072_gift_cards.ts"
 import team from "./migrations/0073_team.ts"
 import waiverSignatures from "./migrations/0074_waiver_signatures.ts"
 import messages from "./migrations/0075_messages.ts"
+import rateLimits from "./migrations/0076_rate_limits.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -35,5 +36,6 @@ export const migrations = Migrator.fromRecord({
   "0072_gift_cards": giftCards,
   "0073_team": team,
   "0074_waiver_signatures": waiverSignatures,
-  "0075_messages": messages
+  "0075_messages": messages,
+  "0076_rate_limits": rateLimits
 })

@@ -37,6 +37,9 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   logLevel: "error",
   webhookAllowInsecure: true,
   clock: "test",
+  // Suites fire thousands of requests with one key; the rate limit suite turns limits on itself.
+  rateLimit: 0,
+  rateLimitAnonymous: 0,
   ...overrides
 })
 

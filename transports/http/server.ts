@@ -13,6 +13,7 @@ import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
 import { SqlClient } from "@effect/sql"
 import { PgPool } from "../../adapters/db/pool.ts"
 import { makeMetrics } from "./metrics.ts"
+import { makeLimiter, RateLimits, unlimited } from "./limits.ts"
 import { safeEqual } from "./security.ts"
 
 /** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */
@@ -130,6 +131,8 @@ const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<bool
  */
 export class RequestHandler extends Context.Tag("RequestHandler")<RequestHandler, (req: IncomingMessage, res: ServerResponse) => void>() {}
 
+const NO_HEADERS: Record<string, string> = {}
+
 export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit: number = DEFAULT_BODY_LIMIT) =>
   Layer.effect(
     RequestHandler,
@@ -148,7 +151,19 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
 
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pool = yield* Effect.serviceOption(PgPool)
-      const metrics = makeMetrics(yield* SqlClient.SqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
+      const sqlClient = yield* SqlClient.SqlClient
+      const metrics = makeMetrics(sqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
+      const limits = yield* RateLimits
+      const perKey = makeLimiter(sqlClient, runtime, "key", { limit: limits.perKey, windowSeconds: limits.windowSeconds ?? 60 })
+      const perAddress = makeLimiter(sqlClient, runtime, "address", { limit: limits.perAddress, windowSeconds: limits.windowSeconds ?? 60 })
+      /** The limit a request counts against: its Bearer credential, else its client address; none for some routes. */
+      const limitFor = (req: IncomingMessage) => {
+        const url = req.url ?? "/"
+        if (unlimited(url)) return undefined
+        const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+        if (bearer !== undefined) return perKey.off ? undefined : perKey.check(bearer)
+        return perAddress.off ? undefined : perAddress.check(req.socket.remoteAddress ?? "unknown")
+      }
       /** GET /metrics: Prometheus text, for the admin token only (the same Bearer as /admin/v1). */
       const scrape = (req: IncomingMessage, res: ServerResponse) => {
         const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
@@ -157,10 +172,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         metrics.scrape().then((text) => send(res, { status: 200, headers: { "content-type": metrics.contentType }, body: text }), (e) => failed(res, e))
       }
 
-      const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      const handle = (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => {
         if (req.method === "GET" && req.url === "/metrics") return scrape(req, res)
         // The processor's events and the checkout pages read their own (raw or form) bodies.
         if (PAYMENT_PATH.test((req.url ?? "/").split("?")[0])) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           payments(req, res).then(
             (handled) => handled ? undefined : send(res, errorReply(404, "not_found", "no such route")),
             (e) => failed(res, e)
@@ -176,9 +192,19 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           const reply = isMcp ? mcp(req, body.text) : dispatch(incoming)
           return reply.then((r) => {
             metrics.observe(isMcp ? "mcp" : r.operation ?? "unmatched", r.status, (performance.now() - started) / 1000)
-            send(res, r)
+            send(res, limited === NO_HEADERS ? r : { ...r, headers: { ...r.headers, ...limited } })
           }, (e) => failed(res, e))
         }).catch((e) => failed(res, e))
+      }
+
+      const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+        const verdict = limitFor(req)
+        if (verdict === undefined) return handle(req, res, NO_HEADERS)
+        verdict.then((v) => {
+          if (v.ok) return handle(req, res, v.headers)
+          metrics.observe("rate_limited", 429, 0)
+          send(res, errorReply(429, "rate_limited", `too many requests; try again in ${v.retryAfter} s`, v.headers), true)
+        }, (e) => failed(res, e))
       }
 
       return onRequest

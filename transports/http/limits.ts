@@ -1,0 +1,94 @@
+import type { SqlClient } from "@effect/sql"
+import { Context, Effect, Runtime } from "effect"
+import { createHash } from "node:crypto"
+
+export interface LimitPolicy {
+  /** Requests per window; 0 turns the limit off. */
+  readonly limit: number
+  readonly windowSeconds: number
+}
+
+export type Verdict =
+  | { readonly ok: true; readonly headers: Record<string, string> }
+  | { readonly ok: false; readonly headers: Record<string, string>; readonly retryAfter: number }
+
+interface Local {
+  window: number
+  granted: number
+  used: number
+  /** The window's count in Postgres after this instance's last lease. */
+  seen: number
+}
+
+/**
+ * Fixed-window rate limits that hold across instances: each window's count lives in Postgres (rate_windows), and an
+ * instance leases a share of it (a twentieth of the limit) at a time, so one request in about twenty makes a round
+ * trip and the total can pass the limit by at most one lease per instance. Answers carry the IETF RateLimit-Policy
+ * and RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a refusal also Retry-After.
+ */
+export const makeLimiter = (sql: SqlClient.SqlClient, runtime: Runtime.Runtime<never>, name: string, policy: LimitPolicy) => {
+  const local = new Map<string, Local>()
+  const lease = Math.max(1, Math.ceil(policy.limit / 20))
+  const policyHeader = `"${name}";q=${policy.limit};w=${policy.windowSeconds}`
+  const run = Runtime.runPromise(runtime)
+
+  const headersFor = (l: Local, windowEnd: number, now: number) => ({
+    "ratelimit-policy": policyHeader,
+    ratelimit: `"${name}";r=${Math.max(0, policy.limit - (l.seen - l.granted + l.used))};t=${Math.max(0, Math.ceil((windowEnd - now) / 1000))}`
+  })
+
+  const take = async (key: string, l: Local, windowStart: Date) => {
+    const rows = await run(sql<{ count: number }>`
+      insert into rate_windows (key, window_start, count) values (${key}, ${windowStart}, ${lease})
+      on conflict (key, window_start) do update set count = rate_windows.count + ${lease}
+      returning count`.pipe(Effect.orDie))
+    const before = rows[0].count - lease
+    const share = Math.max(0, Math.min(lease, policy.limit - before))
+    l.granted += share
+    l.seen = rows[0].count
+    if (Math.random() < 0.01) {
+      void run(sql`delete from rate_windows where window_start < ${new Date(windowStart.getTime() - 3_600_000)}`.pipe(Effect.ignore))
+    }
+  }
+
+  /** Counts one request of a credential (hashed before it is stored). */
+  const check = async (credential: string): Promise<Verdict> => {
+    const now = Date.now()
+    const windowMs = policy.windowSeconds * 1000
+    const window = Math.floor(now / windowMs)
+    const windowEnd = (window + 1) * windowMs
+    const key = `${name}:${createHash("sha256").update(credential).digest("hex").slice(0, 32)}`
+    let l = local.get(key)
+    if (l === undefined || l.window !== window) {
+      if (local.size > 50_000) local.clear()
+      l = { window, granted: 0, used: 0, seen: 0 }
+      local.set(key, l)
+    }
+    if (l.used >= l.granted) {
+      try {
+        await take(key, l, new Date(window * windowMs))
+      } catch {
+        // The database is unreachable: the request fails on its own way there (503); the limit does not stand in front.
+        return { ok: true, headers: {} }
+      }
+    }
+    if (l.used >= l.granted) {
+      const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000))
+      return { ok: false, retryAfter, headers: { ...headersFor(l, windowEnd, now), "retry-after": String(retryAfter) } }
+    }
+    l.used++
+    return { ok: true, headers: headersFor(l, windowEnd, now) }
+  }
+
+  return { check, off: policy.limit === 0 }
+}
+export type Limiter = ReturnType<typeof makeLimiter>
+
+/** RATE_LIMIT (per API key) and RATE_LIMIT_ANONYMOUS (per client address without one), requests per minute; 0 is off. */
+export class RateLimits extends Context.Reference<RateLimits>()("RateLimits", {
+  defaultValue: (): { readonly perKey: number; readonly perAddress: number; readonly windowSeconds?: number } => ({ perKey: 1200, perAddress: 300 })
+}) {}
+
+/** Routes no limit applies to: probes, metrics, the platform's admin API, and the payment processor's signed events. */
+export const unlimited = (url: string) =>
+  url === "/healthz" || url === "/readyz" || url === "/metrics" || url.startsWith("/admin/") || url.startsWith("/payments/")
