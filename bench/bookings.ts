@@ -86,6 +86,7 @@ export const startEngine = async (databaseUrl: string): Promise<Running> => {
     smtpUrl: Option.none(),
     mailFrom: "bookings@localhost",
     adminToken: Option.some(ADMIN_TOKEN),
+    rateLimit: 1_000_000,
     publicUrl: "http://127.0.0.1",
     logLevel: "error",
     webhookAllowInsecure: false,
@@ -262,6 +263,8 @@ export const spawnEngine = async (databaseUrl: string, cpuProfDir?: string): Pro
     stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ADMIN_TOKEN,
+      // The limiter runs as in production, with a limit the bench never reaches.
+      RATE_LIMIT: "1000000", MAX_INFLIGHT: "100000",
       NATS_URL: "", SMTP_URL: "", CLOCK: "system", PUBLIC_URL: `http://127.0.0.1:${port}`, NODE_OPTIONS: ""
     }
   })

@@ -84,7 +84,7 @@ const main = async () => {
   await onServer(`create database ${db}`)
   const servers: Array<Server> = []
   try {
-    const engine = await start("engine", [ENGINE || "dist/server.mjs"], { DATABASE_URL: withDb(db), ADMIN_TOKEN: ADMIN, NATS_URL: "" })
+    const engine = await start("engine", [ENGINE || "dist/server.mjs"], { DATABASE_URL: withDb(db), ADMIN_TOKEN: ADMIN, NATS_URL: "", RATE_LIMIT: "1000000", MAX_INFLIGHT: "100000" })
     servers.push(engine)
     const created = await fetch(`${engine.url}/admin/v1/orgs`, {
       method: "POST",
