@@ -34,6 +34,7 @@ import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Team } from "../engine/services/team/Team.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
+import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -80,7 +81,8 @@ export const EngineLive = Layer.mergeAll(
   GiftCards.Default,
   Team.Default,
   Waivers.Default,
-  Messages.Default
+  Messages.Default,
+  Waitlist.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

@@ -17,6 +17,7 @@ import team from "./migrations/0073_team.ts"
 import waiverSignatures from "./migrations/0074_waiver_signatures.ts"
 import messages from "./migrations/0075_messages.ts"
 import rateLimits from "./migrations/0076_rate_limits.ts"
+import waitlist from "./migrations/0077_waitlist.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -37,5 +38,6 @@ export const migrations = Migrator.fromRecord({
   "0073_team": team,
   "0074_waiver_signatures": waiverSignatures,
   "0075_messages": messages,
-  "0076_rate_limits": rateLimits
+  "0076_rate_limits": rateLimits,
+  "0077_waitlist": waitlist
 })

@@ -6,6 +6,7 @@ import { PromoCodesGroup } from "./groups/promoCodes.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { WaiversGroup } from "./groups/waivers.ts"
 import { MessagesGroup } from "./groups/messages.ts"
+import { WaitlistGroup } from "./groups/waitlist.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
@@ -35,6 +36,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(PromoCodesGroup)
   .add(GiftCardsGroup)
   .add(MessagesGroup)
+  .add(WaitlistGroup)
   .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)

@@ -21,6 +21,7 @@ import { PromoCodesHandlers } from "./handlers/promoCodes.ts"
 import { GiftCardsHandlers } from "./handlers/giftCards.ts"
 import { WaiversHandlers } from "./handlers/waivers.ts"
 import { MessagesHandlers } from "./handlers/messages.ts"
+import { WaitlistHandlers } from "./handlers/waitlist.ts"
 import { WebhooksHandlers } from "./handlers/webhooks.ts"
 import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
@@ -33,7 +34,7 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
   OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, WaiversHandlers, ApiKeysHandlers, AdminHandlers,
-  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WebhooksHandlers
+  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WaitlistHandlers, WebhooksHandlers
 ] as const
 
 /** A request as the transport read it: the body already read in full (within the limit) as text. */

@@ -22,6 +22,8 @@ import { calendarPlacement, onHours, type Placement, placementOf, placesOf, sold
 import { priceOf } from "./pricing.ts"
 import { MONTHLY_QUOTA } from "./quota.ts"
 import { Promos } from "../promos/Promos.ts"
+import { Events } from "../Events.ts"
+import { endEntries } from "../waitlist/open.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { isTransient, refusalOf } from "./refusals.ts"
 import { type BookingRow, signaturesOf, stateText, toBooking } from "./row.ts"
@@ -112,6 +114,16 @@ export const bookingCreator = Effect.gen(function*() {
       }
       return newSignatures(row, [], people, row.waiver_needed, text.waiver_version, now)
     })
+  const events = yield* Events
+  const bookedFromWaitlist = (orgId: string, booking: Booking) =>
+    Effect.gen(function*() {
+      const now = yield* clock.now
+      const [entry] = yield* sql<{ id: string }>`select id from waitlist_entries
+        where session_id = ${booking.session_id} and customer_id = ${booking.customer_id} and ended_at is null`
+      if (entry === undefined) return
+      const left = yield* endEntries(sql, { ids: [entry.id] }, "booked", now)
+      yield* events.append(orgId, left.map(({ type, data }) => ({ type, data })))
+    }).pipe(sql.withTransaction, Effect.orDie)
   const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome)
 
   /** Where the booking goes; `full` when READ already shows too few places at a calendar time. */
@@ -206,7 +218,7 @@ export const bookingCreator = Effect.gen(function*() {
       return typeof written !== "number"
         ? written
         : written === 1
-        ? { _tag: "booked" as const, booking }
+        ? { _tag: "booked" as const, booking, waitlist: o.waitlist_enabled }
         : written === -1
         ? { _tag: "giftChanged" as const }
         : { _tag: "changed" as const }
@@ -247,6 +259,8 @@ export const bookingCreator = Effect.gen(function*() {
         )
         switch (result._tag) {
           case "booked":
+            // A guest who waited for this time and got it leaves the waitlist (only offerings that keep one look).
+            if (result.waitlist && result.booking.session_id !== null) yield* bookedFromWaitlist(org.id, result.booking)
             yield* wakeups.poke
             return result.booking as Booking
           case "changed":

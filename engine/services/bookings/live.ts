@@ -8,6 +8,7 @@ import { OfferingHooks } from "../offerings/hooks.ts"
 import { bookingCascade } from "./cascade.ts"
 import { holdLapses } from "./lapse.ts"
 import type { BookingRow } from "./row.ts"
+import { endEntries } from "../waitlist/open.ts"
 import { bookingStore } from "./store.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 
@@ -54,7 +55,12 @@ export const OfferingHooksLive = Layer.effect(OfferingHooks, Effect.gen(function
         const refunding = rows.filter((r) => r.payment_intent_id !== null && (r.charged_cents ?? 0) > 0).length
         return { cancelled: rows.length, refunded: 0, refunding, refund_failed: 0 }
       }),
-    waitlistClosed: () => Effect.void
+    // The waitlist switched off: everyone waiting is told it closed (waitlist.left, reason closed).
+    waitlistClosed: (offeringId) =>
+      Effect.gen(function*() {
+        const left = yield* endEntries(sql, { offering_id: offeringId }, "closed", yield* clock.now)
+        if (left.length > 0) yield* events.append(left[0].org, left.map(({ type, data }) => ({ type, data })))
+      }).pipe(Effect.orDie)
   }
 }))
 

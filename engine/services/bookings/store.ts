@@ -5,6 +5,8 @@ import { conflict, notFound } from "../../schema/errors.ts"
 import type { NewEvent } from "../Events.ts"
 import { conflictOrDie } from "./refusals.ts"
 import { giveBackGift } from "../gifts/moves.ts"
+import { Links } from "../Links.ts"
+import { openings } from "../waitlist/open.ts"
 import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
 
 const joined = (sql: SqlClient.SqlClient) =>
@@ -14,6 +16,7 @@ const joined = (sql: SqlClient.SqlClient) =>
 /** Booking rows: load (scoped by org), lock, and apply one machine event, collecting its outbox events. */
 export const bookingStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const links = yield* Links
 
   const find = (orgId: string, id: string) =>
     sql<BookingRow & Joined>`${joined(sql)} where b.org_id = ${orgId} and b.id = ${id}::uuid`.pipe(
@@ -47,10 +50,14 @@ export const bookingStore = Effect.gen(function*() {
           updated_at: now
         })
       } where id = ${row.id}`.pipe(Effect.catchTag("SqlError", conflictOrDie))
-      // A booking that leaves gives back what its gift card paid (once).
-      const returned = status === "cancelled" || event.type === "lapse" ? yield* giveBackGift(sql, row, now).pipe(Effect.orDie) : []
+      // A booking that leaves gives back what its gift card paid (once), and the places it held open to the waitlist.
+      const leaves = status === "cancelled" || event.type === "lapse"
+      const returned = leaves ? yield* giveBackGift(sql, row, now).pipe(Effect.orDie) : []
+      const opened = (leaves || event.type === "move") && row.session_id !== null && row.keeps_place
+        ? (yield* openings(sql, row.session_id, now, links.publicUrl).pipe(Effect.orDie)).map(({ type, data }) => ({ type, data }))
+        : []
       const booking = yield* find(row.org_id, row.id)
-      const events: NewEvent[] = [...decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } })), ...returned]
+      const events: NewEvent[] = [...decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } })), ...returned, ...opened]
       return { booking, events, decided }
     })
 

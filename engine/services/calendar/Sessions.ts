@@ -4,6 +4,7 @@ import { decideSession } from "../../machines/session.ts"
 import type { SessionCreate, SessionUpdate } from "../../schema/calendar.ts"
 import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
+import { endEntries } from "../waitlist/open.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Offerings } from "../offerings/Offerings.ts"
@@ -127,7 +128,10 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
           yield* bookings.sessionCancelled(row, guests, input.note ?? null, again)
         }
         const session = toSession({ ...(yield* load(org.id, row.id, false)), booked: undefined })
-        if (decided.emits.includes("session.cancelled")) yield* events.append(org.id, [{ type: "session.cancelled", data: session }])
+        // Whoever waits for the time waits no more.
+        const left = again ? [] : yield* endEntries(sql, { session_id: row.id }, "called_off", now)
+        const out = [...(decided.emits.includes("session.cancelled") ? [{ type: "session.cancelled", data: session }] : []), ...left.map(({ type, data }) => ({ type, data }))]
+        if (out.length > 0) yield* events.append(org.id, out)
         return session
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })

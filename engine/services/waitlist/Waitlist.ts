@@ -1,0 +1,126 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import type { WaitlistEntry } from "../../schema/waitlist.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
+import { toCustomer } from "../customers/row.ts"
+import { Events } from "../Events.ts"
+import { endEntries } from "./open.ts"
+
+interface EntryRow {
+  readonly id: string
+  readonly offering_id: string
+  readonly session_id: string
+  readonly starts_at: Date
+  readonly customer_id: string
+  readonly c_name: string | null
+  readonly c_email: string | null
+  readonly places: number
+  readonly created_at: Date
+  readonly told_at: Date | null
+  readonly ended_at: Date | null
+  readonly end_reason: WaitlistEntry["end_reason"]
+}
+
+const toEntry = (r: EntryRow): WaitlistEntry => ({
+  id: r.id, offering_id: r.offering_id, session_id: r.session_id, starts_at: r.starts_at.toISOString(),
+  customer: { id: r.customer_id, name: r.c_name, email: r.c_email }, places: r.places, created_at: r.created_at.toISOString(),
+  told_at: r.told_at?.toISOString() ?? null, ended_at: r.ended_at?.toISOString() ?? null, end_reason: r.end_reason
+})
+
+/** waitlist.join, list and remove: guests waiting for a full calendar time of an offering with waitlist_enabled. */
+export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
+  dependencies: [Events.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const events = yield* Events
+    const entrySql = (where: ReturnType<typeof sql.and>) =>
+      sql<EntryRow>`select e.*, s.starts_at, c.name as c_name, c.email as c_email
+        from waitlist_entries e join sessions s on s.id = e.session_id join customers c on c.id = e.customer_id where ${where} order by e.seq`
+
+    const join = Effect.fn("Waitlist.join")(function*(input: {
+      session_id?: string | undefined
+      offering_id?: string | undefined
+      starts_at?: Date | undefined
+      places?: number | undefined
+      customer: { email: string; name: string }
+    }) {
+      const org = yield* CurrentOrg
+      const now = yield* clock.now
+      const places = input.places ?? 1
+      if (input.session_id === undefined && (input.offering_id === undefined || input.starts_at === undefined)) {
+        return yield* badRequest("invalid_session_id", "give session_id, or offering_id and starts_at of one of its times")
+      }
+      return yield* Effect.gen(function*() {
+        const [t] = yield* sql<{ id: string; offering_id: string; state: string; cap: number; booked: number; kind: string; schedule: string | null; course: boolean; waitlist_enabled: boolean; max_per_booking: number }>`
+          select s.id, s.offering_id, s.state, s.cap, s.booked, o.kind, o.schedule, o.course, o.waitlist_enabled, o.max_per_booking
+          from sessions s join offerings o on o.id = s.offering_id
+          where s.org_id = ${org.id} and ${input.session_id !== undefined ? sql`s.id = ${input.session_id}` : sql`s.offering_id = ${input.offering_id!} and s.starts_at = ${input.starts_at!}`}
+          for update of s`
+        if (t === undefined) {
+          if (input.offering_id !== undefined) {
+            const [o] = yield* sql<{ kind: string; schedule: string | null }>`select kind, schedule from offerings where org_id = ${org.id} and id = ${input.offering_id}`
+            if (o !== undefined && (o.kind === "rental" || o.schedule === "hours")) {
+              return yield* badRequest("waitlist_not_supported", "weekly hours and rentals have no waitlist: their times are not on a calendar")
+            }
+          }
+          return yield* notFound("time")
+        }
+        if (t.course) return yield* conflict("waitlist_conflict", "a course is booked whole: it has no waitlist for one of its times")
+        if (!t.waitlist_enabled) return yield* conflict("waitlist_disabled", "this offering's waitlist is off (waitlist_enabled false)")
+        if (t.state !== "scheduled") return yield* conflict("time_not_available", "this time is cancelled")
+        if (places > t.max_per_booking) return yield* badRequest("invalid_places", `places: at most ${t.max_per_booking}, as in one booking`)
+        const needed = t.kind === "appointment" ? 1 : places
+        if (t.cap - t.booked >= needed) return yield* conflict("has_room", `the time has room for ${places}: book it instead`)
+        const email = input.customer.email.trim()
+        let [customer] = yield* sql<{ id: string }>`select id from customers where org_id = ${org.id} and lower(email) = lower(${email}) and erased_at is null`
+        const out = []
+        if (customer === undefined) {
+          const row = { id: randomUUID(), org_id: org.id, email, name: input.customer.name, phone: null, created_at: now, updated_at: null, erased_at: null }
+          yield* sql`insert into customers ${sql.insert(row)}`
+          out.push({ type: "customer.updated", data: toCustomer(row) })
+          customer = { id: row.id }
+        }
+        const [live] = yield* sql<{ id: string }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
+        const id = live?.id ?? randomUUID()
+        if (live === undefined) {
+          yield* sql`insert into waitlist_entries ${sql.insert({ id, org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now })}`
+        } else {
+          yield* sql`update waitlist_entries set places = ${places}, updated_at = ${now} where id = ${id}`
+        }
+        const [entry] = yield* entrySql(sql.and([sql`e.id = ${id}`]))
+        out.push({ type: "waitlist.joined", data: toEntry(entry) })
+        yield* events.append(org.id, out)
+        return toEntry(entry)
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const list = Effect.fn("Waitlist.list")(function*(q: { offering_id?: string | undefined; session_id?: string | undefined }) {
+      const org = yield* CurrentOrg
+      const rows = yield* entrySql(sql.and([
+        sql`e.org_id = ${org.id}`,
+        sql`e.ended_at is null`,
+        ...(q.offering_id === undefined ? [] : [sql`e.offering_id = ${q.offering_id}`]),
+        ...(q.session_id === undefined ? [] : [sql`e.session_id = ${q.session_id}`])
+      ])).pipe(Effect.orDie)
+      return { data: rows.map(toEntry) }
+    })
+
+    const remove = Effect.fn("Waitlist.remove")(function*(id: string, reason: "removed" | "left" = "removed") {
+      const org = yield* CurrentOrg
+      const now = yield* clock.now
+      return yield* Effect.gen(function*() {
+        const [row] = yield* entrySql(sql.and([sql`e.org_id = ${org.id}`, sql`e.id = ${id}`, sql`e.ended_at is null`]))
+        if (row === undefined) return yield* notFound("waitlist entry")
+        const left = yield* endEntries(sql, { ids: [id] }, reason, now)
+        yield* events.append(org.id, left.map(({ type, data }) => ({ type, data })))
+        return toEntry({ ...row, ended_at: now, end_reason: reason })
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    return { join, list, remove } as const
+  })
+}) {}

@@ -1,0 +1,88 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import type { NewEvent } from "../Events.ts"
+
+type EndReason = "removed" | "left" | "booked" | "called_off" | "closed"
+
+interface Live {
+  readonly id: string
+  readonly org_id: string
+  readonly session_id: string
+  readonly offering_id: string
+  readonly customer_id: string
+  readonly places: number
+  readonly email: string | null
+  readonly name: string | null
+}
+
+/** Guest mail without the rendered templates: plain facts, written beside the change that causes it. */
+const mailRow = (orgId: string, to: string, kind: string, subject: string, body: string, now: Date) => ({
+  id: randomUUID(), org_id: orgId, to_address: to, subject, body, kind, created_at: now, attempts: 0, next_at: now
+})
+
+/** Ends live entries (all of a time, or those given) with a reason: waitlist.left for each; `closed` ones are emailed. */
+export const endEntries = (sql: SqlClient.SqlClient, where: { session_id?: string; offering_id?: string; ids?: ReadonlyArray<string> }, reason: EndReason, now: Date) =>
+  Effect.gen(function*() {
+    const scope = where.ids !== undefined
+      ? sql`e.id in ${sql.in([...where.ids])}`
+      : where.session_id !== undefined
+      ? sql`e.session_id = ${where.session_id}`
+      : sql`e.offering_id = ${where.offering_id!}`
+    const ended = yield* sql<Live & { starts_at: Date; offering_name: string }>`
+      update waitlist_entries e set ended_at = ${now}, end_reason = ${reason}, updated_at = ${now}
+      from customers c, sessions s, offerings o
+      where ${scope} and e.ended_at is null and c.id = e.customer_id and s.id = e.session_id and o.id = e.offering_id
+      returning e.*, c.email, c.name, s.starts_at, o.name as offering_name`
+    for (const e of ended) {
+      if (reason === "closed" && e.email !== null) {
+        yield* sql`insert into mail_outbox ${
+          sql.insert(mailRow(e.org_id, e.email, "waitlist.closed", `The waitlist for ${e.offering_name} has closed`,
+            `The waitlist for ${e.offering_name} at ${e.starts_at.toISOString()} has closed: you are no longer waiting for a place.`, now))
+        }`
+      }
+    }
+    return ended.map((e): NewEvent & { org: string } => ({
+      org: e.org_id,
+      type: "waitlist.left",
+      data: { id: e.id, session_id: e.session_id, offering_id: e.offering_id, customer_id: e.customer_id, places: e.places, reason }
+    }))
+  })
+
+/**
+ * Places opened at a time (a cancel, a lapsed hold, a move away): everyone waiting whose party now fits, and who was
+ * not told since the time last took a booking, is emailed at once, in one waitlist.opened. A cancelled time ends its
+ * entries (called_off) instead. Runs in the transaction that freed the places; returns the events to append.
+ */
+export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date, publicUrl: string) =>
+  Effect.gen(function*() {
+    const [t] = yield* sql<{
+      id: string; org_id: string; offering_id: string; starts_at: Date; state: string; cap: number; booked: number; kind: string; name: string; waitlist_enabled: boolean
+    }>`select s.id, s.org_id, s.offering_id, s.starts_at, s.state, s.cap, s.booked, o.kind, o.name, o.waitlist_enabled
+      from sessions s join offerings o on o.id = s.offering_id where s.id = ${sessionId}`
+    if (t === undefined) return [] as ReadonlyArray<NewEvent & { org: string }>
+    if (t.state !== "scheduled") return yield* endEntries(sql, { session_id: sessionId }, "called_off", now)
+    const remaining = t.cap - t.booked
+    if (!t.waitlist_enabled || remaining <= 0) return []
+    const fits = t.kind === "appointment" ? sql`1 <= ${remaining}` : sql`e.places <= ${remaining}`
+    const told = yield* sql<Live>`
+      update waitlist_entries e set told_at = ${now}
+      from customers c
+      where e.session_id = ${sessionId} and e.ended_at is null and c.id = e.customer_id and ${fits}
+        and (e.told_at is null or e.told_at < coalesce((select max(b.created_at) from bookings b where b.session_id = ${sessionId}), '-infinity'::timestamptz))
+      returning e.*, c.email, c.name`
+    if (told.length === 0) return []
+    const link = `${publicUrl}/book?offering_id=${t.offering_id}&session_id=${sessionId}`
+    for (const e of told) {
+      if (e.email === null) continue
+      yield* sql`insert into mail_outbox ${
+        sql.insert(mailRow(t.org_id, e.email, "waitlist.opened", `A place opened: ${t.name}`,
+          `${remaining} place(s) opened for ${t.name} at ${t.starts_at.toISOString()}. Whoever books first gets them: ${link}`, now))
+      }`
+    }
+    return [{
+      org: t.org_id,
+      type: "waitlist.opened",
+      data: { session_id: sessionId, offering_id: t.offering_id, starts_at: t.starts_at.toISOString(), remaining, told: told.length, entry_ids: told.map((e) => e.id) }
+    }]
+  })
