@@ -35,6 +35,7 @@ import { Team } from "../engine/services/team/Team.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
 import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
+import { Public } from "../engine/services/public/Public.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -82,7 +83,8 @@ export const EngineLive = Layer.mergeAll(
   Team.Default,
   Waivers.Default,
   Messages.Default,
-  Waitlist.Default
+  Waitlist.Default,
+  Public.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

@@ -58,6 +58,7 @@ export const Org = Schema.Struct({
   payments: PaymentsMode,
   auto_acknowledge: Schema.Boolean.annotations({ description: "Answer each guest who writes with a short system message" }),
   reply_to_domain: Schema.NullOr(Schema.String).annotations({ description: "The domain of the reply addresses of guest messages (reply+…@domain); null: the engine's MAIL_DOMAIN" }),
+  allowed_origins: Schema.Array(Schema.String).annotations({ description: "Web origins allowed to call /api/v1/public with a publishable key (CORS)" }),
   created_at: Schema.String,
   updated_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Org" })
@@ -79,6 +80,9 @@ export const OrgUpdate = Schema.Struct({
   mail_templates: Schema.optional(MailTemplates),
   payments: Schema.optional(PaymentsMode),
   auto_acknowledge: Schema.optional(Schema.Boolean),
+  allowed_origins: Schema.optional(Schema.Array(Schema.String.pipe(
+    Schema.pattern(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, { message: () => "allowed_origins: an origin such as https://shop.example.com (scheme, host, port; no path)" })
+  )).pipe(Schema.maxItems(50))),
   reply_to_domain: Schema.optional(Schema.NullOr(Schema.String.pipe(
     Schema.pattern(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, { message: () => "reply_to_domain: a domain name such as mail.example.com" })
   )))
@@ -117,6 +121,7 @@ export const ApiKey = Schema.Struct({
   name: Schema.NullOr(Schema.String),
   user_id: Schema.NullOr(Schema.String).annotations({ description: "The member the key belongs to; null for an owner key made by the platform" }),
   role: Role,
+  kind: Schema.Literal("secret", "publishable").annotations({ description: "secret (bk_live_…): the API and MCP; publishable (pk_live_…): only /api/v1/public, safe in a web page" }),
   created_at: Schema.String,
   revoked_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "ApiKey" })
@@ -126,6 +131,7 @@ export const ApiKeyCreated = Schema.Struct({
 }).annotations({ identifier: "ApiKeyCreated" })
 export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Text(1, 80)),
+  kind: Schema.optional(Schema.Literal("secret", "publishable")),
   user_id: Schema.optional(Schema.UUID.annotations({ description: "A team member; the key carries their role (owner or staff). Without it, the key is the caller's own kind: an owner key" }))
 }).annotations({ ...strict, identifier: "ApiKeyCreate" })
 export const ApiKeyPage = Schema.Struct({ data: Schema.Array(ApiKey) })

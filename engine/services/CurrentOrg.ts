@@ -15,6 +15,10 @@ export class CurrentOrg extends Context.Tag("CurrentOrg")<CurrentOrg, {
   readonly role: Role
   /** The team member the key belongs to; null for an owner key made by the platform. */
   readonly userId?: string | null
+  /** secret keys reach the API and MCP; publishable ones only the public booking surface. */
+  readonly keyKind?: "secret" | "publishable"
+  /** Web origins the org allows on the public surface. */
+  readonly allowedOrigins?: ReadonlyArray<string>
 }>() {}
 
 export type Surface = "api" | "mcp" | "dashboard" | "widget" | "octo" | "assistant"

@@ -23,6 +23,7 @@ interface OrgRow {
   readonly payments: "online" | "offline"
   readonly auto_acknowledge?: boolean
   readonly reply_to_domain?: string | null
+  readonly allowed_origins?: ReadonlyArray<string>
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -33,12 +34,13 @@ interface KeyRow {
   readonly name: string | null
   readonly user_id: string | null
   readonly role: Role
+  readonly kind: "secret" | "publishable"
   readonly created_at: Date
   readonly revoked_at: Date | null
 }
 
 const toKey = (r: KeyRow) => ({
-  id: r.id, prefix: r.prefix, name: r.name, user_id: r.user_id, role: r.role,
+  id: r.id, prefix: r.prefix, name: r.name, user_id: r.user_id, role: r.role, kind: r.kind,
   created_at: r.created_at.toISOString(), revoked_at: r.revoked_at?.toISOString() ?? null
 })
 
@@ -54,6 +56,7 @@ export const toOrg = (r: OrgRow): Org => ({
   payments: r.payments,
   auto_acknowledge: r.auto_acknowledge ?? false,
   reply_to_domain: r.reply_to_domain ?? null,
+  allowed_origins: [...(r.allowed_origins ?? [])],
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
@@ -66,7 +69,7 @@ const KEY_CACHE_MAX = 10_000
 /** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed). */
 export const KEYS_CHANNEL = "api_keys_changed"
 
-type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null }
+type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null; keyKind: "secret" | "publishable"; allowedOrigins: ReadonlyArray<string> }
 
 export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
@@ -98,15 +101,16 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       )
 
     /** A new key for the org; with a member, the key is theirs and carries their role. */
-    const createKey = Effect.fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined } = {}) {
+    const createKey = Effect.fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined; kind?: "secret" | "publishable" | undefined } = {}) {
       const found = yield* findRow(orgId)
       if (Option.isNone(found)) return yield* notFound("org")
       const owner = opts.user_id === undefined ? Option.none() : yield* member(orgId, opts.user_id)
       if (opts.user_id !== undefined && Option.isNone(owner)) return yield* badRequest("not_a_member", "user_id is not a member of this org's team")
-      const key = newKey()
+      const kind = opts.kind ?? "secret"
+      const key = kind === "publishable" ? `pk_live_${randomBytes(24).toString("base64url")}` : newKey()
       const row = {
         id: randomUUID(), org_id: orgId, prefix: key.slice(0, 12), hash: hashKey(key), name: opts.name ?? null,
-        user_id: opts.user_id ?? null, created_at: yield* clock.now
+        user_id: opts.user_id ?? null, kind, created_at: yield* clock.now
       }
       yield* sql`insert into api_keys ${sql.insert(row)}`.pipe(Effect.orDie)
       const role: Role = Option.match(owner, { onNone: () => "owner", onSome: (m) => m.role })
@@ -115,7 +119,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
 
     const keysOf = (orgId: string) =>
       sql<KeyRow>`
-        select k.id, k.prefix, k.name, k.user_id, coalesce(m.role, 'owner') as role, k.created_at, k.revoked_at
+        select k.id, k.prefix, k.name, k.user_id, coalesce(m.role, 'owner') as role, k.kind, k.created_at, k.revoked_at
         from api_keys k left join members m on m.user_id = k.user_id
         where k.org_id = ${orgId} order by k.created_at, k.id`.pipe(Effect.orDie, Effect.map((rows) => ({ data: rows.map(toKey) })))
 
@@ -203,14 +207,15 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       const cached = keys.get(hash)
       if (cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS) return Effect.succeed(Option.some(cached.org))
       // A member's key carries the member's role now; a key whose member left the team reaches nothing.
-      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null }>`
-        select o.*, k.id as key_id, m.role, k.user_id is not null as member_key, k.user_id
+      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null; key_kind: "secret" | "publishable" }>`
+        select o.*, k.id as key_id, m.role, k.user_id is not null as member_key, k.user_id, k.kind as key_kind
         from api_keys k join orgs o on o.id = k.org_id left join members m on m.user_id = k.user_id and m.org_id = k.org_id and m.removed_at is null
         where k.hash = ${hash} and k.revoked_at is null`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.map(
           Option.fromNullable(rows[0]).pipe(Option.filter((r) => !r.member_key || r.role !== null)),
-          (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: r.role ?? "owner", userId: r.user_id })
+          (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: r.role ?? "owner", userId: r.user_id,
+            keyKind: r.key_kind, allowedOrigins: [...(r.allowed_origins ?? [])] })
         )),
         Effect.tap(Option.match({
           onNone: () => Effect.sync(() => keys.delete(hash)),
@@ -245,6 +250,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       payments?: "online" | "offline" | undefined
       auto_acknowledge?: boolean | undefined
       reply_to_domain?: string | null | undefined
+      allowed_origins?: ReadonlyArray<string> | undefined
     }) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(Object.entries({
@@ -252,7 +258,8 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         timezone: patch.timezone && canonicalZone(patch.timezone),
         locale: patch.locale && canonicalLocale(patch.locale),
         mail_templates: patch.mail_templates && JSON.stringify(patch.mail_templates),
-        reply_to_domain: patch.reply_to_domain === undefined ? undefined : patch.reply_to_domain?.toLowerCase() ?? null
+        reply_to_domain: patch.reply_to_domain === undefined ? undefined : patch.reply_to_domain?.toLowerCase() ?? null,
+        allowed_origins: patch.allowed_origins === undefined ? undefined : `{${[...new Set(patch.allowed_origins.map((o) => o.toLowerCase()))].join(",")}}`
       }).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {
         if (patch.currency !== undefined) {

@@ -18,6 +18,7 @@ import waiverSignatures from "./migrations/0074_waiver_signatures.ts"
 import messages from "./migrations/0075_messages.ts"
 import rateLimits from "./migrations/0076_rate_limits.ts"
 import waitlist from "./migrations/0077_waitlist.ts"
+import publishableKeys from "./migrations/0078_publishable_keys.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -39,5 +40,6 @@ export const migrations = Migrator.fromRecord({
   "0074_waiver_signatures": waiverSignatures,
   "0075_messages": messages,
   "0076_rate_limits": rateLimits,
-  "0077_waitlist": waitlist
+  "0077_waitlist": waitlist,
+  "0078_publishable_keys": publishableKeys
 })

@@ -49,10 +49,15 @@ export const commands: ReadonlyArray<Command> = [
   },
   {
     name: "key create",
-    usage: "key create --org ORG_ID [--name NAME] [--user USER_ID]",
-    help: "Makes an API key, printed once: an owner key, or with --user a team member's key carrying their role.",
-    flags: { org: ORG, name: { required: false, text: "what the key is for" }, user: { required: false, text: "a team member's user id" } },
-    request: (f) => ({ method: "POST", path: `admin/v1/orgs/${id(f.org)}/api_keys`, body: defined({ name: f.name, user_id: f.user }) })
+    usage: "key create --org ORG_ID [--name NAME] [--user USER_ID] [--kind secret|publishable]",
+    help: "Makes an API key, printed once: an owner key, or with --user a team member's key carrying their role; --kind publishable makes a pk_live_ key for web pages (the public booking surface only).",
+    flags: {
+      org: ORG,
+      name: { required: false, text: "what the key is for" },
+      user: { required: false, text: "a team member's user id" },
+      kind: { required: false, text: "secret (default) or publishable" }
+    },
+    request: (f) => ({ method: "POST", path: `admin/v1/orgs/${id(f.org)}/api_keys`, body: defined({ name: f.name, user_id: f.user, kind: f.kind }) })
   },
   {
     name: "key list",

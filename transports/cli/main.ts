@@ -63,7 +63,7 @@ const direct = (name: string, f: Record<string, string | undefined>) =>
       case "org plan":
         return yield* orgs.adminUpdate(f.org!, yield* decode(OrgAdminUpdate, { plan: f.plan }))
       case "key create":
-        return yield* orgs.createKey(f.org!, yield* decode(ApiKeyCreate, { name: f.name, user_id: f.user }))
+        return yield* orgs.createKey(f.org!, yield* decode(ApiKeyCreate, { name: f.name, user_id: f.user, kind: f.kind }))
       case "key list":
         return yield* orgs.listKeys(f.org!)
       default:

@@ -7,6 +7,7 @@ import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { WaiversGroup } from "./groups/waivers.ts"
 import { MessagesGroup } from "./groups/messages.ts"
 import { WaitlistGroup } from "./groups/waitlist.ts"
+import { PublicGroup } from "./groups/public.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
@@ -37,6 +38,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(GiftCardsGroup)
   .add(MessagesGroup)
   .add(WaitlistGroup)
+  .add(PublicGroup)
   .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)

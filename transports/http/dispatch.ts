@@ -22,6 +22,7 @@ import { GiftCardsHandlers } from "./handlers/giftCards.ts"
 import { WaiversHandlers } from "./handlers/waivers.ts"
 import { MessagesHandlers } from "./handlers/messages.ts"
 import { WaitlistHandlers } from "./handlers/waitlist.ts"
+import { PublicHandlers } from "./handlers/public.ts"
 import { WebhooksHandlers } from "./handlers/webhooks.ts"
 import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
@@ -34,7 +35,7 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
   OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, WaiversHandlers, ApiKeysHandlers, AdminHandlers,
-  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WaitlistHandlers, WebhooksHandlers
+  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WaitlistHandlers, PublicHandlers, WebhooksHandlers
 ] as const
 
 /** A request as the transport read it: the body already read in full (within the limit) as text. */
@@ -119,7 +120,13 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       }
       if (route.auth === "none") return Effect.succeed(undefined)
       if (bearer === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
-      return Effect.flatMap(orgs.authenticate(bearer), Option.match({ onNone: () => Effect.fail(refused("the API key is unknown or revoked")), onSome: Effect.succeed }))
+      return Effect.flatMap(orgs.authenticate(bearer), Option.match({
+        onNone: () => Effect.fail(refused("the API key is unknown or revoked")),
+        onSome: (org) =>
+          route.auth === "org" && org.keyKind === "publishable"
+            ? Effect.fail(refused("a publishable key reaches only /api/v1/public: use a secret key here"))
+            : Effect.succeed(org)
+      }))
     }
 
     const special = (method: string, pathname: string): Promise<Reply> | undefined => {

@@ -1,7 +1,7 @@
 import { HttpApi, HttpApiSchema, type HttpApiEndpoint, type HttpApiMiddleware } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { type Effect, type Either, Option, ParseResult, Schema, type SchemaAST as AST } from "effect"
-import { AdminAuth, Authentication } from "./security.ts"
+import { AdminAuth, Authentication, PublicAuth } from "./security.ts"
 
 /** What a handler gets, as HttpApiBuilder gives it: decoded path, query, body and headers. */
 export interface HandlerInput {
@@ -20,7 +20,7 @@ export interface Route {
   readonly method: string
   /** The path split on "/", with ":name" for a parameter. */
   readonly segments: ReadonlyArray<string>
-  readonly auth: "org" | "admin" | "none"
+  readonly auth: "org" | "admin" | "public" | "none"
   readonly hasPayload: boolean
   readonly status: number
   readonly decodePath: Decode | undefined
@@ -34,7 +34,13 @@ export interface Route {
 const decoder = (schema: Schema.Schema.Any): Decode => Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
 
 const authOf = (middleware: ReadonlySet<HttpApiMiddleware.TagClassAny>) =>
-  middleware.has(Authentication as unknown as HttpApiMiddleware.TagClassAny) ? "org" : middleware.has(AdminAuth as unknown as HttpApiMiddleware.TagClassAny) ? "admin" : "none"
+  middleware.has(Authentication as unknown as HttpApiMiddleware.TagClassAny)
+    ? "org"
+    : middleware.has(AdminAuth as unknown as HttpApiMiddleware.TagClassAny)
+    ? "admin"
+    : middleware.has(PublicAuth as unknown as HttpApiMiddleware.TagClassAny)
+    ? "public"
+    : "none"
 
 /**
  * The route table, built once from the contract: each endpoint's path, its Schemas for path, query, body, headers

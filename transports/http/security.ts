@@ -35,6 +35,13 @@ export const AuthenticationLive = Layer.effect(
   })
 )
 
+/** The public booking surface (/api/v1/public): Bearer with a publishable key (pk_live_…) or a secret one. */
+export class PublicAuth extends HttpApiMiddleware.Tag<PublicAuth>()("PublicAuth", {
+  failure: UnauthorizedWire,
+  provides: CurrentOrg,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
 /** Admin API: Bearer ADMIN_TOKEN; every call refused when ADMIN_TOKEN is unset. */
 export class AdminAuth extends HttpApiMiddleware.Tag<AdminAuth>()("AdminAuth", {
   failure: UnauthorizedWire,

@@ -133,6 +133,29 @@ export class RequestHandler extends Context.Tag("RequestHandler")<RequestHandler
 
 const NO_HEADERS: Record<string, string> = {}
 
+/** The public booking surface, which web pages call from their own origin (CORS). */
+const PUBLIC_PATH = /^\/api\/v1\/public\//
+/**
+ * A browser's preflight carries no key, so it cannot know the org: it is answered for any origin, and the request that
+ * follows is refused (403) unless its Origin is among the org's allowed_origins.
+ */
+const preflight = (req: IncomingMessage): Reply => ({
+  status: 204,
+  headers: {
+    "access-control-allow-origin": String(req.headers.origin ?? "*"),
+    "access-control-allow-methods": "GET, POST",
+    "access-control-allow-headers": "authorization, content-type, idempotency-key",
+    "access-control-max-age": "600",
+    vary: "Origin"
+  },
+  body: ""
+})
+/** An answer on the public surface readable by the page that asked (the handler refused other origins with 403). */
+const corsFor = (req: IncomingMessage, status: number) =>
+  typeof req.headers.origin === "string" && status !== 403 && PUBLIC_PATH.test(req.url ?? "")
+    ? { "access-control-allow-origin": req.headers.origin, "access-control-expose-headers": "ratelimit, ratelimit-policy, retry-after", vary: "Origin" }
+    : undefined
+
 export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit: number = DEFAULT_BODY_LIMIT) =>
   Layer.effect(
     RequestHandler,
@@ -146,7 +169,9 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         Runtime.runFork(runtime)(Effect.logError("request failed", cause))
         send(res, errorReply(500, "internal_error", "something went wrong on our side"))
       }
-      const authenticate = (key: string) => Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), Option.isSome), runtime))
+      // MCP is for secret keys: a publishable key reaches only the public booking surface.
+      const authenticate = (key: string) =>
+        Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), (o) => Option.isSome(o) && o.value.keyKind !== "publishable"), runtime))
       const mcp = makeMcp(dispatch, authenticate)
 
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
@@ -174,6 +199,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
 
       const handle = (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => {
         if (req.method === "GET" && req.url === "/metrics") return scrape(req, res)
+        if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
         // The processor's events and the checkout pages read their own (raw or form) bodies.
         if (PAYMENT_PATH.test((req.url ?? "/").split("?")[0])) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
@@ -192,7 +218,8 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           const reply = isMcp ? mcp(req, body.text) : dispatch(incoming)
           return reply.then((r) => {
             metrics.observe(isMcp ? "mcp" : r.operation ?? "unmatched", r.status, (performance.now() - started) / 1000)
-            send(res, limited === NO_HEADERS ? r : { ...r, headers: { ...r.headers, ...limited } })
+            const cors = corsFor(req, r.status)
+            send(res, limited === NO_HEADERS && cors === undefined ? r : { ...r, headers: { ...r.headers, ...limited, ...cors } })
           }, (e) => failed(res, e))
         }).catch((e) => failed(res, e))
       }

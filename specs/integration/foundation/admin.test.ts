@@ -63,12 +63,13 @@ describe("admin orgs", () => {
         payments: "online",
         auto_acknowledge: false,
         reply_to_domain: null,
+        allowed_origins: [],
         created_at: now,
         updated_at: null
       },
       api_key: {
         id: expect.any(String), key: expect.stringMatching(/^bk_live_/), prefix: expect.stringMatching(/^bk_live_/), name: null,
-        user_id: null, role: "owner", created_at: now, revoked_at: null
+        user_id: null, role: "owner", kind: "secret", created_at: now, revoked_at: null
       }
     })
     expect(res.body.api_key.prefix).toBe(res.body.api_key.key.slice(0, 12))

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sql, type TestApp } from "../../support/app.ts"
+import { bookingsOrg, type BookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
+
+let app: TestApp
+let org: BookingsOrg
+let pk: string
+beforeAll(async () => {
+  app = await startPinned()
+  org = await bookingsOrg(app)
+  const made = ok(await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable", name: "site" }), 201)
+  expect(made.key).toMatch(/^pk_live_/)
+  expect(made.kind).toBe("publishable")
+  pk = made.key
+})
+afterAll(() => app.close())
+
+const pub = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => app.call(pk, method, `/api/v1/public${path}`, body, headers)
+
+describe("publishable keys and the public surface", () => {
+  it("a publishable key reaches only /api/v1/public; secret keys are refused nowhere they were accepted", async () => {
+    expectError(await app.call(pk, "GET", "/api/v1/offerings"), 401, "unauthorized")
+    expectError(await app.call(pk, "GET", "/api/v1/bookings"), 401, "unauthorized")
+    const mcp = await fetch(`${app.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${pk}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+    })
+    expect(mcp.status).toBe(401)
+    expect((await org.call("GET", "/offerings")).status).toBe(200)
+    const owned = ok(await org.call("POST", "/api_keys", { kind: "publishable" }), 201)
+    expect(owned.key).toMatch(/^pk_live_/)
+  })
+
+  it("shows active offerings with public fields, their times, and books as the guest with source widget and a page link", async () => {
+    const { offering, session } = await org.classWithSession({ name: "Open class", capacity: 4, metadata: { internal: "x" } })
+    const paused = await org.classWithSession({ name: "Paused" })
+    ok(await org.call("PATCH", `/offerings/${paused.offering.id}`, { active: false }))
+    const listed = ok(await pub("GET", "/offerings")).data
+    expect(listed.map((o: { name: string }) => o.name)).toContain("Open class")
+    expect(listed.map((o: { name: string }) => o.name)).not.toContain("Paused")
+    expect(listed[0]).not.toHaveProperty("org_id")
+    expect(listed[0]).not.toHaveProperty("metadata")
+    expectError(await pub("GET", `/offerings/${paused.offering.id}`), 404, "not_found")
+    expect(ok(await pub("GET", "/org"))).toMatchObject({ currency: "EUR", currency_minor_units: 100 })
+    const times = ok(await pub("GET", `/offerings/${offering.id}/availability`))
+    expect(times.data.some((t: { session_id: string }) => t.session_id === session.id)).toBe(true)
+
+    const booked = ok(await pub("POST", "/bookings", { offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest("pub1") }), 201)
+    expect(booked).toMatchObject({ status: "confirmed", quantity: 2, checkout_url: null })
+    const [{ handle, source }] = await sql(app, (s) => s<{ handle: string; source: string }>`select handle, source from bookings where id = ${booked.id}`)
+    expect(source).toBe("widget")
+    expect(booked.page_url).toBe(`http://127.0.0.1/b/${handle}`)
+    expect((await pub("POST", "/bookings", { offering_id: offering.id, session_id: session.id, customer: guest("pub2"), metadata: { a: 1 } })).status).toBe(400)
+
+    const paid = await org.classWithSession({ price_cents: 1500 })
+    const held = ok(await pub("POST", "/bookings", { offering_id: paid.offering.id, session_id: paid.session.id, customer: guest("pub3") }), 201)
+    expect(held.status).toBe("held")
+    expect(held.checkout_url).toMatch(/\/pay\/cs_sandbox_/)
+
+    const other = await bookingsOrg(app)
+    const theirs = await other.classWithSession({})
+    expectError(await pub("GET", `/offerings/${theirs.offering.id}`), 404, "not_found")
+    expectError(await pub("POST", "/bookings", { offering_id: theirs.offering.id, session_id: theirs.session.id, customer: guest("x") }), 404, "not_found")
+  })
+
+  it("answers web pages of the org's allowed origins (CORS) and refuses others", async () => {
+    const pre = await fetch(`${app.url}/api/v1/public/offerings`, { method: "OPTIONS", headers: { origin: "https://shop.example.com", "access-control-request-method": "GET" } })
+    expect(pre.status).toBe(204)
+    expect(pre.headers.get("access-control-allow-headers")).toContain("authorization")
+    expectError(await pub("GET", "/offerings", undefined, { origin: "https://shop.example.com" }), 403, "forbidden")
+    ok(await org.call("PATCH", "/org", { allowed_origins: ["https://Shop.example.com"] }))
+    const allowed = await pub("GET", "/offerings", undefined, { origin: "https://shop.example.com" })
+    expect(allowed.status).toBe(200)
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://shop.example.com")
+    const refused = await pub("GET", "/offerings", undefined, { origin: "https://evil.example" })
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get("access-control-allow-origin")).toBeNull()
+    expect((await org.call("PATCH", "/org", { allowed_origins: ["https://shop.example.com/path"] })).status).toBe(400)
+  })
+})

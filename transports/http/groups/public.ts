@@ -1,0 +1,35 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { AvailabilityQuery } from "../../../engine/schema/calendar.ts"
+import { PublicBooked, PublicBookingCreate, PublicOffering, PublicOfferingPage, PublicOrg } from "../../../engine/schema/public.ts"
+import { PublicAuth } from "../security.ts"
+import { IdParam } from "./common.ts"
+
+/** The browser's Origin, checked against the org's allowed_origins. */
+const OriginHeaders = Schema.Struct({ origin: Schema.optional(Schema.String) })
+const PostHeaders = Schema.Struct({
+  origin: Schema.optional(Schema.String),
+  "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+})
+
+/** For a web page with a publishable key (pk_live_…): what a guest may see and do. */
+export const PublicGroup = HttpApiGroup.make("public")
+  .add(HttpApiEndpoint.get("org", "/public/org").setHeaders(OriginHeaders).addSuccess(PublicOrg).annotate(OpenApi.Summary, "The org's name, zone and currency, for a booking page"))
+  .add(HttpApiEndpoint.get("offerings", "/public/offerings").setHeaders(OriginHeaders).addSuccess(PublicOfferingPage).annotate(OpenApi.Summary, "The org's active offerings, public fields only"))
+  .add(HttpApiEndpoint.get("offering")`/public/offerings/${IdParam}`.setHeaders(OriginHeaders).addSuccess(PublicOffering).annotate(OpenApi.Summary, "One active offering, public fields only"))
+  .add(
+    HttpApiEndpoint.get("availability")`/public/offerings/${IdParam}/availability`
+      .setUrlParams(AvailabilityQuery)
+      .setHeaders(OriginHeaders)
+      .addSuccess(Schema.Unknown)
+      .annotate(OpenApi.Summary, "An active offering's bookable times, as availability.get")
+  )
+  .add(
+    HttpApiEndpoint.post("book", "/public/bookings")
+      .setPayload(PublicBookingCreate)
+      .setHeaders(PostHeaders)
+      .addSuccess(PublicBooked, { status: 201 })
+      .annotate(OpenApi.Summary, "Book as the guest (source widget): the confirmation, or the checkout to pay, and the guest's page")
+  )
+  .middleware(PublicAuth)
+  .prefix("/api/v1")
