@@ -111,6 +111,27 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       next: sql`(select min(next_at) from mail_outbox where sent_at is null and failed_at is null)`
     })
 
-    return { enqueue, forget, sendDue } as const
+    /**
+     * Mail to an address, newest first, as it reads (guest mail rendered as it is sent), with the links it carries:
+     * for a newcomer or a test without a mail server (admin API).
+     */
+    const sentTo = Effect.fn("Mail.sentTo")(function*(address: string, limit = 50) {
+      const rows = yield* sql<OutboxRow & { created_at: Date; sent_at: Date | null }>`
+        select id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars, created_at, sent_at,
+          (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org
+        from mail_outbox where lower(to_address) = lower(${address}) order by created_at desc, id desc limit ${limit}`.pipe(Effect.orDie)
+      return {
+        data: rows.map((r) => {
+          const content = contentOf(r)
+          return {
+            id: r.id, org_id: r.org_id, to: r.to_address, kind: r.kind, subject: content.subject, text: content.text,
+            reply_to: r.reply_to, booking_id: r.booking_id, created_at: r.created_at.toISOString(), sent_at: r.sent_at?.toISOString() ?? null,
+            links: [...new Set(content.text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])]
+          }
+        })
+      }
+    })
+
+    return { enqueue, forget, sendDue, sentTo } as const
   })
 }) {}

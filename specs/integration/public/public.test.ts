@@ -79,3 +79,17 @@ describe("publishable keys and the public surface", () => {
     expect((await org.call("PATCH", "/org", { allowed_origins: ["https://shop.example.com/path"] })).status).toBe(400)
   })
 })
+
+describe("GET /admin/v1/mail", () => {
+  it("shows mail sent to an address, newest first, as it reads, with the links it carries", async () => {
+    const { offering, session } = await org.classWithSession({ name: "Mail class" })
+    ok(await pub("POST", "/bookings", { offering_id: offering.id, session_id: session.id, customer: guest("mailbox") }), 201)
+    const mail = ok(await app.admin("GET", `/mail?to=GUESTMAILBOX@example.com`)).data
+    expect(mail.length).toBeGreaterThanOrEqual(1)
+    expect(mail[0]).toMatchObject({ to: "guestmailbox@example.com", kind: "booking.confirmed" })
+    expect(mail[0].text).toContain("Mail class")
+    expect(mail[0].links.some((l: string) => /\/b\/[A-Za-z0-9_-]+$/.test(l))).toBe(true)
+    expect((await app.call(org.key, "GET", "/admin/v1/mail?to=x@example.com")).status).toBe(401)
+    expect((await app.admin("GET", "/mail")).status).toBe(400)
+  })
+})

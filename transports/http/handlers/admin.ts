@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { EngineClock } from "../../../engine/services/Clock.ts"
 import { badRequest } from "../../../engine/schema/errors.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
+import { Mail } from "../../../engine/services/mail/Mail.ts"
 import { Orgs } from "../../../engine/services/Orgs.ts"
 import { Api } from "../Api.ts"
 
@@ -11,6 +12,7 @@ export const AdminHandlers = defineGroup(Api, "admin", (h) =>
     const orgs = yield* Orgs
     const clock = yield* EngineClock
     const jobs = yield* Jobs
+    const mail = yield* Mail
     return h
       .handle("create_org", ({ payload }) => orgs.create(payload))
       .handle("list_orgs", ({ urlParams }) => orgs.listOrgs(urlParams))
@@ -20,6 +22,7 @@ export const AdminHandlers = defineGroup(Api, "admin", (h) =>
       .handle("create_key", ({ path, payload }) => orgs.createKey(path.org_id, payload))
       .handle("revoke_key", ({ path }) => orgs.revokeKey(path.id))
       .handle("add_member", ({ path, payload }) => orgs.addMember(path.org_id, payload))
+      .handle("mail", ({ urlParams }) => mail.sentTo(urlParams.to))
       .handle("get_clock", () => Effect.map(clock.now, (d) => ({ now: d.toISOString() })))
       .handle("advance_clock", ({ payload }) =>
         clock.advance(payload.advance_seconds).pipe(
