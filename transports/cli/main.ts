@@ -21,6 +21,9 @@ its admin API. Otherwise they work on DATABASE_URL, or on the embedded database 
 Prints JSON.`
 
 type Failure = { readonly code: string; readonly message: string }
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Flags that name a row by id: checked before they reach SQL. */
+const ID_FLAGS = new Set(["org", "id", "user", "after"])
 const refuse = (message: string): Effect.Effect<never, Failure> => Effect.fail({ code: "usage", message })
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
@@ -45,6 +48,9 @@ const flagsOf = (command: Command, args: ReadonlyArray<string>) =>
     if (values.help === true) return Option.none()
     for (const [flag, spec] of Object.entries(command.flags)) {
       if (spec.required && typeof values[flag] !== "string") return yield* refuse(`${command.name} needs --${flag} (${spec.text})`)
+      if (ID_FLAGS.has(flag) && typeof values[flag] === "string" && !UUID.test(values[flag] as string)) {
+        return yield* Effect.fail<Failure>({ code: "invalid_input", message: `--${flag} must be an id such as 3f1c0d1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f` })
+      }
     }
     return Option.some(values as Record<string, string | undefined>)
   })

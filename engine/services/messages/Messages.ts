@@ -50,7 +50,7 @@ const ACK = "Thank you for your message. We have received it and will reply as s
 
 /**
  * messages.*: a conversation with a guest by email. Mail out carries the conversation's reply address; replies come
- * back through receive (the inbound SMTP listener or the inbound HTTP route), bounces through bounce.
+ * back through receive (the inbound SMTP listener), bounces through bounce.
  */
 export class Messages extends Effect.Service<Messages>()("Messages", {
   dependencies: [Events.Default, Mail.Default],

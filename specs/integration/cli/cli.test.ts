@@ -64,6 +64,8 @@ describe("booking-engine CLI", () => {
     const missing = await cli("org", "plan", "--org", "00000000-0000-4000-8000-000000000000")
     expect(missing).toMatchObject({ code: 1, json: { error: { code: "usage" } } })
     expect(missing.json.error.message).toContain("--plan")
+    expect(await cli("key", "list", "--org", "not-an-id")).toMatchObject({ code: 1, json: { error: { code: "invalid_input" } } })
+    expect(await cli("org", "get", "--org", "not-an-id")).toMatchObject({ code: 1, json: { error: { code: "invalid_input" } } })
     const unknown = await cli("key", "list", "--org", "x", "--colour", "red")
     expect(unknown.code).toBe(1)
     expect(unknown.json.error.message).toContain("--colour")
