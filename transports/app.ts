@@ -41,6 +41,7 @@ import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
 import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
 import { RateLimits } from "./http/limits.ts"
+import { InboundEmailSecret } from "./http/inbound.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
@@ -165,5 +166,6 @@ const Composed = <A, E, R>(config: AppConfig, database: DatabaseLayer, front: La
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
     Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), mailer, Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config),
+      Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
       Layer.succeed(RateLimits, { perKey: config.rateLimit ?? 1200, perAddress: config.rateLimitAnonymous ?? 300, windowSeconds: config.rateLimitWindowSeconds ?? 60 })))
   )

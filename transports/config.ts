@@ -39,6 +39,8 @@ export interface AppConfig {
   readonly dbPoolSize?: number | undefined
   /** The domain of guest reply addresses, reply+<token>@MAIL_DOMAIN (default: MAIL_FROM's domain). */
   readonly mailDomain?: string | undefined
+  /** INBOUND_EMAIL_SECRET: signs mail that providers post to POST /inbound/email; unset, that route is off. */
+  readonly inboundEmailSecret?: string | undefined
   /** INBOUND_SMTP_PORT: where the listener for guest replies and bounces accepts mail; unset, it is off. */
   readonly inboundSmtpPort?: number | undefined
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; without them the built-in sandbox processor takes payments. */
@@ -104,6 +106,9 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     Config.validate({ message: "MAIL_DOMAIN must be a domain name such as mail.example.com", validation: Option.match({ onNone: () => true, onSome: (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".") }) })
   ),
   inboundSmtpPort: Config.port("INBOUND_SMTP_PORT").pipe(Config.option),
+  inboundEmailSecret: optionalString("INBOUND_EMAIL_SECRET").pipe(
+    Config.validate({ message: "INBOUND_EMAIL_SECRET must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (s) => s.length >= 16 }) })
+  ),
   stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
   stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET")
 }).pipe(
@@ -111,8 +116,9 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     message: "STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the endpoint's signing secret, whsec_...)",
     validation: (c) => Option.isNone(c.stripeSecretKey) || Option.isSome(c.stripeWebhookSecret)
   }),
-  Config.map(({ stripeSecretKey, stripeWebhookSecret, mailDomain, inboundSmtpPort, ...c }) => ({
+  Config.map(({ stripeSecretKey, stripeWebhookSecret, mailDomain, inboundSmtpPort, inboundEmailSecret, ...c }) => ({
     ...c,
+    inboundEmailSecret: Option.getOrUndefined(inboundEmailSecret),
     mailDomain: Option.getOrElse(mailDomain, () => c.mailFrom.split("@").pop() || "localhost"),
     inboundSmtpPort: Option.getOrUndefined(inboundSmtpPort),
     publicUrl: c.publicUrl || `http://${c.host}:${c.port}`,

@@ -14,6 +14,8 @@ import { SqlClient } from "@effect/sql"
 import { PgPool } from "../../adapters/db/pool.ts"
 import { makeMetrics } from "./metrics.ts"
 import { makeLimiter, RateLimits, unlimited } from "./limits.ts"
+import { INBOUND_PATH, InboundEmailSecret, inboundEmail } from "./inbound.ts"
+import { Messages } from "../../engine/services/messages/Messages.ts"
 import { safeEqual } from "./security.ts"
 
 /** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */
@@ -179,6 +181,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const sqlClient = yield* SqlClient.SqlClient
       const metrics = makeMetrics(sqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
       const limits = yield* RateLimits
+      const inbound = inboundEmail(yield* Messages, (yield* InboundEmailSecret).secret, runtime)
       const perKey = makeLimiter(sqlClient, runtime, "key", { limit: limits.perKey, windowSeconds: limits.windowSeconds ?? 60 })
       const perAddress = makeLimiter(sqlClient, runtime, "address", { limit: limits.perAddress, windowSeconds: limits.windowSeconds ?? 60 })
       /** The limit a request counts against: its Bearer credential, else its client address; none for some routes. */
@@ -215,7 +218,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           const incoming: Incoming = { method: req.method ?? "GET", url, headers: req.headers, body: body.text, surface: "api" }
           const started = performance.now()
           const isMcp = url === "/mcp" || url.startsWith("/mcp?")
-          const reply = isMcp ? mcp(req, body.text) : dispatch(incoming)
+          const reply = isMcp
+            ? mcp(req, body.text)
+            : url === INBOUND_PATH && req.method === "POST"
+            ? inbound(typeof req.headers["x-inbound-signature"] === "string" ? req.headers["x-inbound-signature"] : undefined, body.text)
+            : dispatch(incoming)
           return reply.then((r) => {
             metrics.observe(isMcp ? "mcp" : r.operation ?? "unmatched", r.status, (performance.now() - started) / 1000)
             const cors = corsFor(req, r.status)

@@ -1,4 +1,5 @@
 import { Option } from "effect"
+import { createHmac } from "node:crypto"
 import { createServer } from "node:net"
 import nodemailer from "nodemailer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,6 +12,7 @@ let app: TestApp
 let org: BookingsOrg
 let smtp: Awaited<ReturnType<typeof startSmtp>>
 let inboundPort: number
+const SECRET = "inbound-secret-0123456789"
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -23,7 +25,7 @@ const freePort = () =>
 beforeAll(async () => {
   smtp = await startSmtp()
   inboundPort = await freePort()
-  app = await startApp({ smtpUrl: Option.some(smtp.url), mailDomain: "replies.example.test", inboundSmtpPort: inboundPort })
+  app = await startApp({ smtpUrl: Option.some(smtp.url), mailDomain: "replies.example.test", inboundSmtpPort: inboundPort, inboundEmailSecret: SECRET })
   org = await bookingsOrg(app)
   ok(await app.admin("POST", `/orgs/${org.id}/members`, { email: "owner@surf.test", role: "owner" }), 201)
 })
@@ -144,5 +146,29 @@ describe("messages with a guest by email", () => {
     expectError(await org.call("POST", "/messages", { booking_id: b.id, body: "not yours" }), 404, "not_found")
     expectError(await org.call("GET", `/messages?booking_id=${b.id}`), 404, "not_found")
     expect((await other.call("PATCH", "/org", { reply_to_domain: "not a domain" })).status).toBe(400)
+  })
+
+  it("takes mail posted by a provider over HTTP, signed with the shared secret, through the same path", async () => {
+    const { offering, session } = await org.classWithSession({})
+    const b = ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest("m4") }), 201)
+    ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Over HTTP?" }), 201)
+    const replyTo = replyToOf(await mailTo("guestm4@example.com", "Over HTTP?"))
+    const post = (body: unknown, signature?: string) => {
+      const raw = JSON.stringify(body)
+      return fetch(`${app.url}/inbound/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-inbound-signature": signature ?? `sha256=${createHmac("sha256", SECRET).update(raw).digest("hex")}` },
+        body: raw
+      })
+    }
+    const stored = await post({ to: replyTo, from: "guestm4@example.com", text: "Yes!\n\n> Over HTTP?" })
+    expect(stored.status).toBe(200)
+    expect(await stored.json()).toEqual({ outcome: "stored" })
+    expect((await thread(b.id)).map((m) => m.body)).toEqual(["Over HTTP?", "Yes!"])
+    expect((await post({ to: replyTo, from: "guestm4@example.com", text: "forged" }, "sha256=00")).status).toBe(401)
+    expect(await (await post({ to: replyTo, from: "other@example.com", text: "hi" })).json()).toEqual({ outcome: "foreign_sender" })
+    expect((await post({ to: "nobody@example.com", from: "guestm4@example.com", text: "hi" })).status).toBe(400)
+    expect(await (await post({ to: replyTo, bounce: true, reason: "5.1.1 user unknown" })).json()).toEqual({ outcome: "bounced" })
+    expect((await thread(b.id))[0].failure_reason).toBe("5.1.1 user unknown")
   })
 })
