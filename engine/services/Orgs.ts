@@ -63,7 +63,7 @@ export const toOrg = (r: OrgRow): Org => ({
 
 export const canonicalLocale = (locale: string) => Intl.getCanonicalLocales(locale)[0]
 
-/** A key's org is remembered this long per instance; a revocation reaches every instance at once through Signals. */
+/** A key's org is remembered this long per instance; a revocation reaches other instances through Signals (NOTIFY) within milliseconds. */
 export const KEY_CACHE_MS = 5_000
 const KEY_CACHE_MAX = 10_000
 /** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed). */
