@@ -1,3 +1,4 @@
+import { Guest } from "../engine/services/guest/Guest.ts"
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
@@ -85,7 +86,8 @@ export const EngineLive = Layer.mergeAll(
   Waivers.Default,
   Messages.Default,
   Waitlist.Default,
-  Public.Default
+  Public.Default,
+  Guest.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

@@ -6,7 +6,7 @@ export const Message = Schema.Struct({
   booking_id: Schema.NullOr(Schema.String),
   customer_id: Schema.String,
   direction: Schema.Literal("outbound", "inbound"),
-  channel: Schema.Literal("email", "system"),
+  channel: Schema.Literal("email", "system", "page").annotations({ description: "email, system (an automatic acknowledgement) or page (written by the guest on their booking page)" }),
   body: Schema.String,
   created_at: Schema.String,
   delivered_at: Schema.NullOr(Schema.String).annotations({ description: "When the mail server accepted it (outbound email)" }),

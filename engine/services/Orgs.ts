@@ -24,6 +24,7 @@ interface OrgRow {
   readonly auto_acknowledge?: boolean
   readonly reply_to_domain?: string | null
   readonly allowed_origins?: ReadonlyArray<string>
+  readonly guest_cancel_hours?: number | null
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -57,6 +58,7 @@ export const toOrg = (r: OrgRow): Org => ({
   auto_acknowledge: r.auto_acknowledge ?? false,
   reply_to_domain: r.reply_to_domain ?? null,
   allowed_origins: [...(r.allowed_origins ?? [])],
+  guest_cancel_hours: r.guest_cancel_hours === undefined ? 24 : r.guest_cancel_hours,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
@@ -251,6 +253,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       auto_acknowledge?: boolean | undefined
       reply_to_domain?: string | null | undefined
       allowed_origins?: ReadonlyArray<string> | undefined
+      guest_cancel_hours?: number | null | undefined
     }) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(Object.entries({

@@ -1,3 +1,4 @@
+import { GuestGroup } from "./groups/guest.ts"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequestWire, ConflictWire, ForbiddenWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
@@ -39,6 +40,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(MessagesGroup)
   .add(WaitlistGroup)
   .add(PublicGroup)
+  .add(GuestGroup)
   .add(WebhooksGroup)
   .add(AdminGroup)
   .addError(BadRequestWire)

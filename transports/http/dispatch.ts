@@ -23,6 +23,7 @@ import { WaiversHandlers } from "./handlers/waivers.ts"
 import { MessagesHandlers } from "./handlers/messages.ts"
 import { WaitlistHandlers } from "./handlers/waitlist.ts"
 import { PublicHandlers } from "./handlers/public.ts"
+import { GuestHandlers } from "./handlers/guest.ts"
 import { WebhooksHandlers } from "./handlers/webhooks.ts"
 import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
@@ -35,7 +36,7 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
   OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, WaiversHandlers, ApiKeysHandlers, AdminHandlers,
-  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WaitlistHandlers, PublicHandlers, WebhooksHandlers
+  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WaitlistHandlers, PublicHandlers, GuestHandlers, WebhooksHandlers
 ] as const
 
 /** A request as the transport read it: the body already read in full (within the limit) as text. */

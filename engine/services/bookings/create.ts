@@ -52,6 +52,7 @@ type Read = OfferingRow & {
   readonly c_phone: string | null
   readonly c_created_at: Date | null
   readonly c_updated_at: Date | null
+  readonly g_cancel_hours: number | null
 }
 
 /** The customer as READ saw it, and what WRITE does to it: create, fill in a missing name or phone, or only check it. */
@@ -182,7 +183,7 @@ export const bookingCreator = Effect.gen(function*() {
         answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null,
         paid_at: giftCents > 0 && !hold ? now : null, paid_cents: giftCents > 0 ? giftCents : null,
         payment_intent_id: null, charged_cents: null, refund_id: null, refund_cents: null, refunded_at: null, refund_failed_at: null,
-        refund_error: null, refund_next_at: null, guest_cancel_hours: null, nudged_at: null,
+        refund_error: null, refund_next_at: null, guest_cancel_hours: o.g_cancel_hours, nudged_at: null,
         waiver_token: o.waiver_required ? newHandle() : null, confirmed_at: hold ? null : now, cancelled_at: null, reseller_reference: null,
         cancel_reason: null, checked_in_at: null, no_show_at: null, previous: null, created_at: now, updated_at: null,
         waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null, waiver_signed: 0
@@ -204,7 +205,7 @@ export const bookingCreator = Effect.gen(function*() {
         JSON.stringify(row.answers), JSON.stringify(row.metadata), row.confirmed_at, row.waiver_token, row.waiver_needed,
         randomUUID(), mail.to, mail.subject, mail.text, mail.kind,
         month, MONTHLY_QUOTA[org.plan],
-        events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars)
+        events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars), row.guest_cancel_hours
       ])
       // A promo code's use and a gift card's part are taken with the booking, in one transaction.
       const written = yield* (promo === undefined && gift === undefined && signed === undefined ? write : write.pipe(

@@ -11,7 +11,8 @@ export const READ: PreparedStatement = {
   name: "booking_read",
   text: `select o.*,
       s.id as s_id, s.starts_at as s_starts_at, s.ends_at as s_ends_at, s.state as s_state, s.booked as s_booked, s.cap as s_cap,
-      c.id as c_id, c.name as c_name, c.email as c_email, c.phone as c_phone, c.created_at as c_created_at, c.updated_at as c_updated_at
+      c.id as c_id, c.name as c_name, c.email as c_email, c.phone as c_phone, c.created_at as c_created_at, c.updated_at as c_updated_at,
+      (select g.guest_cancel_hours from orgs g where g.id = o.org_id) as g_cancel_hours
     from offerings o
     left join sessions s on s.offering_id = o.id and s.state <> 'removed' and s.id = coalesce($3::uuid,
       (select x.id from sessions x where x.offering_id = o.id and x.starts_at = $4::timestamptz and x.state = 'scheduled' order by x.id limit 1))
@@ -36,10 +37,10 @@ export const WRITE: PreparedStatement = {
     ), b as (
       insert into bookings (id, org_id, offering_id, customer_id, session_id, series_id, starts_at, ends_at, quantity, places, state, machine,
         status, keeps_place, expires_at, total_cents, reference, handle, source, notes, answers, metadata, confirmed_at, created_at,
-        waiver_token, waiver_needed)
+        waiver_token, waiver_needed, guest_cancel_hours)
       select $10::uuid, $1::uuid, $11::uuid, c.id, $12::uuid, $13::uuid, $14::timestamptz, $15::timestamptz, $16::int, $17::int, $18::text,
         $19::jsonb, $20::text, true, $21::timestamptz, $22::int, $23::text, $24::text, $25::text, $26::text, $27::jsonb, $28::jsonb,
-        $29::timestamptz, $7::timestamptz, $30::text, $31::int
+        $29::timestamptz, $7::timestamptz, $30::text, $31::int, $42::int
       from c
       returning id
     ), m as (

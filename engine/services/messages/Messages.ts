@@ -16,7 +16,7 @@ type MessageRow = {
   readonly booking_id: string | null
   readonly customer_id: string
   readonly direction: "outbound" | "inbound"
-  readonly channel: "email" | "system"
+  readonly channel: "email" | "system" | "page"
   readonly body: string
   readonly mail_id: string | null
   readonly created_at: Date
@@ -133,6 +133,28 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
+    /** A guest's message, from a reply by email or their page: kept, the org's owners told, message.received, the acknowledgement. */
+    const inbound = (v: Conversation, text: string, channel: "email" | "page") =>
+      Effect.gen(function*() {
+        const now = yield* clock.now
+        const row: MessageRow = {
+          id: randomUUID(), org_id: v.org_id, conversation_id: v.id, booking_id: v.booking_id, customer_id: v.customer_id, direction: "inbound",
+          channel, body: text, mail_id: null, created_at: now, delivered_at: now, failed_at: null, failure_reason: null
+        }
+        yield* sql`insert into messages ${sql.insert(row)}`
+        const owners = yield* sql<{ email: string }>`select email from members where org_id = ${v.org_id} and role = 'owner' and removed_at is null`
+        for (const o of owners) {
+          yield* mail.enqueue(v.org_id, {
+            to: o.email, kind: "message.received", bookingId: v.booking_id,
+            subject: `${v.email} wrote${v.reference === null ? "" : ` about booking ${v.reference}`}`,
+            text: `${v.email} wrote:\n\n${text}\n\nReply with POST /api/v1/messages {"${v.booking_id === null ? "customer_id" : "booking_id"}": "${v.booking_id ?? v.customer_id}", "body": "..."}`
+          })
+        }
+        yield* events.append(v.org_id, [{ type: "message.received", data: toMessage(row) }])
+        if (v.auto_acknowledge) yield* post(v, ACK, "system")
+        return toMessage(row)
+      })
+
     /**
      * A guest's reply, already stripped of quoted text and signature: kept when it comes from the guest's own address
      * (others are dropped), message.received, the org's owners told, and an acknowledgement when the org wants one.
@@ -143,22 +165,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         if (v === undefined) return "unknown_address" as Received
         if (v.email === null) return "erased" as Received
         if (v.email.toLowerCase() !== input.from.trim().toLowerCase()) return "foreign_sender" as Received
-        const now = yield* clock.now
-        const row: MessageRow = {
-          id: randomUUID(), org_id: v.org_id, conversation_id: v.id, booking_id: v.booking_id, customer_id: v.customer_id, direction: "inbound",
-          channel: "email", body: input.text, mail_id: null, created_at: now, delivered_at: now, failed_at: null, failure_reason: null
-        }
-        yield* sql`insert into messages ${sql.insert(row)}`
-        const owners = yield* sql<{ email: string }>`select email from members where org_id = ${v.org_id} and role = 'owner' and removed_at is null`
-        for (const o of owners) {
-          yield* mail.enqueue(v.org_id, {
-            to: o.email, kind: "message.received", bookingId: v.booking_id,
-            subject: `${v.email} wrote${v.reference === null ? "" : ` about booking ${v.reference}`}`,
-            text: `${v.email} wrote:\n\n${input.text}\n\nReply with POST /api/v1/messages {"${v.booking_id === null ? "customer_id" : "booking_id"}": "${v.booking_id ?? v.customer_id}", "body": "..."}`
-          })
-        }
-        yield* events.append(v.org_id, [{ type: "message.received", data: { ...toMessage(row), channel: "email" } }])
-        if (v.auto_acknowledge) yield* post(v, ACK, "system")
+        yield* inbound(v, input.text, "email")
         return "stored" as Received
       }).pipe(sql.withTransaction, Effect.orDie)
 
@@ -174,6 +181,14 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         return rows.length > 0
       }).pipe(Effect.orDie)
 
-    return { list, send, receive, bounce } as const
+    /** What a guest writes on their booking's page (the page's handle is their credential). */
+    const fromPage = (input: { readonly org_id: string; readonly booking_id: string; readonly customer_id: string; readonly text: string }) =>
+      Effect.gen(function*() {
+        const v = Option.getOrThrow(yield* conversation(input.org_id, { customer_id: input.customer_id, booking_id: input.booking_id }, true))
+        if (v.email === null) return yield* badRequest("customer_erased", "this guest was erased")
+        return yield* inbound(v, input.text, "page")
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    return { list, send, receive, bounce, fromPage } as const
   })
 }) {}

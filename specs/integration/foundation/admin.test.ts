@@ -64,6 +64,7 @@ describe("admin orgs", () => {
         auto_acknowledge: false,
         reply_to_domain: null,
         allowed_origins: [],
+        guest_cancel_hours: 24,
         created_at: now,
         updated_at: null
       },

@@ -1,0 +1,202 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { conflict, notFound } from "../../schema/errors.ts"
+import type { GuestView } from "../../schema/guest.ts"
+import { Bookings } from "../bookings/Bookings.ts"
+import type { BookingRow } from "../bookings/row.ts"
+import { Availability } from "../calendar/Availability.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg, type Plan, RequestSurface } from "../CurrentOrg.ts"
+import { guestPage, Links, payAgainPage, waiverPage } from "../Links.ts"
+import { Messages } from "../messages/Messages.ts"
+import { minorUnits } from "../../schema/currency.ts"
+import { type GuestActions, guestActions } from "./policy.ts"
+
+type Row = BookingRow & {
+  readonly o_name: string
+  readonly o_kind: "class" | "appointment" | "rental"
+  readonly o_location: string
+  readonly o_lat: number | null
+  readonly o_lon: number | null
+  readonly o_place_id: string | null
+  readonly o_gauge_site: string | null
+  readonly g_name: string
+  readonly g_timezone: string
+  readonly g_currency: string
+  readonly g_locale: string
+  readonly g_plan: Plan
+  readonly g_cancel_hours: number | null
+  readonly g_payments: "online" | "offline"
+  readonly c_name: string | null
+  readonly c_email: string | null
+}
+
+/** Where the meeting point opens on a map: the place id when set, else the coordinates. */
+export const mapUrl = (r: { o_location: string | null; o_lat: number | null; o_lon: number | null; o_place_id: string | null }) =>
+  r.o_place_id !== null
+    ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(r.o_location ?? "")}&query_place_id=${encodeURIComponent(r.o_place_id)}`
+    : r.o_lat !== null && r.o_lon !== null
+    ? `https://www.openstreetmap.org/?mlat=${r.o_lat}&mlon=${r.o_lon}#map=16/${r.o_lat}/${r.o_lon}`
+    : null
+
+/**
+ * The guest's own page's side (/b/{handle} and /api/v1/guest/{handle}): the handle is the credential and reaches
+ * only its booking. The guest reads it, cancels or moves it within the rules (policy.ts), picks another time while a
+ * called-off booking's choose_by runs, and writes to the business. Every change goes through the same operations
+ * as the API's, acting for the booking's org; a wrong handle is 404 like any unknown booking.
+ */
+export class Guest extends Effect.Service<Guest>()("Guest", {
+  dependencies: [Bookings.Default, Availability.Default, Messages.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const bookings = yield* Bookings
+    const availability = yield* Availability
+    const messages = yield* Messages
+    const links = yield* Links
+
+    const load = (handle: string) =>
+      Effect.gen(function*() {
+        if (!/^[A-Za-z0-9_-]{16,64}$/.test(handle)) return yield* notFound("booking")
+        const [row] = yield* sql<Row>`
+          select b.*, o.name as o_name, o.kind as o_kind, o.location as o_location, o.lat as o_lat, o.lon as o_lon, o.place_id as o_place_id,
+            o.gauge_site as o_gauge_site, g.name as g_name, g.timezone as g_timezone, g.currency as g_currency, g.locale as g_locale,
+            g.plan as g_plan, g.guest_cancel_hours as g_cancel_hours, g.payments as g_payments, c.name as c_name, c.email as c_email
+          from bookings b join offerings o on o.id = b.offering_id join orgs g on g.id = b.org_id left join customers c on c.id = b.customer_id
+          where b.handle = ${handle}`.pipe(Effect.orDie)
+        return row === undefined ? yield* notFound("booking") : row
+      })
+
+    /** Runs an operation as the booking's org, from the guest page. */
+    const asOrg = <A, E, R>(r: Row, effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(
+        Effect.provideService(CurrentOrg, { id: r.org_id, timezone: r.g_timezone, currency: r.g_currency, plan: r.g_plan, apiKeyId: "guest", role: "staff", userId: null }),
+        Effect.provideService(RequestSurface, "widget")
+      )
+
+    const paidOf = (r: Row) => (r.paid_cents ?? 0)
+    const actionsOf = (r: Row, now: Date): GuestActions =>
+      guestActions({
+        status: r.status, keeps_place: r.keeps_place, expires_at: r.expires_at, starts_at: r.starts_at, choose_by: r.choose_by,
+        series_id: r.series_id, guest_cancel_hours: r.guest_cancel_hours,
+        due_online_cents: r.status === "held" && r.g_payments === "online" && r.checkout_url !== null ? Math.max(0, r.total_cents - r.gift_cents) : 0
+      }, r.g_cancel_hours, now)
+
+    const view = (r: Row, now: Date): GuestView => {
+      const actions = actionsOf(r, now)
+      return {
+        reference: r.reference,
+        status: r.status,
+        offering: { id: r.offering_id, name: r.o_name, kind: r.o_kind, location: r.o_location, map_url: mapUrl(r), lat: r.o_lat, lon: r.o_lon, gauge_site: r.o_gauge_site },
+        org: { name: r.g_name, timezone: r.g_timezone, currency: r.g_currency, currency_minor_units: minorUnits(r.g_currency), locale: r.g_locale },
+        guest: { name: r.c_name, email: r.c_email },
+        starts_at: r.starts_at.toISOString(),
+        ends_at: r.ends_at.toISOString(),
+        quantity: r.quantity,
+        total_cents: r.total_cents,
+        discount_cents: r.discount_cents,
+        gift_cents: r.gift_cents,
+        paid_cents: paidOf(r),
+        due_cents: r.status === "cancelled" ? 0 : Math.max(0, r.total_cents - paidOf(r)),
+        expires_at: r.expires_at?.toISOString() ?? null,
+        choose_by: r.choose_by?.toISOString() ?? null,
+        cancelled_at: r.cancelled_at?.toISOString() ?? null,
+        refund_cents: r.status === "cancelled" ? (r.refund_cents ?? r.charged_cents ?? 0) : null,
+        refunded_at: r.refunded_at?.toISOString() ?? null,
+        waiver: r.waiver_token === null || r.status === "cancelled"
+          ? null
+          : { needed: r.waiver_needed ?? r.quantity, signed: r.waiver_signed, url: waiverPage(links.publicUrl, r.waiver_token) },
+        actions: {
+          cancel_until: actions.cancel_until?.toISOString() ?? null,
+          move_until: actions.move_until?.toISOString() ?? null,
+          cancel_refunds_cents: actions.cancel_until === null ? 0 : r.charged_cents ?? 0,
+          pay_url: actions.pay ? payAgainPage(links.publicUrl, r.handle) : null,
+          why_not: actions.why_not
+        },
+        page_url: guestPage(links.publicUrl, r.handle),
+        calendar_url: `${guestPage(links.publicUrl, r.handle)}/calendar.ics`
+      }
+    }
+
+    const get = (handle: string) => Effect.flatMap(load(handle), (r) => Effect.map(clock.now, (now) => view(r, now)))
+
+    /** The row again after a change, as the guest sees it. */
+    const reread = (handle: string) => get(handle)
+
+    const cancel = Effect.fn("Guest.cancel")(function*(handle: string) {
+      const r = yield* load(handle)
+      const now = yield* clock.now
+      const actions = actionsOf(r, now)
+      if (actions.cancel_until === null) return yield* conflict("guest_cannot_cancel", actions.why_not ?? "this booking cannot be cancelled here")
+      yield* asOrg(r, bookings.cancel(r.id, { reason: "guest" }))
+      return yield* reread(handle)
+    })
+
+    const move = Effect.fn("Guest.move")(function*(handle: string, to: { starts_at?: Date | undefined; session_id?: string | undefined }) {
+      const r = yield* load(handle)
+      const now = yield* clock.now
+      const actions = actionsOf(r, now)
+      if (actions.move_until === null) {
+        return yield* conflict("guest_cannot_move", r.series_id !== null ? "a course booking holds every time of its course and cannot move" : actions.why_not ?? "this booking cannot move here")
+      }
+      yield* asOrg(r, bookings.move(r.id, { ...(to.starts_at ? { starts_at: to.starts_at } : {}), ...(to.session_id ? { session_id: to.session_id } : {}) }))
+      return yield* reread(handle)
+    })
+
+    /** The offering's bookable times, to move to. */
+    const times = (handle: string, query: { from?: string | undefined; to?: string | undefined }) =>
+      Effect.flatMap(load(handle), (r) => asOrg(r, availability.get(r.offering_id, { ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) })))
+
+    const thread = (handle: string) =>
+      Effect.flatMap(load(handle), (r) =>
+        Effect.map(asOrg(r, messages.list({ booking_id: r.id })), (page) => ({
+          data: page.data.map((m) => ({ id: m.id, from: m.direction === "inbound" ? "guest" as const : "business" as const, body: m.body, created_at: m.created_at }))
+        })))
+
+    const write = Effect.fn("Guest.write")(function*(handle: string, body: string) {
+      const r = yield* load(handle)
+      const m = yield* messages.fromPage({ org_id: r.org_id, booking_id: r.id, customer_id: r.customer_id, text: body })
+      return { id: m.id, from: "guest" as const, body: m.body, created_at: m.created_at }
+    })
+
+    /** The booking as an iCalendar event (RFC 5545), to add to a calendar. */
+    const ics = (handle: string) =>
+      Effect.map(load(handle), (r) => icsOf(r, guestPage(links.publicUrl, r.handle)))
+
+    return { get, cancel, move, times, thread, write, ics } as const
+  })
+}) {}
+
+const icsDate = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "")
+const icsText = (s: string) => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, "\\n")
+
+export const icsOf = (r: Row, url: string) =>
+  [
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//booking-engine//guest page//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+    "BEGIN:VEVENT",
+    `UID:${r.id}@booking-engine`,
+    `DTSTAMP:${icsDate(r.updated_at ?? r.created_at)}`,
+    `DTSTART:${icsDate(r.starts_at)}`,
+    `DTEND:${icsDate(r.ends_at)}`,
+    `SUMMARY:${icsText(`${r.o_name} (${r.g_name})`)}`,
+    ...(r.o_location ? [`LOCATION:${icsText(r.o_location)}`] : []),
+    ...(r.o_lat !== null && r.o_lon !== null ? [`GEO:${r.o_lat};${r.o_lon}`] : []),
+    `DESCRIPTION:${icsText(`Booking ${r.reference}. Manage it at ${url}`)}`,
+    `URL:${url}`,
+    `STATUS:${r.status === "cancelled" ? "CANCELLED" : r.status === "held" ? "TENTATIVE" : "CONFIRMED"}`,
+    "END:VEVENT", "END:VCALENDAR"
+  ].map(fold).join("\r\n") + "\r\n"
+
+/** Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1). */
+const fold = (line: string) => {
+  const parts: Array<string> = []
+  let rest = line
+  while (Buffer.byteLength(rest) > 75) {
+    let n = 74
+    while (Buffer.byteLength(rest.slice(0, n)) > 74) n--
+    parts.push(rest.slice(0, n))
+    rest = rest.slice(n)
+  }
+  parts.push(rest)
+  return parts.join("\r\n ")
+}
