@@ -1,3 +1,6 @@
+import { Guest } from "../../engine/services/guest/Guest.ts"
+import { Waivers } from "../../engine/services/waivers/Waivers.ts"
+import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
 import { HttpServer } from "@effect/platform"
 import { Context, Effect, Layer, Option, Runtime } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
@@ -177,6 +180,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const mcp = makeMcp(dispatch, authenticate)
 
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
+      const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
       const pool = yield* Effect.serviceOption(PgPool)
       const sqlClient = yield* SqlClient.SqlClient
       const metrics = makeMetrics(sqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
@@ -203,7 +207,12 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const handle = (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => {
         if (req.method === "GET" && req.url === "/metrics") return scrape(req, res)
         if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
-        // The processor's events and the checkout pages read their own (raw or form) bodies.
+        // The guest's pages, the processor's events and the checkout pages read their own (raw or form) bodies.
+        if (PAGES_PATH.test((req.url ?? "/").split("?")[0])) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          pages(req, res).catch((e) => failed(res, e))
+          return
+        }
         if (PAYMENT_PATH.test((req.url ?? "/").split("?")[0])) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           payments(req, res).then(

@@ -3,14 +3,14 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
-import { minorUnits } from "../../engine/schema/currency.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
+import { escape, money, page } from "../pages/html.ts"
+
+export { money }
 
 /** Paths these routes answer; the rest goes on to the HTTP app. */
 export const PAYMENT_PATH = /^\/(pay\/[^/]+(\/[^/]+)?|payments\/stripe\/events)$/
 const MAX_BODY = 512 * 1024
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string | undefined>((resolve, reject) => {
@@ -32,18 +32,6 @@ const send = (res: ServerResponse, status: number, type: string, body: string, h
   res.end(body)
 }
 const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, "application/json", JSON.stringify(body))
-
-export const money = (cents: number, currency: string) =>
-  new Intl.NumberFormat("en", { style: "currency", currency, minimumFractionDigits: Math.log10(minorUnits(currency)) }).format(cents / minorUnits(currency))
-
-/** A whole page: lang, title, one main landmark, inline styles only (no external assets). */
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-  `<title>${escape(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}` +
-  `dt{font-weight:600}dd{margin:0 0 .5rem}label{display:block;font-weight:600;margin-top:1rem}input{font:inherit;padding:.5rem;width:100%;box-sizing:border-box}` +
-  `button{font:inherit;margin-top:1rem;padding:.6rem 1.2rem;background:#0b57d0;color:#fff;border:0;border-radius:4px}` +
-  `[role=alert]{border:2px solid #b3261e;padding:.5rem;color:#b3261e}.note{color:#444;font-size:.9rem}</style></head>` +
-  `<body><main><h1>${escape(title)}</h1>${body}</main></body></html>`
 
 const summary = (c: SandboxCheckoutRow) =>
   `<dl><dt>Offering</dt><dd>${escape(c.description)}</dd>` +

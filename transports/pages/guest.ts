@@ -1,0 +1,184 @@
+import { Effect, Either, Runtime } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import type { GuestView } from "../../engine/schema/guest.ts"
+import { Guest } from "../../engine/services/guest/Guest.ts"
+import { dayOnly, escape, HTML, money, page, readForm, send, timeOnly, when } from "./html.ts"
+
+type Slot = { starts_at: string; ends_at: string; remaining: number; session_id?: string }
+type Message = { from: "guest" | "business"; body: string; created_at: string }
+
+const STATUS: Record<GuestView["status"], string> = { held: "Waiting for payment", confirmed: "Confirmed", cancelled: "Cancelled" }
+const DONE: Record<string, string> = {
+  cancelled: "Your booking is cancelled. A confirmation is on its way by email.",
+  moved: "Your booking has moved to the new time. A confirmation is on its way by email.",
+  sent: "Your message is sent. The answer comes by email and shows here."
+}
+
+const details = (v: GuestView) => {
+  const m = (c: number) => escape(money(c, v.org.currency, v.org.locale))
+  return `<dl>` +
+    `<dt>When</dt><dd><time datetime="${escape(v.starts_at)}">${escape(when(v.starts_at, v.org.timezone, v.org.locale))}</time> to ${escape(timeOnly(v.ends_at, v.org.timezone, v.org.locale))} <span class="note">(${escape(v.org.timezone)} time)</span></dd>` +
+    (v.offering.location ? `<dt>Where</dt><dd>${escape(v.offering.location)}${v.offering.map_url ? ` (<a href="${escape(v.offering.map_url)}" rel="noopener noreferrer">open the map</a>)` : ""}</dd>` : "") +
+    `<dt>${v.offering.kind === "rental" ? "Items" : "People"}</dt><dd>${v.quantity}</dd>` +
+    `<dt>Name</dt><dd>${escape(v.guest.name ?? "")}</dd>` +
+    `<dt>Reference</dt><dd>${escape(v.reference)}</dd>` +
+    (v.total_cents > 0 ? `<dt>Total</dt><dd>${m(v.total_cents)}${v.discount_cents > 0 ? ` <span class="note">(${m(v.discount_cents)} off)</span>` : ""}</dd><dt>Paid</dt><dd>${m(v.paid_cents)}</dd>` +
+      (v.due_cents > 0 ? `<dt>Still to pay</dt><dd>${m(v.due_cents)}${v.status === "confirmed" ? " <span class=\"note\">(due at the start)</span>" : ""}</dd>` : "") : "") +
+    (v.status === "cancelled" && v.refund_cents !== null && v.refund_cents > 0
+      ? `<dt>Refund</dt><dd>${m(v.refund_cents)} ${v.refunded_at ? "refunded" : "on its way"}</dd>`
+      : "") +
+    `</dl>`
+}
+
+const actions = (v: GuestView, base: string) => {
+  const m = (c: number) => escape(money(c, v.org.currency, v.org.locale))
+  const parts: Array<string> = []
+  if (v.actions.pay_url) parts.push(`<p><a class="button" href="${escape(v.actions.pay_url)}">Pay ${m(Math.max(0, v.total_cents - v.gift_cents))}</a></p>`)
+  if (v.choose_by) parts.push(`<p role="status">This time was called off. Choose another time or cancel before <time datetime="${escape(v.choose_by)}">${escape(when(v.choose_by, v.org.timezone, v.org.locale))}</time>.</p>`)
+  if (v.actions.move_until) parts.push(`<p><a class="button" href="${base}/move">Choose another time</a></p>`)
+  if (v.actions.cancel_until) {
+    parts.push(`<p><a class="button" href="${base}/cancel">Cancel booking</a></p><p class="note">You can change or cancel here until <time datetime="${escape(v.actions.cancel_until)}">${escape(when(v.actions.cancel_until, v.org.timezone, v.org.locale))}</time>.</p>`)
+  }
+  if (v.actions.why_not && v.status !== "cancelled") parts.push(`<p class="note">${escape(v.actions.why_not)}</p>`)
+  return parts.length === 0 ? "" : `<h2>What you can do</h2>${parts.join("")}`
+}
+
+const waiver = (v: GuestView) =>
+  v.waiver === null ? "" : `<h2>Waiver</h2><p>${v.waiver.signed} of ${v.waiver.needed} signatures. ` +
+    (v.waiver.signed < v.waiver.needed ? `<a href="${escape(v.waiver.url)}">Sign the waiver</a>` : "Every signature is in.") + `</p>`
+
+const thread = (v: GuestView, messages: ReadonlyArray<Message>, base: string, error?: string) =>
+  `<h2 id="messages">Messages</h2>` +
+  (messages.length === 0 ? `<p class="note">No messages yet.</p>` : `<ol class="thread">${
+    messages.map((m) => `<li class="${m.from}"><span class="note">${m.from === "guest" ? "You" : escape(v.org.name)}, <time datetime="${escape(m.created_at)}">${escape(when(m.created_at, v.org.timezone, v.org.locale))}</time></span><br>${escape(m.body).replace(/\n/g, "<br>")}</li>`).join("")
+  }</ol>`) +
+  (v.guest.email === null ? "" :
+    `<form method="post" action="${base}/messages">` +
+    (error ? `<p role="alert" id="message-error">${escape(error)}</p>` : "") +
+    `<label for="body">Write to ${escape(v.org.name)}</label><textarea id="body" name="body" rows="4" maxlength="5000" required${error ? ` aria-invalid="true" aria-describedby="message-error"` : ""}></textarea>` +
+    `<button type="submit">Send message</button></form>`)
+
+export const guestPageHtml = (v: GuestView, messages: ReadonlyArray<Message>, base: string, notice?: string, error?: string) =>
+  page(v.offering.name,
+    (notice ? `<p role="status">${escape(notice)}</p>` : "") +
+      `<p><span class="badge">${STATUS[v.status]}</span> with ${escape(v.org.name)}</p>` +
+      details(v) +
+      `<p><a href="${base}/calendar.ics">Add to calendar (.ics)</a></p>` +
+      actions(v, base) + waiver(v) + thread(v, messages, base, error),
+    v.org.locale)
+
+const cancelPage = (v: GuestView, base: string, error?: string) => {
+  const refund = v.actions.cancel_refunds_cents
+  return page(`Cancel ${v.offering.name}?`,
+    (error ? `<p role="alert">${escape(error)}</p>` : "") + details(v) +
+      `<p>${refund > 0 ? `You get back ${escape(money(refund, v.org.currency, v.org.locale))} of what you paid online.` : "Nothing was paid online, so nothing is refunded."}` +
+      `${v.gift_cents > 0 ? ` The ${escape(money(v.gift_cents, v.org.currency, v.org.locale))} paid by gift card goes back to the card.` : ""}</p>` +
+      `<form method="post" action="${base}/cancel"><button type="submit" class="danger">Yes, cancel my booking</button></form>` +
+      `<p><a href="${base}">Keep my booking</a></p>`,
+    v.org.locale)
+}
+
+const movePage = (v: GuestView, slots: ReadonlyArray<Slot>, base: string, error?: string) => {
+  const open = slots.filter((s) => s.remaining >= v.quantity && s.starts_at !== v.starts_at)
+  const days = new Map<string, Array<Slot>>()
+  for (const s of open) {
+    const day = dayOnly(s.starts_at, v.org.timezone, v.org.locale)
+    days.set(day, [...(days.get(day) ?? []), s])
+  }
+  const choices = [...days].map(([day, list], d) =>
+    `<fieldset><legend>${escape(day)}</legend>${
+      list.map((s, i) => {
+        const value = s.session_id ? `session:${s.session_id}` : `start:${s.starts_at}`
+        return `<label class="choice"><input type="radio" name="to" id="t${d}-${i}" value="${escape(value)}" required> ` +
+          `<time datetime="${escape(s.starts_at)}">${escape(timeOnly(s.starts_at, v.org.timezone, v.org.locale))}</time> <span class="note">(${s.remaining} left)</span></label>`
+      }).join("")
+    }</fieldset>`).join("")
+  return page("Choose another time",
+    (error ? `<p role="alert">${escape(error)}</p>` : "") +
+      `<p>${escape(v.offering.name)}, now <time datetime="${escape(v.starts_at)}">${escape(when(v.starts_at, v.org.timezone, v.org.locale))}</time>. Times are in ${escape(v.org.timezone)} time.</p>` +
+      (open.length === 0
+        ? `<p>No other time has room for ${v.quantity} in the next two weeks.</p>`
+        : `<form method="post" action="${base}/move">${choices}<button type="submit">Move my booking</button></form>`) +
+      `<p><a href="${base}">Back to my booking</a></p>`,
+    v.org.locale)
+}
+
+const notFoundPage = () => page("Booking not found", "<p>This link does not open a booking. Check the link in your email, or ask the business to send it again.</p>")
+
+type Fail = { readonly _tag: string; readonly message: string; readonly code?: string }
+
+/**
+ * The guest page, server-rendered with plain forms (no script): GET /b/{handle} the booking; /b/{handle}/cancel and
+ * /b/{handle}/move a confirmation step (GET) and the change (POST, then 303 back to the page); POST
+ * /b/{handle}/messages writes to the business; GET /b/{handle}/calendar.ics. A wrong handle is 404.
+ */
+export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
+  const run = <A>(f: (g: Guest) => Effect.Effect<A, unknown>) =>
+    Runtime.runPromise(runtime)(Effect.either(Effect.flatMap(Guest, f))) as Promise<Either.Either<A, Fail>>
+  return async (req: IncomingMessage, res: ServerResponse, handle: string, action: string | undefined, query: URLSearchParams) => {
+    const base = `/b/${encodeURIComponent(handle)}`
+    const show = async (status: number, render: (v: GuestView) => string | Promise<string>) => {
+      const v = await run((g) => g.get(handle))
+      if (Either.isLeft(v)) return send(res, v.left._tag === "NotFound" ? 404 : 409, HTML, notFoundPage())
+      send(res, status, HTML, await render(v.right))
+    }
+    const main = (status: number, notice?: string, error?: string) =>
+      show(status, async (v) => {
+        const messages = await run((g) => g.thread(handle))
+        return guestPageHtml(v, Either.isRight(messages) ? messages.right.data : [], base, notice, error)
+      })
+    const failed = (e: Fail) => (e._tag === "NotFound" ? 404 : e._tag === "BadRequest" ? 400 : 409)
+    const method = req.method ?? "GET"
+
+    if (action === undefined) {
+      if (method !== "GET" && method !== "HEAD") return send(res, 405, "text/plain", "GET only", { allow: "GET" })
+      return main(200, DONE[query.get("done") ?? ""])
+    }
+    if (action === "calendar.ics" && method === "GET") {
+      const ics = await run((g) => g.ics(handle))
+      if (Either.isLeft(ics)) return send(res, 404, HTML, notFoundPage())
+      return send(res, 200, "text/calendar; charset=utf-8", ics.right, { "content-disposition": `attachment; filename="booking.ics"` })
+    }
+    if (action === "cancel" || action === "move" || action === "messages") {
+      if (method === "GET") {
+        if (action === "cancel") return show(200, (v) => cancelPage(v, base))
+        if (action === "move") {
+          return show(200, async (v) => {
+            const times = await run((g) => g.times(handle, {}))
+            return movePage(v, Either.isRight(times) ? (times.right as { data: Array<Slot> }).data : [], base)
+          })
+        }
+        return send(res, 303, "text/plain", "", { location: `${base}#messages` })
+      }
+      if (method !== "POST") return send(res, 405, "text/plain", "GET or POST", { allow: "GET, POST" })
+      const form = await readForm(req)
+      if (form === undefined) return send(res, 413, "text/plain", "the form is too large")
+      if (action === "cancel") {
+        const done = await run((g) => g.cancel(handle))
+        if (Either.isRight(done)) return send(res, 303, "text/plain", "", { location: `${base}?done=cancelled` })
+        return show(failed(done.left), (v) => cancelPage(v, base, done.left.message))
+      }
+      if (action === "move") {
+        const to = form.get("to") ?? ""
+        const target = to.startsWith("session:") ? { session_id: to.slice(8) } : to.startsWith("start:") ? { starts_at: new Date(to.slice(6)) } : undefined
+        const done = target === undefined || (target.starts_at !== undefined && Number.isNaN(target.starts_at.getTime()))
+          ? Either.left<Fail>({ _tag: "BadRequest", message: "Choose one of the times." })
+          : target.session_id !== undefined && !/^[0-9a-f-]{36}$/i.test(target.session_id)
+          ? Either.left<Fail>({ _tag: "BadRequest", message: "Choose one of the times." })
+          : await run((g) => g.move(handle, target))
+        if (Either.isRight(done)) return send(res, 303, "text/plain", "", { location: `${base}?done=moved` })
+        const message = done.left.code === "sold_out" ? "That time has just filled up. Choose another." : done.left.message
+        return show(failed(done.left), async (v) => {
+          const times = await run((g) => g.times(handle, {}))
+          return movePage(v, Either.isRight(times) ? (times.right as { data: Array<Slot> }).data : [], base, message)
+        })
+      }
+      const body = (form.get("body") ?? "").trim()
+      if (body === "" || body.length > 5000) return main(400, undefined, body === "" ? "Write a message first." : "A message is at most 5000 characters.")
+      const sent = await run((g) => g.write(handle, body))
+      if (Either.isRight(sent)) return send(res, 303, "text/plain", "", { location: `${base}?done=sent#messages` })
+      return main(failed(sent.left), undefined, sent.left.message)
+    }
+    return send(res, 404, HTML, notFoundPage())
+  }
+}

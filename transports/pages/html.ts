@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { minorUnits } from "../../engine/schema/currency.ts"
+
+/** Escapes text for HTML content and attribute values. */
+export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+export const money = (cents: number, currency: string, locale = "en") =>
+  new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: Math.log10(minorUnits(currency)) }).format(cents / minorUnits(currency))
+
+/** A date and time in the org's zone, in the org's language, with the zone named. */
+export const when = (iso: string, zone: string, locale = "en") =>
+  new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: zone }).format(new Date(iso))
+export const timeOnly = (iso: string, zone: string, locale = "en") =>
+  new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone }).format(new Date(iso))
+export const dayOnly = (iso: string, zone: string, locale = "en") =>
+  new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone: zone }).format(new Date(iso))
+
+const STYLE = `:root{color-scheme:light}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}` +
+  `h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.2rem;margin-top:2rem}dt{font-weight:600}dd{margin:0 0 .5rem}` +
+  `label{display:block;font-weight:600;margin-top:1rem}input[type=text],input:not([type]),textarea{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;border:1px solid #767676;border-radius:4px}` +
+  `button,.button{display:inline-block;font:inherit;margin-top:1rem;padding:.6rem 1.2rem;background:#0b57d0;color:#fff;border:0;border-radius:4px;text-decoration:none;cursor:pointer}` +
+  `button.danger{background:#b3261e}a{color:#0b57d0}fieldset{border:1px solid #ccc;border-radius:4px;margin:1rem 0}legend{font-weight:600}` +
+  `.choice{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.25rem 0}[role=alert]{border:2px solid #b3261e;padding:.5rem;color:#b3261e}` +
+  `[role=status]{border:2px solid #146c2e;padding:.5rem;color:#146c2e}.note{color:#444;font-size:.9rem}.badge{display:inline-block;padding:.1rem .5rem;border-radius:1rem;background:#e8eefc;font-size:.9rem}` +
+  `ol.thread{list-style:none;padding:0}ol.thread li{border-left:3px solid #ccc;padding:.25rem .75rem;margin:.5rem 0}ol.thread li.guest{border-color:#0b57d0}`
+
+/** A whole page: lang, title, one main landmark, inline styles only (no external assets, no script). */
+export const page = (title: string, body: string, lang = "en") =>
+  `<!doctype html><html lang="${escape(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style></head>` +
+  `<body><main><h1>${escape(title)}</h1>${body}</main></body></html>`
+
+export const HTML = "text/html; charset=utf-8"
+
+export const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store", "referrer-policy": "no-referrer", ...headers })
+  res.end(body)
+}
+
+const MAX_FORM = 64 * 1024
+
+/** A form body (application/x-www-form-urlencoded), or undefined when larger than 64 KiB. */
+export const readForm = (req: IncomingMessage) =>
+  new Promise<URLSearchParams | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size > MAX_FORM) {
+        resolve(undefined)
+        req.destroy()
+      } else chunks.push(c)
+    })
+    req.on("end", () => resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))))
+    req.on("error", reject)
+  })
