@@ -1,6 +1,9 @@
 import { Schema } from "effect"
 import { Offering } from "./offering.ts"
 import { BookingCreate } from "./booking.ts"
+import { Int } from "./common.ts"
+import { GiftCardCode } from "./gift.ts"
+import { PromoCodeText } from "./promo.ts"
 
 /** An offering as a guest may see it: no org_id, metadata or bookkeeping. */
 export const PublicOffering = Offering.pipe(Schema.omit("org_id", "metadata", "created_at", "updated_at", "active", "gauge_site")).annotations({ identifier: "PublicOffering" })
@@ -35,3 +38,25 @@ export const PublicOrg = Schema.Struct({
   currency_minor_units: Schema.Int,
   locale: Schema.String
 }).annotations({ identifier: "PublicOrg" })
+
+/** What a booking would cost, with a promo code and gift card applied: the widget's price as the guest types. */
+export const PublicQuoteInput = Schema.Struct({
+  offering_id: Schema.UUID,
+  quantity: Schema.optional(Int(1, 10000)),
+  periods: Schema.optional(Int(1, 60)),
+  promo_code: Schema.optional(PromoCodeText),
+  gift_card_code: Schema.optional(GiftCardCode)
+}).annotations({ parseOptions: { onExcessProperty: "error" }, identifier: "PublicQuoteInput" })
+export const PublicQuote = Schema.Struct({
+  price_cents: Schema.Int.annotations({ description: "Before any code" }),
+  discount_cents: Schema.Int,
+  total_cents: Schema.Int.annotations({ description: "After the promo code" }),
+  gift_cents: Schema.Int.annotations({ description: "What the gift card would pay of the total" }),
+  due_cents: Schema.Int.annotations({ description: "What is left to pay at the checkout" }),
+  currency: Schema.String
+}).annotations({ identifier: "PublicQuote" })
+export const PublicWaitlisted = Schema.Struct({
+  starts_at: Schema.String,
+  places: Schema.Int,
+  created_at: Schema.String
+}).annotations({ identifier: "PublicWaitlisted" })

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { forbidden, notFound } from "../../schema/errors.ts"
+import { badRequest, forbidden, notFound } from "../../schema/errors.ts"
 import { PublicOffering } from "../../schema/public.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import { Bookings } from "../bookings/Bookings.ts"
@@ -9,6 +9,10 @@ import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { guestPage, Links } from "../Links.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import { Orgs } from "../Orgs.ts"
+import { priceOf } from "../bookings/pricing.ts"
+import { GiftCards } from "../gifts/GiftCards.ts"
+import { Promos } from "../promos/Promos.ts"
+import { Waitlist } from "../waitlist/Waitlist.ts"
 
 const publicFields = Schema.encodeSync(PublicOffering)
 
@@ -18,7 +22,7 @@ const publicFields = Schema.encodeSync(PublicOffering)
  * the org has not allowed is 403.
  */
 export class Public extends Effect.Service<Public>()("Public", {
-  dependencies: [Offerings.Default, Availability.Default, Bookings.Default, Orgs.Default],
+  dependencies: [Offerings.Default, Availability.Default, Bookings.Default, Orgs.Default, Promos.Default, GiftCards.Default, Waitlist.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const offerings = yield* Offerings
@@ -26,10 +30,21 @@ export class Public extends Effect.Service<Public>()("Public", {
     const bookings = yield* Bookings
     const orgs = yield* Orgs
     const links = yield* Links
+    const promos = yield* Promos
+    const gifts = yield* GiftCards
+    const waitlist = yield* Waitlist
+    /** The engine's own pages (/demo) call the public surface from PUBLIC_URL's origin. */
+    const ownOrigin = (() => {
+      try {
+        return new URL(links.publicUrl).origin.toLowerCase()
+      } catch {
+        return undefined
+      }
+    })()
 
     const checkOrigin = (origin: string | undefined) =>
       Effect.flatMap(CurrentOrg, (org) =>
-        origin === undefined || (org.allowedOrigins ?? []).includes(origin.toLowerCase())
+        origin === undefined || origin.toLowerCase() === ownOrigin || (org.allowedOrigins ?? []).includes(origin.toLowerCase())
           ? Effect.void
           : Effect.fail(forbidden(`the origin ${origin.slice(0, 100)} is not among the org's allowed_origins`)))
 
@@ -69,6 +84,30 @@ export class Public extends Effect.Service<Public>()("Public", {
         }
       })
 
-    return { org, list, get, times, book } as const
+    const quote = (input: { offering_id: string; quantity?: number | undefined; periods?: number | undefined; promo_code?: string | undefined; gift_card_code?: string | undefined }, origin: string | undefined) =>
+      Effect.gen(function*() {
+        yield* checkOrigin(origin)
+        const org = yield* CurrentOrg
+        const o = yield* activeOffering(input.offering_id)
+        if (input.periods !== undefined && o.kind !== "rental") return yield* badRequest("invalid_periods", "periods apply to rentals only")
+        const quantity = input.quantity ?? 1
+        if (quantity > o.max_per_booking) return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
+        const price = yield* priceOf(o, quantity, input.periods ?? 1)
+        const promo = input.promo_code === undefined ? undefined : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
+        const total = price - (promo?.discount ?? 0)
+        const gift = input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
+        return { price_cents: price, discount_cents: promo?.discount ?? 0, total_cents: total, gift_cents: gift?.cents ?? 0, due_cents: total - (gift?.cents ?? 0), currency: org.currency }
+      })
+
+    /** Joins the waitlist of a full time, as the guest; the entry's details stay with the business. */
+    const wait = (input: Parameters<typeof waitlist.join>[0], origin: string | undefined) =>
+      Effect.gen(function*() {
+        yield* checkOrigin(origin)
+        if (input.offering_id !== undefined) yield* activeOffering(input.offering_id)
+        const entry = yield* waitlist.join(input)
+        return { starts_at: entry.starts_at, places: entry.places, created_at: entry.created_at }
+      })
+
+    return { org, list, get, times, book, quote, wait } as const
   })
 }) {}

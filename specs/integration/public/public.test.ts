@@ -80,6 +80,30 @@ describe("publishable keys and the public surface", () => {
   })
 })
 
+describe("the widget's price and waitlist on the public surface", () => {
+  it("quotes a booking as the guest types: party size, a promo code, a gift card; refusals carry the code's reason", async () => {
+    const { offering } = await org.classWithSession({ name: "Quoted", price_cents: 2000, capacity: 8 })
+    expect(ok(await pub("POST", "/quote", { offering_id: offering.id, quantity: 3 }))).toEqual({ price_cents: 6000, discount_cents: 0, total_cents: 6000, gift_cents: 0, due_cents: 6000, currency: "EUR" })
+    ok(await org.call("POST", "/promo_codes", { code: "SPRING10", percent_off: 10 }), 201)
+    const card = ok(await org.call("POST", "/gift_cards", { amount_cents: 1000 }), 201)
+    expect(ok(await pub("POST", "/quote", { offering_id: offering.id, quantity: 3, promo_code: "spring10", gift_card_code: card.code }))).toMatchObject({ price_cents: 6000, discount_cents: 600, total_cents: 5400, gift_cents: 1000, due_cents: 4400 })
+    expect((await pub("POST", "/quote", { offering_id: offering.id, promo_code: "NOPE" })).status).toBe(400)
+    expectError(await pub("POST", "/quote", { offering_id: offering.id, quantity: 100 }), 400, "invalid_quantity")
+    expectError(await pub("POST", "/quote", { offering_id: offering.id, periods: 2 }), 400, "invalid_periods")
+    expectError(await pub("POST", "/quote", { offering_id: crypto.randomUUID() }), 404, "not_found")
+  })
+
+  it("joins the waitlist of a full time without showing the entry's ids; a time with room is refused", async () => {
+    const { offering, session } = await org.classWithSession({ name: "Full", capacity: 1, waitlist_enabled: true })
+    ok(await pub("POST", "/bookings", { offering_id: offering.id, session_id: session.id, customer: guest("first") }), 201)
+    const joined = ok(await pub("POST", "/waitlist", { session_id: session.id, customer: guest("second") }), 201)
+    expect(joined).toEqual({ starts_at: session.starts_at, places: 1, created_at: expect.any(String) })
+    expect(ok(await org.call("GET", `/waitlist?session_id=${session.id}`)).data).toHaveLength(1)
+    const open = await org.classWithSession({ name: "Open", capacity: 5, waitlist_enabled: true })
+    expect((await pub("POST", "/waitlist", { session_id: open.session.id, customer: guest("third") })).status).toBe(409)
+  })
+})
+
 describe("GET /admin/v1/mail", () => {
   it("shows mail sent to an address, newest first, as it reads, with the links it carries", async () => {
     const { offering, session } = await org.classWithSession({ name: "Mail class" })

@@ -1,7 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AvailabilityQuery } from "../../../engine/schema/calendar.ts"
-import { PublicBooked, PublicBookingCreate, PublicOffering, PublicOfferingPage, PublicOrg } from "../../../engine/schema/public.ts"
+import { PublicBooked, PublicBookingCreate, PublicOffering, PublicOfferingPage, PublicOrg, PublicQuote, PublicQuoteInput, PublicWaitlisted } from "../../../engine/schema/public.ts"
+import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
 import { PublicAuth } from "../security.ts"
 import { IdParam } from "./common.ts"
 
@@ -30,6 +31,20 @@ export const PublicGroup = HttpApiGroup.make("public")
       .setHeaders(PostHeaders)
       .addSuccess(PublicBooked, { status: 201 })
       .annotate(OpenApi.Summary, "Book as the guest (source widget): the confirmation, or the checkout to pay, and the guest's page")
+  )
+  .add(
+    HttpApiEndpoint.post("quote", "/public/quote")
+      .setPayload(PublicQuoteInput)
+      .setHeaders(OriginHeaders)
+      .addSuccess(PublicQuote)
+      .annotate(OpenApi.Summary, "What a booking would cost with a promo code and gift card; 400 with the code's reason when one is refused")
+  )
+  .add(
+    HttpApiEndpoint.post("wait", "/public/waitlist")
+      .setPayload(WaitlistJoin)
+      .setHeaders(PostHeaders)
+      .addSuccess(PublicWaitlisted, { status: 201 })
+      .annotate(OpenApi.Summary, "Join the waitlist of a full time (offerings with waitlist_enabled); the guest is emailed when a place opens")
   )
   .middleware(PublicAuth)
   .prefix("/api/v1")

@@ -9,4 +9,6 @@ export const PublicHandlers = defineGroup(Api, "public", (h) =>
       .handle("offerings", ({ headers }) => pub.list(headers.origin))
       .handle("offering", ({ path, headers }) => pub.get(path.id, headers.origin))
       .handle("availability", ({ path, urlParams, headers }) => pub.times(path.id, urlParams, headers.origin))
-      .handle("book", ({ payload, headers }) => pub.book(payload, headers.origin))))
+      .handle("book", ({ payload, headers }) => pub.book(payload, headers.origin))
+      .handle("quote", ({ payload, headers }) => pub.quote(payload, headers.origin))
+      .handle("wait", ({ payload, headers }) => pub.wait(payload, headers.origin))))
