@@ -1,6 +1,9 @@
 // Builds what `npm start` and the `booking-engine` bin run: one bundled ES module each (no tsx at run time, and one
 // file to load instead of the ~1,500 modules of effect and friends). PGlite stays external: it loads its own wasm.
 import { build } from "esbuild"
+import { build as viteBuild } from "vite"
+import { gzipSync } from "node:zlib"
+import { readFileSync } from "node:fs"
 
 const started = Date.now()
 await build({
@@ -31,4 +34,7 @@ await build({
   sourcemap: true,
   logLevel: "warning"
 })
-console.log(`built dist/server.mjs, dist/cli.mjs, dist/index.mjs and dist/sdk.mjs in ${Date.now() - started} ms`)
+// The booking widget (Preact, in a shadow root): one file the engine serves at /widget.js.
+await viteBuild({ configFile: "vite.widget.config.ts" })
+const widget = readFileSync("dist/widget.js")
+console.log(`built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs and dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`)

@@ -36,7 +36,10 @@ export const PublicOrg = Schema.Struct({
   timezone: Schema.String,
   currency: Schema.String,
   currency_minor_units: Schema.Int,
-  locale: Schema.String
+  locale: Schema.String,
+  waiver_text: Schema.NullOr(Schema.String).annotations({ description: "The waiver guests accept as they book offerings with waiver_required" }),
+  waiver_version: Schema.Int,
+  today: Schema.String.annotations({ description: "Today's date (YYYY-MM-DD) in the org's time zone, by the engine's clock: where a calendar of times starts" })
 }).annotations({ identifier: "PublicOrg" })
 
 /** What a booking would cost, with a promo code and gift card applied: the widget's price as the guest types. */

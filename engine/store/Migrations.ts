@@ -20,6 +20,7 @@ import rateLimits from "./migrations/0076_rate_limits.ts"
 import waitlist from "./migrations/0077_waitlist.ts"
 import publishableKeys from "./migrations/0078_publishable_keys.ts"
 import guestPage from "./migrations/0079_guest_page.ts"
+import demoSite from "./migrations/0080_demo_site.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -43,5 +44,6 @@ export const migrations = Migrator.fromRecord({
   "0076_rate_limits": rateLimits,
   "0077_waitlist": waitlist,
   "0078_publishable_keys": publishableKeys,
-  "0079_guest_page": guestPage
+  "0079_guest_page": guestPage,
+  "0080_demo_site": demoSite
 })

@@ -89,6 +89,6 @@ export class RateLimits extends Context.Reference<RateLimits>()("RateLimits", {
   defaultValue: (): { readonly perKey: number; readonly perAddress: number; readonly windowSeconds?: number } => ({ perKey: 1200, perAddress: 300 })
 }) {}
 
-/** Routes no limit applies to: probes, metrics, the platform's admin API, and the payment processor's signed events. */
+/** Routes no limit applies to: probes, metrics, the widget script (cached by browsers), the platform's admin API, and the payment processor's signed events. */
 export const unlimited = (url: string) =>
-  url === "/healthz" || url === "/readyz" || url === "/metrics" || url.startsWith("/admin/") || url.startsWith("/payments/")
+  url === "/healthz" || url === "/readyz" || url === "/metrics" || url === "/widget.js" || url.startsWith("/admin/") || url.startsWith("/payments/")

@@ -1,6 +1,8 @@
 import { Guest } from "../../engine/services/guest/Guest.ts"
 import { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
+import { demoPage, serveWidget } from "../pages/widget.ts"
+import { HTML, send as sendPage } from "../pages/html.ts"
 import { HttpServer } from "@effect/platform"
 import { Context, Effect, Layer, Option, Runtime } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
@@ -204,9 +206,19 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         metrics.scrape().then((text) => send(res, { status: 200, headers: { "content-type": metrics.contentType }, body: text }), (e) => failed(res, e))
       }
 
+      const sendHtml = (res: ServerResponse, status: number, html: string) => sendPage(res, status, HTML, html)
       const handle = (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => {
         if (req.method === "GET" && req.url === "/metrics") return scrape(req, res)
         if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
+        const path = (req.url ?? "/").split("?")[0]
+        if (path === "/widget.js" && (req.method === "GET" || req.method === "HEAD")) return serveWidget(req, res)
+        if (path === "/demo" && req.method === "GET") {
+          Runtime.runPromise(runtime)(Effect.orDie(sqlClient<{ publishable_key: string }>`select publishable_key from demo_site where id = 1`)).then(
+            (rows) => sendHtml(res, rows.length === 0 ? 404 : 200, demoPage(rows[0]?.publishable_key)),
+            (e) => failed(res, e)
+          )
+          return
+        }
         // The guest's pages, the processor's events and the checkout pages read their own (raw or form) bodies.
         if (PAGES_PATH.test((req.url ?? "/").split("?")[0])) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)

@@ -22,7 +22,7 @@ const STYLE = `:root{color-scheme:light}body{font:16px/1.5 system-ui,sans-serif;
   `button.danger{background:#b3261e}a{color:#0b57d0}fieldset{border:1px solid #ccc;border-radius:4px;margin:1rem 0}legend{font-weight:600}` +
   `.choice{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.25rem 0}[role=alert]{border:2px solid #b3261e;padding:.5rem;color:#b3261e}` +
   `[role=status]{border:2px solid #146c2e;padding:.5rem;color:#146c2e}.note{color:#444;font-size:.9rem}.badge{display:inline-block;padding:.1rem .5rem;border-radius:1rem;background:#e8eefc;font-size:.9rem}` +
-  `ol.thread{list-style:none;padding:0}ol.thread li{border-left:3px solid #ccc;padding:.25rem .75rem;margin:.5rem 0}ol.thread li.guest{border-color:#0b57d0}`
+  `ol.thread{list-style:none;padding:0}pre{white-space:pre-wrap;word-break:break-all}ol.thread li{border-left:3px solid #ccc;padding:.25rem .75rem;margin:.5rem 0}ol.thread li.guest{border-color:#0b57d0}`
 
 /** A whole page: lang, title, one main landmark, inline styles only (no external assets, no script). */
 export const page = (title: string, body: string, lang = "en") =>

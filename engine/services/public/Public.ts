@@ -9,6 +9,8 @@ import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { guestPage, Links } from "../Links.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import { Orgs } from "../Orgs.ts"
+import { todayIn } from "../../time/local.ts"
+import { EngineClock } from "../Clock.ts"
 import { priceOf } from "../bookings/pricing.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { Promos } from "../promos/Promos.ts"
@@ -30,6 +32,7 @@ export class Public extends Effect.Service<Public>()("Public", {
     const bookings = yield* Bookings
     const orgs = yield* Orgs
     const links = yield* Links
+    const clock = yield* EngineClock
     const promos = yield* Promos
     const gifts = yield* GiftCards
     const waitlist = yield* Waitlist
@@ -52,7 +55,8 @@ export class Public extends Effect.Service<Public>()("Public", {
       Effect.gen(function*() {
         yield* checkOrigin(origin)
         const o = yield* orgs.get
-        return { name: o.name, timezone: o.timezone, currency: o.currency, currency_minor_units: o.currency_minor_units, locale: o.locale }
+        const waiver = yield* orgs.waiver
+        return { name: o.name, timezone: o.timezone, currency: o.currency, currency_minor_units: o.currency_minor_units, locale: o.locale, waiver_text: waiver.text, waiver_version: waiver.version, today: todayIn(yield* clock.now, o.timezone) }
       })
 
     const list = (origin: string | undefined) =>
