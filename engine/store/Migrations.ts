@@ -19,6 +19,7 @@ import messages from "./migrations/0075_messages.ts"
 import rateLimits from "./migrations/0076_rate_limits.ts"
 import waitlist from "./migrations/0077_waitlist.ts"
 import publishableKeys from "./migrations/0078_publishable_keys.ts"
+import octoResellers from "./migrations/0085_octo_resellers.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -41,5 +42,6 @@ export const migrations = Migrator.fromRecord({
   "0075_messages": messages,
   "0076_rate_limits": rateLimits,
   "0077_waitlist": waitlist,
-  "0078_publishable_keys": publishableKeys
+  "0078_publishable_keys": publishableKeys,
+  "0085_octo_resellers": octoResellers
 })

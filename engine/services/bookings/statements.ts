@@ -45,6 +45,7 @@ export const WRITE: PreparedStatement = {
     ), m as (
       insert into mail_outbox (id, org_id, to_address, subject, body, kind, booking_id, created_at, attempts, next_at, vars)
       select $32::uuid, $1::uuid, $33::text, $34::text, $35::text, $36::text, b.id, $7::timestamptz, 0, $7::timestamptz, $41::jsonb from b
+      where $33::text is not null
     ), q as (
       insert into booking_quota as x (org_id, month, used, quota) select $1::uuid, $37::text, 1, $38::int from b
       on conflict (org_id, month) do update set used = x.used + 1, quota = excluded.quota
