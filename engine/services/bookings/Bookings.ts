@@ -187,7 +187,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         })).pipe(Effect.tap(() => wakeups.poke))
     })
 
-    const move = Effect.fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }) {
+    const move = Effect.fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }, options: { readonly quiet?: boolean } = {}) {
       if (body.starts_at === undefined && body.session_id === undefined) return yield* badRequest("invalid_body", "send starts_at or session_id of the new time")
       return yield* act<Placement>(
         id,
@@ -196,7 +196,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           return Effect.succeed({
             event: { type: "move", at: at(now), starts_at: placed.starts_at.toISOString(), ends_at: placed.ends_at.toISOString(), session_id: placed.session_id },
             changes: { starts_at: placed.starts_at, ends_at: placed.ends_at, session_id: placed.session_id, previous: JSON.stringify(previous), choose_by: null, keeps_place: true },
-            mail: "moved"
+            ...(options.quiet === true ? {} : { mail: "moved" as const })
           })
         },
         (row, now) =>

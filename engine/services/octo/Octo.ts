@@ -280,8 +280,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
       const units = yield* unitCount(body.unitItems)
       if (units > o.max_per_booking) return yield* E.unprocessable(`at most ${o.max_per_booking} units in one booking`)
       const { at, slot } = yield* findSlot(o, body.availabilityId, ctx.zone)
-      // A session not offered is no availability; an hours time not listed may be full, which the engine tells apart.
-      if (Option.isNone(slot) && o.kind === "class") return yield* E.invalidAvailability(body.availabilityId)
+      // A time not listed may be full or may not exist: the engine tells them apart (sold_out, time_not_available).
       if (Option.isSome(slot) && !fits(o, slot.value, units)) return yield* E.unprocessable(`sold out: ${Math.max(0, slot.value.remaining)} left at ${body.availabilityId}`)
       const contact = contactFrom(body.contact)
       const org = yield* CurrentOrg
@@ -377,8 +376,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
         const o = yield* offering(b.offering_id)
         const { at, slot } = yield* findSlot(o, body.availabilityId, ctx.zone)
         if (at.getTime() !== b.starts_at.getTime()) {
-          if (Option.isNone(slot) && o.kind === "class") return yield* E.invalidAvailability(body.availabilityId)
-          yield* bookings.move(b.id, Option.isSome(slot) && slot.value.session_id !== undefined ? { session_id: slot.value.session_id } : { starts_at: at }).pipe(
+          yield* bookings.move(b.id, Option.isSome(slot) && slot.value.session_id !== undefined ? { session_id: slot.value.session_id } : { starts_at: at }, { quiet: true }).pipe(
             Effect.mapError((e) =>
               e._tag === "Conflict" && e.code === "time_not_available" ? E.invalidAvailability(body.availabilityId!) : fromEngine(() => E.invalidBooking(uuid))(e)
             )

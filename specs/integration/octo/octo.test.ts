@@ -62,7 +62,7 @@ describe("OCTO: keys and errors", () => {
     expectOctoError(await reserve({ productId: theirs.offering.id, availabilityId: availabilityId(theirs.session.starts_at), uuid: "theirs-1" }), 400, "INVALID_PRODUCT_ID")
     expectOctoError(await reserve({ optionId: "VIP" }), 400, "INVALID_OPTION_ID")
     expectOctoError(await reserve({ unitItems: [{ unitId: "child" }] }), 400, "INVALID_UNIT_ID")
-    expectOctoError(await reserve({ availabilityId: "2040-01-04T13:00:00+00:00" }), 400, "INVALID_AVAILABILITY_ID")
+    expectOctoError(await reserve({ availabilityId: "2040-01-04T13:17:00+00:00" }), 400, "INVALID_AVAILABILITY_ID")
     expectOctoError(await reserve({ availabilityId: "tomorrow" }), 400, "INVALID_AVAILABILITY_ID")
     expectOctoError(await octo("GET", "/bookings/no-such-uuid"), 400, "INVALID_BOOKING_UUID")
     expectOctoError(await octo("POST", "/bookings/no-such-uuid/confirm", { contact: {} }), 400, "INVALID_BOOKING_UUID")
@@ -87,7 +87,7 @@ describe("OCTO: supplier, products, availability", () => {
     const p = products.find((x) => x.id === tour.id)!
     expect(p).toMatchObject({ internalName: "Canal tour", availabilityType: "START_TIME", timeZone: "UTC", instantConfirmation: true })
     expect(p.options).toHaveLength(1)
-    expect(p.options[0]).toMatchObject({ id: "DEFAULT", default: true, availabilityLocalStartTimes: ["12:00"] })
+    expect(p.options[0]).toMatchObject({ id: "DEFAULT", default: true, availabilityLocalStartTimes: [tour.at.slice(11, 16)] })
     expect(p.options[0].units.map((u) => [u.id, u.type])).toEqual([["adult", "ADULT"]])
     expect(p.options[0].pricingFrom).toBeUndefined()
 
@@ -177,8 +177,8 @@ describe("OCTO: bookings", () => {
     expectOctoError(await octo("POST", "/bookings/flow-1/confirm", { contact: {} }), 400, "UNPROCESSABLE_ENTITY")
     const mails = await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from mail_outbox where booking_id = ${held.id}`)
     expect(mails[0].n).toBe(0)
-    const events = ok(await org.call("GET", "/events?limit=500")).data.filter((e: { data: { id?: string } }) => e.data?.id === held.id).map((e: { type: string }) => e.type)
-    expect(events).toEqual(["booking.held", "booking.confirmed", "booking.cancelled"])
+    const events = await sql(app, (s) => s<{ type: string }>`select type from events where data->>'id' = ${held.id} order by id`)
+    expect(events.map((e) => e.type)).toEqual(["booking.held", "booking.confirmed", "booking.cancelled"])
   })
 
   it("a retried reservation with the same uuid answers the same booking and takes no second place", async () => {
@@ -237,7 +237,7 @@ describe("OCTO: bookings", () => {
     expect(await vacancies(tour.id, tour.at)).toBe(3)
     expect(await vacancies(tour.id, laterId)).toBe(2)
     expectOctoError(await octo("PATCH", "/bookings/patch-1", { unitItems: [{ unitId: "adult" }, { unitId: "adult" }] }), 400, "UNPROCESSABLE_ENTITY")
-    expectOctoError(await octo("PATCH", "/bookings/patch-1", { availabilityId: "2040-01-05T13:30:00+00:00" }), 400, "INVALID_AVAILABILITY_ID")
+    expectOctoError(await octo("PATCH", "/bookings/patch-1", { availabilityId: "2040-01-05T13:17:00+00:00" }), 400, "INVALID_AVAILABILITY_ID")
     const confirmed = octoOk(S.Booking, await octo("POST", "/bookings/patch-1/confirm", { contact: { fullName: "Bo", emailAddress: "bo@example.com" }, emailReceipt: true }))
     expect(confirmed.status).toBe("CONFIRMED")
     const mails = await sql(app, (s) => s<{ kind: string; to_address: string }>`select kind, to_address from mail_outbox where booking_id = ${confirmed.id}`)
