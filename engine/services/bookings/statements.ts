@@ -5,7 +5,7 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * taken, and the guest if the org knows their email. WRITE: everything a new booking changes, in one statement and
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it: if that no longer holds
  * nothing is written and the caller reads again), the booking (the bookings_places trigger takes its places or
- * refuses), its mail, the month's quota (refused past the plan's), and its events stamped under the org's event row.
+ * refuses), its mail (none when $33, the address, is null: a quiet booking), the month's quota (refused past the plan's), and its events stamped under the org's event row.
  */
 export const READ: PreparedStatement = {
   name: "booking_read",

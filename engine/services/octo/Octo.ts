@@ -15,7 +15,7 @@ import type { OfferingRow } from "../offerings/row.ts"
 import { Orgs } from "../Orgs.ts"
 import { booking, type OctoRow, PLACEHOLDER_EMAIL, type UnitRef } from "./booking.ts"
 import * as E from "./errors.ts"
-import { availability, type Ctx, fits, OPTION_ID, openingHoursOf, product, type Slot, statusOf, UNIT_ID } from "./map.ts"
+import { availability, type Ctx, fits, OPTION_ID, openingHoursOf, pricing as priced, product, type Slot, statusOf, UNIT_ID, unitPrice } from "./map.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const AVAILABILITY_ID = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
@@ -159,7 +159,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
         const remaining = day.reduce((n, s) => n + Math.max(0, s.remaining), 0)
         const capacity = day.reduce((n, s) => n + s.capacity, 0)
         const open = day.some((s) => fits(o, s, Math.max(1, units)))
-        const price = availability(o, { starts_at: new Date(0).toISOString(), ends_at: new Date(0).toISOString(), capacity: 1, remaining: 1 }, ctx)
+        const from = priced(unitPrice(o, 0), ctx.currency)
         return {
           localDate: date,
           available: open,
@@ -167,7 +167,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
           vacancies: remaining,
           capacity,
           openingHours: openingHoursOf(o, date),
-          ...(pricing ? { unitPricingFrom: price.unitPricing, pricingFrom: price.pricing } : {})
+          ...(ctx.pricing ? { unitPricingFrom: [{ ...from, unitId: UNIT_ID }], pricingFrom: from } : {})
         }
       })
     })

@@ -50,6 +50,11 @@ describe("OCTO: keys and errors", () => {
     expect(mcp.status).toBe(401)
     const listed = ok(await app.admin("GET", `/orgs/${org.id}/api_keys`)).data
     expect(listed.map((k: { kind: string }) => k.kind)).toContain("reseller")
+
+    const spare = ok(await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "reseller" }), 201)
+    octoOk(S.Supplier, await app.call(spare.key, "GET", "/api/octo/supplier"))
+    ok(await app.admin("DELETE", `/api_keys/${spare.id}`))
+    expectOctoError(await app.call(spare.key, "GET", "/api/octo/supplier"), 401, "UNAUTHORIZED")
   })
 
   it("answers caller mistakes with OCTO's codes, never a 500", async () => {
@@ -127,6 +132,22 @@ describe("OCTO: supplier, products, availability", () => {
     expect(after.find((s) => s.id === slots[0].id)).toBeUndefined()
     expectOctoError(await octo("POST", "/bookings", { uuid: "kayak-2", productId: kayak.id, optionId: "DEFAULT", availabilityId: slots[0].id, unitItems: [{ unitId: "adult" }] }), 400, "UNPROCESSABLE_ENTITY")
     ok(await octo("POST", "/bookings/kayak-1/cancel", {}))
+
+    // An appointment on weekly hours: start times; a party of several takes one place, priced per person.
+    const cut = await org.offering({ name: "Haircut", kind: "appointment", duration_minutes: 30, capacity: 1, max_per_booking: 3, price_cents: 3000, guest_price_cents: 1000 })
+    ok(await org.call("PATCH", `/offerings/${cut.id}`, { schedule: "hours" }))
+    expect(octoOk(S.Product, await octo("GET", `/products/${cut.id}`)).availabilityType).toBe("START_TIME")
+    const cal = octoOk(S.Calendar, await priced("POST", "/availability/calendar", { productId: cut.id, optionId: "DEFAULT", localDateStart: "2040-01-04", localDateEnd: "2040-01-04" }))
+    expect(cal[0]).toMatchObject({ status: "AVAILABLE", openingHours: [], pricingFrom: { retail: 3000 } })
+    const hours = octoOk(S.Availability, await octo("POST", "/availability", { productId: cut.id, optionId: "DEFAULT", localDateStart: "2040-01-04", localDateEnd: "2040-01-04" }))
+    expect(hours[0]).toMatchObject({ localDateTimeStart: "2040-01-04T09:00:00+00:00", localDateTimeEnd: "2040-01-04T09:30:00+00:00", vacancies: 1 })
+    const party = octoOk(S.Booking, await priced("POST", "/bookings", {
+      uuid: "cut-1", productId: cut.id, optionId: "DEFAULT", availabilityId: hours[0].id, unitItems: [{ unitId: "adult" }, { unitId: "adult" }, { unitId: "adult" }]
+    }))
+    expect(party.unitItems.map((u) => u.pricing?.retail)).toEqual([3000, 1000, 1000])
+    expect(party.pricing?.retail).toBe(5000)
+    expectOctoError(await octo("POST", "/bookings", { uuid: "cut-2", productId: cut.id, optionId: "DEFAULT", availabilityId: hours[0].id, unitItems: [{ unitId: "adult" }] }), 400, "UNPROCESSABLE_ENTITY")
+    ok(await octo("POST", "/bookings/cut-1/cancel", {}))
   })
 })
 
