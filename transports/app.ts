@@ -37,6 +37,7 @@ import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
 import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
 import { Public } from "../engine/services/public/Public.ts"
+import { Octo } from "../engine/services/octo/Octo.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -87,7 +88,8 @@ export const EngineLive = Layer.mergeAll(
   Messages.Default,
   Waitlist.Default,
   Public.Default,
-  Guest.Default
+  Guest.Default,
+  Octo.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

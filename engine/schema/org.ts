@@ -125,7 +125,7 @@ export const ApiKey = Schema.Struct({
   name: Schema.NullOr(Schema.String),
   user_id: Schema.NullOr(Schema.String).annotations({ description: "The member the key belongs to; null for an owner key made by the platform" }),
   role: Role,
-  kind: Schema.Literal("secret", "publishable").annotations({ description: "secret (bk_live_…): the API and MCP; publishable (pk_live_…): only /api/v1/public, safe in a web page" }),
+  kind: Schema.Literal("secret", "publishable", "reseller").annotations({ description: "secret (bk_live_…): the API and MCP; publishable (pk_live_…): only /api/v1/public, safe in a web page; reseller (rk_live_…): only the OCTO API at /api/octo" }),
   created_at: Schema.String,
   revoked_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "ApiKey" })
@@ -135,7 +135,7 @@ export const ApiKeyCreated = Schema.Struct({
 }).annotations({ identifier: "ApiKeyCreated" })
 export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Text(1, 80)),
-  kind: Schema.optional(Schema.Literal("secret", "publishable")),
+  kind: Schema.optional(Schema.Literal("secret", "publishable", "reseller")),
   user_id: Schema.optional(Schema.UUID.annotations({ description: "A team member; the key carries their role (owner or staff). Without it, the key is the caller's own kind: an owner key" }))
 }).annotations({ ...strict, identifier: "ApiKeyCreate" })
 export const ApiKeyPage = Schema.Struct({ data: Schema.Array(ApiKey) })

@@ -2,6 +2,8 @@ import { Context } from "effect"
 
 export type Role = "owner" | "staff"
 
+export type KeyKind = "secret" | "publishable" | "reseller"
+
 export type Plan = "free" | "pro" | "growth" | "scale"
 
 /** The org a call acts for, resolved from its API key by the transport. Every query is scoped by it. */
@@ -15,8 +17,8 @@ export class CurrentOrg extends Context.Tag("CurrentOrg")<CurrentOrg, {
   readonly role: Role
   /** The team member the key belongs to; null for an owner key made by the platform. */
   readonly userId?: string | null
-  /** secret keys reach the API and MCP; publishable ones only the public booking surface. */
-  readonly keyKind?: "secret" | "publishable"
+  /** secret keys reach the API and MCP; publishable ones only the public booking surface; reseller ones only /api/octo. */
+  readonly keyKind?: KeyKind
   /** Web origins the org allows on the public surface. */
   readonly allowedOrigins?: ReadonlyArray<string>
 }>() {}

@@ -4,7 +4,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { badRequest, conflict, forbidden, notFound } from "../schema/errors.ts"
 import { minorUnits, type Org } from "../schema/org.ts"
 import { EngineClock } from "./Clock.ts"
-import { CurrentOrg, type Plan, type Role } from "./CurrentOrg.ts"
+import { CurrentOrg, type KeyKind, type Plan, type Role } from "./CurrentOrg.ts"
 import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
 import { switchOffForKey } from "./webhooks/revoke.ts"
@@ -35,7 +35,7 @@ interface KeyRow {
   readonly name: string | null
   readonly user_id: string | null
   readonly role: Role
-  readonly kind: "secret" | "publishable"
+  readonly kind: KeyKind
   readonly created_at: Date
   readonly revoked_at: Date | null
 }
@@ -71,7 +71,7 @@ const KEY_CACHE_MAX = 10_000
 /** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed). */
 export const KEYS_CHANNEL = "api_keys_changed"
 
-type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null; keyKind: "secret" | "publishable"; allowedOrigins: ReadonlyArray<string> }
+type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null; keyKind: KeyKind; allowedOrigins: ReadonlyArray<string> }
 
 export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
@@ -103,13 +103,13 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       )
 
     /** A new key for the org; with a member, the key is theirs and carries their role. */
-    const createKey = Effect.fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined; kind?: "secret" | "publishable" | undefined } = {}) {
+    const createKey = Effect.fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined; kind?: KeyKind | undefined } = {}) {
       const found = yield* findRow(orgId)
       if (Option.isNone(found)) return yield* notFound("org")
       const owner = opts.user_id === undefined ? Option.none() : yield* member(orgId, opts.user_id)
       if (opts.user_id !== undefined && Option.isNone(owner)) return yield* badRequest("not_a_member", "user_id is not a member of this org's team")
       const kind = opts.kind ?? "secret"
-      const key = kind === "publishable" ? `pk_live_${randomBytes(24).toString("base64url")}` : newKey()
+      const key = kind === "secret" ? newKey() : `${kind === "publishable" ? "pk" : "rk"}_live_${randomBytes(24).toString("base64url")}`
       const row = {
         id: randomUUID(), org_id: orgId, prefix: key.slice(0, 12), hash: hashKey(key), name: opts.name ?? null,
         user_id: opts.user_id ?? null, kind, created_at: yield* clock.now
@@ -209,7 +209,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       const cached = keys.get(hash)
       if (cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS) return Effect.succeed(Option.some(cached.org))
       // A member's key carries the member's role now; a key whose member left the team reaches nothing.
-      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null; key_kind: "secret" | "publishable" }>`
+      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null; key_kind: KeyKind }>`
         select o.*, k.id as key_id, m.role, k.user_id is not null as member_key, k.user_id, k.kind as key_kind
         from api_keys k join orgs o on o.id = k.org_id left join members m on m.user_id = k.user_id and m.org_id = k.org_id and m.removed_at is null
         where k.hash = ${hash} and k.revoked_at is null`.pipe(

@@ -49,13 +49,13 @@ export const commands: ReadonlyArray<Command> = [
   },
   {
     name: "key create",
-    usage: "key create --org ORG_ID [--name NAME] [--user USER_ID] [--kind secret|publishable]",
-    help: "Makes an API key, printed once: an owner key, or with --user a team member's key carrying their role; --kind publishable makes a pk_live_ key for web pages (the public booking surface only).",
+    usage: "key create --org ORG_ID [--name NAME] [--user USER_ID] [--kind secret|publishable|reseller]",
+    help: "Makes an API key, printed once: an owner key, or with --user a team member's key carrying their role; --kind publishable makes a pk_live_ key for web pages (the public booking surface only); --kind reseller an rk_live_ key for the OCTO API at /api/octo only.",
     flags: {
       org: ORG,
       name: { required: false, text: "what the key is for" },
       user: { required: false, text: "a team member's user id" },
-      kind: { required: false, text: "secret (default) or publishable" }
+      kind: { required: false, text: "secret (default), publishable or reseller" }
     },
     request: (f) => ({ method: "POST", path: `admin/v1/orgs/${id(f.org)}/api_keys`, body: defined({ name: f.name, user_id: f.user, kind: f.kind }) })
   },

@@ -124,7 +124,9 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       return Effect.flatMap(orgs.authenticate(bearer), Option.match({
         onNone: () => Effect.fail(refused("the API key is unknown or revoked")),
         onSome: (org) =>
-          route.auth === "org" && org.keyKind === "publishable"
+          org.keyKind === "reseller"
+            ? Effect.fail(refused("a reseller key reaches only the OCTO API at /api/octo"))
+            : route.auth === "org" && org.keyKind === "publishable"
             ? Effect.fail(refused("a publishable key reaches only /api/v1/public: use a secret key here"))
             : Effect.succeed(org)
       }))

@@ -15,12 +15,14 @@ import { type Dispatch, errorReply, type Incoming, makeDispatcher, type Reply } 
 import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
 import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
+import { OCTO_PATH, octoRoutes } from "../octo/routes.ts"
 import { SqlClient } from "@effect/sql"
 import { PgPool } from "../../adapters/db/pool.ts"
 import { makeMetrics } from "./metrics.ts"
 import { makeLimiter, RateLimits, unlimited } from "./limits.ts"
 import { INBOUND_PATH, InboundEmailSecret, inboundEmail } from "./inbound.ts"
 import { Messages } from "../../engine/services/messages/Messages.ts"
+import { Octo } from "../../engine/services/octo/Octo.ts"
 import { safeEqual } from "./security.ts"
 
 /** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */
@@ -178,9 +180,10 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       }
       // MCP is for secret keys: a publishable key reaches only the public booking surface.
       const authenticate = (key: string) =>
-        Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), (o) => Option.isSome(o) && o.value.keyKind !== "publishable"), runtime))
+        Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), (o) => Option.isSome(o) && o.value.keyKind === "secret"), runtime))
       const mcp = makeMcp(dispatch, authenticate)
 
+      const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
       const pool = yield* Effect.serviceOption(PgPool)
@@ -232,6 +235,10 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
             (e) => failed(res, e)
           )
           return
+        }
+        if (OCTO_PATH.test((req.url ?? "/").split("?")[0])) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          return void octo(req, res).catch((e) => failed(res, e))
         }
         readBody(req, limit).then((body) => {
           if (!body.ok) return send(res, body.reply, true)

@@ -80,6 +80,11 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
     })
 
+    /** A reseller's reservation (OCTO): always held until the reseller confirms it, no checkout, no guest mail. */
+    const reserve = Effect.fn("Bookings.reserve")(function*(input: BookingCreate) {
+      return yield* creator.create(yield* CurrentOrg, "octo", input, { hold: true, reseller: true, quiet: true })
+    })
+
     /**
      * One machine event on one booking of the current org. `prepare` runs first on an unlocked read (where the
      * booking goes, for a move or a lapsed hold confirmed again); the places it gains are taken, or refused, by the
@@ -153,10 +158,15 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         return yield* placement.place(o, { ...want, series_id: row.series_id ?? undefined, quantity: row.quantity, periods: o.kind === "rental" ? periods : undefined }, org.timezone, now)
       })
 
-    const confirm = Effect.fn("Bookings.confirm")(function*(id: string) {
+    const confirm = Effect.fn("Bookings.confirm")(function*(id: string, options: { readonly quiet?: boolean } = {}) {
       return yield* act(
         id,
-        (_, now) => Effect.succeed({ event: { type: "confirm", at: at(now) }, changes: { confirmed_at: now, expires_at: null, keeps_place: true }, mail: "confirmed" }),
+        (_, now) =>
+          Effect.succeed({
+            event: { type: "confirm", at: at(now) },
+            changes: { confirmed_at: now, expires_at: null, keeps_place: true },
+            ...(options.quiet === true ? {} : { mail: "confirmed" as const })
+          }),
         (row, now) =>
           row.status === "held" && (!row.keeps_place || expired(row, now))
             ? Effect.asVoid(replace(row, { starts_at: row.starts_at, session_id: row.session_id ?? undefined }, now))
@@ -164,7 +174,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       )
     })
 
-    const cancel = Effect.fn("Bookings.cancel")(function*(id: string, body: { refund_cents?: number | null; reason?: string }) {
+    const cancel = Effect.fn("Bookings.cancel")(function*(id: string, body: { refund_cents?: number | null; reason?: string; quiet?: boolean }) {
       return yield* act(id, (row, now) =>
         Effect.gen(function*() {
           const refund = body.refund_cents ?? null
@@ -172,11 +182,12 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
             return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${row.charged_cents}, what the checkout charged`)
           }
           const refunding = yield* refundOnCancel(sql, row, refund, now)
-          return { event: { type: "cancel", at: at(now) }, changes: { cancelled_at: now, refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding }, mail: "cancelled" as const }
+          return { event: { type: "cancel", at: at(now) }, changes: { cancelled_at: now, refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding },
+            ...(body.quiet === true ? {} : { mail: "cancelled" as const }) }
         })).pipe(Effect.tap(() => wakeups.poke))
     })
 
-    const move = Effect.fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }) {
+    const move = Effect.fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }, options: { readonly quiet?: boolean } = {}) {
       if (body.starts_at === undefined && body.session_id === undefined) return yield* badRequest("invalid_body", "send starts_at or session_id of the new time")
       return yield* act<Placement>(
         id,
@@ -185,7 +196,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           return Effect.succeed({
             event: { type: "move", at: at(now), starts_at: placed.starts_at.toISOString(), ends_at: placed.ends_at.toISOString(), session_id: placed.session_id },
             changes: { starts_at: placed.starts_at, ends_at: placed.ends_at, session_id: placed.session_id, previous: JSON.stringify(previous), choose_by: null, keeps_place: true },
-            mail: "moved"
+            ...(options.quiet === true ? {} : { mail: "moved" as const })
           })
         },
         (row, now) =>
@@ -241,6 +252,6 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return toBooking(yield* store.find(org.id, id))
     })
 
-    return { create, list, get, confirm, cancel, move, setAttendance, markPaid, markUnpaid, nudge, resend } as const
+    return { create, reserve, list, get, confirm, cancel, move, setAttendance, markPaid, markUnpaid, nudge, resend } as const
   })
 }) {}

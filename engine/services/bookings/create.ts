@@ -35,6 +35,16 @@ type Gift = { readonly id: string; readonly cents: number }
 /** A gift card's balance changed between its check and its take: the booking is tried again. */
 class GiftChanged extends Data.TaggedError("GiftChanged") {}
 
+/**
+ * How a surface other than the REST API books: `hold` keeps even a free booking held (a reseller's reservation,
+ * confirmed by the reseller later); `reseller` marks it a reseller's (never called off); `quiet` sends the guest no mail.
+ */
+export interface CreateOptions {
+  readonly hold?: boolean
+  readonly reseller?: boolean
+  readonly quiet?: boolean
+}
+
 /** A hold keeps its place this long unless the caller asks for less (hold_minutes, 1 to 30). */
 export const HOLD_MINUTES = 15
 const MINUTE_MS = 60_000
@@ -149,7 +159,7 @@ export const bookingCreator = Effect.gen(function*() {
       (n) => n > 0
     )
 
-  const attempt = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate) =>
+  const attempt = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions) =>
     Effect.gen(function*() {
       const now = yield* clock.now
       const [o] = yield* prepared.run<Read>(READ, [input.offering_id, org.id, input.session_id ?? null, input.starts_at ?? null, input.customer.email])
@@ -169,11 +179,11 @@ export const bookingCreator = Effect.gen(function*() {
       if (full) return { _tag: "full" as const, o, p }
       const customer = customerPlan(o, input.customer, org.id, now)
       // What the gift card pays counts as paid: only the rest is held for a checkout.
-      const hold = total - giftCents > 0
+      const hold = options.hold === true || total - giftCents > 0
       const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
       const started = startBooking({
         at: now.toISOString(), hold, starts_at: p.starts_at.toISOString(), ends_at: p.ends_at.toISOString(),
-        session_id: p.session_id, series_id: p.series_id, is_reseller: false, expires_at: expires?.toISOString() ?? null
+        session_id: p.session_id, series_id: p.series_id, is_reseller: options.reseller === true, expires_at: expires?.toISOString() ?? null
       })
       const row: BookingRow = {
         id: randomUUID(), org_id: org.id, offering_id: o.id, customer_id: customer.row.id, session_id: p.session_id, series_id: p.series_id,
@@ -203,7 +213,7 @@ export const bookingCreator = Effect.gen(function*() {
         row.id, o.id, row.session_id, row.series_id, row.starts_at, row.ends_at, row.quantity, row.places, row.state,
         JSON.stringify(row.machine), row.status, row.expires_at, row.total_cents, row.reference, row.handle, row.source, row.notes,
         JSON.stringify(row.answers), JSON.stringify(row.metadata), row.confirmed_at, row.waiver_token, row.waiver_needed,
-        randomUUID(), mail.to, mail.subject, mail.text, mail.kind,
+        randomUUID(), options.quiet === true ? null : mail.to, mail.subject, mail.text, mail.kind,
         month, MONTHLY_QUOTA[org.plan],
         events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars), row.guest_cancel_hours
       ])
@@ -247,14 +257,14 @@ export const bookingCreator = Effect.gen(function*() {
   }
 
   /** At most a few tries: after a guest appears or changes concurrently, or after holds past expiry lapsed. */
-  const create = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate) =>
+  const create = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions = {}) =>
     Effect.gen(function*() {
       const nested = yield* inTransaction
       let freed = false
       // A gift card's balance taken by a racing booking is not this booking's doing: such retries are counted apart.
       let giftRaces = 0
       for (let tries = 0; tries < 4; tries++) {
-        const result = yield* attempt(org, source, input).pipe(
+        const result = yield* attempt(org, source, input, options).pipe(
           Effect.retry({ times: nested ? 0 : 3, while: isTransient }),
           Effect.catchTag("SqlError", Effect.die)
         )

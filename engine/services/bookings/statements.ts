@@ -5,7 +5,7 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * taken, and the guest if the org knows their email. WRITE: everything a new booking changes, in one statement and
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it: if that no longer holds
  * nothing is written and the caller reads again), the booking (the bookings_places trigger takes its places or
- * refuses), its mail, the month's quota (refused past the plan's), and its events stamped under the org's event row.
+ * refuses), its mail (none when $33, the address, is null: a quiet booking), the month's quota (refused past the plan's), and its events stamped under the org's event row.
  */
 export const READ: PreparedStatement = {
   name: "booking_read",
@@ -46,6 +46,7 @@ export const WRITE: PreparedStatement = {
     ), m as (
       insert into mail_outbox (id, org_id, to_address, subject, body, kind, booking_id, created_at, attempts, next_at, vars)
       select $32::uuid, $1::uuid, $33::text, $34::text, $35::text, $36::text, b.id, $7::timestamptz, 0, $7::timestamptz, $41::jsonb from b
+      where $33::text is not null
     ), q as (
       insert into booking_quota as x (org_id, month, used, quota) select $1::uuid, $37::text, 1, $38::int from b
       on conflict (org_id, month) do update set used = x.used + 1, quota = excluded.quota

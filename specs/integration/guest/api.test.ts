@@ -149,7 +149,8 @@ describe("the guest page's API (/api/v1/guest/{handle})", () => {
     expect(thread.map((m: { from: string; body: string }) => [m.from, m.body])).toEqual([["guest", "Can I bring my own mat?"], ["business", "Yes, of course."]])
     expectError(await g.write(""), 400, "invalid_body")
     await app.advance(3)
-    expect((await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data[0].subject).toMatch(/A message from/)
+    const subjects = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.map((m: { subject: string }) => m.subject)
+    expect(subjects.filter((x: string) => /A message from/.test(x))).toHaveLength(1)
   })
 
   it("one guest's handle reaches only their own booking", async () => {

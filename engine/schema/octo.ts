@@ -1,0 +1,290 @@
+import { Schema } from "effect"
+
+/**
+ * The OCTO core API (octo.travel, the shapes of @octocloud/types 2.x) as effect Schemas: the responses this engine
+ * sends, checked against the package's types in specs/support/octo.ts, and the request bodies it accepts.
+ */
+
+const Str = Schema.String
+const NullStr = Schema.NullOr(Schema.String)
+
+export const OctoErrorCode = Schema.Literal(
+  "INVALID_PRODUCT_ID", "INVALID_OPTION_ID", "INVALID_UNIT_ID", "INVALID_AVAILABILITY_ID", "INVALID_BOOKING_UUID",
+  "BAD_REQUEST", "UNPROCESSABLE_ENTITY", "UNAUTHORIZED", "FORBIDDEN", "INTERNAL_SERVER_ERROR"
+)
+export type OctoErrorCode = typeof OctoErrorCode.Type
+
+export const OctoErrorBody = Schema.Struct({
+  error: OctoErrorCode,
+  errorMessage: Str,
+  productId: Schema.optional(Str),
+  optionId: Schema.optional(Str),
+  unitId: Schema.optional(Str),
+  availabilityId: Schema.optional(Str),
+  uuid: Schema.optional(Str)
+})
+
+export const Tax = Schema.Struct({ name: Str, retail: Schema.Int, original: Schema.Int, net: Schema.NullOr(Schema.Int) })
+export const Pricing = Schema.Struct({
+  original: Schema.Int,
+  retail: Schema.Int,
+  net: Schema.NullOr(Schema.Int),
+  currency: Str,
+  currencyPrecision: Schema.Int,
+  includedTaxes: Schema.Array(Tax)
+})
+export type Pricing = typeof Pricing.Type
+export const PricingUnit = Schema.Struct({ ...Pricing.fields, unitId: Str })
+
+export const SupplierContact = Schema.Struct({ website: NullStr, email: NullStr, telephone: NullStr, address: NullStr })
+export const Supplier = Schema.Struct({ id: Str, name: Str, endpoint: Str, contact: SupplierContact })
+
+export const ContactField = Schema.Literal("firstName", "lastName", "emailAddress", "phoneNumber", "country", "notes", "locales", "allowMarketing", "postalCode")
+export const UnitType = Schema.Literal("ADULT", "YOUTH", "CHILD", "INFANT", "FAMILY", "SENIOR", "STUDENT", "MILITARY", "OTHER")
+export const UnitRestrictions = Schema.Struct({
+  minAge: Schema.Int,
+  maxAge: Schema.Int,
+  idRequired: Schema.Boolean,
+  minQuantity: Schema.NullOr(Schema.Int),
+  maxQuantity: Schema.NullOr(Schema.Int),
+  paxCount: Schema.Int,
+  accompaniedBy: Schema.Array(Str)
+})
+export const Unit = Schema.Struct({
+  id: Str,
+  internalName: Str,
+  reference: NullStr,
+  type: UnitType,
+  restrictions: UnitRestrictions,
+  requiredContactFields: Schema.Array(ContactField),
+  pricingFrom: Schema.optional(Schema.Array(Pricing))
+})
+export type Unit = typeof Unit.Type
+
+export const DurationUnit = Schema.Literal("minute", "hour", "day")
+export const Option = Schema.Struct({
+  id: Str,
+  default: Schema.Boolean,
+  internalName: Str,
+  reference: NullStr,
+  availabilityLocalStartTimes: Schema.Array(Str),
+  cancellationCutoff: Str,
+  cancellationCutoffAmount: Schema.Int,
+  cancellationCutoffUnit: DurationUnit,
+  requiredContactFields: Schema.Array(ContactField),
+  restrictions: Schema.Struct({ minUnits: Schema.NullOr(Schema.Int), maxUnits: Schema.NullOr(Schema.Int) }),
+  units: Schema.Array(Unit),
+  pricingFrom: Schema.optional(Schema.Array(Pricing))
+})
+
+export const AvailabilityType = Schema.Literal("START_TIME", "OPENING_HOURS")
+export const DeliveryFormat = Schema.Literal("PDF_URL", "QRCODE", "CODE128", "PKPASS_URL", "AZTECCODE")
+export const DeliveryMethod = Schema.Literal("VOUCHER", "TICKET")
+export const RedemptionMethod = Schema.Literal("DIGITAL", "PRINT", "MANIFEST")
+export const Product = Schema.Struct({
+  id: Str,
+  internalName: Str,
+  reference: NullStr,
+  locale: Str,
+  timeZone: Str,
+  allowFreesale: Schema.Boolean,
+  instantConfirmation: Schema.Boolean,
+  instantDelivery: Schema.Boolean,
+  availabilityRequired: Schema.Boolean,
+  availabilityType: AvailabilityType,
+  deliveryFormats: Schema.Array(DeliveryFormat),
+  deliveryMethods: Schema.Array(DeliveryMethod),
+  redemptionMethod: RedemptionMethod,
+  options: Schema.Array(Option),
+  defaultCurrency: Schema.optional(Str),
+  availableCurrencies: Schema.optional(Schema.Array(Str)),
+  pricingPer: Schema.optional(Schema.Literal("BOOKING", "UNIT"))
+})
+export type Product = typeof Product.Type
+
+export const AvailabilityStatus = Schema.Literal("AVAILABLE", "FREESALE", "SOLD_OUT", "LIMITED", "CLOSED")
+export type AvailabilityStatus = typeof AvailabilityStatus.Type
+export const OpeningHours = Schema.Struct({ from: Str, to: Str })
+export const Availability = Schema.Struct({
+  id: Str,
+  localDateTimeStart: Str,
+  localDateTimeEnd: Str,
+  utcCutoffAt: Str,
+  allDay: Schema.Boolean,
+  available: Schema.Boolean,
+  status: AvailabilityStatus,
+  vacancies: Schema.NullOr(Schema.Int),
+  capacity: Schema.NullOr(Schema.Int),
+  maxUnits: Schema.NullOr(Schema.Int),
+  openingHours: Schema.Array(OpeningHours),
+  unitPricing: Schema.optional(Schema.Array(PricingUnit)),
+  pricing: Schema.optional(Pricing)
+})
+export type Availability = typeof Availability.Type
+
+export const AvailabilityCalendarDay = Schema.Struct({
+  localDate: Str,
+  available: Schema.Boolean,
+  status: AvailabilityStatus,
+  vacancies: Schema.NullOr(Schema.Int),
+  capacity: Schema.NullOr(Schema.Int),
+  openingHours: Schema.Array(OpeningHours),
+  unitPricingFrom: Schema.optional(Schema.Array(PricingUnit)),
+  pricingFrom: Schema.optional(Pricing)
+})
+
+export const BookingStatus = Schema.Literal("ON_HOLD", "CONFIRMED", "EXPIRED", "CANCELLED", "REDEEMED", "PENDING", "REJECTED")
+export type BookingStatus = typeof BookingStatus.Type
+export const Contact = Schema.Struct({
+  fullName: NullStr,
+  firstName: NullStr,
+  lastName: NullStr,
+  emailAddress: NullStr,
+  phoneNumber: NullStr,
+  locales: Schema.Array(Str),
+  postalCode: NullStr,
+  country: NullStr,
+  notes: NullStr
+})
+export type Contact = typeof Contact.Type
+export const Ticket = Schema.Struct({
+  redemptionMethod: RedemptionMethod,
+  utcRedeemedAt: NullStr,
+  deliveryOptions: Schema.Array(Schema.Struct({ deliveryFormat: DeliveryFormat, deliveryValue: Str }))
+})
+export const UnitItem = Schema.Struct({
+  uuid: Str,
+  resellerReference: NullStr,
+  supplierReference: NullStr,
+  unitId: Str,
+  status: BookingStatus,
+  utcRedeemedAt: NullStr,
+  contact: Contact,
+  ticket: Schema.NullOr(Ticket),
+  pricing: Schema.optional(Pricing)
+})
+export const Booking = Schema.Struct({
+  id: Str,
+  uuid: Str,
+  testMode: Schema.Boolean,
+  resellerReference: NullStr,
+  supplierReference: NullStr,
+  status: BookingStatus,
+  utcCreatedAt: Str,
+  utcUpdatedAt: Str,
+  utcExpiresAt: NullStr,
+  utcRedeemedAt: NullStr,
+  utcConfirmedAt: NullStr,
+  productId: Str,
+  product: Schema.optional(Product),
+  optionId: Str,
+  option: Schema.optional(Option),
+  cancellable: Schema.Boolean,
+  cancellation: Schema.NullOr(Schema.Struct({ refund: Schema.Literal("FULL", "PARTIAL", "NONE"), reason: NullStr, utcCancelledAt: Str })),
+  freesale: Schema.Boolean,
+  availabilityId: NullStr,
+  availability: Schema.NullOr(Availability),
+  contact: Contact,
+  notes: NullStr,
+  deliveryMethods: Schema.Array(DeliveryMethod),
+  voucher: Schema.NullOr(Ticket),
+  unitItems: Schema.Array(UnitItem),
+  pricing: Schema.optional(Pricing)
+})
+export type Booking = typeof Booking.Type
+
+// Requests. Unknown fields are ignored (OCTO clients send capability fields this engine does not know).
+
+const LocalDate = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/), Schema.annotations({ message: () => "a local date YYYY-MM-DD" }))
+const Ref = Schema.String.pipe(Schema.maxLength(200))
+export const AvailabilityUnit = Schema.Struct({ id: Str, quantity: Schema.Int.pipe(Schema.between(0, 10000)) })
+
+export const CalendarBody = Schema.Struct({
+  productId: Str,
+  optionId: Str,
+  localDateStart: LocalDate,
+  localDateEnd: LocalDate,
+  units: Schema.optional(Schema.Array(AvailabilityUnit))
+})
+export type CalendarBody = typeof CalendarBody.Type
+
+export const AvailabilityBody = Schema.Struct({
+  productId: Str,
+  optionId: Str,
+  localDateStart: Schema.optional(LocalDate),
+  localDateEnd: Schema.optional(LocalDate),
+  availabilityIds: Schema.optional(Schema.Array(Str).pipe(Schema.maxItems(100))),
+  units: Schema.optional(Schema.Array(AvailabilityUnit))
+})
+export type AvailabilityBody = typeof AvailabilityBody.Type
+
+export const ContactInput = Schema.Struct({
+  fullName: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(120)))),
+  firstName: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(60)))),
+  lastName: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(60)))),
+  emailAddress: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(254), Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), Schema.annotations({ message: () => "emailAddress: an email address" })))),
+  phoneNumber: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(40)))),
+  locales: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(35))).pipe(Schema.maxItems(10))),
+  postalCode: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(20)))),
+  country: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(2)))),
+  notes: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000))))
+})
+export type ContactInput = typeof ContactInput.Type
+
+export const UnitItemInput = Schema.Struct({
+  uuid: Schema.optional(Ref),
+  unitId: Str,
+  resellerReference: Schema.optional(Ref),
+  contact: Schema.optional(ContactInput)
+})
+export type UnitItemInput = typeof UnitItemInput.Type
+const UnitItems = Schema.Array(UnitItemInput).pipe(Schema.minItems(1), Schema.maxItems(10000))
+const Minutes = Schema.Int.pipe(Schema.between(1, 1440), Schema.annotations({ message: () => "expirationMinutes: whole minutes, 1 to 1440" }))
+const Notes = Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000)))
+
+export const ReserveBody = Schema.Struct({
+  uuid: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+  productId: Str,
+  optionId: Str,
+  availabilityId: Str,
+  expirationMinutes: Schema.optional(Minutes),
+  notes: Schema.optional(Notes),
+  unitItems: UnitItems,
+  resellerReference: Schema.optional(Ref),
+  contact: Schema.optional(ContactInput)
+})
+export type ReserveBody = typeof ReserveBody.Type
+
+export const UpdateBody = Schema.Struct({
+  resellerReference: Schema.optional(Ref),
+  productId: Schema.optional(Str),
+  optionId: Schema.optional(Str),
+  availabilityId: Schema.optional(Str),
+  expirationMinutes: Schema.optional(Minutes),
+  notes: Schema.optional(Notes),
+  emailReceipt: Schema.optional(Schema.Boolean),
+  unitItems: Schema.optional(UnitItems),
+  contact: Schema.optional(ContactInput)
+})
+export type UpdateBody = typeof UpdateBody.Type
+
+export const ConfirmBody = Schema.Struct({
+  emailReceipt: Schema.optional(Schema.Boolean),
+  resellerReference: Schema.optional(Ref),
+  contact: ContactInput,
+  unitItems: Schema.optional(UnitItems)
+})
+export type ConfirmBody = typeof ConfirmBody.Type
+
+export const ExtendBody = Schema.Struct({ expirationMinutes: Schema.optional(Minutes) })
+export const CancelBody = Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500)))), force: Schema.optional(Schema.Boolean) })
+
+export const BookingsQuery = Schema.Struct({
+  resellerReference: Schema.optional(Ref),
+  supplierReference: Schema.optional(Ref),
+  localDateStart: Schema.optional(LocalDate),
+  localDateEnd: Schema.optional(LocalDate),
+  productId: Schema.optional(Str),
+  optionId: Schema.optional(Str)
+})
+export type BookingsQuery = typeof BookingsQuery.Type

@@ -1,0 +1,122 @@
+import { Cause, Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import * as O from "../../engine/schema/octo.ts"
+import { CurrentOrg, RequestSurface } from "../../engine/services/CurrentOrg.ts"
+import * as E from "../../engine/services/octo/errors.ts"
+import { Octo } from "../../engine/services/octo/Octo.ts"
+import { Orgs } from "../../engine/services/Orgs.ts"
+
+/** Paths these routes answer: the OCTO core API for resellers. */
+export const OCTO_PATH = /^\/api\/octo(\/|$)/
+const MAX_BODY = 512 * 1024
+/** Capabilities this supplier implements; a reseller asks for them in Octo-Capabilities, none is required. */
+export const CAPABILITIES = ["octo/pricing"] as const
+
+type Handler = (input: { params: ReadonlyArray<string>; body: unknown; query: URLSearchParams; pricing: boolean }) => Effect.Effect<unknown, E.OctoFailure, Octo | CurrentOrg>
+
+const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown) =>
+  Schema.decodeUnknown(schema, { errors: "first", onExcessProperty: "ignore" })(value).pipe(
+    Effect.mapError((e) => E.badRequest(ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`).join("; ")))
+  )
+
+const uuidOf = (params: ReadonlyArray<string>) => decodeURIComponent(params[0])
+
+const routes: ReadonlyArray<readonly [string, RegExp, Handler]> = [
+  ["GET", /^\/supplier$/, () => Effect.flatMap(Octo, (o) => o.supplier)],
+  ["GET", /^\/products$/, ({ pricing }) => Effect.flatMap(Octo, (o) => o.products(pricing))],
+  ["GET", /^\/products\/([^/]+)$/, ({ params, pricing }) => Effect.flatMap(Octo, (o) => o.product(decodeURIComponent(params[0]), pricing))],
+  ["POST", /^\/availability\/calendar$/, ({ body, pricing }) => Effect.flatMap(decode(O.CalendarBody, body), (b) => Effect.flatMap(Octo, (o) => o.calendar(b, pricing)))],
+  ["POST", /^\/availability$/, ({ body, pricing }) => Effect.flatMap(decode(O.AvailabilityBody, body), (b) => Effect.flatMap(Octo, (o) => o.availability(b, pricing)))],
+  ["POST", /^\/bookings$/, ({ body, pricing }) => Effect.flatMap(decode(O.ReserveBody, body), (b) => Effect.flatMap(Octo, (o) => o.reserve(b, pricing)))],
+  ["GET", /^\/bookings$/, ({ query, pricing }) =>
+    Effect.flatMap(decode(O.BookingsQuery, Object.fromEntries(query)), (q) => Effect.flatMap(Octo, (o) => o.list(q, pricing)))],
+  ["GET", /^\/bookings\/([^/]+)$/, ({ params, pricing }) => Effect.flatMap(Octo, (o) => o.get(uuidOf(params), pricing))],
+  ["PATCH", /^\/bookings\/([^/]+)$/, ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.UpdateBody, body), (b) => Effect.flatMap(Octo, (o) => o.update(uuidOf(params), b, pricing)))],
+  ["POST", /^\/bookings\/([^/]+)\/confirm$/, ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.ConfirmBody, body), (b) => Effect.flatMap(Octo, (o) => o.confirm(uuidOf(params), b, pricing)))],
+  ["POST", /^\/bookings\/([^/]+)\/extend$/, ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.ExtendBody, body ?? {}), (b) => Effect.flatMap(Octo, (o) => o.extend(uuidOf(params), b, pricing)))],
+  ["POST", /^\/bookings\/([^/]+)\/cancel$/, ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.CancelBody, body ?? {}), (b) => Effect.flatMap(Octo, (o) => o.cancel(uuidOf(params), b, pricing)))]
+]
+
+type Body = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: E.OctoFailure }
+
+const readJson = (req: IncomingMessage) =>
+  new Promise<Body>((resolve) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    const finish = (b: Body) => {
+      if (!done) (done = true, resolve(b))
+    }
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) finish({ ok: false, failure: E.badRequest(`the body is larger than ${MAX_BODY} bytes`) })
+      else chunks.push(c)
+    })
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8")
+      if (text.trim() === "") return finish({ ok: true, value: undefined })
+      try {
+        finish({ ok: true, value: JSON.parse(text) })
+      } catch {
+        finish({ ok: false, failure: E.badRequest("the body is not valid JSON") })
+      }
+    })
+    req.on("error", () => finish({ ok: false, failure: E.badRequest("the body could not be read") }))
+  })
+
+/**
+ * The OCTO API at /api/octo as a plain node handler: Bearer with a reseller key (rk_live_…; any other key is 403),
+ * JSON bodies, OCTO's error shape `{error, errorMessage}` and its codes; capabilities asked for in Octo-Capabilities
+ * that this supplier has are echoed in the same response header.
+ */
+export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
+  const run = Runtime.runPromiseExit(runtime)
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://localhost")
+    const path = url.pathname.replace(/^\/api\/octo/, "").replace(/\/+$/, "") || "/"
+    const asked = String(req.headers["octo-capabilities"] ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "")
+    const granted = CAPABILITIES.filter((c) => asked.includes(c))
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body)
+      res.writeHead(status, {
+        "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "octo-capabilities": granted.join(", ")
+      })
+      res.end(text)
+    }
+    const refuse = (f: E.OctoFailure) => send(f.status, E.errorBody(f))
+
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+    if (bearer === undefined) return refuse(E.unauthorized("send Authorization: Bearer <reseller API key>"))
+    const found = await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
+    if (Exit.isFailure(found)) return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+    if (Option.isNone(found.value)) return refuse(E.unauthorized("the API key is unknown or revoked"))
+    const org = found.value.value
+    if (org.keyKind !== "reseller") return refuse(E.forbiddenKey("the OCTO API takes a reseller key (kind reseller, rk_live_…)"))
+
+    const method = req.method ?? "GET"
+    const matched = routes.map(([m, re, h]) => [m, re.exec(path), h] as const).filter(([, match]) => match !== null)
+    const route = matched.find(([m]) => m === method)
+    if (route === undefined) {
+      return matched.length === 0
+        ? send(404, { error: "BAD_REQUEST", errorMessage: `no OCTO endpoint ${path.slice(0, 200)}` })
+        : send(405, { error: "BAD_REQUEST", errorMessage: `${path.slice(0, 200)} takes ${matched.map(([m]) => m).join(", ")}` })
+    }
+    const body = method === "GET" ? { ok: true as const, value: undefined } : await readJson(req)
+    if (!body.ok) return refuse(body.failure)
+    const [, match, handler] = route
+    const exit = await run(handler({ params: match!.slice(1), body: body.value, query: url.searchParams, pricing: granted.includes("octo/pricing") }).pipe(
+      Effect.provideService(CurrentOrg, org),
+      Effect.provideService(RequestSurface, "octo"),
+      Effect.withSpan(`octo ${method} ${path.replace(/\/bookings\/[^/]+/, "/bookings/{uuid}").replace(/\/products\/[^/]+/, "/products/{id}")}`)
+    ))
+    if (Exit.isSuccess(exit)) return send(200, exit.value)
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure)) return refuse(failure.value)
+    await run(Effect.logError("OCTO request failed", exit.cause))
+    return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+  }
+}
