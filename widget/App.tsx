@@ -125,7 +125,7 @@ const Times = (p: { api: Client; org: Org; offering: Offering; heading: Heading;
             {[...byDay].map(([d, list]) => {
               const open = list.filter((s) => s.remaining > 0).length
               return (
-                <button key={d} aria-pressed={day === d} onClick={() => setDay(d)} aria-label={`${dayLong(list[0].starts_at, p.org.timezone)}: ${open === 0 ? "full" : `${open} ${open === 1 ? "time" : "times"} free`}`}>
+                <button key={d} aria-pressed={day === d} onClick={() => setDay(d)}>
                   {dayLabel(list[0].starts_at, p.org.timezone)}
                   <br />
                   <span class="note">{open === 0 ? "full" : `${open} free`}</span>
@@ -139,10 +139,10 @@ const Times = (p: { api: Client; org: Org; offering: Offering; heading: Heading;
               <div class="times" role="group" aria-labelledby="times-label">
                 {shown.map((s) =>
                   s.remaining > 0
-                    ? <button key={s.starts_at} onClick={() => p.onPick(s)} aria-label={`${time(s.starts_at, p.org.timezone)}, ${s.remaining} left`}>{time(s.starts_at, p.org.timezone)} <span class="note">({s.remaining} left)</span></button>
+                    ? <button key={s.starts_at} onClick={() => p.onPick(s)}>{time(s.starts_at, p.org.timezone)} <span class="note">({s.remaining} left)</span></button>
                     : p.offering.waitlist_enabled
-                    ? <button key={s.starts_at} onClick={() => p.onWait(s)} aria-label={`${time(s.starts_at, p.org.timezone)}, full: join the waitlist`}>{time(s.starts_at, p.org.timezone)} <span class="note">(full: waitlist)</span></button>
-                    : <button key={s.starts_at} disabled aria-label={`${time(s.starts_at, p.org.timezone)}, full`}>{time(s.starts_at, p.org.timezone)} <span class="note">(full)</span></button>
+                    ? <button key={s.starts_at} onClick={() => p.onWait(s)}>{time(s.starts_at, p.org.timezone)} <span class="note">(full: join the waitlist)</span></button>
+                    : <button key={s.starts_at} disabled>{time(s.starts_at, p.org.timezone)} <span class="note">(full)</span></button>
                 )}
               </div>
             </>
@@ -156,7 +156,8 @@ const Times = (p: { api: Client; org: Org; offering: Offering; heading: Heading;
 
 const Details = (p: { api: Client; org: Org; offering: Offering; slot: Slot; heading: Heading; onBack: () => void; onBooked: (b: Booked) => void; onError: (e: string | undefined) => void }) => {
   const o = p.offering
-  const max = Math.min(o.max_per_booking, p.slot.remaining)
+  // An appointment takes one place whatever the party; seats and items take one each.
+  const max = o.kind === "appointment" ? o.max_per_booking : Math.min(o.max_per_booking, p.slot.remaining)
   const [quantity, setQuantity] = useState(1)
   const [periods, setPeriods] = useState(1)
   const [name, setName] = useState("")

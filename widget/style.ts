@@ -4,7 +4,7 @@ export const STYLE = `
 *{box-sizing:border-box}
 .card{border:1px solid #d0d0d0;border-radius:8px;padding:1rem;background:#fff}
 h2{font-size:1.25rem;margin:0 0 .75rem}h3{font-size:1rem;margin:1rem 0 .5rem}
-p{margin:.5rem 0}.note{color:#4a4a4a;font-size:.9rem}
+p{margin:.5rem 0}.note{color:#4a4a4a;font-size:.9rem}button .note{color:inherit}
 button{font:inherit;cursor:pointer;border-radius:6px;border:1px solid #0b57d0;background:#fff;color:#0b57d0;padding:.5rem .9rem;margin:.2rem}
 button.primary{background:#0b57d0;color:#fff;width:100%;margin:1rem 0 0;padding:.7rem}
 button[aria-pressed=true],button[aria-checked=true]{background:#0b57d0;color:#fff}

@@ -41,3 +41,13 @@ export const screenshots = async (page: Page, name: string) => {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
   await page.setViewportSize(size)
 }
+
+/** dist/widget.js, built again when any file of widget/ is newer (the engine serves the built file). */
+export const ensureWidget = async () => {
+  const { readdirSync, statSync } = await import("node:fs")
+  const built = join(process.cwd(), "dist", "widget.js")
+  const newest = Math.max(...readdirSync(join(process.cwd(), "widget")).map((f) => statSync(join(process.cwd(), "widget", f)).mtimeMs))
+  if (existsSync(built) && statSync(built).mtimeMs >= newest) return
+  const { build } = await import("vite")
+  await build({ configFile: join(process.cwd(), "vite.widget.config.ts") })
+}

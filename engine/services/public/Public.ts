@@ -9,7 +9,7 @@ import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { guestPage, Links } from "../Links.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import { Orgs } from "../Orgs.ts"
-import { todayIn } from "../../time/local.ts"
+import { addDays, endOfLocalDay, toInstant, todayIn } from "../../time/local.ts"
 import { EngineClock } from "../Clock.ts"
 import { priceOf } from "../bookings/pricing.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
@@ -72,8 +72,29 @@ export class Public extends Effect.Service<Public>()("Public", {
     const get = (id: string, origin: string | undefined) =>
       Effect.zipRight(checkOrigin(origin), Effect.map(activeOffering(id), (o) => publicFields(o)))
 
+    /**
+     * An active offering's bookable times; with waitlist_enabled, its full calendar times too (remaining 0), so a
+     * guest can join their waitlist.
+     */
     const times = (id: string, query: { from?: string; to?: string }, origin: string | undefined) =>
-      Effect.zipRight(checkOrigin(origin), Effect.zipRight(activeOffering(id), availability.get(id, query)))
+      Effect.gen(function*() {
+        yield* checkOrigin(origin)
+        const o = yield* activeOffering(id)
+        const open = yield* availability.get(id, query)
+        if (!o.waitlist_enabled) return open
+        const org = yield* CurrentOrg
+        const from = query.from ?? todayIn(yield* clock.now, org.timezone)
+        const to = query.to ?? addDays(from, 13)
+        const full = yield* sql<{ id: string; starts_at: Date; ends_at: Date; cap: number }>`
+          select id, starts_at, ends_at, cap from sessions
+          where offering_id = ${id} and state = 'scheduled' and booked >= cap and starts_at > ${yield* clock.now}
+            and starts_at >= ${toInstant(from, "00:00:00", org.timezone)} and starts_at < ${endOfLocalDay(to, org.timezone)}`.pipe(Effect.orDie)
+        const data = [
+          ...open.data,
+          ...full.map((f) => ({ starts_at: f.starts_at.toISOString(), ends_at: f.ends_at.toISOString(), capacity: f.cap, remaining: 0, session_id: f.id }))
+        ].sort((a, b) => a.starts_at.localeCompare(b.starts_at))
+        return { ...open, data }
+      })
 
     const book = (input: BookingCreate, origin: string | undefined) =>
       Effect.gen(function*() {
