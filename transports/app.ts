@@ -1,3 +1,4 @@
+import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
@@ -89,7 +90,8 @@ export const EngineLive = Layer.mergeAll(
   Waitlist.Default,
   Public.Default,
   Guest.Default,
-  Octo.Default
+  Octo.Default,
+  Assistant.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

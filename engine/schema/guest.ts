@@ -39,6 +39,7 @@ export const GuestView = Schema.Struct({
     move_until: NullableInstant.annotations({ description: "The guest may move to another time here until then; null: not now" }),
     cancel_refunds_cents: Schema.Int.annotations({ description: "What cancelling now gives back of what was paid online" }),
     pay_url: Schema.NullOr(Schema.String).annotations({ description: "Pay for the hold (a fresh checkout)" }),
+    can_confirm: Schema.Boolean.annotations({ description: "The hold waits for the guest to confirm it (an assistant made it; nothing to pay)" }),
     why_not: Schema.NullOr(Schema.String).annotations({ description: "Why cancel and move are not offered, in words for the guest" })
   }),
   page_url: Schema.String,

@@ -59,6 +59,7 @@ export const Org = Schema.Struct({
   auto_acknowledge: Schema.Boolean.annotations({ description: "Answer each guest who writes with a short system message" }),
   reply_to_domain: Schema.NullOr(Schema.String).annotations({ description: "The domain of the reply addresses of guest messages (reply+…@domain); null: the engine's MAIL_DOMAIN" }),
   allowed_origins: Schema.Array(Schema.String).annotations({ description: "Web origins allowed to call /api/v1/public with a publishable key (CORS)" }),
+  slug: Schema.NullOr(Schema.String).annotations({ description: "The org's public name in addresses: its assistant booking channel is /api/mcp/book/{slug}; null: none" }),
   guest_cancel_hours: Schema.NullOr(Schema.Int).annotations({
     description: "Guests may cancel or move on their page until this many hours before the start (default 24); null: only the business can. Each booking keeps the rule of when it was made, or this one if kinder"
   }),
@@ -88,6 +89,9 @@ export const OrgUpdate = Schema.Struct({
   )).pipe(Schema.maxItems(50))),
   reply_to_domain: Schema.optional(Schema.NullOr(Schema.String.pipe(
     Schema.pattern(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, { message: () => "reply_to_domain: a domain name such as mail.example.com" })
+  ))),
+  slug: Schema.optional(Schema.NullOr(Schema.String.pipe(
+    Schema.pattern(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/, { message: () => "slug: 3 to 40 lowercase letters, digits and hyphens, starting and ending with a letter or digit" })
   ))),
   guest_cancel_hours: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(0, 8760, { message: () => "guest_cancel_hours: a whole number of hours from 0 to 8760, or null" }))))
 }).annotations(strict)

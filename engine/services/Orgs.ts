@@ -1,3 +1,4 @@
+import { isEmailTaken as isUniqueViolation } from "./customers/row.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
@@ -25,6 +26,7 @@ interface OrgRow {
   readonly reply_to_domain?: string | null
   readonly allowed_origins?: ReadonlyArray<string>
   readonly guest_cancel_hours?: number | null
+  readonly slug?: string | null
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -58,6 +60,7 @@ export const toOrg = (r: OrgRow): Org => ({
   auto_acknowledge: r.auto_acknowledge ?? false,
   reply_to_domain: r.reply_to_domain ?? null,
   allowed_origins: [...(r.allowed_origins ?? [])],
+  slug: r.slug ?? null,
   guest_cancel_hours: r.guest_cancel_hours === undefined ? 24 : r.guest_cancel_hours,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
@@ -254,6 +257,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       reply_to_domain?: string | null | undefined
       allowed_origins?: ReadonlyArray<string> | undefined
       guest_cancel_hours?: number | null | undefined
+      slug?: string | null | undefined
     }) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(Object.entries({
@@ -265,6 +269,10 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         allowed_origins: patch.allowed_origins === undefined ? undefined : `{${[...new Set(patch.allowed_origins.map((o) => o.toLowerCase()))].join(",")}}`
       }).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {
+        if (patch.slug != null) {
+          const [taken] = yield* sql`select 1 from orgs where slug = ${patch.slug} and id <> ${org.id}`
+          if (taken !== undefined) return yield* conflict("slug_taken", `the slug ${patch.slug} belongs to another org`)
+        }
         if (patch.currency !== undefined) {
           // Amounts are stored in the org's minor units: once money has moved, they would change meaning.
           const [current] = yield* sql<{ currency: string; moved: boolean }>`
@@ -279,7 +287,12 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         const updated = toOrg(rows[0])
         yield* events.append(org.id, [{ type: "org.updated", data: updated }])
         return updated
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die), Effect.tap(() => changed(`org:${org.id}`)))
+      }).pipe(
+        sql.withTransaction,
+        // Two orgs taking one slug at once: the unique index refuses the second.
+        Effect.catchTag("SqlError", (e) => isUniqueViolation(e) ? Effect.fail(conflict("slug_taken", `the slug ${patch.slug} belongs to another org`)) : Effect.die(e)),
+        Effect.tap(() => changed(`org:${org.id}`))
+      )
     })
 
 

@@ -1,3 +1,5 @@
+import { Assistant } from "../../engine/services/assistant/Assistant.ts"
+import { ASSISTANT_PATH, assistantMcp } from "../mcp/assistant.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
 import { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
@@ -142,6 +144,17 @@ export class RequestHandler extends Context.Tag("RequestHandler")<RequestHandler
 
 const NO_HEADERS: Record<string, string> = {}
 
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return ""
+  }
+}
+
+/** Holds one client address may make on one org's assistant channel per hour. */
+export const ASSISTANT_HOLDS_PER_HOUR = 10
+
 /** The public booking surface, which web pages call from their own origin (CORS). */
 const PUBLIC_PATH = /^\/api\/v1\/public\//
 /**
@@ -193,6 +206,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const inbound = inboundEmail(yield* Messages, (yield* InboundEmailSecret).secret, runtime)
       const perKey = makeLimiter(sqlClient, runtime, "key", { limit: limits.perKey, windowSeconds: limits.windowSeconds ?? 60 })
       const perAddress = makeLimiter(sqlClient, runtime, "address", { limit: limits.perAddress, windowSeconds: limits.windowSeconds ?? 60 })
+      const assistant = assistantMcp(yield* Effect.runtime<Assistant>(), makeLimiter(sqlClient, runtime, "assistant_holds", { limit: ASSISTANT_HOLDS_PER_HOUR, windowSeconds: 3600 }))
       /** The limit a request counts against: its Bearer credential, else its client address; none for some routes. */
       const limitFor = (req: IncomingMessage) => {
         const url = req.url ?? "/"
@@ -246,13 +260,16 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           const incoming: Incoming = { method: req.method ?? "GET", url, headers: req.headers, body: body.text, surface: "api" }
           const started = performance.now()
           const isMcp = url === "/mcp" || url.startsWith("/mcp?")
+          const book = ASSISTANT_PATH.exec(url)
           const reply = isMcp
             ? mcp(req, body.text)
+            : book !== null
+            ? assistant(req, body.text, safeDecode(book[1]))
             : url === INBOUND_PATH && req.method === "POST"
             ? inbound(typeof req.headers["x-inbound-signature"] === "string" ? req.headers["x-inbound-signature"] : undefined, body.text)
             : dispatch(incoming)
           return reply.then((r) => {
-            metrics.observe(isMcp ? "mcp" : r.operation ?? "unmatched", r.status, (performance.now() - started) / 1000)
+            metrics.observe(isMcp ? "mcp" : book !== null ? "assistant" : r.operation ?? "unmatched", r.status, (performance.now() - started) / 1000)
             const cors = corsFor(req, r.status)
             send(res, limited === NO_HEADERS && cors === undefined ? r : { ...r, headers: { ...r.headers, ...limited, ...cors } })
           }, (e) => failed(res, e))

@@ -7,11 +7,12 @@ import { dayOnly, escape, HTML, money, page, readForm, send, timeOnly, when } fr
 type Slot = { starts_at: string; ends_at: string; remaining: number; session_id?: string }
 type Message = { from: "guest" | "business"; body: string; created_at: string }
 
-const STATUS: Record<GuestView["status"], string> = { held: "Waiting for payment", confirmed: "Confirmed", cancelled: "Cancelled" }
+const STATUS: Record<GuestView["status"], string> = { held: "Held", confirmed: "Confirmed", cancelled: "Cancelled" }
 const DONE: Record<string, string> = {
   cancelled: "Your booking is cancelled. A confirmation is on its way by email.",
   moved: "Your booking has moved to the new time. A confirmation is on its way by email.",
-  sent: "Your message is sent. The answer comes by email and shows here."
+  sent: "Your message is sent. The answer comes by email and shows here.",
+  confirmed: "Your booking is confirmed. A confirmation is on its way by email."
 }
 
 const details = (v: GuestView) => {
@@ -33,6 +34,7 @@ const details = (v: GuestView) => {
 const actions = (v: GuestView, base: string) => {
   const m = (c: number) => escape(money(c, v.org.currency, v.org.locale))
   const parts: Array<string> = []
+  if (v.actions.can_confirm) parts.push(`<form method="post" action="${base}/confirm"><p>This booking was held for you. Confirm it to keep your place${v.expires_at ? ` (held until <time datetime="${escape(v.expires_at)}">${escape(when(v.expires_at, v.org.timezone, v.org.locale))}</time>)` : ""}.</p><button type="submit">Confirm my booking</button></form>`)
   if (v.actions.pay_url) parts.push(`<p><a class="button" href="${escape(v.actions.pay_url)}">Pay ${m(Math.max(0, v.total_cents - v.gift_cents))}</a></p>`)
   if (v.choose_by) parts.push(`<p role="status">This time was called off. Choose another time or cancel before <time datetime="${escape(v.choose_by)}">${escape(when(v.choose_by, v.org.timezone, v.org.locale))}</time>.</p>`)
   if (v.actions.move_until) parts.push(`<p><a class="button" href="${base}/move">Choose another time</a></p>`)
@@ -58,9 +60,10 @@ const thread = (v: GuestView, messages: ReadonlyArray<Message>, base: string, er
     `<label for="body">Write to ${escape(v.org.name)}</label><textarea id="body" name="body" rows="4" maxlength="5000" required${error ? ` aria-invalid="true" aria-describedby="message-error"` : ""}></textarea>` +
     `<button type="submit">Send message</button></form>`)
 
-export const guestPageHtml = (v: GuestView, messages: ReadonlyArray<Message>, base: string, notice?: string, error?: string) =>
+export const guestPageHtml = (v: GuestView, messages: ReadonlyArray<Message>, base: string, notice?: string, error?: string, alert?: string) =>
   page(v.offering.name,
     (notice ? `<p role="status">${escape(notice)}</p>` : "") +
+      (alert ? `<p role="alert">${escape(alert)}</p>` : "") +
       `<p><span class="badge">${STATUS[v.status]}</span> with ${escape(v.org.name)}</p>` +
       details(v) +
       `<p><a href="${base}/calendar.ics">Add to calendar (.ics)</a></p>` +
@@ -122,10 +125,10 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
       if (Either.isLeft(v)) return send(res, v.left._tag === "NotFound" ? 404 : 409, HTML, notFoundPage())
       send(res, status, HTML, await render(v.right))
     }
-    const main = (status: number, notice?: string, error?: string) =>
+    const main = (status: number, notice?: string, error?: string, alert?: string) =>
       show(status, async (v) => {
         const messages = await run((g) => g.thread(handle))
-        return guestPageHtml(v, Either.isRight(messages) ? messages.right.data : [], base, notice, error)
+        return guestPageHtml(v, Either.isRight(messages) ? messages.right.data : [], base, notice, error, alert)
       })
     const failed = (e: Fail) => (e._tag === "NotFound" ? 404 : e._tag === "BadRequest" ? 400 : 409)
     const method = req.method ?? "GET"
@@ -138,6 +141,11 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
       const ics = await run((g) => g.ics(handle))
       if (Either.isLeft(ics)) return send(res, 404, HTML, notFoundPage())
       return send(res, 200, "text/calendar; charset=utf-8", ics.right, { "content-disposition": `attachment; filename="booking.ics"` })
+    }
+    if (action === "confirm" && method === "POST") {
+      const done = await run((g) => g.confirm(handle))
+      if (Either.isRight(done)) return send(res, 303, "text/plain", "", { location: `${base}?done=confirmed` })
+      return main(failed(done.left), undefined, undefined, done.left.message)
     }
     if (action === "cancel" || action === "move" || action === "messages") {
       if (method === "GET") {

@@ -80,6 +80,17 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
     })
 
+    /**
+     * A hold an assistant makes for a guest (/api/mcp/book/{slug}): always held, for 30 minutes, the guest emailed a
+     * link to their page to confirm it, or a checkout when there is something to pay.
+     */
+    const holdForGuest = Effect.fn("Bookings.holdForGuest")(function*(input: BookingCreate) {
+      const booking = yield* creator.create(yield* CurrentOrg, "assistant", { ...input, hold_minutes: 30 }, { hold: true })
+      if (booking.total_cents - booking.gift_cents <= 0) return booking
+      const url = yield* payments.checkoutFor(booking.id)
+      return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
+    })
+
     /** A reseller's reservation (OCTO): always held until the reseller confirms it, no checkout, no guest mail. */
     const reserve = Effect.fn("Bookings.reserve")(function*(input: BookingCreate) {
       return yield* creator.create(yield* CurrentOrg, "octo", input, { hold: true, reseller: true, quiet: true })
@@ -252,6 +263,6 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return toBooking(yield* store.find(org.id, id))
     })
 
-    return { create, reserve, list, get, confirm, cancel, move, setAttendance, markPaid, markUnpaid, nudge, resend } as const
+    return { create, holdForGuest, reserve, list, get, confirm, cancel, move, setAttendance, markPaid, markUnpaid, nudge, resend } as const
   })
 }) {}

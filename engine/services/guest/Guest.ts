@@ -79,7 +79,8 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
       guestActions({
         status: r.status, keeps_place: r.keeps_place, expires_at: r.expires_at, starts_at: r.starts_at, choose_by: r.choose_by,
         series_id: r.series_id, guest_cancel_hours: r.guest_cancel_hours,
-        due_online_cents: r.status === "held" && r.g_payments === "online" && r.checkout_url !== null ? Math.max(0, r.total_cents - r.gift_cents) : 0
+        due_online_cents: r.status === "held" && r.g_payments === "online" && r.checkout_url !== null ? Math.max(0, r.total_cents - r.gift_cents) : 0,
+        nothing_to_pay: r.total_cents - r.gift_cents <= 0
       }, r.g_cancel_hours, now)
 
     const view = (r: Row, now: Date): GuestView => {
@@ -111,6 +112,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
           move_until: actions.move_until?.toISOString() ?? null,
           cancel_refunds_cents: actions.cancel_until === null ? 0 : r.charged_cents ?? 0,
           pay_url: actions.pay ? payAgainPage(links.publicUrl, r.handle) : null,
+          can_confirm: actions.confirm,
           why_not: actions.why_not
         },
         page_url: guestPage(links.publicUrl, r.handle),
@@ -129,6 +131,16 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
       const actions = actionsOf(r, now)
       if (actions.cancel_until === null) return yield* conflict("guest_cannot_cancel", actions.why_not ?? "this booking cannot be cancelled here")
       yield* asOrg(r, bookings.cancel(r.id, { reason: "guest" }))
+      return yield* reread(handle)
+    })
+
+    /** Confirms a hold that waits for the guest (made by an assistant, nothing to pay). */
+    const confirm = Effect.fn("Guest.confirm")(function*(handle: string) {
+      const r = yield* load(handle)
+      if (!actionsOf(r, yield* clock.now).confirm) {
+        return yield* conflict("guest_cannot_confirm", r.status === "confirmed" ? "this booking is confirmed already" : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)")
+      }
+      yield* asOrg(r, bookings.confirm(r.id))
       return yield* reread(handle)
     })
 
@@ -163,7 +175,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     const ics = (handle: string) =>
       Effect.map(load(handle), (r) => icsOf(r, guestPage(links.publicUrl, r.handle)))
 
-    return { get, cancel, move, times, thread, write, ics } as const
+    return { get, confirm, cancel, move, times, thread, write, ics } as const
   })
 }) {}
 

@@ -65,6 +65,7 @@ describe("admin orgs", () => {
         reply_to_domain: null,
         allowed_origins: [],
         guest_cancel_hours: 24,
+        slug: null,
         created_at: now,
         updated_at: null
       },

@@ -13,7 +13,8 @@ const facts = fc.record({
   choose_by: fc.option(fc.integer({ min: -200, max: 200 }).map((h) => new Date(base + h * HOUR)), { nil: null }),
   series_id: fc.option(fc.constant("s"), { nil: null }),
   guest_cancel_hours: hours,
-  due_online_cents: fc.integer({ min: 0, max: 10_000 })
+  due_online_cents: fc.integer({ min: 0, max: 10_000 }),
+  nothing_to_pay: fc.boolean()
 })
 
 describe("what a guest may do on their page", () => {
@@ -29,7 +30,9 @@ describe("what a guest may do on their page", () => {
     fc.assert(fc.property(facts, hours, fc.integer({ min: -10, max: 10 }), (b, org, minutes) => {
       const now = new Date(base + minutes * 60_000)
       const a = guestActions(b, org, now)
-      if (b.status === "cancelled") expect(a).toMatchObject({ cancel_until: null, move_until: null, pay: false })
+      if (b.status === "cancelled") expect(a).toMatchObject({ cancel_until: null, move_until: null, pay: false, confirm: false })
+      // Only a live hold is the guest's to confirm, and only with nothing to pay.
+      if (a.confirm) expect(b.status === "held" && b.keeps_place && b.nothing_to_pay && a.cancel_until !== null).toBe(true)
       if (b.series_id !== null) expect(a.move_until).toBeNull()
       for (const until of [a.cancel_until, a.move_until]) if (until !== null) expect(until.getTime()).toBeGreaterThan(now.getTime())
       if (a.cancel_until === null && a.move_until === null) expect(a.why_not).not.toBeNull()

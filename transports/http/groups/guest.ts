@@ -9,6 +9,11 @@ const HandleParam = HttpApiSchema.param("handle", Schema.String)
 export const GuestGroup = HttpApiGroup.make("guest")
   .add(HttpApiEndpoint.get("get")`/guest/${HandleParam}`.addSuccess(GuestView).annotate(OpenApi.Summary, "The guest's booking, with what they may do now"))
   .add(
+    HttpApiEndpoint.post("confirm")`/guest/${HandleParam}/confirm`
+      .addSuccess(GuestView)
+      .annotate(OpenApi.Summary, "Confirm a hold made for the guest (by an assistant) when there is nothing to pay (actions.can_confirm)")
+  )
+  .add(
     HttpApiEndpoint.post("cancel")`/guest/${HandleParam}/cancel`
       .addSuccess(GuestView)
       .annotate(OpenApi.Summary, "Cancel as the guest, within the org's rule (actions.cancel_until); what was paid online goes back")

@@ -1,0 +1,121 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Effect, Either, JSONSchema, Option, ParseResult, Runtime, Schema } from "effect"
+import type { IncomingMessage } from "node:http"
+import { BookingCreate } from "../../engine/schema/booking.ts"
+import { AvailabilityQuery } from "../../engine/schema/calendar.ts"
+import { Assistant } from "../../engine/services/assistant/Assistant.ts"
+import { errorReply, type Reply } from "../http/dispatch.ts"
+
+/** The assistant channel's path: /api/mcp/book/{slug}. */
+export const ASSISTANT_PATH = /^\/api\/mcp\/book\/([^/?]+)\/?(?:\?.*)?$/
+
+const HoldInput = BookingCreate.pipe(Schema.pick("offering_id", "session_id", "starts_at", "quantity", "periods", "customer", "answers", "notes"))
+  .annotations({ parseOptions: { onExcessProperty: "error" }, identifier: "AssistantHold" })
+const TimesInput = Schema.Struct({ offering_id: Schema.UUID, ...AvailabilityQuery.fields }).annotations({ parseOptions: { onExcessProperty: "error" } })
+const NoInput = Schema.Struct({})
+
+/** An object schema for MCP's inputSchema: the Schema's JSON Schema, its top-level $ref resolved. */
+const jsonSchema = (s: Schema.Schema.Any) => {
+  const json = JSONSchema.make(s) as unknown as { $ref?: string; $defs?: Record<string, { properties?: object; required?: string[] }>; properties?: object; required?: string[] }
+  const ref = typeof json.$ref === "string" ? json.$ref.split("/").pop() : undefined
+  const body = ref && json.$defs?.[ref] ? json.$defs[ref] : json
+  return { type: "object" as const, properties: body.properties ?? {}, required: body.required ?? [], ...(json.$defs ? { $defs: json.$defs } : {}) }
+}
+
+const TOOLS = [
+  { name: "org_info", description: "The business: name, time zone, currency. Times everywhere are in its time zone.", input: NoInput },
+  { name: "list_offerings", description: "The business's bookable offerings (classes, appointments, rentals) with prices in minor units of its currency, durations, capacity and the questions a guest answers.", input: NoInput },
+  {
+    name: "get_availability",
+    description: "Bookable times of one offering: from/to are local dates (YYYY-MM-DD, default the next 14 days). Each time has starts_at, remaining places and, for classes, session_id.",
+    input: TimesInput
+  },
+  {
+    name: "hold_booking",
+    description: "Hold a place for a guest (their name and email; session_id or starts_at of a time from get_availability; quantity people or items). " +
+      "The hold lasts 30 minutes and is not a booking yet: the guest is emailed a link to confirm it, or to pay. Tell the guest to check their email.",
+    input: HoldInput
+  }
+] as const
+
+const text = (value: unknown, isError = false) => ({ isError, content: [{ type: "text" as const, text: JSON.stringify(value) }] })
+const refused = (code: string, message: string) => text({ error: { code, message } }, true)
+
+/**
+ * The assistant booking channel as its own small MCP server (streamable HTTP, stateless, no key). Limits: holds per
+ * client address (`perAddress`, shared by instances) and live holds per guest email (HOLDS_PER_EMAIL) answer 429 with
+ * Retry-After before the MCP layer.
+ */
+export const assistantMcp = (
+  runtime: Runtime.Runtime<Assistant>,
+  perAddress: { readonly off: boolean; readonly check: (key: string) => Promise<{ ok: boolean; retryAfter?: number; headers: Record<string, string> }> }
+) => {
+  const run = <A>(f: (a: Assistant) => Effect.Effect<A, unknown>) =>
+    Runtime.runPromise(runtime)(Effect.either(Effect.flatMap(Assistant, f))) as Promise<Either.Either<A, { _tag: string; code: string; message: string }>>
+  const listed = TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: jsonSchema(t.input), annotations: { readOnlyHint: t.name !== "hold_booking" } }))
+
+  const call = async (slug: string, name: string, args: Record<string, unknown>) => {
+    const tool = TOOLS.find((t) => t.name === name)
+    if (tool === undefined) return refused("unknown_tool", `no tool named ${name}`)
+    const decoded = Schema.decodeUnknownEither(tool.input as Schema.Schema<any, any>)(args)
+    if (Either.isLeft(decoded)) return refused("invalid_arguments", ParseResult.TreeFormatter.formatErrorSync(decoded.left).split("\n").slice(0, 6).join(" "))
+    const result: Either.Either<unknown, { _tag: string; code: string; message: string }> = name === "org_info"
+      ? await run((a) => a.org(slug))
+      : name === "list_offerings"
+      ? await run((a) => a.offerings(slug))
+      : name === "get_availability"
+      ? await run((a) => a.times(slug, decoded.right.offering_id, { from: decoded.right.from, to: decoded.right.to }))
+      : await run((a) => a.hold(slug, decoded.right))
+    return Either.isRight(result) ? { ...text(result.right), structuredContent: result.right as Record<string, unknown> } : refused(result.left.code, result.left.message)
+  }
+
+  /** The JSON-RPC request, when it asks to hold: for the limits. */
+  const holdOf = (body: string | undefined) => {
+    try {
+      const msg = JSON.parse(body ?? "")
+      return msg?.method === "tools/call" && msg?.params?.name === "hold_booking" ? (msg.params.arguments ?? {}) as { customer?: { email?: unknown } } : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  return async (req: IncomingMessage, body: string | undefined, slug: string): Promise<Reply> => {
+    const known = await run((a) => a.org(slug))
+    if (Either.isLeft(known)) return errorReply(404, "not_found", "no org has this slug")
+    const hold = holdOf(body)
+    if (hold !== undefined) {
+      if (!perAddress.off) {
+        const v = await perAddress.check(`${slug}:${req.socket.remoteAddress ?? "unknown"}`)
+        if (!v.ok) return errorReply(429, "rate_limited", `too many holds from this address; try again in ${v.retryAfter} s`, v.headers)
+      }
+      const email = typeof hold.customer?.email === "string" ? hold.customer.email : undefined
+      if (email !== undefined) {
+        const full = await run((a) => a.holdsFull(slug, email))
+        if (Either.isRight(full) && Option.isSome(full.right)) {
+          return errorReply(429, "rate_limited", `this guest already has ${3} holds waiting for them to confirm; try again in ${full.right.value} s`, { "retry-after": String(full.right.value) })
+        }
+      }
+    }
+    const server = new Server({ name: "booking-engine-assistant", version: "1.0.0" }, {
+      capabilities: { tools: {} },
+      instructions: "Help a guest book with this business: list_offerings, get_availability, then hold_booking with the guest's name and email. A hold is confirmed by the guest from their email, never by you."
+    })
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
+    server.setRequestHandler(CallToolRequestSchema, async (r) => call(slug, r.params.name, (r.params.arguments ?? {}) as Record<string, unknown>))
+    const headers = new Headers()
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await server.connect(transport)
+    try {
+      const response = await transport.handleRequest(new Request(`http://assistant.internal${req.url}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body }))
+      const out: Record<string, string> = {}
+      response.headers.forEach((v, k) => (out[k] = v))
+      delete out["content-length"]
+      return { status: response.status, headers: out, body: await response.text() }
+    } finally {
+      await server.close()
+    }
+  }
+}
