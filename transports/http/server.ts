@@ -1,3 +1,6 @@
+import { EventBus } from "../../engine/ports/Bus.ts"
+import { Events } from "../../engine/services/Events.ts"
+import { eventStream, STREAM_PATH } from "./sse.ts"
 import { Assistant } from "../../engine/services/assistant/Assistant.ts"
 import { ASSISTANT_PATH, assistantMcp } from "../mcp/assistant.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
@@ -199,6 +202,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
+      const stream = eventStream(yield* Effect.runtime<Orgs | Events | EventBus>(), (res, reply) => send(res, reply))
       const pool = yield* Effect.serviceOption(PgPool)
       const sqlClient = yield* SqlClient.SqlClient
       const metrics = makeMetrics(sqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
@@ -229,6 +233,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
         const path = (req.url ?? "/").split("?")[0]
         if (path === "/widget.js" && (req.method === "GET" || req.method === "HEAD")) return serveWidget(req, res)
+        if (path === STREAM_PATH && req.method === "GET") {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          stream(req, res).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
+          return
+        }
         if (path === "/demo" && req.method === "GET") {
           Runtime.runPromise(runtime)(Effect.orDie(sqlClient<{ publishable_key: string }>`select publishable_key from demo_site where id = 1`)).then(
             (rows) => sendHtml(res, rows.length === 0 ? 404 : 200, demoPage(rows[0]?.publishable_key)),

@@ -1,0 +1,79 @@
+import { Effect, Either, Fiber, Option, Runtime, Schema, Stream } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { EventBus } from "../../engine/ports/Bus.ts"
+import { EventsQuery } from "../../engine/schema/event.ts"
+import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
+import { Events, SETTLE_MS } from "../../engine/services/Events.ts"
+import { Orgs } from "../../engine/services/Orgs.ts"
+import { errorReply, type Reply } from "./dispatch.ts"
+
+export const STREAM_PATH = "/api/v1/events/stream"
+/** A stream ends after this long; EventSource reconnects at once with Last-Event-ID and misses nothing. */
+const STREAM_MS = 60_000
+const KEEPALIVE_MS = 15_000
+/** Without a bus event, the feed is read again this often (events of other instances, with an in-process bus). */
+const POLL_MS = 1_000
+
+const Query = EventsQuery.pipe(Schema.pick("type"))
+
+/**
+ * GET /api/v1/events/stream: the org's events as Server-Sent Events, in id order, each once, resumable with
+ * Last-Event-ID (or ?after=). It serves what events.list serves (events settled for 2 seconds, so ids never arrive
+ * out of order), reading the feed again whenever the bus carries one of the org's events, and at least every second.
+ */
+export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, write: (res: ServerResponse, reply: Reply) => void) => {
+  const run = Runtime.runPromise(runtime)
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+    const org = bearer === undefined ? Option.none() : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
+    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret") return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
+    const url = new URL(req.url ?? "/", "http://x")
+    const query = Schema.decodeUnknownEither(Query)(Object.fromEntries(url.searchParams.entries()))
+    const resume = req.headers["last-event-id"] ?? url.searchParams.get("after") ?? "0"
+    const after0 = typeof resume === "string" && /^\d{1,15}$/.test(resume) ? Number(resume) : undefined
+    if (Either.isLeft(query) || after0 === undefined) return write(res, errorReply(400, "invalid_query", "type: an event type such as booking.created; Last-Event-ID or after: an event id"))
+    const type = query.right.type
+    const asOrg = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, CurrentOrg, org.value)
+
+    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" })
+    res.write(`retry: 1000\n\n`)
+    let after = after0
+    let open = true
+    let wake: (() => void) | undefined
+    const nudge = () => wake?.()
+    // The bus tells of the org's new events; they are served once settled.
+    const listening = Runtime.runFork(runtime)(Effect.flatMap(EventBus, (bus) =>
+      bus.subscribe.pipe(
+        Stream.filter((e) => e.org_id === org.value.id && (type === undefined || e.type === type)),
+        Stream.runForEach(() => Effect.sync(() => setTimeout(nudge, SETTLE_MS + 50).unref()))
+      )))
+    const close = () => {
+      if (!open) return
+      open = false
+      nudge()
+      Runtime.runFork(runtime)(Fiber.interrupt(listening))
+    }
+    req.on("close", close)
+    const ends = setTimeout(() => (close(), res.end()), STREAM_MS)
+    ends.unref()
+    let quiet = Date.now()
+    try {
+      while (open) {
+        const page = await run(asOrg(Effect.flatMap(Events, (ev) => ev.list({ after, limit: 200, ...(type ? { type } : {}) }))))
+        for (const e of page.data) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+        after = page.next_after
+        if (page.data.length > 0) quiet = Date.now()
+        else if (Date.now() - quiet > KEEPALIVE_MS) (res.write(`: keep-alive\n\n`), (quiet = Date.now()))
+        if (page.data.length === 200) continue
+        await new Promise<void>((r) => {
+          wake = r
+          setTimeout(r, POLL_MS).unref()
+        })
+      }
+    } finally {
+      clearTimeout(ends)
+      close()
+      if (!res.writableEnded) res.end()
+    }
+  }
+}
