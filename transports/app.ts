@@ -1,3 +1,4 @@
+import { Hosted } from "../engine/services/public/Hosted.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { NodeContext } from "@effect/platform-node"
@@ -91,7 +92,8 @@ export const EngineLive = Layer.mergeAll(
   Public.Default,
   Guest.Default,
   Octo.Default,
-  Assistant.Default
+  Assistant.Default,
+  Hosted.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

@@ -1,3 +1,6 @@
+import { Hosted } from "../../engine/services/public/Hosted.ts"
+import { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
+import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
 import { EventBus } from "../../engine/ports/Bus.ts"
 import { Events } from "../../engine/services/Events.ts"
 import { eventStream, STREAM_PATH } from "./sse.ts"
@@ -202,6 +205,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
+      const hosted = hostedPages(yield* Effect.runtime<Hosted | Waitlist>())
       const stream = eventStream(yield* Effect.runtime<Orgs | Events | EventBus>(), (res, reply) => send(res, reply))
       const pool = yield* Effect.serviceOption(PgPool)
       const sqlClient = yield* SqlClient.SqlClient
@@ -233,6 +237,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
         const path = (req.url ?? "/").split("?")[0]
         if (path === "/widget.js" && (req.method === "GET" || req.method === "HEAD")) return serveWidget(req, res)
+        if (HOSTED_PATH.test(path)) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          hosted(req, res).catch((e) => failed(res, e))
+          return
+        }
         if (path === STREAM_PATH && req.method === "GET") {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           stream(req, res).catch((e) => (res.headersSent ? res.end() : failed(res, e)))

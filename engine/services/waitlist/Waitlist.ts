@@ -1,3 +1,4 @@
+import { newHandle } from "../bookings/codes.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -87,7 +88,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
         const [live] = yield* sql<{ id: string }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
         const id = live?.id ?? randomUUID()
         if (live === undefined) {
-          yield* sql`insert into waitlist_entries ${sql.insert({ id, org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now })}`
+          yield* sql`insert into waitlist_entries ${sql.insert({ id, org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now, leave_token: newHandle() })}`
         } else {
           yield* sql`update waitlist_entries set places = ${places}, updated_at = ${now} where id = ${id}`
         }
@@ -121,6 +122,28 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    return { join, list, remove } as const
+    /** The guest's side of the "leave the waitlist" link: the entry by its token (no key), and leaving it. */
+    const byToken = (token: string) =>
+      Effect.gen(function*() {
+        if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return yield* notFound("waitlist entry")
+        const [row] = yield* sql<{ id: string; org_id: string; ended_at: Date | null; end_reason: string | null; starts_at: Date; name: string; timezone: string }>`
+          select e.id, e.org_id, e.ended_at, e.end_reason, s.starts_at, o.name, g.timezone from waitlist_entries e
+          join sessions s on s.id = e.session_id join offerings o on o.id = e.offering_id join orgs g on g.id = e.org_id
+          where e.leave_token = ${token}`.pipe(Effect.orDie)
+        return row === undefined ? yield* notFound("waitlist entry") : row
+      })
+    const leave = (token: string) =>
+      Effect.gen(function*() {
+        const entry = yield* byToken(token)
+        if (entry.ended_at !== null) return entry
+        const now = yield* clock.now
+        yield* Effect.gen(function*() {
+          const left = yield* endEntries(sql, { ids: [entry.id] }, "left", now)
+          yield* events.append(entry.org_id, left.map(({ type, data }) => ({ type, data })))
+        }).pipe(sql.withTransaction, Effect.orDie)
+        return { ...entry, ended_at: now, end_reason: "left" }
+      })
+
+    return { join, list, remove, byToken, leave } as const
   })
 }) {}

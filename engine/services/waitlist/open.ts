@@ -14,6 +14,7 @@ interface Live {
   readonly places: number
   readonly email: string | null
   readonly name: string | null
+  readonly leave_token?: string | null
 }
 
 /** Guest mail without the rendered templates: plain facts, written beside the change that causes it. */
@@ -77,7 +78,8 @@ export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date,
       if (e.email === null) continue
       yield* sql`insert into mail_outbox ${
         sql.insert(mailRow(t.org_id, e.email, "waitlist.opened", `A place opened: ${t.name}`,
-          `${remaining} place(s) opened for ${t.name} at ${t.starts_at.toISOString()}. Whoever books first gets them: ${link}`, now))
+          `${remaining} place(s) opened for ${t.name} at ${t.starts_at.toISOString()}. Whoever books first gets them: ${link}` +
+            (e.leave_token ? `\n\nNot interested any more? Leave the waitlist: ${publicUrl}/wl/${e.leave_token}` : ""), now))
       }`
     }
     return [{
