@@ -43,12 +43,23 @@ export interface AppConfig {
   readonly inboundEmailSecret?: string | undefined
   /** INBOUND_SMTP_PORT: where the listener for guest replies and bounces accepts mail; unset, it is off. */
   readonly inboundSmtpPort?: number | undefined
+  /** WEATHER_URL and GAUGE_URL: Open-Meteo's and USGS Water Services' base URLs for the guest page; "off" turns one off. */
+  readonly weatherUrl?: string | undefined
+  readonly gaugeUrl?: string | undefined
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; without them the built-in sandbox processor takes payments. */
   readonly stripe?: StripeSettings | undefined
 }
 
 const optionalString = (name: string) =>
   Config.string(name).pipe(Config.option, Config.map(Option.filter((s) => s.trim() !== "")))
+
+/** A public service's base URL: http(s), "off" for none. */
+const serviceUrl = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be an http(s) URL or off`, validation: (u) => u.trim().toLowerCase() === "off" || /^https?:\/\/[^\s]+$/.test(u.trim()) }),
+    Config.map((u) => (u.trim().toLowerCase() === "off" ? undefined : u.trim().replace(/\/+$/, "")))
+  )
 
 export const appConfig: Config.Config<AppConfig> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
@@ -109,6 +120,8 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   inboundEmailSecret: optionalString("INBOUND_EMAIL_SECRET").pipe(
     Config.validate({ message: "INBOUND_EMAIL_SECRET must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (s) => s.length >= 16 }) })
   ),
+  weatherUrl: serviceUrl("WEATHER_URL", "https://api.open-meteo.com"),
+  gaugeUrl: serviceUrl("GAUGE_URL", "https://waterservices.usgs.gov"),
   stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
   stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET")
 }).pipe(

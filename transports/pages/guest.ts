@@ -1,4 +1,5 @@
-import { Effect, Either, Runtime } from "effect"
+import { Effect, Either, Option, Runtime } from "effect"
+import type { GaugeReading, Weather } from "../../engine/ports/Outdoors.ts"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { GuestView } from "../../engine/schema/guest.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
@@ -45,6 +46,22 @@ const actions = (v: GuestView, base: string) => {
   return parts.length === 0 ? "" : `<h2>What you can do</h2>${parts.join("")}`
 }
 
+type Outdoor = { weather: Option.Option<Weather>; gauge: Option.Option<GaugeReading> }
+
+const outdoorsHtml = (v: GuestView, o: Outdoor | undefined) => {
+  if (o === undefined || (Option.isNone(o.weather) && Option.isNone(o.gauge))) return ""
+  const n = (x: number, digits = 1) => new Intl.NumberFormat(v.org.locale, { maximumFractionDigits: digits }).format(x)
+  return `<h2>Conditions</h2><dl>` +
+    Option.match(o.weather, {
+      onNone: () => "",
+      onSome: (w) => `<dt>Forecast at the start</dt><dd>${escape(w.summary)}, ${n(w.temperature_c)} °C, wind ${n(w.wind_kmh, 0)} km/h, ${n(w.precipitation_mm)} mm rain <span class="note">(Open-Meteo)</span></dd>`
+    }) +
+    Option.match(o.gauge, {
+      onNone: () => "",
+      onSome: (g) => `<dt>River gauge</dt><dd>${escape(g.name)}: ${escape(g.parameter)} ${n(g.value, 2)} ${escape(g.unit)}, <time datetime="${escape(g.at)}">${escape(when(g.at, v.org.timezone, v.org.locale))}</time> <span class="note">(USGS)</span></dd>`
+    }) + `</dl>`
+}
+
 const waiver = (v: GuestView) =>
   v.waiver === null ? "" : `<h2>Waiver</h2><p>${v.waiver.signed} of ${v.waiver.needed} signatures. ` +
     (v.waiver.signed < v.waiver.needed ? `<a href="${escape(v.waiver.url)}">Sign the waiver</a>` : "Every signature is in.") + `</p>`
@@ -60,12 +77,12 @@ const thread = (v: GuestView, messages: ReadonlyArray<Message>, base: string, er
     `<label for="body">Write to ${escape(v.org.name)}</label><textarea id="body" name="body" rows="4" maxlength="5000" required${error ? ` aria-invalid="true" aria-describedby="message-error"` : ""}></textarea>` +
     `<button type="submit">Send message</button></form>`)
 
-export const guestPageHtml = (v: GuestView, messages: ReadonlyArray<Message>, base: string, notice?: string, error?: string, alert?: string) =>
+export const guestPageHtml = (v: GuestView, messages: ReadonlyArray<Message>, base: string, notice?: string, error?: string, alert?: string, outdoors?: Outdoor) =>
   page(v.offering.name,
     (notice ? `<p role="status">${escape(notice)}</p>` : "") +
       (alert ? `<p role="alert">${escape(alert)}</p>` : "") +
       `<p><span class="badge">${STATUS[v.status]}</span> with ${escape(v.org.name)}</p>` +
-      details(v) +
+      details(v) + outdoorsHtml(v, outdoors) +
       `<p><a href="${base}/calendar.ics">Add to calendar (.ics)</a></p>` +
       actions(v, base) + waiver(v) + thread(v, messages, base, error),
     v.org.locale)
@@ -127,8 +144,8 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
     }
     const main = (status: number, notice?: string, error?: string, alert?: string) =>
       show(status, async (v) => {
-        const messages = await run((g) => g.thread(handle))
-        return guestPageHtml(v, Either.isRight(messages) ? messages.right.data : [], base, notice, error, alert)
+        const [messages, outdoors] = await Promise.all([run((g) => g.thread(handle)), run((g) => g.outdoors(handle))])
+        return guestPageHtml(v, Either.isRight(messages) ? messages.right.data : [], base, notice, error, alert, Either.isRight(outdoors) ? outdoors.right : undefined)
       })
     const failed = (e: Fail) => (e._tag === "NotFound" ? 404 : e._tag === "BadRequest" ? 400 : 409)
     const method = req.method ?? "GET"

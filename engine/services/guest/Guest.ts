@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { Outdoors } from "../../ports/Outdoors.ts"
 import { conflict, notFound } from "../../schema/errors.ts"
 import type { GuestView } from "../../schema/guest.ts"
 import { Bookings } from "../bookings/Bookings.ts"
@@ -175,7 +176,20 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     const ics = (handle: string) =>
       Effect.map(load(handle), (r) => icsOf(r, guestPage(links.publicUrl, r.handle)))
 
-    return { get, confirm, cancel, move, times, thread, write, ics } as const
+    /** The weather at the meeting point for the start, and the river gauge's latest reading: each when it answers. */
+    const outdoors = (handle: string) =>
+      Effect.gen(function*() {
+        const r = yield* load(handle)
+        const now = yield* clock.now
+        const port = yield* Outdoors
+        if (r.status === "cancelled") return { weather: Option.none(), gauge: Option.none() }
+        return yield* Effect.all({
+          weather: r.o_lat !== null && r.o_lon !== null ? port.weather(r.o_lat, r.o_lon, r.starts_at, now) : Effect.succeed(Option.none()),
+          gauge: r.o_gauge_site !== null ? port.gauge(r.o_gauge_site) : Effect.succeed(Option.none())
+        }, { concurrency: 2 })
+      })
+
+    return { get, confirm, cancel, move, times, thread, write, ics, outdoors } as const
   })
 }) {}
 
