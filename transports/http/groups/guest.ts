@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AvailabilityQuery } from "../../../engine/schema/calendar.ts"
+import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar.ts"
 import { GuestMessage, GuestMove, GuestThread, GuestView, GuestWrite } from "../../../engine/schema/guest.ts"
 
 const HandleParam = HttpApiSchema.param("handle", Schema.String)
@@ -27,7 +27,7 @@ export const GuestGroup = HttpApiGroup.make("guest")
   .add(
     HttpApiEndpoint.get("availability")`/guest/${HandleParam}/availability`
       .setUrlParams(AvailabilityQuery)
-      .addSuccess(Schema.Unknown)
+      .addSuccess(Availability)
       .annotate(OpenApi.Summary, "The booking's offering's times, to move to (as availability.get)")
   )
   .add(HttpApiEndpoint.get("messages")`/guest/${HandleParam}/messages`.addSuccess(GuestThread).annotate(OpenApi.Summary, "The messages between the guest and the business about this booking"))

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AvailabilityQuery } from "../../../engine/schema/calendar.ts"
+import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar.ts"
 import { PublicBooked, PublicBookingCreate, PublicOffering, PublicOfferingPage, PublicOrg, PublicQuote, PublicQuoteInput, PublicWaitlisted } from "../../../engine/schema/public.ts"
 import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
 import { PublicAuth } from "../security.ts"
@@ -22,8 +22,8 @@ export const PublicGroup = HttpApiGroup.make("public")
     HttpApiEndpoint.get("availability")`/public/offerings/${IdParam}/availability`
       .setUrlParams(AvailabilityQuery)
       .setHeaders(OriginHeaders)
-      .addSuccess(Schema.Unknown)
-      .annotate(OpenApi.Summary, "An active offering's bookable times, as availability.get")
+      .addSuccess(Availability)
+      .annotate(OpenApi.Summary, "An active offering's bookable times, as availability.get (with waitlist_enabled, its full calendar times too, remaining 0)")
   )
   .add(
     HttpApiEndpoint.post("book", "/public/bookings")
@@ -35,7 +35,7 @@ export const PublicGroup = HttpApiGroup.make("public")
   .add(
     HttpApiEndpoint.post("quote", "/public/quote")
       .setPayload(PublicQuoteInput)
-      .setHeaders(OriginHeaders)
+      .setHeaders(PostHeaders)
       .addSuccess(PublicQuote)
       .annotate(OpenApi.Summary, "What a booking would cost with a promo code and gift card; 400 with the code's reason when one is refused")
   )
