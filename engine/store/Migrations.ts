@@ -22,6 +22,7 @@ import publishableKeys from "./migrations/0078_publishable_keys.ts"
 import guestPage from "./migrations/0079_guest_page.ts"
 import demoSite from "./migrations/0080_demo_site.ts"
 import octoResellers from "./migrations/0081_octo_resellers.ts"
+import oauth from "./migrations/0083_oauth.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -47,5 +48,6 @@ export const migrations = Migrator.fromRecord({
   "0078_publishable_keys": publishableKeys,
   "0079_guest_page": guestPage,
   "0080_demo_site": demoSite,
-  "0081_octo_resellers": octoResellers
+  "0081_octo_resellers": octoResellers,
+  "0083_oauth": oauth
 })
