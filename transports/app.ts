@@ -41,6 +41,7 @@ import { Messages } from "../engine/services/messages/Messages.ts"
 import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
 import { Public } from "../engine/services/public/Public.ts"
 import { Octo } from "../engine/services/octo/Octo.ts"
+import { OAuth } from "../engine/services/oauth/OAuth.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
@@ -94,7 +95,8 @@ export const EngineLive = Layer.mergeAll(
   Guest.Default,
   Octo.Default,
   Assistant.Default,
-  Hosted.Default
+  Hosted.Default,
+  OAuth.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */

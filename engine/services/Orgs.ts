@@ -71,10 +71,17 @@ export const canonicalLocale = (locale: string) => Intl.getCanonicalLocales(loca
 /** A key's org is remembered this long per instance; a revocation reaches other instances through Signals (NOTIFY) within milliseconds. */
 export const KEY_CACHE_MS = 5_000
 const KEY_CACHE_MAX = 10_000
-/** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed). */
+/** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed), "app:<oauth app id>" that app's tokens. */
 export const KEYS_CHANNEL = "api_keys_changed"
 
-type Authenticated = { id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null; keyKind: KeyKind; allowedOrigins: ReadonlyArray<string> }
+type Authenticated = {
+  id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null; keyKind: KeyKind; allowedOrigins: ReadonlyArray<string>
+  /** For an OAuth access token (mcp_at_…): its app (the org's approval of a client) and when it expires. */
+  appId?: string; expiresAt?: number
+}
+
+/** OAuth access tokens for MCP connector clients; they reach only /mcp. */
+export const ACCESS_TOKEN_PREFIX = "mcp_at_"
 
 export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
@@ -88,7 +95,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const keys = new Map<string, { readonly org: Authenticated; readonly at: number }>()
     const forget = (payload: string) => {
       const [kind, id] = [payload.slice(0, payload.indexOf(":")), payload.slice(payload.indexOf(":") + 1)]
-      for (const [hash, entry] of keys) if ((kind === "key" ? entry.org.apiKeyId : entry.org.id) === id) keys.delete(hash)
+      for (const [hash, entry] of keys) if ((kind === "key" ? entry.org.apiKeyId : kind === "app" ? entry.org.appId : entry.org.id) === id) keys.delete(hash)
     }
     yield* signals.listen(KEYS_CHANNEL, { onMessage: forget, onReset: () => keys.clear() })
     /** Forgets here at once, then tells every instance. */
@@ -207,10 +214,47 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
      * Resolves a presented key to its org, remembered for KEY_CACHE_MS; revoked keys resolve to nothing at once, on
      * every instance (the revocation is signalled). Unknown keys are not remembered.
      */
+    /**
+     * An OAuth access token: an owner's secret key of the org that approved its app, while the token is live, the app
+     * not revoked and the key that approved it neither revoked nor (for a member's key) held by someone no longer owner.
+     */
+    const accessToken = (hash: string) =>
+      Effect.flatMap(clock.now, (now) =>
+        sql<OrgRow & { key_id: string; user_id: string | null; app_id: string; expires_at: Date }>`
+          select o.*, k.id as key_id, k.user_id, a.id as app_id, t.expires_at
+          from oauth_tokens t join oauth_apps a on a.id = t.app_id join api_keys k on k.id = a.api_key_id join orgs o on o.id = a.org_id
+          left join members m on m.user_id = k.user_id and m.org_id = k.org_id and m.removed_at is null
+          where t.hash = ${hash} and t.kind = 'access' and t.revoked_at is null and t.expires_at > ${now}
+            and a.revoked_at is null and k.revoked_at is null and (k.user_id is null or m.role = 'owner')`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r): Authenticated => ({
+            id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: "owner", userId: r.user_id,
+            keyKind: "secret", allowedOrigins: [...(r.allowed_origins ?? [])], appId: r.app_id, expiresAt: r.expires_at.getTime()
+          })))
+        ))
+
     const authenticate = (key: string): Effect.Effect<Option.Option<Authenticated>> => {
       const hash = hashKey(key)
       const cached = keys.get(hash)
-      if (cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS) return Effect.succeed(Option.some(cached.org))
+      if (cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS) {
+        const expiresAt = cached.org.expiresAt
+        if (expiresAt === undefined) return Effect.succeed(Option.some(cached.org))
+        // A token's expiry is engine time: checked on every use, the cache never outlives it.
+        return Effect.map(clock.now, (now) => {
+          if (now.getTime() < expiresAt) return Option.some(cached.org)
+          keys.delete(hash)
+          return Option.none()
+        })
+      }
+      if (key.startsWith(ACCESS_TOKEN_PREFIX)) {
+        return Effect.tap(accessToken(hash), Option.match({
+          onNone: () => Effect.sync(() => keys.delete(hash)),
+          onSome: (org: Authenticated) => Effect.sync(() => {
+            if (keys.size >= KEY_CACHE_MAX) keys.clear()
+            keys.set(hash, { org, at: Date.now() })
+          })
+        }))
+      }
       // A member's key carries the member's role now; a key whose member left the team reaches nothing.
       return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null; key_kind: KeyKind }>`
         select o.*, k.id as key_id, m.role, k.user_id is not null as member_key, k.user_id, k.kind as key_kind

@@ -23,6 +23,7 @@ import guestPage from "./migrations/0079_guest_page.ts"
 import demoSite from "./migrations/0080_demo_site.ts"
 import octoResellers from "./migrations/0081_octo_resellers.ts"
 import orgSlug from "./migrations/0082_org_slug.ts"
+import oauth from "./migrations/0083_oauth.ts"
 import hostedPages from "./migrations/0084_hosted_pages.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
@@ -51,5 +52,6 @@ export const migrations = Migrator.fromRecord({
   "0080_demo_site": demoSite,
   "0081_octo_resellers": octoResellers,
   "0082_org_slug": orgSlug,
+  "0083_oauth": oauth,
   "0084_hosted_pages": hostedPages
 })

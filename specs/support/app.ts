@@ -50,7 +50,7 @@ export const startApp = async (
 ): Promise<TestApp> => {
   const config = testConfig(overrides)
   const layer = AppLive(config, options.databaseLayer ?? TestDatabase(options.database)).pipe(
-    Layer.provideMerge(NodeServerLive({ port: 0, host: "127.0.0.1", maxInflight: overrides.maxInflight, shutdownGraceMs: overrides.shutdownGraceMs }))
+    Layer.provideMerge(NodeServerLive({ port: overrides.port ?? 0, host: "127.0.0.1", maxInflight: overrides.maxInflight, shutdownGraceMs: overrides.shutdownGraceMs }))
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<SqlClient.SqlClient | HttpServer.HttpServer>)
   const server = await runtime.runPromise(HttpServer.HttpServer)

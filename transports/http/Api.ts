@@ -3,6 +3,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequestWire, ConflictWire, ForbiddenWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
+import { OAuthAppsGroup } from "./groups/oauthApps.ts"
 import { PromoCodesGroup } from "./groups/promoCodes.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { WaiversGroup } from "./groups/waivers.ts"
@@ -31,6 +32,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(WaiverGroup)
   .add(WaiversGroup)
   .add(ApiKeysGroup)
+  .add(OAuthAppsGroup)
   .add(AvailabilityGroup)
   .add(SeriesGroup)
   .add(SessionsGroup)

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto"
 import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
-import { Orgs } from "../../engine/services/Orgs.ts"
+import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { statusOf } from "./errors.ts"
@@ -17,6 +17,7 @@ import { groupBuilds } from "./handlers/define.ts"
 import { OfferingsHandlers } from "./handlers/offerings.ts"
 import { EventsHandlers, InvitesHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./handlers/org.ts"
 import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
+import { OAuthAppsHandlers } from "./handlers/oauthApps.ts"
 import { PromoCodesHandlers } from "./handlers/promoCodes.ts"
 import { GiftCardsHandlers } from "./handlers/giftCards.ts"
 import { WaiversHandlers } from "./handlers/waivers.ts"
@@ -35,7 +36,7 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
-  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, WaiversHandlers, ApiKeysHandlers, AdminHandlers,
+  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, WaiversHandlers, ApiKeysHandlers, OAuthAppsHandlers, AdminHandlers,
   AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WaitlistHandlers, PublicHandlers, GuestHandlers, WebhooksHandlers
 ] as const
 
@@ -110,7 +111,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
     const run = Runtime.runPromiseExit(runtime)
     const openapi = JSON.stringify(OpenApi.fromApi(Api))
 
-    const authenticate = (route: { auth: string }, headers: Incoming["headers"]) => {
+    const authenticate = (route: { auth: string }, headers: Incoming["headers"], surface: Surface) => {
       const authorization = header(headers, "authorization") ?? ""
       const bearer = /^Bearer /i.test(authorization) ? authorization.slice(7) : ""
       if (route.auth === "admin") {
@@ -121,6 +122,8 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       }
       if (route.auth === "none") return Effect.succeed(undefined)
       if (bearer === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
+      // An OAuth access token was approved for a connector at /mcp, and reaches nothing else.
+      if (bearer.startsWith(ACCESS_TOKEN_PREFIX) && surface !== "mcp") return Effect.fail(refused("an OAuth access token reaches only the MCP server at /mcp: use an API key here"))
       return Effect.flatMap(orgs.authenticate(bearer), Option.match({
         onNone: () => Effect.fail(refused("the API key is unknown or revoked")),
         onSome: (org) =>
@@ -168,7 +171,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       }
 
       const work = Effect.gen(function*() {
-        const org = yield* authenticate(route, req.headers)
+        const org = yield* authenticate(route, req.headers, req.surface)
         // Bad input never reaches a handler: body, path, headers and query decoded with the endpoint's Schemas.
         const text = req.body ?? ""
         let body: unknown = undefined

@@ -24,6 +24,9 @@ import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
 import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
 import { OCTO_PATH, octoRoutes } from "../octo/routes.ts"
+import { OAUTH_PATH, baseUrl, bearerChallenge, oauthRoutes } from "../oauth/routes.ts"
+import { OAuth } from "../../engine/services/oauth/OAuth.ts"
+import { Links } from "../../engine/services/Links.ts"
 import { SqlClient } from "@effect/sql"
 import { PgPool } from "../../adapters/db/pool.ts"
 import { makeMetrics } from "./metrics.ts"
@@ -115,7 +118,7 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Body> => {
 }
 
 /** The MCP endpoint: a Web request to the SDK's transport; tool calls run through the same dispatcher as REST. */
-const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<boolean>) => {
+const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<boolean>, publicUrl: string) => {
   const handle = mcpHandler(toolsOf(Api), (call) =>
     dispatch({
       method: call.method,
@@ -130,7 +133,10 @@ const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<bool
     }))
   return async (req: IncomingMessage, body: string | undefined): Promise<Reply> => {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-    if (bearer === undefined || !(await authenticate(bearer))) return errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY>")
+    // The challenge names the resource metadata, where a connector finds how to sign in with OAuth (RFC 9728).
+    if (bearer === undefined || !(await authenticate(bearer))) {
+      return errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY or OAuth access token>", { "www-authenticate": bearerChallenge(baseUrl(publicUrl, req)) })
+    }
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
     const response = await handle(new Request(`http://mcp.internal${req.url}`, { method: req.method, headers, body }), bearer)
@@ -200,7 +206,9 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       // MCP is for secret keys: a publishable key reaches only the public booking surface.
       const authenticate = (key: string) =>
         Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), (o) => Option.isSome(o) && o.value.keyKind === "secret"), runtime))
-      const mcp = makeMcp(dispatch, authenticate)
+      const links = yield* Links
+      const mcp = makeMcp(dispatch, authenticate, links.publicUrl)
+      const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
 
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
@@ -267,6 +275,10 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
             (e) => failed(res, e)
           )
           return
+        }
+        if (OAUTH_PATH.test(path)) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          return void oauth(req, res).catch((e) => failed(res, e))
         }
         if (OCTO_PATH.test((req.url ?? "/").split("?")[0])) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)

@@ -4,7 +4,7 @@ import { EventBus } from "../../engine/ports/Bus.ts"
 import { EventsQuery } from "../../engine/schema/event.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { Events, SETTLE_MS } from "../../engine/services/Events.ts"
-import { Orgs } from "../../engine/services/Orgs.ts"
+import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { errorReply, type Reply } from "./dispatch.ts"
 
 export const STREAM_PATH = "/api/v1/events/stream"
@@ -25,7 +25,8 @@ export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, 
   const run = Runtime.runPromise(runtime)
   return async (req: IncomingMessage, res: ServerResponse) => {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-    const org = bearer === undefined ? Option.none() : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
+    // OAuth access tokens reach only /mcp.
+    const org = bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX) ? Option.none() : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
     if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret") return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
     const url = new URL(req.url ?? "/", "http://x")
     const query = Schema.decodeUnknownEither(Query)(Object.fromEntries(url.searchParams.entries()))

@@ -1,0 +1,208 @@
+import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
+import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
+import { escape, HTML, page, readForm, send } from "../pages/html.ts"
+
+/** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
+export const OAUTH_PATH = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
+
+/** Where this server is reached: PUBLIC_URL, else the Host the request came to. */
+export const baseUrl = (publicUrl: string, req: IncomingMessage) =>
+  publicUrl !== "" ? publicUrl.replace(/\/+$/, "") : `http://${req.headers.host ?? "localhost"}`
+export const resourceUrl = (base: string) => `${base}/mcp`
+export const resourceMetadataUrl = (base: string) => `${base}/.well-known/oauth-protected-resource`
+/** The challenge a 401 from /mcp carries (RFC 9728 §5.1), so a connector finds the authorization server. */
+export const bearerChallenge = (base: string) => `Bearer resource_metadata="${resourceMetadataUrl(base)}"`
+
+/** RFC 9728: the MCP server at /mcp and the authorization server that guards it (this engine). */
+export const protectedResource = (base: string) => ({
+  resource: resourceUrl(base),
+  authorization_servers: [base],
+  bearer_methods_supported: ["header"],
+  resource_name: "Booking engine MCP server",
+  resource_documentation: `${base}/api/v1/openapi.json`
+})
+
+/** RFC 8414. */
+export const authorizationServer = (base: string) => ({
+  issuer: base,
+  authorization_endpoint: `${base}/oauth/authorize`,
+  token_endpoint: `${base}/oauth/token`,
+  registration_endpoint: `${base}/oauth/register`,
+  revocation_endpoint: `${base}/oauth/revoke`,
+  response_types_supported: ["code"],
+  response_modes_supported: ["query"],
+  grant_types_supported: ["authorization_code", "refresh_token"],
+  code_challenge_methods_supported: ["S256"],
+  token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+  revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"]
+})
+
+const FORM = /^application\/x-www-form-urlencoded\s*(;.*)?$/i
+const MAX_JSON = 64 * 1024
+/** Connectors may run in a browser: the JSON endpoints answer any origin (no cookies are involved). */
+const CORS = { "access-control-allow-origin": "*" }
+const FRAMING = { "x-frame-options": "DENY", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'" }
+
+const readJson = (req: IncomingMessage) =>
+  new Promise<unknown>((resolve) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size <= MAX_JSON) chunks.push(c)
+    })
+    req.on("end", () => {
+      if (size > MAX_JSON) return resolve(undefined)
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+      } catch {
+        resolve(undefined)
+      }
+    })
+    req.on("error", () => resolve(undefined))
+  })
+
+const HIDDEN = ["response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "resource"] as const
+
+const consentPage = (request: AuthorizeRequest, params: URLSearchParams, alert?: string) => {
+  const host = new URL(request.redirectUri).host
+  const hidden = HIDDEN.map((n) => params.get(n) === null ? "" : `<input type="hidden" name="${n}" value="${escape(params.get(n)!)}">`).join("")
+  return page(`Connect ${request.client.name}`, [
+    alert === undefined ? "" : `<p role="alert">${escape(alert)}</p>`,
+    `<p><strong>${escape(request.client.name)}</strong> asks to use this booking engine's MCP tools for your org: it will read and change `,
+    `offerings, calendars, bookings and customers as the org's owner would.</p>`,
+    `<dl><dt>App</dt><dd>${escape(request.client.name)}</dd><dt>Sends you back to</dt><dd>${escape(host)}</dd></dl>`,
+    `<form method="post" action="/oauth/authorize">${hidden}`,
+    `<label for="api_key">Your org owner's secret API key</label>`,
+    `<input id="api_key" name="api_key" type="password" autocomplete="off" required aria-describedby="key-note" pattern="bk_live_.*">`,
+    `<p id="key-note" class="note">It starts with bk_live_. It identifies your org and is not shared with the app; `,
+    `you can revoke the app later (DELETE /api/v1/oauth_apps/{id}).</p>`,
+    `<button type="submit" name="decision" value="approve">Approve</button> `,
+    `<button type="submit" name="decision" value="deny" class="danger" formnovalidate>Deny</button></form>`
+  ].join(""))
+}
+
+const errorPage = (message: string) =>
+  page("Cannot connect this app", `<p role="alert">${escape(message)}</p><p>Ask the app's maker to register it again, then start over from the app.</p>`)
+
+/** redirect_uri with the answer in its query (codes and errors alike), state echoed. */
+const redirectTo = (redirectUri: string, state: string | undefined, params: Record<string, string>) => {
+  const url = new URL(redirectUri)
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
+  if (state !== undefined) url.searchParams.set("state", state)
+  return url.toString()
+}
+
+/**
+ * OAuth 2.1 for MCP connectors as a plain node handler: RFC 9728 and RFC 8414 metadata, RFC 7591 registration, the
+ * consent page (approved with an owner's secret key), the token endpoint (code with PKCE S256, rotating refresh
+ * tokens) and RFC 7009 revocation. JSON answers in RFC 6749's error shape `{error, error_description}`.
+ */
+export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) => {
+  const run = Runtime.runPromiseExit(runtime)
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    const text = JSON.stringify(body)
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", pragma: "no-cache", ...CORS, ...headers })
+    res.end(text)
+  }
+  const oauthFailure = (res: ServerResponse, e: OAuthError) =>
+    json(res, e.status, errorBody(e), e.status === 401 ? { "www-authenticate": `Basic realm="oauth", error="${e.error}"` } : {})
+  /** Runs an operation; its OAuthError is the answer, anything else a 500 in the same shape. */
+  const answer = async <A>(res: ServerResponse, effect: Effect.Effect<A, OAuthError, OAuth>, ok: (a: A) => void) => {
+    const exit = await run(effect)
+    if (Exit.isSuccess(exit)) return ok(exit.value)
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure)) return oauthFailure(res, failure.value)
+    await run(Effect.logError("OAuth request failed", exit.cause))
+    json(res, 500, { error: "server_error", error_description: "something went wrong on our side" })
+  }
+  const credentials = (form: URLSearchParams) => ({ clientId: form.get("client_id") ?? undefined, clientSecret: form.get("client_secret") ?? undefined })
+  const formOf = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!FORM.test(String(req.headers["content-type"] ?? ""))) {
+      json(res, 400, { error: "invalid_request", error_description: "send the body as application/x-www-form-urlencoded" })
+      return undefined
+    }
+    const form = await readForm(req)
+    if (form === undefined) json(res, 413, { error: "invalid_request", error_description: "the body is larger than 64 KiB" })
+    return form
+  }
+
+  const authorize = async (req: IncomingMessage, res: ServerResponse, base: string, params: URLSearchParams) => {
+    const html = (status: number, body: string) => send(res, status, HTML, body, FRAMING)
+    const checked = await run(Effect.flatMap(OAuth, (o) => o.authorizeRequest(params, resourceUrl(base))))
+    if (Exit.isFailure(checked)) {
+      await run(Effect.logError("OAuth authorize failed", checked.cause))
+      return html(500, errorPage("Something went wrong on our side."))
+    }
+    const c = checked.value
+    // A wrong client or redirect URI: no one to send the answer to, so it is shown here, never redirected.
+    if (c._tag === "Unsafe") return html(400, errorPage(c.message))
+    const { redirectUri, state } = c
+    const go = (to: string) => send(res, 303, "text/plain; charset=utf-8", "", { location: to })
+    if (c._tag === "Refused") return go(redirectTo(redirectUri, state, errorBody(c.error)))
+    const request = c.request
+    if (req.method === "GET") return html(200, consentPage(request, params))
+    if (params.get("decision") !== "approve") {
+      return go(redirectTo(redirectUri, state, { error: "access_denied", error_description: "the org owner denied the request" }))
+    }
+    const approved = await run(Effect.flatMap(OAuth, (o) => o.approve(request, (params.get("api_key") ?? "").trim())))
+    if (Exit.isFailure(approved)) {
+      await run(Effect.logError("OAuth approval failed", approved.cause))
+      return html(500, errorPage("Something went wrong on our side."))
+    }
+    if (Either.isLeft(approved.value)) return html(403, consentPage(request, params, approved.value.left))
+    return go(redirectTo(redirectUri, state, { code: approved.value.right }))
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://localhost")
+    const base = baseUrl(publicUrl, req)
+    const path = url.pathname
+    const method = req.method ?? "GET"
+    if (method === "OPTIONS") {
+      res.writeHead(204, { ...CORS, "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "authorization, content-type, mcp-protocol-version", "access-control-max-age": "600" })
+      return void res.end()
+    }
+    const only = (m: string) => {
+      if (method === m) return true
+      json(res, 405, { error: "invalid_request", error_description: `${path} takes ${m}` }, { allow: m })
+      return false
+    }
+    if (path.startsWith("/.well-known/oauth-protected-resource")) return void (only("GET") && json(res, 200, protectedResource(base), { "cache-control": "max-age=300" }))
+    if (path.startsWith("/.well-known/oauth-authorization-server")) return void (only("GET") && json(res, 200, authorizationServer(base), { "cache-control": "max-age=300" }))
+    if (path === "/oauth/register") {
+      if (!only("POST")) return
+      const body = await readJson(req)
+      return answer(res, Effect.flatMap(OAuth, (o) => o.register(body)), (client) => json(res, 201, client))
+    }
+    if (path === "/oauth/authorize") {
+      if (method === "GET") return authorize(req, res, base, url.searchParams)
+      if (!only("POST")) return
+      const form = await readForm(req)
+      return authorize(req, res, base, form ?? new URLSearchParams())
+    }
+    if (path === "/oauth/token") {
+      if (!only("POST")) return
+      const form = await formOf(req, res)
+      if (form === undefined) return
+      const grant = form.get("grant_type")
+      const op: Effect.Effect<unknown, OAuthError, OAuth> = grant === "authorization_code"
+        ? Effect.flatMap(OAuth, (o) => o.exchangeCode(credentials(form), form))
+        : grant === "refresh_token"
+        ? Effect.flatMap(OAuth, (o) => o.refresh(credentials(form), form))
+        : Effect.fail(new OAuthError({ status: 400, error: "unsupported_grant_type", description: "grant_type: authorization_code or refresh_token" }))
+      return answer(res, op, (tokens) => json(res, 200, tokens))
+    }
+    if (path === "/oauth/revoke") {
+      if (!only("POST")) return
+      const form = await formOf(req, res)
+      if (form === undefined) return
+      const token = form.get("token") ?? ""
+      if (token === "") return json(res, 400, { error: "invalid_request", error_description: "token is required" })
+      return answer(res, Effect.flatMap(OAuth, (o) => o.revoke(credentials(form), token)), () => json(res, 200, {}))
+    }
+    json(res, 404, { error: "invalid_request", error_description: "no such OAuth endpoint" })
+  }
+}
