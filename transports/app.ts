@@ -1,3 +1,4 @@
+import { TracingLive } from "../adapters/telemetry/otlp.ts"
 import { OutdoorsLive } from "../adapters/outdoors/http.ts"
 import { Hosted } from "../engine/services/public/Hosted.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
@@ -176,7 +177,8 @@ const Composed = <A, E, R>(config: AppConfig, database: DatabaseLayer, front: La
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
-    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), mailer, OutdoorsLive({ weather: config.weatherUrl, gauge: config.gaugeUrl }), Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config),
+    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), mailer, OutdoorsLive({ weather: config.weatherUrl, gauge: config.gaugeUrl }),
+      TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"), Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config),
       Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
       Layer.succeed(RateLimits, { perKey: config.rateLimit ?? 1200, perAddress: config.rateLimitAnonymous ?? 300, windowSeconds: config.rateLimitWindowSeconds ?? 60 })))
   )

@@ -43,6 +43,9 @@ export interface AppConfig {
   readonly inboundEmailSecret?: string | undefined
   /** INBOUND_SMTP_PORT: where the listener for guest replies and bounces accepts mail; unset, it is off. */
   readonly inboundSmtpPort?: number | undefined
+  /** OTEL_EXPORTER_OTLP_ENDPOINT (http://collector:4318) and OTEL_SERVICE_NAME: traces over OTLP/HTTP; unset, none. */
+  readonly otelEndpoint?: string | undefined
+  readonly otelServiceName?: string | undefined
   /** WEATHER_URL and GAUGE_URL: Open-Meteo's and USGS Water Services' base URLs for the guest page; "off" turns one off. */
   readonly weatherUrl?: string | undefined
   readonly gaugeUrl?: string | undefined
@@ -120,6 +123,11 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   inboundEmailSecret: optionalString("INBOUND_EMAIL_SECRET").pipe(
     Config.validate({ message: "INBOUND_EMAIL_SECRET must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (s) => s.length >= 16 }) })
   ),
+  otelEndpoint: optionalString("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
+    Config.validate({ message: "OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://collector:4318", validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) }) }),
+    Config.map(Option.getOrUndefined)
+  ),
+  otelServiceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("booking-engine")),
   weatherUrl: serviceUrl("WEATHER_URL", "https://api.open-meteo.com"),
   gaugeUrl: serviceUrl("GAUGE_URL", "https://waterservices.usgs.gov"),
   stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),

@@ -1,3 +1,4 @@
+import { Tracing } from "../../adapters/telemetry/otlp.ts"
 import { OpenApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Cause, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
@@ -110,6 +111,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromiseExit(runtime)
     const openapi = JSON.stringify(OpenApi.fromApi(Api))
+    const tracing = (yield* Tracing).enabled
 
     const authenticate = (route: { auth: string }, headers: Incoming["headers"], surface: Surface) => {
       const authorization = header(headers, "authorization") ?? ""
@@ -208,7 +210,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         return toReply(result, result.replayed)
       })
 
-      const answered = run(work as Effect.Effect<Reply, unknown>).then((exit) => {
+      const traced = tracing
+        ? Effect.withSpan(work, route.operationId, { kind: "server", attributes: { "http.request.method": req.method, "http.route": route.segments.join("/") } })
+        : work
+      const answered = run(traced as Effect.Effect<Reply, unknown>).then((exit) => {
         if (Exit.isSuccess(exit)) return exit.value
         const failure = Cause.failureOption(exit.cause)
         const reply = Option.isSome(failure) ? expected(failure.value) : undefined

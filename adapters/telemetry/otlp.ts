@@ -1,0 +1,20 @@
+import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
+import { FetchHttpClient } from "@effect/platform"
+import { Context, Layer } from "effect"
+
+/** Whether spans go anywhere: the request path opens a span per operation only then (it costs nothing otherwise). */
+export class Tracing extends Context.Reference<Tracing>()("Tracing", { defaultValue: () => ({ enabled: false }) }) {}
+
+/**
+ * Traces over OTLP/HTTP (JSON) to OTEL_EXPORTER_OTLP_ENDPOINT (…/v1/traces), batched every second: one span per
+ * operation, the services' spans and their SQL beneath. Without an endpoint, nothing.
+ */
+export const TracingLive = (endpoint: string | undefined, serviceName: string) =>
+  endpoint === undefined
+    ? Layer.empty
+    : Layer.mergeAll(
+      OtlpTracer.layer({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces`, resource: { serviceName }, exportInterval: "1 second" }).pipe(
+        Layer.provide([FetchHttpClient.layer, OtlpSerialization.layerJson])
+      ),
+      Layer.succeed(Tracing, { enabled: true })
+    )
