@@ -20,7 +20,8 @@ const ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 const QUOTA: Record<string, number> = { free: 25, pro: 1_000, growth: 5_000, scale: 15_000 }
 
 const AUTH = `
-        select o.*, k.id as key_id from api_keys k join orgs o on o.id = k.org_id
+        select o.*, k.id as key_id, m.role, k.user_id is not null as member_key, k.user_id, k.kind as key_kind
+        from api_keys k join orgs o on o.id = k.org_id left join members m on m.user_id = k.user_id and m.org_id = k.org_id and m.removed_at is null
         where k.hash = $1 and k.revoked_at is null`
 
 export class Refusal extends Error {
@@ -125,7 +126,7 @@ const book = async (pool: pg.Pool, publicUrl: string, bearer: string, input: Inp
       quantity: input.quantity, total_cents: 0, promo_code: null, discount_cents: 0, gift_card_id: null, gift_cents: 0, reference: newReference(),
       handle: newHandle(), status: "confirmed", source: "api", notes: "", answers: {}, metadata: {}, cancelled_at: null, created_at: now, expires_at: null,
       checkout_url: null, paid_at: null, paid_cents: null, payment_intent_id: null, charged_cents: null, refund_id: null, refund_cents: null,
-      refunded_at: null, refund_failed_at: null, refund_error: null, refund_next_at: null, guest_cancel_hours: null, nudged_at: null, choose_by: null,
+      refunded_at: null, refund_failed_at: null, refund_error: null, refund_next_at: null, guest_cancel_hours: o.g_cancel_hours ?? null, nudged_at: null, choose_by: null,
       waiver_token: null, waiver_needed: null, waiver_signed: 0, confirmed_at: now, updated_at: null, reseller_reference: null, cancel_reason: null,
       checked_in_at: null, no_show_at: null, o_name: o.name, o_kind: o.kind, o_questions: o.questions, c_name: customer.name, c_email: customer.email,
       c_phone: customer.phone
@@ -144,7 +145,8 @@ const book = async (pool: pg.Pool, publicUrl: string, bearer: string, input: Inp
       randomUUID(), email, subject, text, "booking.confirmed",
       monthIn(now, org.timezone), QUOTA[org.plan] ?? 0,
       events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)),
-      JSON.stringify({ kind: "confirmed", reference: row.reference, offering: o.name, starts_at: startsAt.toISOString(), page_url: `${publicUrl}/b/${row.handle}`, waiver_url: null, note: null, pay_url: null })
+      JSON.stringify({ kind: "confirmed", reference: row.reference, offering: o.name, starts_at: startsAt.toISOString(), page_url: `${publicUrl}/b/${row.handle}`, waiver_url: null, note: null, pay_url: null }),
+      o.g_cancel_hours ?? null
     ]).catch((e: unknown) => {
       const c = (e as { constraint?: string }).constraint
       if (c === "sold_out") throw new Refusal(409, "sold_out", "not enough places left at this time")

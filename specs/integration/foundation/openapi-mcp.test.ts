@@ -129,6 +129,21 @@ describe("the OpenAPI document", () => {
 })
 
 describe("the MCP server", () => {
+  it("explains the model in its instructions, naming only tools it has", async () => {
+    const org = await app.newOrg()
+    const mcp = await mcpClient(app, org.key)
+    try {
+      const text = mcp.client.getInstructions() ?? ""
+      expect(text).toMatch(/minor units/)
+      const names = new Set((await mcp.client.listTools()).tools.map((t) => t.name))
+      const named = [...text.matchAll(/\b([a-z]+_[a-z_]+)\(?/g)].map((m) => m[1]).filter((w) => /^(offerings|sessions|availability|bookings|org|events|customers|series)_/.test(w))
+      expect(named.length).toBeGreaterThan(4)
+      for (const n of named) expect(names.has(n), n).toBe(true)
+    } finally {
+      await mcp.close()
+    }
+  })
+
   it("lists one tool per operation, named with _ for .", async () => {
     const org = await app.newOrg()
     const mcp = await mcpClient(app, org.key)
