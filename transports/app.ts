@@ -1,3 +1,4 @@
+import { Photos } from "../engine/services/offerings/Photos.ts"
 import { TracingLive } from "../adapters/telemetry/otlp.ts"
 import { OutdoorsLive } from "../adapters/outdoors/http.ts"
 import { Hosted } from "../engine/services/public/Hosted.ts"
@@ -97,6 +98,7 @@ export const EngineLive = Layer.mergeAll(
   Octo.Default,
   Assistant.Default,
   Hosted.Default,
+  Photos.Default,
   OAuth.Default
 ).pipe(Layer.provide(BookingHooksLive))
 

@@ -25,6 +25,7 @@ import octoResellers from "./migrations/0081_octo_resellers.ts"
 import orgSlug from "./migrations/0082_org_slug.ts"
 import oauth from "./migrations/0083_oauth.ts"
 import hostedPages from "./migrations/0084_hosted_pages.ts"
+import offeringPhotos from "./migrations/0085_offering_photos.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -53,5 +54,6 @@ export const migrations = Migrator.fromRecord({
   "0081_octo_resellers": octoResellers,
   "0082_org_slug": orgSlug,
   "0083_oauth": oauth,
-  "0084_hosted_pages": hostedPages
+  "0084_hosted_pages": hostedPages,
+  "0085_offering_photos": offeringPhotos
 })

@@ -1,3 +1,5 @@
+import { Photos } from "../../engine/services/offerings/Photos.ts"
+import { PHOTO_PATH, photoRoutes } from "./photos.ts"
 import { Hosted } from "../../engine/services/public/Hosted.ts"
 import { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
@@ -213,6 +215,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
+      const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply))
       const hosted = hostedPages(yield* Effect.runtime<Hosted | Waitlist>())
       const stream = eventStream(yield* Effect.runtime<Orgs | Events | EventBus>(), (res, reply) => send(res, reply))
       const pool = yield* Effect.serviceOption(PgPool)
@@ -245,6 +248,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
         const path = (req.url ?? "/").split("?")[0]
         if (path === "/widget.js" && (req.method === "GET" || req.method === "HEAD")) return serveWidget(req, res)
+        if (PHOTO_PATH.test(path)) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          photos(req, res).catch((e) => failed(res, e))
+          return
+        }
         if (HOSTED_PATH.test(path)) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           hosted(req, res).catch((e) => failed(res, e))

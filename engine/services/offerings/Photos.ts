@@ -1,0 +1,79 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { createHash } from "node:crypto"
+import { badRequest, notFound } from "../../schema/errors.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
+import { Events } from "../Events.ts"
+import { Links } from "../Links.ts"
+import { jpegSize } from "./jpeg.ts"
+import { type OfferingRow, toOffering } from "./row.ts"
+
+/** The largest photo accepted (5 MiB). */
+export const PHOTO_MAX_BYTES = 5 * 1024 * 1024
+/** Sides larger than this are refused (the decoder of whoever shows it would have to hold it). */
+const MAX_SIDE = 10_000
+
+/**
+ * offerings.photo: an offering's JPEG, kept in Postgres and served at `photo_url` (PUBLIC_URL/photos/{id}.jpg?v=…,
+ * the version changing with each upload, so it can be cached for good). Replacing or removing it is offering.updated.
+ */
+export class Photos extends Effect.Service<Photos>()("Photos", {
+  dependencies: [Events.Default],
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const events = yield* Events
+    const links = yield* Links
+
+    const offeringOf = (orgId: string, id: string) =>
+      Effect.flatMap(
+        sql<OfferingRow>`select * from offerings where id = ${id}::uuid and org_id = ${orgId} and deleted_at is null for update`,
+        (rows) => (rows[0] === undefined ? Effect.fail(notFound("offering")) : Effect.succeed(rows[0]))
+      )
+
+    const put = Effect.fn("Photos.put")(function*(id: string, bytes: Uint8Array) {
+      const org = yield* CurrentOrg
+      if (bytes.length === 0) return yield* badRequest("invalid_photo", "send the JPEG as the request body (Content-Type: image/jpeg)")
+      if (bytes.length > PHOTO_MAX_BYTES) return yield* badRequest("photo_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`)
+      const size = jpegSize(bytes)
+      if (size === undefined) return yield* badRequest("invalid_photo", "the body is not a JPEG image")
+      if (size.width > MAX_SIDE || size.height > MAX_SIDE) return yield* badRequest("invalid_photo", `a photo is at most ${MAX_SIDE} pixels on a side`)
+      const etag = createHash("sha256").update(bytes).digest("base64url").slice(0, 16)
+      const now = yield* clock.now
+      return yield* Effect.gen(function*() {
+        yield* offeringOf(org.id, id)
+        yield* sql`insert into offering_photos ${sql.insert({ offering_id: id, org_id: org.id, bytes: Buffer.from(bytes), width: size.width, height: size.height, etag, updated_at: now })}
+          on conflict (offering_id) do update set bytes = excluded.bytes, width = excluded.width, height = excluded.height, etag = excluded.etag, updated_at = excluded.updated_at`
+        const rows = yield* sql<OfferingRow>`update offerings set photo_url = ${`${links.publicUrl}/photos/${id}.jpg?v=${etag}`}, updated_at = ${now}
+          where id = ${id} returning *`
+        const offering = toOffering(rows[0])
+        yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
+        return offering
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const remove = Effect.fn("Photos.remove")(function*(id: string) {
+      const org = yield* CurrentOrg
+      const now = yield* clock.now
+      return yield* Effect.gen(function*() {
+        const current = yield* offeringOf(org.id, id)
+        yield* sql`delete from offering_photos where offering_id = ${id}`
+        if (current.photo_url === null) return toOffering(current)
+        const rows = yield* sql<OfferingRow>`update offerings set photo_url = null, updated_at = ${now} where id = ${id} returning *`
+        const offering = toOffering(rows[0])
+        yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
+        return offering
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    /** The photo's bytes for GET /photos/{id}.jpg (no key: photo_url is public, like the offering's public fields). */
+    const get = (id: string) =>
+      Effect.map(
+        sql<{ bytes: Uint8Array; etag: string }>`select bytes, etag from offering_photos where offering_id = ${id}::uuid`.pipe(Effect.orDie),
+        (rows) => Option.fromNullable(rows[0])
+      )
+
+    return { put, remove, get } as const
+  })
+}) {}

@@ -1,0 +1,70 @@
+import { Effect, Either, Option, Runtime } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
+import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
+import { PHOTO_MAX_BYTES, Photos } from "../../engine/services/offerings/Photos.ts"
+import { errorReply, json, type Reply } from "./dispatch.ts"
+
+/** PUT and DELETE /api/v1/offerings/{id}/photo (a JPEG body, read as bytes), GET /photos/{id}.jpg. */
+export const PHOTO_PATH = /^\/api\/v1\/offerings\/([^/]+)\/photo$|^\/photos\/([^/]+)\.jpg$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const readBytes = (req: IncomingMessage, max: number) =>
+  new Promise<Buffer | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size > max) {
+        resolve(undefined)
+        req.resume()
+      } else chunks.push(c)
+    })
+    req.on("end", () => resolve(Buffer.concat(chunks)))
+    req.on("error", reject)
+  })
+
+type Fail = { readonly _tag: string; readonly code: string; readonly message: string }
+const statusOf: Record<string, number> = { BadRequest: 400, NotFound: 404, Conflict: 409 }
+
+export const photoRoutes = (runtime: Runtime.Runtime<Orgs | Photos>, write: (res: ServerResponse, reply: Reply) => void) => {
+  const run = <A>(e: Effect.Effect<A, unknown, Orgs | Photos>) => Runtime.runPromise(runtime)(Effect.either(e)) as Promise<Either.Either<A, Fail>>
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const m = PHOTO_PATH.exec((req.url ?? "/").split("?")[0])!
+    if (m[2] !== undefined) {
+      if (req.method !== "GET" && req.method !== "HEAD") return write(res, errorReply(405, "method_not_allowed", "GET only", { allow: "GET" }))
+      const found = UUID.test(m[2]) ? await run(Effect.flatMap(Photos, (p) => p.get(m[2]))) : Either.right(Option.none())
+      if (Either.isLeft(found) || Option.isNone(found.right)) return write(res, errorReply(404, "not_found", "no such photo"))
+      const photo = found.right.value
+      const headers = { "content-type": "image/jpeg", "cache-control": "public, max-age=31536000, immutable", etag: `"${photo.etag}"` }
+      if (req.headers["if-none-match"] === `"${photo.etag}"`) return (res.writeHead(304, headers), res.end())
+      res.writeHead(200, { ...headers, "content-length": String(photo.bytes.length) })
+      return res.end(req.method === "HEAD" ? undefined : Buffer.from(photo.bytes))
+    }
+    const id = m[1]
+    if (req.method !== "PUT" && req.method !== "DELETE") return write(res, errorReply(405, "method_not_allowed", "PUT or DELETE", { allow: "PUT, DELETE" }))
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+    const org = bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX) ? Option.none() : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer))).then((r) => Either.getOrElse(r, () => Option.none()))
+    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret") return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
+    if (!UUID.test(id)) return write(res, errorReply(404, "not_found", "no such offering"))
+    const asOrg = <A, E>(e: Effect.Effect<A, E, Photos | CurrentOrg>) => Effect.provideService(e, CurrentOrg, org.value)
+    let result: Either.Either<unknown, Fail>
+    if (req.method === "PUT") {
+      const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
+      if (type !== "image/jpeg") {
+        req.resume()
+        return write(res, errorReply(415, "unsupported_media_type", "send the photo as the body with Content-Type: image/jpeg"))
+      }
+      const bytes = await readBytes(req, PHOTO_MAX_BYTES)
+      if (bytes === undefined) return write(res, errorReply(413, "payload_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`))
+      result = await run(asOrg(Effect.flatMap(Photos, (p) => p.put(id, bytes))))
+    } else {
+      result = await run(asOrg(Effect.flatMap(Photos, (p) => p.remove(id))))
+    }
+    if (Either.isRight(result)) return write(res, json(200, result.right))
+    const e = result.left
+    const status = statusOf[e._tag]
+    if (status === undefined) throw e
+    return write(res, errorReply(status, e.code, e.message))
+  }
+}
