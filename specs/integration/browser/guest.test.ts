@@ -1,16 +1,28 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TestApp } from "../../support/app.ts"
+import { createServer } from "node:net"
+import { startApp, type TestApp } from "../../support/app.ts"
 import { expectAccessible, launch, screenshots } from "../../support/browser.ts"
-import { bookingsOrg, type BookingsOrg, hoursAhead, ok, startPinned } from "../bookings/helpers.ts"
+import { advanceTo, bookingsOrg, type BookingsOrg, hoursAhead, ok, PIN } from "../bookings/helpers.ts"
 import { handleFromMail } from "../guest/helpers.ts"
 
 let app: TestApp
 let org: BookingsOrg
 let browser: Browser
 let page: Page
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as { port: number }).port
+      s.close(() => resolve(p))
+    })
+  })
+
 beforeAll(async () => {
-  app = await startPinned()
+  // PUBLIC_URL is the app's own address, as in production: pages the engine serves call its API from that origin.
+  const port = await freePort()
+  app = await startApp({ port, publicUrl: `http://127.0.0.1:${port}` })
+  await advanceTo(app, PIN)
   org = await bookingsOrg(app, { timezone: "Europe/Amsterdam" })
   browser = await launch()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })
@@ -106,5 +118,39 @@ describe("a guest in Chromium", () => {
     await open(`/b/${await handleFromMail(app, email)}`)
     expect(await page.locator(".badge").textContent()).toBe("Confirmed")
     expect(await page.locator("main").textContent()).toContain("€45.00")
+    // The guest cancels and sees what comes back, then the refund land.
+    await page.getByRole("link", { name: "Cancel booking" }).click()
+    expect(await page.locator("main").textContent()).toContain("You get back €45.00 of what you paid online.")
+    await page.getByRole("button", { name: "Yes, cancel my booking" }).click()
+    expect(await page.locator("main").textContent()).toMatch(/Refund€45\.00 (on its way|refunded)/)
+    await app.advance(1)
+    await app.advance(6)
+    await page.reload()
+    expect(await page.locator("main").textContent()).toContain("Refund€45.00 refunded")
+    expect(ok(await org.get(held.id)).refunded_at).not.toBeNull()
+  })
+
+  it("a place opens after a cancel: the waiting guest follows the email to the engine's booking page and books it", async () => {
+    const { offering, session } = await org.classWithSession({ name: "Full yoga", capacity: 1, waitlist_enabled: true }, 300)
+    const holder = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email: `holder-${Date.now()}@example.com`, name: "Holder" } })
+    const email = `waiting-${Date.now()}@example.com`
+    ok(await org.call("POST", "/waitlist", { session_id: session.id, customer: { email, name: "Wai" } }), 201)
+    ok(await org.call("POST", `/bookings/${holder.id}/cancel`, {}))
+    let link: string | undefined
+    for (let i = 0; i < 20 && link === undefined; i++) {
+      await app.advance(2)
+      const mail = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.find((m: { kind: string }) => m.kind === "waitlist.opened")
+      link = (mail?.links as string[] | undefined)?.find((l) => l.includes("/book?"))
+    }
+    await open(link!)
+    const widget = page.locator("booking-widget")
+    await widget.getByRole("button", { name: /1 left/ }).click()
+    await widget.getByLabel("Name").fill("Wai")
+    await widget.getByLabel("Email").fill(email)
+    await widget.getByRole("button", { name: "Book", exact: true }).click()
+    await widget.getByRole("heading", { name: "You are booked" }).waitFor()
+    const booked = ok(await org.call("GET", `/bookings?session_id=${session.id}&status=confirmed`)).data
+    expect(booked).toEqual([expect.objectContaining({ source: "widget" })])
+    expect(ok(await org.call("GET", `/waitlist?session_id=${session.id}`)).data).toEqual([])
   })
 })
