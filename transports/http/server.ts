@@ -14,7 +14,8 @@ import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
 import { demoPage, serveWidget } from "../pages/widget.ts"
 import { HTML, send as sendPage } from "../pages/html.ts"
 import { HttpServer } from "@effect/platform"
-import { Context, Effect, Layer, Option, Runtime } from "effect"
+import { Cause, Context, Effect, Layer, Option, Runtime } from "effect"
+import { databaseUnreachable, RETRY_AFTER_SECONDS } from "./unavailable.ts"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Orgs } from "../../engine/services/Orgs.ts"
@@ -202,6 +203,12 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const runtime = yield* Effect.runtime<never>()
       /** A request that failed outside the dispatcher's own error handling: logged with its cause, 500 in the error shape. */
       const failed = (res: ServerResponse, cause: unknown) => {
+        // The plain routes (pages, photos, the event stream...) answer a database outage as the dispatcher does: 503.
+        const why = Runtime.isFiberFailure(cause) ? cause[Runtime.FiberFailureCauseId] : Cause.die(cause)
+        if (databaseUnreachable(why)) {
+          Runtime.runFork(runtime)(Effect.logWarning("database unreachable", Cause.pretty(why).split("\n")[0]))
+          return send(res, errorReply(503, "unavailable", "the service cannot reach its database just now; try again shortly", { "retry-after": String(RETRY_AFTER_SECONDS) }))
+        }
         Runtime.runFork(runtime)(Effect.logError("request failed", cause))
         send(res, errorReply(500, "internal_error", "something went wrong on our side"))
       }

@@ -73,6 +73,11 @@ describe("the database unreachable", () => {
       statuses.push(`${list.status} ${list.headers.get("retry-after")} ${((await list.json()) as { error?: { code: string } }).error?.code}`)
     }
     expect(new Set(statuses)).toEqual(new Set(["503 5 unavailable"]))
+    // The guest's pages and the photo route answer the same way.
+    for (const path of [`/b/${"h".repeat(24)}`, `/w/${"w".repeat(24)}`, `/photos/${offering.id}.jpg`]) {
+      const page = await fetch(`${app.url}${path}`, timed(30_000))
+      expect({ path, status: page.status, retry: page.headers.get("retry-after") }).toEqual({ path, status: 503, retry: "5" })
+    }
     const lost = await call("POST", "/bookings", booking, { "idempotency-key": "outage-1" })
     expect(lost.status).toBe(503)
     expect(lost.headers.get("retry-after")).toBe("5")
