@@ -123,15 +123,26 @@ describe("the booking widget, embedded in a page of another origin", () => {
       }
       throw new Error(`Tab never reached ${pattern}; last ${await focused()}`)
     }
+    /** Each step moves focus to its heading once rendered: wait for that before tabbing on. */
+    const focusOn = async (pattern: RegExp) => {
+      for (let i = 0; i < 100 && !pattern.test(await focused()); i++) await new Promise((r) => setTimeout(r, 50))
+      expect(await focused()).toMatch(pattern)
+    }
+    await widget().getByRole("button", { name: /Keyboard yoga/ }).waitFor()
     await tabTo(/Keyboard yoga/)
     await page.keyboard.press("Enter")
+    await focusOn(/^H2 Keyboard yoga/)
+    await widget().getByRole("button", { name: /4 left/ }).waitFor()
     await tabTo(/4 left/)
     await page.keyboard.press("Enter")
-    await tabTo(/^INPUT/)
+    await focusOn(/^H2 Your details/)
+    await page.keyboard.press("Tab")
+    await focusOn(/^INPUT/)
     await page.keyboard.press("Tab")
     await page.keyboard.type("Kim")
     await page.keyboard.press("Tab")
     await page.keyboard.type("kim@example.com")
+    expect(await widget().getByLabel("Name").inputValue()).toBe("Kim")
     await page.keyboard.press("Enter")
     await widget().getByRole("heading", { name: "You are booked" }).waitFor()
     expect(ok(await org.call("GET", `/bookings?session_id=${session.id}`)).data).toEqual([expect.objectContaining({ status: "confirmed" })])
