@@ -1,6 +1,7 @@
 import { Photos } from "../engine/services/offerings/Photos.ts"
 import { TracingLive } from "../adapters/telemetry/otlp.ts"
 import { OutdoorsLive } from "../adapters/outdoors/http.ts"
+import { OpenAiDrafterLive } from "../adapters/drafts/openai.ts"
 import { Hosted } from "../engine/services/public/Hosted.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
@@ -180,6 +181,7 @@ const Composed = <A, E, R>(config: AppConfig, database: DatabaseLayer, front: La
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
     Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), mailer, OutdoorsLive({ weather: config.weatherUrl, gauge: config.gaugeUrl }),
+      config.drafts ? OpenAiDrafterLive(config.drafts) : Layer.empty,
       TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"), Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config),
       Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
       Layer.succeed(RateLimits, { perKey: config.rateLimit ?? 1200, perAddress: config.rateLimitAnonymous ?? 300, windowSeconds: config.rateLimitWindowSeconds ?? 60 })))

@@ -1,5 +1,6 @@
 import { Config, Option } from "effect"
 import type { StripeSettings } from "../adapters/payments/stripe.ts"
+import type { DraftSettings } from "../adapters/drafts/openai.ts"
 
 /** LOG_LEVEL, in any case; warn is warning. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warning", "error", "fatal", "none"] as const
@@ -51,6 +52,8 @@ export interface AppConfig {
   readonly gaugeUrl?: string | undefined
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; without them the built-in sandbox processor takes payments. */
   readonly stripe?: StripeSettings | undefined
+  /** DRAFTS_URL (an OpenAI-compatible API's base URL), DRAFTS_MODEL and DRAFTS_API_KEY: replies drafted for guest messages; unset, off. */
+  readonly drafts?: DraftSettings | undefined
 }
 
 const optionalString = (name: string) =>
@@ -131,14 +134,26 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   weatherUrl: serviceUrl("WEATHER_URL", "https://api.open-meteo.com"),
   gaugeUrl: serviceUrl("GAUGE_URL", "https://waterservices.usgs.gov"),
   stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
-  stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET")
+  stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET"),
+  draftsUrl: optionalString("DRAFTS_URL").pipe(
+    Config.validate({ message: "DRAFTS_URL must be the http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1", validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) }) })
+  ),
+  draftsModel: optionalString("DRAFTS_MODEL"),
+  draftsApiKey: optionalString("DRAFTS_API_KEY")
 }).pipe(
+  Config.validate({
+    message: "DRAFTS_URL needs DRAFTS_MODEL (the model that drafts replies, such as gpt-4o-mini)",
+    validation: (c) => Option.isNone(c.draftsUrl) || Option.isSome(c.draftsModel)
+  }),
   Config.validate({
     message: "STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the endpoint's signing secret, whsec_...)",
     validation: (c) => Option.isNone(c.stripeSecretKey) || Option.isSome(c.stripeWebhookSecret)
   }),
-  Config.map(({ stripeSecretKey, stripeWebhookSecret, mailDomain, inboundSmtpPort, inboundEmailSecret, ...c }) => ({
+  Config.map(({ stripeSecretKey, stripeWebhookSecret, mailDomain, inboundSmtpPort, inboundEmailSecret, draftsUrl, draftsModel, draftsApiKey, ...c }) => ({
     ...c,
+    drafts: Option.isSome(draftsUrl) && Option.isSome(draftsModel)
+      ? { url: draftsUrl.value.trim(), model: draftsModel.value.trim(), apiKey: Option.getOrUndefined(draftsApiKey) }
+      : undefined,
     inboundEmailSecret: Option.getOrUndefined(inboundEmailSecret),
     mailDomain: Option.getOrElse(mailDomain, () => c.mailFrom.split("@").pop() || "localhost"),
     inboundSmtpPort: Option.getOrUndefined(inboundSmtpPort),

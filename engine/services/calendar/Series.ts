@@ -7,6 +7,8 @@ import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
+import { Links } from "../Links.ts"
+import { openingsWhere } from "../waitlist/open.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import { Orgs } from "../Orgs.ts"
 import { bookedExpr } from "./booked.ts"
@@ -142,6 +144,10 @@ export class Series extends Effect.Service<Series>()("Series", {
         }
         yield* materialize({ ...draft, id: current.id, org_id: org.id, offering_id: current.offering_id }, org.timezone, draft.starts_on > today ? draft.starts_on : today, made_until)
         yield* calendarChanged(org.id, current.offering_id)
+        // More seats on the series' times: the waitlist hears of them as of any opening.
+        const wider = patch.capacity !== undefined && (draft.capacity ?? offering.capacity) > (current.capacity ?? offering.capacity)
+        const opened = wider ? yield* openingsWhere(sql, { series_id: current.id }, now, (yield* Links).publicUrl) : []
+        if (opened.length > 0) yield* events.append(org.id, opened.map(({ type, data }) => ({ type, data })))
         const [updated] = yield* q.oneSeries(org.id, current.id, false)
         return toEntry(updated)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))

@@ -8,6 +8,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Links, replyAddress } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
+import { Drafts } from "./Drafts.ts"
 
 type MessageRow = {
   readonly id: string
@@ -53,13 +54,14 @@ const ACK = "Thank you for your message. We have received it and will reply as s
  * back through receive (the inbound SMTP listener), bounces through bounce.
  */
 export class Messages extends Effect.Service<Messages>()("Messages", {
-  dependencies: [Events.Default, Mail.Default],
+  dependencies: [Events.Default, Mail.Default, Drafts.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
     const mail = yield* Mail
     const links = yield* Links
+    const drafts = yield* Drafts
     const defaultDomain = links.mailDomain ?? "localhost"
 
     const conversationSql = (where: Statement.Fragment) =>
@@ -151,6 +153,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
           })
         }
         yield* events.append(v.org_id, [{ type: "message.received", data: toMessage(row) }])
+        yield* drafts.request({ org_id: v.org_id, conversation_id: v.id, message_id: row.id })
         if (v.auto_acknowledge) yield* post(v, ACK, "system")
         return toMessage(row)
       })

@@ -8,6 +8,8 @@ import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { OfferingHooks } from "./hooks.ts"
+import { Links } from "../Links.ts"
+import { openingsWhere } from "../waitlist/open.ts"
 import { defaultsFor } from "./defaults.ts"
 import { DEFAULT_HOURS, normalizeHours } from "./hours.ts"
 import { coordinatesIn } from "./location.ts"
@@ -117,7 +119,11 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         const rows = yield* sql<OfferingRow>`
           update offerings set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${current.id} returning *`
         const offering = toOffering(rows[0])
-        yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
+        // More seats on the offering's times that take its capacity: the waitlist hears of them as of any opening.
+        const opened = input.capacity !== undefined && input.capacity > current.capacity
+          ? yield* openingsWhere(sql, { offering_id: current.id }, yield* clock.now, (yield* Links).publicUrl)
+          : []
+        yield* events.append(org.id, [{ type: "offering.updated", data: offering }, ...opened.map(({ type, data }) => ({ type, data }))])
         return offering
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })

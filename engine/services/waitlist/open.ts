@@ -51,7 +51,7 @@ export const endEntries = (sql: SqlClient.SqlClient, where: { session_id?: strin
   })
 
 /**
- * Places opened at a time (a cancel, a lapsed hold, a move away): everyone waiting whose party now fits, and who was
+ * Places opened at a time (a cancel, a lapsed hold, a move away, more capacity): everyone waiting whose party now fits, and who was
  * not told since the time last took a booking, is emailed at once, in one waitlist.opened. A cancelled time ends its
  * entries (called_off) instead. Runs in the transaction that freed the places; returns the events to append.
  */
@@ -87,4 +87,22 @@ export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date,
       type: "waitlist.opened",
       data: { session_id: sessionId, offering_id: t.offering_id, starts_at: t.starts_at.toISOString(), remaining, told: told.length, entry_ids: told.map((e) => e.id) }
     }]
+  })
+
+/**
+ * Capacity changed on an offering or a series: each of its times to come that someone waits for is checked as if
+ * places had opened there (a time that gained none tells nobody; an entry told since the time last took a booking is
+ * not told again). Runs in the transaction that changed the capacity, after the change.
+ */
+export const openingsWhere = (sql: SqlClient.SqlClient, where: { offering_id: string } | { series_id: string }, now: Date, publicUrl: string) =>
+  Effect.gen(function*() {
+    const scope = "offering_id" in where ? sql`s.offering_id = ${where.offering_id}` : sql`s.series_id = ${where.series_id}`
+    const times = yield* sql<{ id: string }>`
+      select s.id from sessions s
+      where ${scope} and s.starts_at > ${now} and s.state = 'scheduled'
+        and exists (select 1 from waitlist_entries e where e.session_id = s.id and e.ended_at is null)
+      order by s.starts_at`
+    const out: Array<NewEvent & { org: string }> = []
+    for (const t of times) out.push(...(yield* openings(sql, t.id, now, publicUrl)))
+    return out
   })

@@ -77,6 +77,39 @@ describe("the waitlist", () => {
     expect((await waiting(session.id)).map((e) => e.id)).toEqual([small.id, big.id])
   })
 
+  it("more capacity opens places: on the offering's times and on a series' times, told once, never for fewer seats", async () => {
+    const { offering, session } = await org.classWithSession({ capacity: 1, waitlist_enabled: true })
+    ok(await org.book({ offering_id: offering.id, session_id: session.id }), 201)
+    const one = ok(await join({ session_id: session.id, places: 1, customer: guest("cap1") }), 201)
+    const three = ok(await join({ session_id: session.id, places: 3, customer: guest("cap3") }), 201)
+    const openedHere = async () => (await org.events("waitlist.opened")).filter((e) => e.data.session_id === session.id)
+    ok(await org.call("PATCH", `/offerings/${offering.id}`, { name: "Renamed" }))
+    expect(await openedHere()).toHaveLength(0)
+    ok(await org.call("PATCH", `/offerings/${offering.id}`, { capacity: 2 }))
+    const opened = await openedHere()
+    expect(opened).toHaveLength(1)
+    expect(opened[0].data).toMatchObject({ remaining: 1, told: 1, entry_ids: [one.id] })
+    expect((await mailsTo("guestcap1@example.com", "waitlist.opened")).length).toBe(1)
+    // Growing again without a booking in between tells the party that now fits, not the one already told.
+    ok(await org.call("PATCH", `/offerings/${offering.id}`, { capacity: 4 }))
+    const again = await openedHere()
+    expect(again).toHaveLength(2)
+    expect(again[1].data).toMatchObject({ remaining: 3, told: 1, entry_ids: [three.id] })
+    ok(await org.call("PATCH", `/offerings/${offering.id}`, { capacity: 3 }))
+    expect(await openedHere()).toHaveLength(2)
+
+    // A series' own capacity.
+    const o2 = await org.offering({ kind: "class", capacity: 1, waitlist_enabled: true })
+    const day = (await org.sessions(offering.id))[0].starts_at.slice(0, 10)
+    const entry = ok(await org.call("POST", "/series", { offering_id: o2.id, starts_on: day, start_time: "10:00", end_time: "11:00", repeat: "daily", ends_on: day }), 201)
+    const [t] = await org.sessions(o2.id)
+    ok(await org.book({ offering_id: o2.id, session_id: t.id }), 201)
+    const w = ok(await join({ session_id: t.id, places: 1, customer: guest("ser") }), 201)
+    ok(await org.call("PATCH", `/series/${entry.id}`, { capacity: 2 }))
+    const bySeries = (await org.events("waitlist.opened")).filter((e) => e.data.session_id === t.id)
+    expect(bySeries.map((e) => e.data.entry_ids)).toEqual([[w.id]])
+  })
+
   it("ends with called_off when the time is cancelled, and closed (with a mail) when the waitlist is switched off", async () => {
     const a = await org.classWithSession({ capacity: 1, waitlist_enabled: true })
     ok(await org.book({ offering_id: a.offering.id, session_id: a.session.id }), 201)
