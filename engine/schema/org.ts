@@ -63,6 +63,12 @@ export const Org = Schema.Struct({
   guest_cancel_hours: Schema.NullOr(Schema.Int).annotations({
     description: "Guests may cancel or move on their page until this many hours before the start (default 24); null: only the business can. Each booking keeps the rule of when it was made, or this one if kinder"
   }),
+  max_guest_holds: Schema.NullOr(Schema.Int).annotations({
+    description: "Unpaid holds one guest may have at once through the widget, the hosted page or the assistant channel (default 3); null: no cap. More is 409 too_many_holds"
+  }),
+  max_held_percent: Schema.NullOr(Schema.Int).annotations({
+    description: "Percent of a time's places that guests' own unpaid holds (widget, hosted page, assistant channel) may take at once (default 50), unless a hold is the only one there; null: no cap. More is 409 places_on_hold"
+  }),
   created_at: Schema.String,
   updated_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Org" })
@@ -93,7 +99,9 @@ export const OrgUpdate = Schema.Struct({
   slug: Schema.optional(Schema.NullOr(Schema.String.pipe(
     Schema.pattern(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/, { message: () => "slug: 3 to 40 lowercase letters, digits and hyphens, starting and ending with a letter or digit" })
   ))),
-  guest_cancel_hours: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(0, 8760, { message: () => "guest_cancel_hours: a whole number of hours from 0 to 8760, or null" }))))
+  guest_cancel_hours: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(0, 8760, { message: () => "guest_cancel_hours: a whole number of hours from 0 to 8760, or null" })))),
+  max_guest_holds: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(1, 1000, { message: () => "max_guest_holds: a whole number from 1 to 1000, or null for no cap" })))),
+  max_held_percent: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(1, 100, { message: () => "max_held_percent: a whole number from 1 to 100, or null for no cap" }))))
 }).annotations(strict)
 
 export const Role = Schema.Literal("owner", "staff")

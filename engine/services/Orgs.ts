@@ -26,6 +26,8 @@ interface OrgRow {
   readonly reply_to_domain?: string | null
   readonly allowed_origins?: ReadonlyArray<string>
   readonly guest_cancel_hours?: number | null
+  readonly max_guest_holds?: number | null
+  readonly max_held_percent?: number | null
   readonly slug?: string | null
   readonly created_at: Date
   readonly updated_at: Date | null
@@ -62,6 +64,8 @@ export const toOrg = (r: OrgRow): Org => ({
   allowed_origins: [...(r.allowed_origins ?? [])],
   slug: r.slug ?? null,
   guest_cancel_hours: r.guest_cancel_hours === undefined ? 24 : r.guest_cancel_hours,
+  max_guest_holds: r.max_guest_holds === undefined ? 3 : r.max_guest_holds,
+  max_held_percent: r.max_held_percent === undefined ? 50 : r.max_held_percent,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
@@ -301,6 +305,8 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       reply_to_domain?: string | null | undefined
       allowed_origins?: ReadonlyArray<string> | undefined
       guest_cancel_hours?: number | null | undefined
+      max_guest_holds?: number | null | undefined
+      max_held_percent?: number | null | undefined
       slug?: string | null | undefined
     }) {
       const org = yield* CurrentOrg

@@ -27,6 +27,7 @@ import oauth from "./migrations/0083_oauth.ts"
 import hostedPages from "./migrations/0084_hosted_pages.ts"
 import offeringPhotos from "./migrations/0085_offering_photos.ts"
 import messageDrafts from "./migrations/0087_message_drafts.ts"
+import holdCaps from "./migrations/0088_hold_caps.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -57,5 +58,6 @@ export const migrations = Migrator.fromRecord({
   "0083_oauth": oauth,
   "0084_hosted_pages": hostedPages,
   "0085_offering_photos": offeringPhotos,
-  "0087_message_drafts": messageDrafts
+  "0087_message_drafts": messageDrafts,
+  "0088_hold_caps": holdCaps
 })

@@ -25,7 +25,7 @@ import { Promos } from "../promos/Promos.ts"
 import { Events } from "../Events.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
-import { isTransient, refusalOf } from "./refusals.ts"
+import { isTransient, type Refusal, refusalOf } from "./refusals.ts"
 import { type BookingRow, signaturesOf, stateText, toBooking } from "./row.ts"
 import { newSignatures } from "../waivers/sign.ts"
 import { READ, WRITE } from "./statements.ts"
@@ -237,7 +237,7 @@ export const bookingCreator = Effect.gen(function*() {
 
   interface Refused {
     readonly _tag: "refused"
-    readonly reason: "sold_out" | "time_not_available"
+    readonly reason: Exclude<Refusal, "plan_quota_exceeded">
     readonly message: string
     readonly o: OfferingRow
     readonly p: Placement

@@ -2,12 +2,12 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { conflict } from "../../schema/errors.ts"
 
-export type Refusal = "sold_out" | "time_not_available" | "plan_quota_exceeded"
-const REFUSALS: ReadonlySet<string> = new Set(["sold_out", "time_not_available", "plan_quota_exceeded"])
+export type Refusal = "sold_out" | "time_not_available" | "plan_quota_exceeded" | "too_many_holds" | "places_on_hold"
+const REFUSALS: ReadonlySet<string> = new Set(["sold_out", "time_not_available", "plan_quota_exceeded", "too_many_holds", "places_on_hold"])
 
 /**
- * The database refused a change that would gain places where there is none, or pass the plan's quota: a
- * check_violation whose constraint names the reason (see migration 0008_counters). Anything else is not a refusal.
+ * The database refused a change that would gain places where there is none, pass the plan's quota, or pass the caps on
+ * guests' holds: a check_violation whose constraint names the reason (see migrations 0008_counters, 0088_hold_caps). Anything else is not a refusal.
  */
 export const refusalOf = (e: SqlError): { readonly reason: Refusal; readonly message: string } | undefined => {
   const cause = e.cause as { readonly code?: unknown; readonly constraint?: unknown; readonly message?: unknown } | null

@@ -65,6 +65,8 @@ describe("admin orgs", () => {
         reply_to_domain: null,
         allowed_origins: [],
         guest_cancel_hours: 24,
+        max_guest_holds: 3,
+        max_held_percent: 50,
         slug: null,
         created_at: now,
         updated_at: null
