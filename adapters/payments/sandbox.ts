@@ -24,6 +24,9 @@ export const CARDS = {
 } as const
 /** A sandbox refund is settled this long after it is taken, on the engine clock. */
 export const SETTLE_SECONDS = 5
+/** A payment's or refund's event is delivered again after 10 s, then 20, 40, ... (8 times in all), until the engine has taken it. */
+const REDELIVER_SECONDS = 10
+const REDELIVERIES = 8
 
 export interface SandboxCheckoutRow {
   readonly id: string
@@ -38,6 +41,7 @@ export interface SandboxCheckoutRow {
   readonly payment_intent_id: string | null
   readonly card_last4: string | null
   readonly declines: number
+  readonly event_attempts?: number
 }
 
 export type PayResult =
@@ -130,10 +134,34 @@ export const SandboxLive = Layer.effectContext(Effect.gen(function*() {
     for (const r of rows) {
       const fails = r.card_last4 === CARDS.refundFails.slice(-4)
       const reason = fails ? "the card 4000 0000 0000 5126 refuses refunds (sandbox)" : null
-      yield* sql`update sandbox_refunds set status = ${fails ? "failed" : "succeeded"}, failure_reason = ${reason} where id = ${r.id}`
-      out.push(signed(fails
-        ? ProcessorEvent.RefundFailed({ event_id: `evt_${r.id}`, refund_id: r.id, payment_intent_id: r.payment_intent_id, reason: reason! })
-        : ProcessorEvent.RefundSucceeded({ event_id: `evt_${r.id}`, refund_id: r.id, payment_intent_id: r.payment_intent_id })))
+      yield* sql`update sandbox_refunds set status = ${fails ? "failed" : "succeeded"}, failure_reason = ${reason},
+        event_due_at = ${new Date(now.getTime() + REDELIVER_SECONDS * 1000)} where id = ${r.id}`
+      out.push(refundEvent({ ...r, status: fails ? "failed" : "succeeded", failure_reason: reason }))
+    }
+    // Settled refunds whose event the engine has not taken (it still waits on the payment's refund): told again.
+    const untold = yield* sql<{ id: string; payment_intent_id: string; status: string; failure_reason: string | null; event_attempts: number; waiting: boolean }>`
+      select f.id, f.payment_intent_id, f.status, f.failure_reason, f.event_attempts,
+        exists (select 1 from payments p where p.payment_intent_id = f.payment_intent_id and p.refund_state in ('pending', 'taken')) as waiting
+      from sandbox_refunds f where f.event_due_at <= ${now} and f.status <> 'pending'
+      order by f.event_due_at limit 100 for update of f skip locked`
+    for (const f of untold) {
+      const again = f.waiting && f.event_attempts < REDELIVERIES
+      yield* sql`update sandbox_refunds set event_attempts = event_attempts + 1,
+        event_due_at = ${again ? new Date(now.getTime() + REDELIVER_SECONDS * 1000 * 2 ** f.event_attempts) : null} where id = ${f.id}`
+      if (f.waiting) out.push(refundEvent(f))
+    }
+    // Payments whose event the engine has not taken (a crash right after paying): delivered again, as Stripe retries.
+    const unheard = yield* sql<SandboxCheckoutRow>`
+      select c.* from sandbox_checkouts c
+      where c.event_due_at <= ${now} and c.status = 'complete'
+      order by c.event_due_at limit 100 for update of c skip locked`
+    for (const c of unheard) {
+      const [taken] = yield* sql<{ ok: boolean }>`select exists (select 1 from payments where payment_intent_id = ${c.payment_intent_id}) as ok`
+      const attempts = c.event_attempts ?? 0
+      const again = !taken.ok && attempts < REDELIVERIES
+      yield* sql`update sandbox_checkouts set event_attempts = event_attempts + 1,
+        event_due_at = ${again ? new Date(now.getTime() + REDELIVER_SECONDS * 1000 * 2 ** attempts) : null} where id = ${c.id}`
+      if (!taken.ok) out.push(paidEvent(c))
     }
     return out as ReadonlyArray<RawEvent>
   }).pipe(sql.withTransaction, Effect.orDie)
@@ -155,13 +183,23 @@ export const SandboxLive = Layer.effectContext(Effect.gen(function*() {
       }
       if (card !== CARDS.pays && card !== CARDS.refundFails) return { _tag: "invalid_card", checkout: c } as const
       const pi = token("pi_sandbox")
-      const [paid] = yield* sql<SandboxCheckoutRow>`update sandbox_checkouts set status = 'complete', payment_intent_id = ${pi}, card_last4 = ${card.slice(-4)}
-        where id = ${id} returning *`
-      const event = signed(ProcessorEvent.PaymentLanded({
-        event_id: `evt_${pi}`, org_id: c.org_id, booking_id: c.booking_id, checkout_id: c.id, payment_intent_id: pi, amount_cents: c.amount_cents, currency: c.currency
-      }))
-      return { _tag: "paid", checkout: paid, event } as const
+      const [paid] = yield* sql<SandboxCheckoutRow>`update sandbox_checkouts set status = 'complete', payment_intent_id = ${pi}, card_last4 = ${card.slice(-4)},
+        event_due_at = ${new Date(now.getTime() + REDELIVER_SECONDS * 1000)} where id = ${id} returning *`
+      return { _tag: "paid", checkout: paid, event: paidEvent(paid) } as const
     }).pipe(sql.withTransaction, Effect.orDie)
+
+  function refundEvent(r: { id: string; payment_intent_id: string; status: string; failure_reason: string | null }) {
+    return signed(r.status === "failed"
+      ? ProcessorEvent.RefundFailed({ event_id: `evt_${r.id}`, refund_id: r.id, payment_intent_id: r.payment_intent_id, reason: r.failure_reason ?? "refused" })
+      : ProcessorEvent.RefundSucceeded({ event_id: `evt_${r.id}`, refund_id: r.id, payment_intent_id: r.payment_intent_id }))
+  }
+
+  function paidEvent(c: SandboxCheckoutRow) {
+    return signed(ProcessorEvent.PaymentLanded({
+      event_id: `evt_${c.payment_intent_id}`, org_id: c.org_id, booking_id: c.booking_id, checkout_id: c.id, payment_intent_id: c.payment_intent_id!,
+      amount_cents: c.amount_cents, currency: c.currency
+    }))
+  }
 
   const processor = PaymentProcessor.of({
     name: "sandbox",
@@ -171,7 +209,8 @@ export const SandboxLive = Layer.effectContext(Effect.gen(function*() {
     readRefund,
     verifyEvent,
     due,
-    next: sql`(select min(due_at) from sandbox_refunds where status = 'pending')`
+    next: sql`least((select min(due_at) from sandbox_refunds where status = 'pending'), (select min(event_due_at) from sandbox_checkouts where event_due_at is not null),
+      (select min(event_due_at) from sandbox_refunds where event_due_at is not null))`
   })
   return Context.make(PaymentProcessor, processor).pipe(Context.add(SandboxPages, { view, pay }))
 }))

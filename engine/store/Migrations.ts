@@ -28,6 +28,7 @@ import hostedPages from "./migrations/0084_hosted_pages.ts"
 import offeringPhotos from "./migrations/0085_offering_photos.ts"
 import messageDrafts from "./migrations/0087_message_drafts.ts"
 import holdCaps from "./migrations/0088_hold_caps.ts"
+import sandboxRedelivery from "./migrations/0089_sandbox_redelivery.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -59,5 +60,6 @@ export const migrations = Migrator.fromRecord({
   "0084_hosted_pages": hostedPages,
   "0085_offering_photos": offeringPhotos,
   "0087_message_drafts": messageDrafts,
-  "0088_hold_caps": holdCaps
+  "0088_hold_caps": holdCaps,
+  "0089_sandbox_redelivery": sandboxRedelivery
 })

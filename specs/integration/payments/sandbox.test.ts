@@ -80,6 +80,45 @@ describe("a priced booking in the sandbox", () => {
 })
 
 describe("cancelling a paid booking", () => {
+  it("delivers a payment's event again until the engine has it: a crash between paying and receiving loses nothing", async () => {
+    const { b } = await heldSeat()
+    const checkout = new URL(b.checkout_url).pathname.split("/").pop()!
+    // The state a crash right after the sandbox took the money leaves: the checkout paid, the engine never told.
+    const now = new Date(await org.now())
+    await sql(app, (s) => s`update sandbox_checkouts set status = 'complete', payment_intent_id = 'pi_sandbox_crashed', card_last4 = '4242',
+      event_due_at = ${new Date(now.getTime() + 10_000)} where id = ${checkout}`)
+    expect(ok(await org.get(b.id)).status).toBe("held")
+    await steps(app, 5)
+    expect(ok(await org.get(b.id)).status).toBe("held")
+    await steps(app, 6)
+    expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_sandbox_crashed", charged_cents: 2500 })
+    expect((await org.events("booking.confirmed")).filter((e) => e.data.id === b.id)).toHaveLength(1)
+    // Taken once: later passes find the payment and stop.
+    await steps(app, 30, 60, 120)
+    expect((await ledger(app, b.id)).map((p) => p.payment_intent_id)).toEqual(["pi_sandbox_crashed"])
+    const [row] = await sql(app, (s) => s<{ event_due_at: Date | null }>`select event_due_at from sandbox_checkouts where id = ${checkout}`)
+    expect(row.event_due_at).toBeNull()
+  })
+
+  it("tells a settled refund again until the engine has it: a crash between settling and receiving leaves no refund waiting an hour", async () => {
+    const { b } = await heldSeat()
+    await payWith(app, b.checkout_url, CARD.pays)
+    ok(await org.act(b.id, "cancel", {}))
+    await steps(app, 1)
+    const taken = ok(await org.get(b.id))
+    expect(taken.refund_id).toMatch(/^re_sandbox_/)
+    // The state a crash right after the sandbox settled the refund leaves: settled there, the engine never told.
+    const now = new Date(await org.now())
+    await sql(app, (s) => s`update sandbox_refunds set status = 'succeeded', event_due_at = ${new Date(now.getTime() + 10_000)} where id = ${taken.refund_id}`)
+    await steps(app, 5)
+    expect(ok(await org.get(b.id)).refunded_at).toBeNull()
+    await steps(app, 6)
+    expect(ok(await org.get(b.id)).refunded_at).not.toBeNull()
+    expect((await org.events("booking.refunded")).filter((e) => e.data.id === b.id)).toHaveLength(1)
+    await steps(app, 30, 60)
+    expect((await org.events("booking.refunded")).filter((e) => e.data.id === b.id)).toHaveLength(1)
+  })
+
   it("refunds all of charged_cents: refund_id at once, refunded_at when the sandbox confirms it a moment later (booking.refunded)", async () => {
     const { b } = await heldSeat()
     await payWith(app, b.checkout_url, CARD.pays)
