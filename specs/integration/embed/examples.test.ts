@@ -1,14 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { holdFirstFreeTime } from "../../../examples/assistant.ts"
 import { reserveAndConfirm } from "../../../examples/reseller.ts"
+import { connectAndList } from "../../../examples/connector.ts"
+import { createServer } from "node:net"
 import { startApp, type TestApp } from "../../support/app.ts"
 import { bookingsOrg, type BookingsOrg, ok } from "../bookings/helpers.ts"
 
 // The README's runnable examples, run against the engine as a newcomer would.
 let app: TestApp
 let org: BookingsOrg
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
 beforeAll(async () => {
-  app = await startApp()
+  // The engine at its own address, as a connector finds it (OAuth metadata is under PUBLIC_URL).
+  const port = await freePort()
+  app = await startApp({ port, publicUrl: `http://127.0.0.1:${port}` })
   org = await bookingsOrg(app, { timezone: "Europe/Amsterdam" })
   await org.classWithSession({ name: "Example class", capacity: 6 }, 30)
 })
@@ -29,5 +40,16 @@ describe("examples", () => {
     expect(booked.status).toBe("CONFIRMED")
     const listed = ok(await org.call("GET", "/bookings?status=confirmed")).data
     expect(listed.find((x: { source: string; quantity: number }) => x.source === "octo")).toMatchObject({ quantity: 2 })
+  })
+  it("examples/connector.ts signs in to /mcp with OAuth (the owner approving with their key) and lists the org's offerings", async () => {
+    const lines: string[] = []
+    const result = await connectAndList(app.url, { approveWith: org.key, log: (l) => lines.push(l) })
+    expect(result.clientId).toMatch(/^mcp_client_/)
+    expect(result.offerings).toEqual(["Example class"])
+    expect(result.tools).toBeGreaterThan(50)
+    const apps = ok(await org.call("GET", "/oauth_apps")).data
+    expect(apps.map((a: { client_name: string }) => a.client_name)).toContain("Example connector")
+    // Without an owner's key nothing is signed in: the consent page refuses and the example says so.
+    await expect(connectAndList(app.url, { approveWith: "bk_live_not_a_key", log: () => {} })).rejects.toThrow(/consent page refused/)
   })
 })
