@@ -174,21 +174,31 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
 
   // ---- sessions ----
 
+  // While there are sessions: the bus is listened to, and idle sessions are swept.
   let stopListening: (() => void) | undefined
+  let sweeper: ReturnType<typeof setInterval> | undefined
   const close = (s: Session) => {
     if (!sessions.delete(s.id)) return
     void s.server.close().catch(() => undefined)
     if (sessions.size === 0) {
       stopListening?.()
       stopListening = undefined
+      clearInterval(sweeper)
+      sweeper = undefined
     }
   }
   const sweep = () => {
     const now = Date.now()
     for (const s of sessions.values()) if (s.streams === 0 && now - s.seen > idleMs) close(s)
   }
-  const sweeper = setInterval(sweep, Math.min(60_000, Math.max(1_000, idleMs / 2)))
-  sweeper.unref()
+  const started = (s: Session) => {
+    sessions.set(s.id, s)
+    stopListening ??= options.events!(onEvent)
+    if (sweeper === undefined) {
+      sweeper = setInterval(sweep, Math.min(60_000, Math.max(1_000, idleMs / 2)))
+      sweeper.unref()
+    }
+  }
 
   /** An event of the org: the subscribed resources it changed, each told once to each session subscribed. */
   const onEvent = (e: BusEvent) => {
@@ -220,8 +230,7 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       keepAliveMs: 25_000,
       onsessioninitialized: (id) => {
         session = { id, org, server, transport, bearer, seen: Date.now(), streams: 0, subscriptions: new Set() }
-        sessions.set(id, session)
-        stopListening ??= options.events!(onEvent)
+        started(session)
       },
       onsessionclosed: (id) => {
         const s = sessions.get(id)
