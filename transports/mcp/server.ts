@@ -66,6 +66,8 @@ interface Session {
   seen: number
   streams: number
   readonly subscriptions: Set<string>
+  /** Changes to tell when the GET stream opens again (none is open now): each subscribed URI once. */
+  readonly pending: Set<string>
 }
 
 const errorText = (code: string, message: string) => JSON.stringify({ error: { code, message } })
@@ -215,7 +217,8 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       // Told only while the session's credential still acts for its org (a revoked key, an expired token: closed).
       void options.orgOf!(s.bearer).then((org) => {
         if (org !== s.org) return close(s)
-        for (const uri of told) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
+        if (s.streams === 0) for (const uri of told) s.pending.add(uri)
+        else for (const uri of told) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
       }, () => undefined)
     }
   }
@@ -229,7 +232,7 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       enableJsonResponse: true,
       keepAliveMs: 25_000,
       onsessioninitialized: (id) => {
-        session = { id, org, server, transport, bearer, seen: Date.now(), streams: 0, subscriptions: new Set() }
+        session = { id, org, server, transport, bearer, seen: Date.now(), streams: 0, subscriptions: new Set(), pending: new Set() }
         started(session)
       },
       onsessionclosed: (id) => {
@@ -274,8 +277,10 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     s.bearer = bearer
     const response = await s.transport.handleRequest(request, { authInfo: { token: bearer, clientId: org, scopes: [] } })
     if (request.method !== "GET" || response.body === null || !response.ok) return response
-    // The GET stream keeps the session alive while it is open.
+    // The GET stream keeps the session alive while it is open; what changed while none was open is told on it now.
     s.streams++
+    for (const uri of s.pending) if (s.subscriptions.has(uri)) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
+    s.pending.clear()
     return new Response(tracked(response.body, () => {
       s.streams--
       s.seen = Date.now()

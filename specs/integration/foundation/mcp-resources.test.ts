@@ -289,8 +289,7 @@ describe("MCP sessions and booking subscriptions", () => {
       expect(transport.sessionId).toMatch(/^[0-9a-f]{8}-/)
       expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true)
       await client.subscribeResource({ uri: `booking-engine://bookings/${watched.id}` })
-      // The GET stream is open before the change is made.
-      await new Promise((r) => setTimeout(r, 200))
+      // Whether or not the client's GET stream is open yet, the change is told on it.
       await app.call(org.key, "POST", `/api/v1/bookings/${other.id}/cancel`, {})
       expect((await app.call(org.key, "POST", `/api/v1/bookings/${watched.id}/cancel`, {})).status).toBe(200)
       expect(await waitFor(() => updates.length > 0)).toBe(true)
@@ -307,6 +306,29 @@ describe("MCP sessions and booking subscriptions", () => {
       expect(updates.length).toBe(seen)
     } finally {
       await client.close()
+    }
+  })
+
+  it("closes a session whose key is revoked instead of telling it more", async () => {
+    const org = await app.newOrg()
+    const { offering, session } = await classWithSession(org.key)
+    const booking = await book(org.key, offering, session)
+    const made = await app.call(org.key, "POST", "/api/v1/api_keys", { name: "agent" })
+    expect(made.status).toBe(201)
+    const { client, transport, updates } = await connect(made.body.key)
+    try {
+      await client.subscribeResource({ uri: `booking-engine://bookings/${booking.id}` })
+      expect((await app.call(org.key, "DELETE", `/api/v1/api_keys/${made.body.id}`)).status).toBe(200)
+      await app.call(org.key, "POST", `/api/v1/bookings/${booking.id}/cancel`, {})
+      expect(await waitFor(() => updates.length > 0, 1_500)).toBe(false)
+      const res = await fetch(`${app.url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": transport.sessionId! },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+      })
+      expect(res.status).toBe(404)
+    } finally {
+      await client.close().catch(() => undefined)
     }
   })
 

@@ -90,4 +90,18 @@ describe("MCP sessions", () => {
     expect(text.split("notifications/resources/updated").length - 1 + more.split("notifications/resources/updated").length - 1).toBe(1)
     await reader.cancel()
   })
+
+  it("keeps a change made while no GET stream is open, and tells it once the stream opens", async () => {
+    const { handle, initialize, post, listeners } = setup()
+    const id = (await initialize()).headers.get("mcp-session-id")!
+    await post({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: `booking-engine://bookings/${BOOKING}` } }, id)
+    for (const l of listeners) l({ id: 7, org_id: ORG, type: "booking.confirmed", data: { id: BOOKING }, created_at: "" })
+    await new Promise((r) => setTimeout(r, 20))
+    const stream = await handle(new Request("http://mcp.internal/mcp", { headers: { accept: "text/event-stream", "mcp-session-id": id } }), "key-1", ORG)
+    const reader = stream.body!.getReader()
+    let text = ""
+    while (!text.includes("\n\n")) text += new TextDecoder().decode((await reader.read()).value)
+    expect(text).toContain(`"uri":"booking-engine://bookings/${BOOKING}"`)
+    await reader.cancel()
+  })
 })
