@@ -44,6 +44,11 @@ export const INSTRUCTIONS = [
 export const MAX_SESSIONS = 1000
 /** A session with no request and no open GET stream for this long is closed (its id then answers 404). */
 export const SESSION_IDLE_MS = 15 * 60_000
+/**
+ * A GET stream ends after this long; the SDK client opens it again at once, and nothing is lost (what changed in
+ * between is told on the new stream). So a dead connection the server cannot see keeps no session alive for ever.
+ */
+export const STREAM_MS = 10 * 60_000
 /** Resources one session may subscribe to. */
 export const MAX_SUBSCRIPTIONS = 100
 
@@ -54,6 +59,7 @@ export interface McpOptions {
   readonly orgOf?: (bearer: string) => Promise<string | undefined>
   readonly maxSessions?: number
   readonly idleMs?: number
+  readonly streamMs?: number
 }
 
 interface Session {
@@ -96,6 +102,7 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
   const sessions = new Map<string, Session>()
   const maxSessions = options.events === undefined || options.orgOf === undefined ? 0 : options.maxSessions ?? MAX_SESSIONS
   const idleMs = options.idleMs ?? SESSION_IDLE_MS
+  const streamMs = options.streamMs ?? STREAM_MS
 
   const bearerOf = (extra: { authInfo?: { token: string } }) => {
     if (extra.authInfo === undefined) throw new McpError(ErrorCode.InternalError, "no credential")
@@ -281,21 +288,35 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     s.streams++
     for (const uri of s.pending) if (s.subscriptions.has(uri)) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
     s.pending.clear()
-    return new Response(tracked(response.body, () => {
+    return new Response(tracked(response.body, streamMs, () => {
       s.streams--
       s.seen = Date.now()
     }), { status: response.status, headers: response.headers })
   }
 }
 
-/** The stream, with onEnd called once when it ends, fails or its reader cancels it. */
-const tracked = (body: ReadableStream<Uint8Array>, onEnd: () => void) => {
+/** The stream, ended after ms, with onEnd called once when it ends, fails or its reader cancels it. */
+const tracked = (body: ReadableStream<Uint8Array>, ms: number, onEnd: () => void) => {
   const reader = body.getReader()
   let ended = false
+  let timer: ReturnType<typeof setTimeout> | undefined
   const end = () => {
+    clearTimeout(timer)
     if (!ended) (ended = true, onEnd())
   }
   return new ReadableStream<Uint8Array>({
+    start(c) {
+      timer = setTimeout(() => {
+        end()
+        void reader.cancel().catch(() => undefined)
+        try {
+          c.close()
+        } catch {
+          // already closed
+        }
+      }, ms)
+      timer.unref?.()
+    },
     async pull(c) {
       try {
         const r = await reader.read()

@@ -6,7 +6,7 @@ const ORG = "org-1"
 const BOOKING = "11111111-1111-4111-8111-111111111111"
 
 /** A handler over a fake REST (every booking is ORG's) and a fake bus. */
-const setup = (options: { maxSessions?: number; idleMs?: number } = {}) => {
+const setup = (options: { maxSessions?: number; idleMs?: number; streamMs?: number } = {}) => {
   const listeners = new Set<(e: BusEvent) => void>()
   const handle = mcpHandler([], async (call) =>
     call.bearer === "key-1" && call.url === `/api/v1/bookings/${BOOKING}`
@@ -103,5 +103,18 @@ describe("MCP sessions", () => {
     while (!text.includes("\n\n")) text += new TextDecoder().decode((await reader.read()).value)
     expect(text).toContain(`"uri":"booking-engine://bookings/${BOOKING}"`)
     await reader.cancel()
+  })
+
+  it("ends a GET stream after streamMs, and the session takes a new one", async () => {
+    const { handle, initialize } = setup({ streamMs: 150 })
+    const id = (await initialize()).headers.get("mcp-session-id")!
+    const open = () => handle(new Request("http://mcp.internal/mcp", { headers: { accept: "text/event-stream", "mcp-session-id": id } }), "key-1", ORG)
+    const first = await open()
+    expect(first.status).toBe(200)
+    const reader = first.body!.getReader()
+    while (!(await reader.read()).done) { /* until it ends */ }
+    const second = await open()
+    expect(second.status).toBe(200)
+    await second.body!.cancel()
   })
 })
