@@ -49,6 +49,8 @@ export const SESSION_IDLE_MS = 15 * 60_000
  * between is told on the new stream). So a dead connection the server cannot see keeps no session alive for ever.
  */
 export const STREAM_MS = 10 * 60_000
+/** Sessions one org may hold on an instance, so that one org cannot take them all; past it, stateless. */
+export const MAX_SESSIONS_PER_ORG = 50
 /** Resources one session may subscribe to. */
 export const MAX_SUBSCRIPTIONS = 100
 
@@ -60,6 +62,7 @@ export interface McpOptions {
   readonly maxSessions?: number
   readonly idleMs?: number
   readonly streamMs?: number
+  readonly maxSessionsPerOrg?: number
 }
 
 interface Session {
@@ -91,9 +94,10 @@ const jsonError = (status: number, code: number, message: string) =>
  * keeps its Server and transport in memory, so a client can open the GET stream and subscribe to bookings, and is told
  * of their changes (notifications/resources/updated) from the engine's event bus. A session is bound to the org that
  * opened it, closed after idleMs without a request or an open stream, on DELETE, or when its bearer stops
- * authenticating. Its id starts with this instance's id: another instance's session id (a load balancer without
- * affinity) is served statelessly, while an unknown id of this instance (closed, expired) is 404, so the client
- * initializes again.
+ * authenticating. At most maxSessions per instance and maxSessionsPerOrg per org; past either, an initialize is
+ * served statelessly. Its id starts with this instance's id: another instance's session id (a load balancer without
+ * affinity) is served statelessly (POST; GET and DELETE 405), while an unknown id of this instance (closed, expired)
+ * is 404, so the client initializes again.
  */
 export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options: McpOptions = {}) => {
   const byName = new Map(tools.map((t) => [t.name, t]))
@@ -103,6 +107,7 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
   const maxSessions = options.events === undefined || options.orgOf === undefined ? 0 : options.maxSessions ?? MAX_SESSIONS
   const idleMs = options.idleMs ?? SESSION_IDLE_MS
   const streamMs = options.streamMs ?? STREAM_MS
+  const perOrg = options.maxSessionsPerOrg ?? MAX_SESSIONS_PER_ORG
 
   const bearerOf = (extra: { authInfo?: { token: string } }) => {
     if (extra.authInfo === undefined) throw new McpError(ErrorCode.InternalError, "no credential")
@@ -164,12 +169,13 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       }
       const at = parseUri(req.params.uri)
       if (at === undefined || at.kind === "events") throw new McpError(ErrorCode.InvalidParams, "only a booking or an offering can be subscribed to")
-      if (!session.subscriptions.has(req.params.uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
+      const uri = at.kind === "booking" ? bookingUri(at.id) : offeringUri(at.id)
+      if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
         throw new McpError(ErrorCode.InvalidRequest, `at most ${MAX_SUBSCRIPTIONS} subscriptions per session`)
       }
       // Only what this org can read: another org's booking is not found, as in REST.
-      await readResource(req.params.uri, bearerOf(extra))
-      session.subscriptions.add(at.kind === "booking" ? bookingUri(at.id) : offeringUri(at.id))
+      await readResource(uri, bearerOf(extra))
+      session.subscriptions.add(uri)
       return {}
     })
     server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
@@ -231,8 +237,9 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
   }
 
   const open = async (request: Request, bearer: string, org: string): Promise<Response | undefined> => {
-    if (sessions.size >= maxSessions) sweep()
-    if (sessions.size >= maxSessions) return undefined
+    const full = () => sessions.size >= maxSessions || [...sessions.values()].filter((s) => s.org === org).length >= perOrg
+    if (full()) sweep()
+    if (full()) return undefined
     let session: Session | undefined
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => `${instance}-${randomUUID()}`,
@@ -277,7 +284,9 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     const s = sessions.get(id)
     // Another org's session is no session of the caller's.
     if (s === undefined || s.org !== org) {
-      if (id.startsWith(`${instance}-`) || request.method !== "POST") return jsonError(404, -32001, "Session not found")
+      if (id.startsWith(`${instance}-`)) return jsonError(404, -32001, "Session not found")
+      // Another instance's session: its requests are served here statelessly; its stream and its end are not ours.
+      if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } })
       return stateless(request, bearer)
     }
     s.seen = Date.now()

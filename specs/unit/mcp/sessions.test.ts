@@ -6,7 +6,7 @@ const ORG = "org-1"
 const BOOKING = "11111111-1111-4111-8111-111111111111"
 
 /** A handler over a fake REST (every booking is ORG's) and a fake bus. */
-const setup = (options: { maxSessions?: number; idleMs?: number; streamMs?: number } = {}) => {
+const setup = (options: { maxSessions?: number; maxSessionsPerOrg?: number; idleMs?: number; streamMs?: number } = {}) => {
   const listeners = new Set<(e: BusEvent) => void>()
   const handle = mcpHandler([], async (call) =>
     call.bearer === "key-1" && call.url === `/api/v1/bookings/${BOOKING}`
@@ -58,11 +58,21 @@ describe("MCP sessions", () => {
     expect((await initialize()).headers.get("mcp-session-id")).not.toBeNull()
   })
 
+  it("holds at most maxSessionsPerOrg sessions of one org", async () => {
+    const { initialize, post } = setup({ maxSessionsPerOrg: 1 })
+    expect((await initialize()).headers.get("mcp-session-id")).not.toBeNull()
+    expect((await initialize()).headers.get("mcp-session-id")).toBeNull()
+    const other = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, undefined, "key-2")
+    expect(other.headers.get("mcp-session-id")).not.toBeNull()
+  })
+
   it("serves another instance's session id statelessly, and a subscription needs a session of this one", async () => {
-    const { post } = setup()
+    const { handle, post } = setup()
     const res = await post({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: `booking-engine://bookings/${BOOKING}` } }, "ffffffff-elsewhere")
     expect(res.status).toBe(200)
     expect((await res.json()).error.message).toMatch(/session/)
+    const stream = await handle(new Request("http://mcp.internal/mcp", { headers: { accept: "text/event-stream", "mcp-session-id": "ffffffff-elsewhere" } }), "key-1", ORG)
+    expect(stream.status).toBe(405)
   })
 
   it("tells the subscribed session of its org's booking events on the GET stream", async () => {
