@@ -59,8 +59,9 @@ const isObj = (u: unknown): u is JsonSchema => typeof u === "object" && u !== nu
  * The same schema in fewer bytes, validating exactly the same values: `title`s dropped (Effect's own, such as
  * "between(1, 10000)", which the bounds beside them already say), small leaf `$defs` (Int) written in place, and
  * `anyOf [X, null]` as `type: [x, "null"]`. With `descriptions: false` (outputSchemas) an object keeps its properties'
- * types and nesting, and loses descriptions, `required` lists and `additionalProperties: false`: what a field means
- * is said where a tool takes it and in the OpenAPI document, and an answer that gains a field still conforms.
+ * types and nesting, and loses descriptions, examples, `required` lists and `additionalProperties: false`: what a
+ * field means is said where a tool takes it and in the OpenAPI document, and an answer that gains a field still
+ * conforms. Values (enum, const, examples, default) are never rewritten.
  */
 export const compact = (schema: JsonSchema, options: { readonly descriptions: boolean }): JsonSchema => {
   const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>
@@ -73,11 +74,11 @@ export const compact = (schema: JsonSchema, options: { readonly descriptions: bo
     if (!isObj(node)) return node
     let out: JsonSchema = {}
     for (const [k, v] of Object.entries(node)) {
-      if (k === "title" || (k === "description" && !options.descriptions)) continue
+      if (k === "title" || ((k === "description" || k === "examples") && !options.descriptions)) continue
       // properties and $defs are maps of names to schemas: a property named "title" is kept.
       out[k] = k === "properties" || k === "$defs" || k === "patternProperties"
         ? Object.fromEntries(Object.entries(v as object).map(([n, s]) => [n, walk(s)]))
-        : k === "enum" || k === "const" || k === "required" ? v : walk(v)
+        : k === "enum" || k === "const" || k === "required" || k === "examples" || k === "default" ? v : walk(v)
     }
     if (typeof out.$ref === "string" && out.$ref.startsWith("#/$defs/")) {
       const def = leaf(out.$ref.slice("#/$defs/".length))

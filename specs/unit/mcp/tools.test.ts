@@ -65,7 +65,8 @@ describe("pruneDefs and compact", () => {
       properties: {
         n: { anyOf: [{ $ref: "#/$defs/Int", minimum: 1, title: "positive" }, { type: "null" }] },
         e: { anyOf: [{ type: "string", enum: ["a", "b"] }, { type: "null" }] },
-        title: { type: "string", description: "a property named title stays" }
+        title: { type: "string", description: "a property named title stays" },
+        o: { type: "object", properties: {}, examples: [{ title: "kept", description: "kept" }], default: { title: "kept" } }
       },
       $defs: { Int: { type: "integer", description: "an integer", title: "int" } }
     }
@@ -74,8 +75,16 @@ describe("pruneDefs and compact", () => {
       properties: {
         n: { type: ["integer", "null"], description: "an integer", minimum: 1 },
         e: { type: ["string", "null"], enum: ["a", "b", null] },
-        title: { type: "string", description: "a property named title stays" }
+        title: { type: "string", description: "a property named title stays" },
+        o: { type: "object", properties: {}, examples: [{ title: "kept", description: "kept" }], default: { title: "kept" } }
       }
+    })
+    // An outputSchema: types and nesting only.
+    expect(compact(schema, { descriptions: false }).properties).toEqual({
+      n: { type: ["integer", "null"], minimum: 1 },
+      e: { type: ["string", "null"], enum: ["a", "b", null] },
+      title: { type: "string" },
+      o: { type: "object", properties: {}, default: { title: "kept" } }
     })
   })
 })
