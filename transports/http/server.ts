@@ -3,7 +3,7 @@ import { PHOTO_PATH, photoRoutes } from "./photos.ts"
 import { Hosted } from "../../engine/services/public/Hosted.ts"
 import { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
-import { EventBus } from "../../engine/ports/Bus.ts"
+import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
 import { Events } from "../../engine/services/Events.ts"
 import { eventStream, STREAM_PATH } from "./sse.ts"
 import { Assistant } from "../../engine/services/assistant/Assistant.ts"
@@ -14,7 +14,7 @@ import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
 import { demoPage, serveWidget } from "../pages/widget.ts"
 import { HTML, send as sendPage } from "../pages/html.ts"
 import { HttpServer } from "@effect/platform"
-import { Cause, Context, Effect, Layer, Option, Runtime } from "effect"
+import { Cause, Context, Effect, Fiber, Layer, Option, Runtime, Stream } from "effect"
 import { databaseUnreachable, RETRY_AFTER_SECONDS } from "./unavailable.ts"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
@@ -120,8 +120,15 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Body> => {
   })
 }
 
-/** The MCP endpoint: a Web request to the SDK's transport; tool calls run through the same dispatcher as REST. */
-const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<boolean>, publicUrl: string) => {
+/**
+ * The MCP endpoint: a Web request to the SDK's transport; tool calls run through the same dispatcher as REST. The
+ * bus feeds sessions' booking subscriptions; orgOf is the org a secret key or an OAuth access token acts for.
+ */
+const makeMcp = (dispatch: Dispatch, orgOf: (key: string) => Promise<string | undefined>, publicUrl: string, runtime: Runtime.Runtime<EventBus>) => {
+  const events = (listener: (e: BusEvent) => void) => {
+    const fiber = Runtime.runFork(runtime)(Effect.flatMap(EventBus, (bus) => bus.subscribe.pipe(Stream.runForEach((e) => Effect.sync(() => listener(e))))))
+    return () => void Runtime.runFork(runtime)(Fiber.interrupt(fiber))
+  }
   const handle = mcpHandler(toolsOf(Api), (call) =>
     dispatch({
       method: call.method,
@@ -133,21 +140,54 @@ const makeMcp = (dispatch: Dispatch, authenticate: (key: string) => Promise<bool
       },
       body: call.body,
       surface: "mcp"
-    }))
-  return async (req: IncomingMessage, body: string | undefined): Promise<Reply> => {
+    }), { events, orgOf })
+  const respond = async (req: IncomingMessage, body: string | undefined): Promise<Reply | Response> => {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+    const org = bearer === undefined ? undefined : await orgOf(bearer)
     // The challenge names the resource metadata, where a connector finds how to sign in with OAuth (RFC 9728).
-    if (bearer === undefined || !(await authenticate(bearer))) {
+    if (bearer === undefined || org === undefined) {
       return errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY or OAuth access token>", { "www-authenticate": bearerChallenge(baseUrl(publicUrl, req)) })
     }
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
-    const response = await handle(new Request(`http://mcp.internal${req.url}`, { method: req.method, headers, body }), bearer)
+    return handle(new Request(`http://mcp.internal${req.url}`, { method: req.method, headers, body }), bearer, org)
+  }
+  const headersOf = (response: Response) => {
     const out: Record<string, string> = {}
     response.headers.forEach((v, k) => (out[k] = v))
     delete out["content-length"]
-    return { status: response.status, headers: out, body: await response.text() }
+    return out
   }
+  /** POST and DELETE: one answer, as a Reply. */
+  const buffered = async (req: IncomingMessage, body: string | undefined): Promise<Reply> => {
+    const response = await respond(req, body)
+    if (!(response instanceof Response)) return response
+    return { status: response.status, headers: headersOf(response), body: await response.text() }
+  }
+  /** GET: a session's stream of server messages (notifications/resources/updated), written as it comes. */
+  const stream = async (req: IncomingMessage, res: ServerResponse, write: (res: ServerResponse, reply: Reply) => void) => {
+    const response = await respond(req, undefined)
+    if (!(response instanceof Response)) return write(res, response)
+    if (response.body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      return write(res, { status: response.status, headers: headersOf(response), body: await response.text() })
+    }
+    res.writeHead(response.status, headersOf(response))
+    res.flushHeaders()
+    const reader = response.body.getReader()
+    req.on("close", () => void reader.cancel().catch(() => undefined))
+    try {
+      for (;;) {
+        const chunk = await reader.read()
+        if (chunk.done) break
+        res.write(chunk.value)
+      }
+    } catch {
+      // the client went away
+    } finally {
+      if (!res.writableEnded) res.end()
+    }
+  }
+  return { buffered, stream }
 }
 
 /**
@@ -212,11 +252,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         Runtime.runFork(runtime)(Effect.logError("request failed", cause))
         send(res, errorReply(500, "internal_error", "something went wrong on our side"))
       }
-      // MCP is for secret keys: a publishable key reaches only the public booking surface.
-      const authenticate = (key: string) =>
-        Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), (o) => Option.isSome(o) && o.value.keyKind === "secret"), runtime))
+      // MCP is for secret keys (and OAuth access tokens): a publishable key reaches only the public booking surface.
+      const orgOf = (key: string) =>
+        Effect.runPromise(Effect.provide(Effect.map(orgs.authenticate(key), (o) => Option.isSome(o) && o.value.keyKind === "secret" ? o.value.id : undefined), runtime))
       const links = yield* Links
-      const mcp = makeMcp(dispatch, authenticate, links.publicUrl)
+      const mcp = makeMcp(dispatch, orgOf, links.publicUrl, yield* Effect.runtime<EventBus>())
       const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
 
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
@@ -265,6 +305,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           hosted(req, res).catch((e) => failed(res, e))
           return
         }
+        if (path === "/mcp" && req.method === "GET") {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          mcp.stream(req, res, send).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
+          return
+        }
         if (path === STREAM_PATH && req.method === "GET") {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           stream(req, res).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
@@ -307,7 +352,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           const isMcp = url === "/mcp" || url.startsWith("/mcp?")
           const book = ASSISTANT_PATH.exec(url)
           const reply = isMcp
-            ? mcp(req, body.text)
+            ? mcp.buffered(req, body.text)
             : book !== null
             ? assistant(req, body.text, safeDecode(book[1]))
             : url === INBOUND_PATH && req.method === "POST"

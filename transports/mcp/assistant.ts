@@ -7,6 +7,7 @@ import { BookingCreate } from "../../engine/schema/booking.ts"
 import { AvailabilityQuery } from "../../engine/schema/calendar.ts"
 import { Assistant } from "../../engine/services/assistant/Assistant.ts"
 import { errorReply, type Reply } from "../http/dispatch.ts"
+import { pruneDefs } from "./tools.ts"
 
 /** The assistant channel's path: /api/mcp/book/{slug}. */
 export const ASSISTANT_PATH = /^\/api\/mcp\/book\/([^/?]+)\/?(?:\?.*)?$/
@@ -16,12 +17,12 @@ const HoldInput = BookingCreate.pipe(Schema.pick("offering_id", "session_id", "s
 const TimesInput = Schema.Struct({ offering_id: Schema.UUID, ...AvailabilityQuery.fields }).annotations({ parseOptions: { onExcessProperty: "error" } })
 const NoInput = Schema.Struct({})
 
-/** An object schema for MCP's inputSchema: the Schema's JSON Schema, its top-level $ref resolved. */
+/** An object schema for MCP's inputSchema: the Schema's JSON Schema, its top-level $ref resolved, only the $defs it uses. */
 const jsonSchema = (s: Schema.Schema.Any) => {
   const json = JSONSchema.make(s) as unknown as { $ref?: string; $defs?: Record<string, { properties?: object; required?: string[] }>; properties?: object; required?: string[] }
   const ref = typeof json.$ref === "string" ? json.$ref.split("/").pop() : undefined
   const body = ref && json.$defs?.[ref] ? json.$defs[ref] : json
-  return { type: "object" as const, properties: body.properties ?? {}, required: body.required ?? [], ...(json.$defs ? { $defs: json.$defs } : {}) }
+  return pruneDefs({ type: "object", properties: (body.properties ?? {}) as Record<string, unknown>, required: body.required ?? [], ...(json.$defs ? { $defs: json.$defs } : {}) }) as { type: "object" } & Record<string, unknown>
 }
 
 const TOOLS = [

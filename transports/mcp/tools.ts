@@ -1,8 +1,8 @@
-import { HttpApi, type HttpMethod, OpenApi } from "@effect/platform"
-import { Context, JSONSchema, Option, type Schema } from "effect"
+import { HttpApi, HttpApiSchema, type HttpMethod, OpenApi } from "@effect/platform"
+import { Context, JSONSchema, Option, Schema, SchemaAST } from "effect"
 import { badText } from "../http/json.ts"
 
-type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; $defs?: Record<string, unknown> } & Record<string, unknown>
+export type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; $defs?: Record<string, unknown> } & Record<string, unknown>
 
 export interface Tool {
   readonly name: string
@@ -15,19 +15,130 @@ export interface Tool {
   readonly bodyKeys: ReadonlyArray<string>
   readonly idempotent: boolean
   readonly inputSchema: JsonSchema
+  /** The success body's JSON Schema, an object at the root; `wrapped` when a non-object answer is given as {result}. */
+  readonly outputSchema: JsonSchema
+  readonly wrapped: boolean
   readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean }
+}
+
+/** Every `#/$defs/<name>` a JSON value refers to. */
+const refsIn = (node: unknown, out: Set<string>): Set<string> => {
+  if (Array.isArray(node)) for (const n of node) refsIn(n, out)
+  else if (node !== null && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")) out.add(v.slice("#/$defs/".length))
+      else refsIn(v, out)
+    }
+  }
+  return out
+}
+
+/**
+ * The schema with only the `$defs` it refers to, transitively (none at all when it refers to none): a tool's schema
+ * carries no definition nothing uses.
+ */
+export const pruneDefs = (schema: JsonSchema): JsonSchema => {
+  const { $defs, ...rest } = schema
+  if ($defs === undefined) return schema
+  const kept = new Set<string>()
+  const todo = [...refsIn(rest, new Set())]
+  while (todo.length > 0) {
+    const name = todo.pop()!
+    if (kept.has(name) || !(name in $defs)) continue
+    kept.add(name)
+    todo.push(...refsIn($defs[name], new Set()))
+  }
+  if (kept.size === 0) return rest
+  return { ...rest, $defs: Object.fromEntries(Object.entries($defs).filter(([k]) => kept.has(k))) }
+}
+
+const ANNOTATIONS = new Set(["title", "description", "examples", "default"])
+const isObj = (u: unknown): u is JsonSchema => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * The same schema in fewer bytes, validating exactly the same values: `title`s dropped (Effect's own, such as
+ * "between(1, 10000)", which the bounds beside them already say), small leaf `$defs` (Int) written in place, and
+ * `anyOf [X, null]` as `type: [x, "null"]`. With `descriptions: false` (outputSchemas) an object keeps its properties'
+ * types and nesting, and loses descriptions, examples, `required` lists and `additionalProperties: false`: what a
+ * field means is said where a tool takes it and in the OpenAPI document, and an answer that gains a field still
+ * conforms. Values (enum, const, examples, default) are never rewritten.
+ */
+export const compact = (schema: JsonSchema, options: { readonly descriptions: boolean }): JsonSchema => {
+  const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>
+  const leaf = (name: string): JsonSchema | undefined => {
+    const def = defs[name]
+    return def !== undefined && refsIn(def, new Set()).size === 0 && JSON.stringify(def).length <= 160 ? def : undefined
+  }
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk)
+    if (!isObj(node)) return node
+    let out: JsonSchema = {}
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "title" || ((k === "description" || k === "examples") && !options.descriptions)) continue
+      // properties and $defs are maps of names to schemas: a property named "title" is kept.
+      out[k] = k === "properties" || k === "$defs" || k === "patternProperties"
+        ? Object.fromEntries(Object.entries(v as object).map(([n, s]) => [n, walk(s)]))
+        : k === "enum" || k === "const" || k === "required" || k === "examples" || k === "default" ? v : walk(v)
+    }
+    if (typeof out.$ref === "string" && out.$ref.startsWith("#/$defs/")) {
+      const def = leaf(out.$ref.slice("#/$defs/".length))
+      const { $ref: _, ...siblings } = out
+      // In place only where no validation keyword of the definition meets one beside the $ref.
+      if (def !== undefined && Object.keys(siblings).every((k) => ANNOTATIONS.has(k) || !(k in def))) {
+        out = { ...(walk(def) as JsonSchema), ...siblings }
+      }
+    }
+    const any = out.anyOf
+    if (Array.isArray(any) && any.length === 2 && Object.keys(out).length === 1) {
+      const nul = any.findIndex((m) => isObj(m) && m.type === "null" && Object.keys(m).length === 1)
+      const other = any[1 - nul] as JsonSchema | undefined
+      if (nul !== -1 && isObj(other) && typeof other.type === "string" && !("const" in other) && !("$ref" in other)) {
+        out = { ...other, type: [other.type, "null"], ...(Array.isArray(other.enum) ? { enum: [...other.enum, null] } : {}) } as unknown as JsonSchema
+      }
+    }
+    if (!options.descriptions && (out.type === "object" || "properties" in out) && isObj(out.properties)) {
+      delete out.required
+      if (out.additionalProperties === false) delete out.additionalProperties
+    }
+    return out
+  }
+  return pruneDefs(walk(schema) as JsonSchema)
+}
+
+/** A JSON Schema of a Schema, its top-level `$ref` resolved into the root (the `$defs` stay, for the rest). */
+const rootOf = (json: JsonSchema): JsonSchema => {
+  const { $schema: _, $ref, $defs, ...rest } = json
+  const ref = typeof $ref === "string" ? $ref.split("/").pop() : undefined
+  const body = (ref !== undefined && $defs?.[ref] !== undefined ? { ...($defs[ref] as JsonSchema), ...rest } : json) as JsonSchema
+  const { $schema: __, ...out } = body
+  return $defs === undefined ? out : { ...out, $defs: { ...$defs, ...(out.$defs ?? {}) } }
 }
 
 const objectSchema = (schema: Option.Option<Schema.Schema<never, unknown>>): JsonSchema =>
   Option.match(schema, {
     onNone: () => ({ properties: {}, required: [] }),
     onSome: (s) => {
-      const json = JSONSchema.make(s) as JsonSchema
-      const ref = typeof json.$ref === "string" ? json.$ref.split("/").pop() : undefined
-      const body = (ref && json.$defs?.[ref] ? json.$defs[ref] : json) as JsonSchema
-      return { properties: body.properties ?? {}, required: body.required ?? [], $defs: json.$defs }
+      const body = rootOf(JSONSchema.make(s) as JsonSchema)
+      return { properties: body.properties ?? {}, required: body.required ?? [], $defs: body.$defs }
     }
   })
+
+/**
+ * The success body as MCP's outputSchema, which must be an object at the root: an object answer as is (several 2xx
+ * bodies as anyOf), anything else as {result: <the answer>}; an answer without a body is {}.
+ */
+const outputOf = (successes: ReadonlyMap<number, { readonly ast: Option.Option<SchemaAST.AST> }>): { schema: JsonSchema; wrapped: boolean } => {
+  const asts = [...successes.entries()]
+    .filter(([status]) => status >= 200 && status < 300)
+    .flatMap(([, s]) => Option.toArray(s.ast))
+    .filter((ast) => !HttpApiSchema.getEmptyDecodeable(ast) && !SchemaAST.isVoidKeyword(SchemaAST.encodedAST(ast)))
+  if (asts.length === 0) return { schema: { type: "object", properties: {}, additionalProperties: false }, wrapped: false }
+  const json = rootOf(JSONSchema.make(Schema.make(asts.length === 1 ? asts[0] : SchemaAST.Union.make(asts))) as JsonSchema)
+  const members = Array.isArray(json.anyOf) ? (json.anyOf as JsonSchema[]).map((m) => typeof m.$ref === "string" ? rootOf({ ...m, $defs: json.$defs }) : m) : [json]
+  if (members.every((m) => m.type === "object")) return { schema: pruneDefs(json.type === "object" ? json : { type: "object", ...json }), wrapped: false }
+  const { $defs, ...result } = json
+  return { schema: pruneDefs({ type: "object", properties: { result }, required: ["result"], additionalProperties: false, ...($defs ? { $defs } : {}) }), wrapped: true }
+}
 
 /**
  * One MCP tool per public REST operation, read off the contract: name `<group>_<endpoint>`, input schema
@@ -37,7 +148,7 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
   const tools: Tool[] = []
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup() {},
-    onEndpoint({ endpoint, group, mergedAnnotations }) {
+    onEndpoint({ endpoint, group, mergedAnnotations, successes }) {
       if (Context.get(group.annotations, OpenApi.Exclude) || Context.get(mergedAnnotations, OpenApi.Exclude)) return
       const path = objectSchema(endpoint.pathSchema)
       const query = objectSchema(endpoint.urlParamsSchema)
@@ -53,24 +164,30 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
       if (idempotent) {
         properties.idempotency_key = { type: "string", minLength: 1, maxLength: 255, description: "Makes a retry safe: the same key and input replay the first result" }
       }
-      const summary = Context.getOption(endpoint.annotations, OpenApi.Summary)
+      // Described as in the OpenAPI document: the operation's description, else its summary.
+      const description = Context.getOption(endpoint.annotations, OpenApi.Description).pipe(
+        Option.orElse(() => Context.getOption(endpoint.annotations, OpenApi.Summary))
+      )
+      const output = outputOf(successes)
       tools.push({
         name: `${group.identifier}_${endpoint.name}`,
         operationId: `${group.identifier}.${endpoint.name}`,
-        description: Option.getOrElse(summary, () => `${endpoint.method} ${endpoint.path}`),
+        description: Option.getOrElse(description, () => `${endpoint.method} ${endpoint.path}`),
         method: endpoint.method,
         path: endpoint.path,
         pathKeys: Object.keys(path.properties ?? {}),
         queryKeys: Object.keys(query.properties ?? {}),
         bodyKeys: Object.keys(body.properties ?? {}),
         idempotent,
-        inputSchema: {
+        inputSchema: compact({
           type: "object",
           properties,
           required: [...(path.required ?? []), ...(query.required ?? []), ...(body.required ?? [])],
           additionalProperties: false,
           ...(path.$defs || query.$defs || body.$defs ? { $defs: { ...path.$defs, ...query.$defs, ...body.$defs } } : {})
-        },
+        }, { descriptions: true }),
+        outputSchema: compact(output.schema, { descriptions: false }),
+        wrapped: output.wrapped,
         annotations: {
           readOnlyHint: endpoint.method === "GET",
           destructiveHint: endpoint.method === "DELETE" || /cancel|delete|erase|revoke/.test(endpoint.name),

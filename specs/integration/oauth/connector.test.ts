@@ -3,7 +3,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { mcpStatus, startOAuthApp, type TestApp, TestProvider } from "./helpers.ts"
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { grant, mcpStatus, startOAuthApp, type TestApp, TestProvider } from "./helpers.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -81,5 +82,34 @@ describe("a connector signs in to /mcp with OAuth", () => {
     await again.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }))
     expect(toolText(await again.callTool({ name: "offerings_list", arguments: {} })).data.map((o: { name: string }) => o.name)).toEqual(["Morning yoga"])
     await again.close()
+  })
+
+  it("with an access token, is served statelessly without a session id, and in a session is told when a booking changes", async () => {
+    const org = await app.newOrg()
+    const { tokens } = await grant(app, org.key)
+    expect((await mcpStatus(app, tokens.access_token)).status).toBe(200)
+    const { body: offering } = await app.call(org.key, "POST", "/api/v1/offerings", { name: "Yoga", kind: "class", capacity: 3 })
+    const now = new Date((await app.admin("GET", "/clock")).body.now)
+    const startsAt = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000 + 48 * 3_600_000).toISOString()
+    const { body: sessions } = await app.call(org.key, "POST", "/api/v1/sessions", { offering_id: offering.id, starts_at: startsAt })
+    const booked = await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: offering.id, session_id: sessions.data[0].id, quantity: 1, customer: { name: "Cy", email: "cy@example.com" } })
+    expect(booked.status).toBe(201)
+
+    const client = new Client({ name: "oauth-subscriber", version: "1.0.0" })
+    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } })
+    await client.connect(transport)
+    const updates: string[] = []
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri))
+    try {
+      expect(transport.sessionId).toBeDefined()
+      const uri = `booking-engine://bookings/${booked.body.id}`
+      await client.subscribeResource({ uri })
+      expect((await app.call(org.key, "POST", `/api/v1/bookings/${booked.body.id}/cancel`, {})).status).toBe(200)
+      const until = Date.now() + 10_000
+      while (updates.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+      expect([...new Set(updates)]).toEqual([uri])
+    } finally {
+      await client.close()
+    }
   })
 })
