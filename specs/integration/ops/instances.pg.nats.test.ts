@@ -139,7 +139,7 @@ describe("three instances over one Postgres and one NATS", () => {
     await waitFor(() => confirmations.every((id) => receiver.ids().includes(id)), 90_000, "every confirmation at the webhook endpoint")
   }, 600_000)
 
-  it("soak: minutes of mixed load over three instances (book, cancel, move, pay, refund, lapse), one killed midway: no oversell, jobs once, events once and in order at every endpoint", async () => {
+  it("soak: minutes of mixed load over three instances (book, cancel, move, pay, refund, lapse, choose_by), one killed midway: no oversell, jobs once, events once and in order at every endpoint", async () => {
     const SOAK_MS = Number(process.env.SOAK_SECONDS ?? 30) * 1000
     // Three live instances: the first test killed one.
     while (instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null).length < 3) await start()
@@ -160,6 +160,23 @@ describe("three instances over one Postgres and one NATS", () => {
     const spreadTimes = await Promise.all([3, 4, 5, 6, 7, 8].map((d) => session(spread.id, d)))
     const priced = await offering({ name: "Priced", capacity: 500, price_cents: 1500 })
     const pricedTime = await session(priced.id, 4)
+
+    // Ten guests called off (their time cancelled, guests to choose) whose choice runs out 5 s into the load: each is
+    // cancelled once by whichever instance's job gets there (the deadline is a week; the test moves it).
+    const choosy = await offering({ name: "Choosy", capacity: 20 })
+    const choosyTime = await session(choosy.id, 5)
+    const called: string[] = []
+    for (let i = 0; i < 10; i++) {
+      called.push((await call(pick(), key, "POST", "/api/v1/bookings", { offering_id: choosy.id, session_id: choosyTime.id, customer: { email: `choose${i}@example.com`, name: `C ${i}` } })).body.id)
+    }
+    expect((await call(pick(), key, "POST", `/api/v1/sessions/${choosyTime.id}/cancel`, { guests: "choose" })).status).toBe(200)
+    const pgc = new pg.Client({ connectionString: db.url })
+    await pgc.connect()
+    const moved = await pgc.query(`update bookings set choose_by = now() + interval '5 seconds',
+      machine = jsonb_set(machine, '{choose_by}', to_jsonb(to_char((now() + interval '5 seconds') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+      where id = any($1) and choose_by is not null`, [called])
+    await pgc.end()
+    expect(moved.rowCount).toBe(10)
 
     // Every write carries an Idempotency-Key: one that got no answer (its instance killed) is sent again to another.
     const send = async (method: string, path: string, body?: unknown) => {
@@ -292,7 +309,8 @@ describe("three instances over one Postgres and one NATS", () => {
       const nudged = new Set(events.filter((e) => e.type === "booking.nudged").map((e) => e.data.id))
       const refunded = new Set(events.filter((e) => e.type === "booking.refunded").map((e) => e.data.id))
       missing = { nudged: lapsing.filter((id) => !nudged.has(id)), refunded: refunding.filter((id) => !refunded.has(id)) }
-      return missing.nudged.length === 0 && missing.refunded.length === 0
+      const cancelled = new Set(events.filter((e) => e.type === "booking.cancelled").map((e) => e.data.id))
+      return missing.nudged.length === 0 && missing.refunded.length === 0 && called.every((id) => cancelled.has(id))
     }, 120_000, "every hold nudged and every paid cancel refunded").catch(async (e) => {
       const c = new pg.Client({ connectionString: db.url })
       await c.connect()
@@ -307,6 +325,7 @@ describe("three instances over one Postgres and one NATS", () => {
     events = await feed()
     const count = (type: string, id: string) => events.filter((e) => e.type === type && e.data.id === id).length
     expect(lapsing.map((id) => count("booking.nudged", id))).toEqual(lapsing.map(() => 1))
+    expect(called.map((id) => count("booking.cancelled", id))).toEqual(called.map(() => 1))
     expect(refunding.map((id) => count("booking.refunded", id))).toEqual(refunding.map(() => 1))
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length)
     expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((x, y) => x - y))
