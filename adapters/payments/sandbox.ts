@@ -28,7 +28,8 @@ export const SETTLE_SECONDS = 5
 export interface SandboxCheckoutRow {
   readonly id: string
   readonly org_id: string
-  readonly booking_id: string
+  readonly booking_id: string | null
+  readonly gift_purchase_id: string | null
   readonly amount_cents: number
   readonly currency: string
   readonly description: string
@@ -75,7 +76,7 @@ export const SandboxLive = Layer.effectContext(Effect.gen(function*() {
       const id = `cs_sandbox_${createHash("sha256").update(r.idempotency_key).digest("hex").slice(0, 24)}`
       yield* sql`insert into sandbox_checkouts ${
         sql.insert({
-          id, org_id: r.org_id, booking_id: r.booking_id, amount_cents: r.amount_cents, currency: r.currency, description: r.description,
+          id, org_id: r.org_id, booking_id: r.booking_id, gift_purchase_id: r.gift_purchase_id ?? null, amount_cents: r.amount_cents, currency: r.currency, description: r.description,
           starts_at: r.starts_at, expires_at: r.expires_at, created_at: yield* clock.now
         })
       } on conflict (id) do nothing`
@@ -157,9 +158,13 @@ export const SandboxLive = Layer.effectContext(Effect.gen(function*() {
       const pi = token("pi_sandbox")
       const [paid] = yield* sql<SandboxCheckoutRow>`update sandbox_checkouts set status = 'complete', payment_intent_id = ${pi}, card_last4 = ${card.slice(-4)}
         where id = ${id} returning *`
-      const event = signed(ProcessorEvent.PaymentLanded({
-        event_id: `evt_${pi}`, org_id: c.org_id, booking_id: c.booking_id, checkout_id: c.id, payment_intent_id: pi, amount_cents: c.amount_cents, currency: c.currency
-      }))
+      const event = signed(c.gift_purchase_id !== null
+        ? ProcessorEvent.GiftPaymentLanded({
+          event_id: `evt_${pi}`, org_id: c.org_id, gift_purchase_id: c.gift_purchase_id, checkout_id: c.id, payment_intent_id: pi, amount_cents: c.amount_cents, currency: c.currency
+        })
+        : ProcessorEvent.PaymentLanded({
+          event_id: `evt_${pi}`, org_id: c.org_id, booking_id: c.booking_id!, checkout_id: c.id, payment_intent_id: pi, amount_cents: c.amount_cents, currency: c.currency
+        }))
       return { _tag: "paid", checkout: paid, event } as const
     }).pipe(sql.withTransaction, Effect.orDie)
 

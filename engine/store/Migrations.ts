@@ -26,6 +26,7 @@ import orgSlug from "./migrations/0082_org_slug.ts"
 import oauth from "./migrations/0083_oauth.ts"
 import hostedPages from "./migrations/0084_hosted_pages.ts"
 import offeringPhotos from "./migrations/0085_offering_photos.ts"
+import giftPurchases from "./migrations/0086_gift_purchases.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -55,5 +56,6 @@ export const migrations = Migrator.fromRecord({
   "0082_org_slug": orgSlug,
   "0083_oauth": oauth,
   "0084_hosted_pages": hostedPages,
-  "0085_offering_photos": offeringPhotos
+  "0085_offering_photos": offeringPhotos,
+  "0086_gift_purchases": giftPurchases
 })
