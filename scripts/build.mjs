@@ -20,10 +20,10 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: "warning"
 })
-// The library entry points (createEngine, the webhook signature helpers): the project's own code in one module each,
+// The library entry points (createEngine, the webhook signature helpers, the typed API client): the project's own code in one module each,
 // its dependencies left to the host's node_modules. Their type declarations are built by `npm run build:types`.
 await build({
-  entryPoints: { index: "index.ts", sdk: "sdk.ts" },
+  entryPoints: { index: "index.ts", sdk: "sdk.ts", client: "client.ts" },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
   bundle: true,
@@ -37,4 +37,4 @@ await build({
 // The booking widget (Preact, in a shadow root): one file the engine serves at /widget.js.
 await viteBuild({ configFile: "vite.widget.config.ts" })
 const widget = readFileSync("dist/widget.js")
-console.log(`built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs and dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`)
+console.log(`built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs, dist/client.mjs and dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`)

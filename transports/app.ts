@@ -38,6 +38,7 @@ import { Orgs } from "../engine/services/Orgs.ts"
 import { Payments } from "../engine/services/payments/Payments.ts"
 import { Promos } from "../engine/services/promos/Promos.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
+import { GiftPurchases } from "../engine/services/gifts/Purchases.ts"
 import { Team } from "../engine/services/team/Team.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
@@ -90,6 +91,7 @@ export const EngineLive = Layer.mergeAll(
   Payments.Default,
   Promos.Default,
   GiftCards.Default,
+  GiftPurchases.Default,
   Team.Default,
   Waivers.Default,
   Messages.Default,

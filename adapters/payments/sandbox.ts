@@ -31,7 +31,8 @@ const REDELIVERIES = 8
 export interface SandboxCheckoutRow {
   readonly id: string
   readonly org_id: string
-  readonly booking_id: string
+  readonly booking_id: string | null
+  readonly gift_purchase_id: string | null
   readonly amount_cents: number
   readonly currency: string
   readonly description: string
@@ -79,7 +80,7 @@ export const SandboxLive = Layer.effectContext(Effect.gen(function*() {
       const id = `cs_sandbox_${createHash("sha256").update(r.idempotency_key).digest("hex").slice(0, 24)}`
       yield* sql`insert into sandbox_checkouts ${
         sql.insert({
-          id, org_id: r.org_id, booking_id: r.booking_id, amount_cents: r.amount_cents, currency: r.currency, description: r.description,
+          id, org_id: r.org_id, booking_id: r.booking_id, gift_purchase_id: r.gift_purchase_id ?? null, amount_cents: r.amount_cents, currency: r.currency, description: r.description,
           starts_at: r.starts_at, expires_at: r.expires_at, created_at: yield* clock.now
         })
       } on conflict (id) do nothing`
@@ -194,11 +195,16 @@ export const SandboxLive = Layer.effectContext(Effect.gen(function*() {
       : ProcessorEvent.RefundSucceeded({ event_id: `evt_${r.id}`, refund_id: r.id, payment_intent_id: r.payment_intent_id }))
   }
 
+  /** A paid checkout's event: for a booking, or for a gift card purchase. */
   function paidEvent(c: SandboxCheckoutRow) {
-    return signed(ProcessorEvent.PaymentLanded({
-      event_id: `evt_${c.payment_intent_id}`, org_id: c.org_id, booking_id: c.booking_id, checkout_id: c.id, payment_intent_id: c.payment_intent_id!,
-      amount_cents: c.amount_cents, currency: c.currency
-    }))
+    const pi = c.payment_intent_id!
+    return signed(c.gift_purchase_id !== null
+      ? ProcessorEvent.GiftPaymentLanded({
+        event_id: `evt_${pi}`, org_id: c.org_id, gift_purchase_id: c.gift_purchase_id, checkout_id: c.id, payment_intent_id: pi, amount_cents: c.amount_cents, currency: c.currency
+      })
+      : ProcessorEvent.PaymentLanded({
+        event_id: `evt_${pi}`, org_id: c.org_id, booking_id: c.booking_id!, checkout_id: c.id, payment_intent_id: pi, amount_cents: c.amount_cents, currency: c.currency
+      }))
   }
 
   const processor = PaymentProcessor.of({

@@ -41,7 +41,14 @@ export const toProcessorEvent = (event: Stripe.Event): ProcessorEvent => {
     case "checkout.session.async_payment_succeeded": {
       const s = event.data.object
       const pi = idOf(s.payment_intent)
-      if (s.payment_status !== "paid" || pi === null || !s.metadata?.org_id || !s.metadata?.booking_id || s.amount_total == null) return ignored
+      if (s.payment_status !== "paid" || pi === null || !s.metadata?.org_id || s.amount_total == null) return ignored
+      if (s.metadata.gift_purchase_id) {
+        return ProcessorEvent.GiftPaymentLanded({
+          event_id: event.id, org_id: s.metadata.org_id, gift_purchase_id: s.metadata.gift_purchase_id, checkout_id: s.id, payment_intent_id: pi,
+          amount_cents: s.amount_total, currency: (s.currency ?? "").toUpperCase()
+        })
+      }
+      if (!s.metadata.booking_id) return ignored
       return ProcessorEvent.PaymentLanded({
         event_id: event.id, org_id: s.metadata.org_id, booking_id: s.metadata.booking_id, checkout_id: s.id, payment_intent_id: pi,
         amount_cents: s.amount_total, currency: (s.currency ?? "").toUpperCase()
@@ -86,14 +93,17 @@ export const StripeLive = (settings: StripeSettings) =>
     const createCheckout = (r: CheckoutRequest) =>
       Effect.gen(function*() {
         const expiresAt = new Date(Math.max(r.expires_at.getTime(), Date.now() + STRIPE_MIN_EXPIRY_MS + EXPIRY_MARGIN_MS))
-        const metadata = { org_id: r.org_id, booking_id: r.booking_id }
+        // A booking's checkout names the booking; a gift card purchase's names the purchase.
+        const metadata: Record<string, string> = r.booking_id !== null
+          ? { org_id: r.org_id, booking_id: r.booking_id }
+          : { org_id: r.org_id, gift_purchase_id: r.gift_purchase_id ?? "" }
         const session = yield* call("checkout", () =>
           stripe.checkout.sessions.create({
             mode: "payment",
             line_items: [{ quantity: 1, price_data: { currency: r.currency.toLowerCase(), unit_amount: r.amount_cents, product_data: { name: r.description } } }],
             metadata,
             payment_intent_data: { metadata },
-            client_reference_id: r.booking_id,
+            client_reference_id: r.booking_id ?? r.gift_purchase_id ?? undefined,
             expires_at: Math.floor(expiresAt.getTime() / 1000),
             ...(r.customer_email ? { customer_email: r.customer_email } : {}),
             success_url: `${publicUrl}/pay/done?session_id={CHECKOUT_SESSION_ID}`,

@@ -1,16 +1,20 @@
 import { Context, Data, type Effect } from "effect"
 import type { Statement } from "@effect/sql"
 
-/** A checkout for one booking: the amount in the org's currency, in its minor units (yen for JPY). */
+/**
+ * A checkout for one booking, or for one gift card purchase (booking_id null, gift_purchase_id set): the amount in
+ * the org's currency, in its minor units (yen for JPY).
+ */
 export interface CheckoutRequest {
   readonly org_id: string
-  readonly booking_id: string
+  readonly booking_id: string | null
+  readonly gift_purchase_id?: string | null | undefined
   readonly amount_cents: number
   readonly currency: string
   /** When the hold lapses; the processor may keep it open longer (Stripe: at least 30 minutes), see docs/payments.md. */
   readonly expires_at: Date
   readonly description: string
-  readonly starts_at: Date
+  readonly starts_at: Date | null
   readonly customer_email: string | null
   readonly idempotency_key: string
 }
@@ -25,7 +29,7 @@ export interface RefundRequest {
   readonly payment_intent_id: string
   readonly amount_cents: number
   readonly idempotency_key: string
-  readonly metadata: { readonly org_id: string; readonly booking_id: string }
+  readonly metadata: { readonly org_id: string; readonly booking_id?: string; readonly gift_purchase_id?: string }
 }
 
 export interface Refund {
@@ -40,6 +44,16 @@ export type ProcessorEvent = Data.TaggedEnum<{
     readonly event_id: string
     readonly org_id: string
     readonly booking_id: string
+    readonly checkout_id: string
+    readonly payment_intent_id: string
+    readonly amount_cents: number
+    readonly currency: string
+  }
+  /** The checkout of a gift card purchase was paid. */
+  GiftPaymentLanded: {
+    readonly event_id: string
+    readonly org_id: string
+    readonly gift_purchase_id: string
     readonly checkout_id: string
     readonly payment_intent_id: string
     readonly amount_cents: number

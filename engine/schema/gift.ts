@@ -39,3 +39,25 @@ export const GiftCardPage = Schema.Struct({ data: Schema.Array(GiftCard) })
 export const GiftCardCode = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z0-9 -]{4,40}$/, { message: () => "a gift card code is 4 to 40 letters, digits, dashes or spaces" })
 )
+
+/** gift_cards.purchase: a card a guest buys through a checkout of the processor, for someone (or themselves). */
+export const GiftCardPurchase = Schema.Struct({
+  amount_cents: Int(1, MAX_TOTAL_CENTS).annotations({ description: "In the org currency's minor units; at least one whole unit (100 for EUR, 1 for JPY)" }),
+  for_email: Email.annotations({ description: "Who gets the card: the code is emailed there once the payment lands" }),
+  message: Schema.optional(Text(0, 1000).annotations({ description: "Sent with the code" })),
+  buyer_email: Schema.optional(Email.annotations({ description: "The buyer's own address, given to the processor for its receipt" })),
+  buyer_name: Schema.optional(Text(1, 200).annotations({ description: "Named in the mail as the sender" }))
+}).annotations({ ...strict, identifier: "GiftCardPurchase" })
+export type GiftCardPurchase = typeof GiftCardPurchase.Type
+
+export const GiftCardPurchased = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literal("open", "paid", "expired", "failed"),
+  amount_cents: Schema.Int,
+  currency: Schema.String,
+  for_email: Schema.String,
+  checkout_url: Schema.NullOr(Schema.String).annotations({ description: "Where the buyer pays; the card is issued and mailed when the payment lands" }),
+  expires_at: Schema.NullOr(Schema.String),
+  created_at: Schema.String
+}).annotations({ identifier: "GiftCardPurchased" })
+export type GiftCardPurchased = typeof GiftCardPurchased.Type

@@ -327,7 +327,8 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
           // Amounts are stored in the org's minor units: once money has moved, they would change meaning.
           const [current] = yield* sql<{ currency: string; moved: boolean }>`
             select currency, exists (select 1 from bookings where org_id = ${org.id} and (total_cents > 0 or gift_cents > 0 or paid_cents > 0))
-              or exists (select 1 from payments where org_id = ${org.id}) or exists (select 1 from gift_cards where org_id = ${org.id}) as moved
+              or exists (select 1 from payments where org_id = ${org.id}) or exists (select 1 from gift_cards where org_id = ${org.id})
+              or exists (select 1 from gift_purchases where org_id = ${org.id}) as moved
             from orgs where id = ${org.id} for update`
           if (current.currency !== patch.currency && current.moved) {
             return yield* conflict("currency_locked", `money has moved in ${current.currency} (priced bookings, payments or gift cards): the currency can no longer change`)

@@ -26,6 +26,7 @@ import orgSlug from "./migrations/0082_org_slug.ts"
 import oauth from "./migrations/0083_oauth.ts"
 import hostedPages from "./migrations/0084_hosted_pages.ts"
 import offeringPhotos from "./migrations/0085_offering_photos.ts"
+import giftPurchases from "./migrations/0086_gift_purchases.ts"
 import messageDrafts from "./migrations/0087_message_drafts.ts"
 import holdCaps from "./migrations/0088_hold_caps.ts"
 import sandboxRedelivery from "./migrations/0089_sandbox_redelivery.ts"
@@ -59,6 +60,7 @@ export const migrations = Migrator.fromRecord({
   "0083_oauth": oauth,
   "0084_hosted_pages": hostedPages,
   "0085_offering_photos": offeringPhotos,
+  "0086_gift_purchases": giftPurchases,
   "0087_message_drafts": messageDrafts,
   "0088_hold_caps": holdCaps,
   "0089_sandbox_redelivery": sandboxRedelivery

@@ -47,10 +47,10 @@ const form = (c: SandboxCheckoutRow, error?: string) =>
 
 const checkoutPage = (c: SandboxCheckoutRow, now: Date, error?: string) =>
   c.status === "complete"
-    ? page("Paid", `${summary(c)}<p>Thank you: the payment was received and your booking is confirmed by email.</p>`)
+    ? page("Paid", `${summary(c)}<p>${c.gift_purchase_id !== null ? "Thank you: the payment was received and the gift card's code is on its way by email." : "Thank you: the payment was received and your booking is confirmed by email."}</p>`)
     : c.status === "expired" || c.expires_at.getTime() <= now.getTime()
     ? page("This checkout has expired", `${summary(c)}<p>Use the link in your email to pay again.</p>`)
-    : page("Pay for your booking", summary(c) + form(c, error))
+    : page(c.gift_purchase_id !== null ? "Pay for your gift card" : "Pay for your booking", summary(c) + form(c, error))
 
 const results: Record<Exclude<PayResult["_tag"], "not_found" | "paid">, { status: number; error: string }> = {
   declined: { status: 402, error: "Your card was declined. Nothing was charged and your place is still held: try another card." },

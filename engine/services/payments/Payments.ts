@@ -13,6 +13,7 @@ import { Jobs } from "../Jobs.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Wakeups } from "../Wakeups.ts"
 import { retakeGift } from "../gifts/moves.ts"
+import { issuePurchased, type PurchaseRow } from "../gifts/purchased.ts"
 import { chargeOf, REFUND_BACKOFF } from "./refunds.ts"
 
 /** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
@@ -25,7 +26,9 @@ const LEASE_SECONDS = 60
 interface PaymentRow {
   readonly id: string
   readonly org_id: string
-  readonly booking_id: string
+  /** null for the payment of a gift card purchase (gift_purchase_id). */
+  readonly booking_id: string | null
+  readonly gift_purchase_id: string | null
   readonly payment_intent_id: string
   readonly amount_cents: number
   readonly refund_cents: number
@@ -112,6 +115,30 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
       return url.value
     })
 
+    /**
+     * A checkout for a gift card purchase (gift_cards.purchase): no booking, no place held. Written to
+     * payment_checkouts beside the booking checkouts; the purchase row exists before (its id is the metadata).
+     */
+    const giftCheckout = Effect.fn("Payments.giftCheckout")(function*(p: {
+      readonly id: string
+      readonly org_id: string
+      readonly amount_cents: number
+      readonly currency: string
+      readonly description: string
+      readonly buyer_email: string | null
+      readonly expires_at: Date
+    }) {
+      const now = yield* clock.now
+      const checkout = yield* processor.createCheckout({
+        org_id: p.org_id, booking_id: null, gift_purchase_id: p.id, amount_cents: p.amount_cents, currency: p.currency, expires_at: p.expires_at,
+        description: p.description, starts_at: null, customer_email: p.buyer_email, idempotency_key: `${p.id}:gift_checkout`
+      })
+      yield* sql`insert into payment_checkouts ${
+        sql.insert({ id: checkout.id, org_id: p.org_id, booking_id: null, gift_purchase_id: p.id, amount_cents: p.amount_cents, currency: p.currency, url: checkout.url, expires_at: checkout.expires_at, created_at: now })
+      } on conflict (id) do nothing`.pipe(Effect.orDie)
+      return checkout
+    })
+
     const seen = (id: string, type: string, now: Date) =>
       Effect.map(sql`insert into processor_events (id, type, received_at) values (${id}, ${type}, ${now}) on conflict (id) do nothing returning id`, (r) => r.length === 0)
 
@@ -165,6 +192,29 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
       )
     }
 
+    /**
+     * The checkout of a gift card purchase was paid: the payment goes in the ledger (once per payment intent) and
+     * the purchase's card is issued, once: the purchase row is locked and a purchase that has its card already
+     * issues none (a second payment for it, which one checkout cannot make, would be refunded in full).
+     */
+    const giftLanded = (e: Extract<ProcessorEvent, { _tag: "GiftPaymentLanded" }>) =>
+      tx(Effect.gen(function*() {
+        const now = yield* clock.now
+        if (yield* seen(e.event_id, e._tag, now)) return
+        const [p] = yield* sql<PurchaseRow>`select * from gift_purchases where id = ${e.gift_purchase_id}::uuid and org_id = ${e.org_id}::uuid for update`
+        if (p === undefined) return yield* Effect.logWarning(`payments: ${e.payment_intent_id} names no gift purchase ${e.gift_purchase_id}`)
+        yield* sql`update payment_checkouts set status = 'complete' where id = ${e.checkout_id}`
+        const inserted = yield* sql`insert into payments ${
+          sql.insert({ id: randomUUID(), org_id: e.org_id, booking_id: null, gift_purchase_id: p.id, checkout_id: e.checkout_id, payment_intent_id: e.payment_intent_id, amount_cents: e.amount_cents, currency: e.currency, created_at: now })
+        } on conflict (payment_intent_id) do nothing returning id`
+        if (inserted.length === 0) return
+        if (p.gift_card_id !== null) {
+          yield* sql`update payments set refund_cents = amount_cents, refund_state = 'pending', refund_next_at = ${now} where payment_intent_id = ${e.payment_intent_id}`
+          return
+        }
+        yield* appendFor(p.org_id, yield* issuePurchased(sql, mail, p, e.payment_intent_id, now))
+      })).pipe(Effect.zipLeft(wakeups.poke))
+
     const owners = (orgId: string) => sql<{ email: string }>`select email from members where org_id = ${orgId} and role = 'owner' and removed_at is null`
 
     /** A refund settled, matched to the payment whose refund is on its way (by refund id, or by payment when it has none yet). */
@@ -180,6 +230,8 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
           ? { refund_state: "refunded", refunded_at: now, refund_next_at: null }
           : { refund_state: final ? "failed" : "pending", refund_attempts: attempts, refund_error: outcome.reason, refund_failed_at: now, refund_next_at: final ? null : later(now, REFUND_BACKOFF[attempts - 1]) }
         yield* sql`update payments set ${sql.update({ ...change, refund_id: refundId ?? p.refund_id })} where id = ${p.id}`
+        // A gift purchase's payment (refunded only when paid twice) has no booking to mirror it or event to tell.
+        if (p.booking_id === null) return
         const { refund_state: _, refund_attempts: __, ...mirror } = change as Record<string, unknown>
         yield* sql`update bookings set ${sql.update({ ...mirror, refund_id: refundId ?? p.refund_id, ...(outcome.ok ? { refund_failed_at: null, refund_error: null } : {}) })}
           where id = ${p.booking_id} and payment_intent_id = ${pi}`
@@ -207,8 +259,14 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
       switch (e._tag) {
         case "PaymentLanded":
           return landed(e).pipe(Effect.orDie)
+        case "GiftPaymentLanded":
+          return giftLanded(e).pipe(Effect.orDie)
         case "CheckoutExpired":
-          return once(() => sql`update payment_checkouts set status = 'expired' where id = ${e.checkout_id} and status in ('open', 'expiring')`)
+          return once(() =>
+            Effect.zipRight(
+              sql`update payment_checkouts set status = 'expired' where id = ${e.checkout_id} and status in ('open', 'expiring')`,
+              sql`update gift_purchases set status = 'expired' where checkout_id = ${e.checkout_id} and status = 'open'`
+            ))
         case "RefundSucceeded":
           return once(() => settled(e.refund_id, e.payment_intent_id, { ok: true }))
         case "RefundFailed":
@@ -249,7 +307,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
         }
         const taken = yield* Effect.either(processor.refund({
           payment_intent_id: p.payment_intent_id, amount_cents: p.refund_cents, idempotency_key: `${p.id}:refund:${p.refund_attempts}`,
-          metadata: { org_id: p.org_id, booking_id: p.booking_id }
+          metadata: p.booking_id !== null ? { org_id: p.org_id, booking_id: p.booking_id } : { org_id: p.org_id, gift_purchase_id: p.gift_purchase_id ?? "" }
         }))
         if (Either.isLeft(taken)) {
           yield* tx(settled(null, p.payment_intent_id, { ok: false, reason: taken.left.message }))
@@ -289,6 +347,6 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     yield* jobs.register({ name: "payments.expire_checkouts", run: expire, next: sql`(select min(created_at) from payment_checkouts where status = 'expiring')` })
     yield* jobs.register({ name: "payments.processor", run: processorDue, ...(processor.next ? { next: processor.next } : {}) })
 
-    return { checkoutFor, resume, receive, now: clock.now, processor: processor.name } as const
+    return { checkoutFor, resume, giftCheckout, receive, now: clock.now, processor: processor.name } as const
   })
 }) {}

@@ -13,6 +13,8 @@ import { addDays, endOfLocalDay, toInstant, todayIn } from "../../time/local.ts"
 import { EngineClock } from "../Clock.ts"
 import { priceOf } from "../bookings/pricing.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
+import { GiftPurchases } from "../gifts/Purchases.ts"
+import type { GiftCardPurchase } from "../../schema/gift.ts"
 import { Promos } from "../promos/Promos.ts"
 import { Waitlist } from "../waitlist/Waitlist.ts"
 
@@ -24,7 +26,7 @@ const publicFields = Schema.encodeSync(PublicOffering)
  * the org has not allowed is 403.
  */
 export class Public extends Effect.Service<Public>()("Public", {
-  dependencies: [Offerings.Default, Availability.Default, Bookings.Default, Orgs.Default, Promos.Default, GiftCards.Default, Waitlist.Default],
+  dependencies: [Offerings.Default, Availability.Default, Bookings.Default, Orgs.Default, Promos.Default, GiftCards.Default, Waitlist.Default, GiftPurchases.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const offerings = yield* Offerings
@@ -36,6 +38,7 @@ export class Public extends Effect.Service<Public>()("Public", {
     const promos = yield* Promos
     const gifts = yield* GiftCards
     const waitlist = yield* Waitlist
+    const purchases = yield* GiftPurchases
     /** The engine's own pages (/demo) call the public surface from PUBLIC_URL's origin. */
     const ownOrigin = (() => {
       try {
@@ -133,6 +136,10 @@ export class Public extends Effect.Service<Public>()("Public", {
         return { starts_at: entry.starts_at, places: entry.places, created_at: entry.created_at }
       })
 
-    return { org, list, get, times, book, quote, wait } as const
+    /** Buys a gift card as the guest (source widget): the checkout to pay; the card is issued when it is paid. */
+    const buyGiftCard = (input: GiftCardPurchase, origin: string | undefined) =>
+      Effect.zipRight(checkOrigin(origin), purchases.purchase(input).pipe(Effect.provideService(RequestSurface, "widget")))
+
+    return { org, list, get, times, book, quote, wait, buyGiftCard } as const
   })
 }) {}

@@ -1,6 +1,6 @@
 import Stripe from "stripe"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
+import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { advanceTo, bookingsOrg, type BookingsOrg, ok, PIN } from "../bookings/helpers.ts"
 import { ledger, steps } from "./helpers.ts"
 import { startStripeServer } from "./stripeServer.ts"
@@ -126,5 +126,40 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     expect(stripe.sessions.get(checkoutId)!.status).toBe("expired")
     await deliver("checkout.session.completed", completed(checkout, "pi_test_late"))
     expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_late" })
+  })
+
+  it("gift_cards.purchase opens a Checkout Session naming the purchase; completed issues one card however often it is delivered; an expired one issues none", async () => {
+    const to = `stripe-gift-${Date.now()}@example.com`
+    const p = ok(await org.call("POST", "/gift_cards/purchase", { amount_cents: 4500, for_email: to, buyer_email: "payer@example.com" }), 201)
+    const checkoutId = [...stripe.sessions.keys()].at(-1)!
+    expect(p.checkout_url).toBe(`https://checkout.stripe.test/c/pay/${checkoutId}`)
+    const call = stripe.calls.find((c) => c.path === "/v1/checkout/sessions" && c.form["metadata[gift_purchase_id]"] === p.id)!
+    expect(call.form).toMatchObject({
+      mode: "payment", "metadata[org_id]": org.id, "line_items[0][price_data][unit_amount]": "4500", "line_items[0][price_data][currency]": "eur",
+      "payment_intent_data[metadata][gift_purchase_id]": p.id, customer_email: "payer@example.com", client_reference_id: p.id
+    })
+    expect(call.form["metadata[booking_id]"]).toBeUndefined()
+    expect(call.idempotencyKey).toBe(`${p.id}:gift_checkout`)
+
+    const event = completed(stripe.sessions.get(checkoutId)!, "pi_test_gift")
+    expect((await deliver("checkout.session.completed", event, { id: "evt_gift_a" })).status).toBe(200)
+    expect((await deliver("checkout.session.completed", event, { id: "evt_gift_a" })).status).toBe(200)
+    expect((await deliver("checkout.session.completed", event)).status).toBe(200)
+    const cards = ok(await org.call("GET", "/gift_cards")).data.filter((c: { for_email: string }) => c.for_email === to)
+    expect(cards).toHaveLength(1)
+    expect(cards[0]).toMatchObject({ amount_cents: 4500, balance_cents: 4500 })
+    const mails = ok(await app.admin("GET", `/mail?to=${encodeURIComponent(to)}`)).data
+    expect(mails).toHaveLength(1)
+    expect(mails[0].text).toMatch(/GIFT-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/)
+    expect((await org.events("gift_card.purchased")).filter((e) => e.data.gift_purchase_id === p.id)).toHaveLength(1)
+
+    const lapsed = `stripe-gift-lapsed-${Date.now()}@example.com`
+    const q = ok(await org.call("POST", "/gift_cards/purchase", { amount_cents: 1000, for_email: lapsed }), 201)
+    const expiredId = [...stripe.sessions.keys()].at(-1)!
+    expect((await deliver("checkout.session.expired", { ...stripe.sessions.get(expiredId)!, status: "expired" })).status).toBe(200)
+    const [row] = await sql(app, (s) => s<{ status: string; gift_card_id: string | null }>`select status, gift_card_id from gift_purchases where id = ${q.id}`)
+    expect(row).toEqual({ status: "expired", gift_card_id: null })
+    expect(ok(await org.call("GET", "/gift_cards")).data.filter((c: { for_email: string }) => c.for_email === lapsed)).toEqual([])
+    expect(ok(await app.admin("GET", `/mail?to=${encodeURIComponent(lapsed)}`)).data).toEqual([])
   })
 })

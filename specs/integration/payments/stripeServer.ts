@@ -31,7 +31,7 @@ export const startStripeServer = async () => {
   const answer = (method: string, path: string, form: Record<string, string>): { status: number; body: unknown } => {
     if (method === "POST" && path === "/v1/checkout/sessions") {
       const id = `cs_test_${++n}`
-      const metadata = { org_id: form["metadata[org_id]"], booking_id: form["metadata[booking_id]"] }
+      const metadata = { org_id: form["metadata[org_id]"], booking_id: form["metadata[booking_id]"], gift_purchase_id: form["metadata[gift_purchase_id]"] }
       const s = {
         id, object: "checkout.session", mode: form.mode, status: "open", payment_status: "unpaid", url: `https://checkout.stripe.test/c/pay/${id}`,
         amount_total: Number(form["line_items[0][price_data][unit_amount]"]) * Number(form["line_items[0][quantity]"]),

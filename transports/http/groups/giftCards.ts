@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { GiftCard, GiftCardAdjust, GiftCardIssue, GiftCardIssued, GiftCardPage } from "../../../engine/schema/gift.ts"
+import { GiftCard, GiftCardAdjust, GiftCardIssue, GiftCardIssued, GiftCardPage, GiftCardPurchase, GiftCardPurchased } from "../../../engine/schema/gift.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -19,6 +19,13 @@ export const GiftCardsGroup = HttpApiGroup.make("gift_cards")
       .setHeaders(IdempotencyHeaders)
       .addSuccess(GiftCard)
       .annotate(OpenApi.Summary, "Add to or take from a card's balance (never below zero), with a note")
+  )
+  .add(
+    HttpApiEndpoint.post("purchase", "/gift_cards/purchase")
+      .setPayload(GiftCardPurchase)
+      .setHeaders(IdempotencyHeaders)
+      .addSuccess(GiftCardPurchased, { status: 201 })
+      .annotate(OpenApi.Summary, "Sell a gift card through a checkout of the processor: answers checkout_url; once paid the card is issued and its code emailed to for_email")
   )
   .middleware(Authentication)
   .prefix("/api/v1")

@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar.ts"
 import { PublicBooked, PublicBookingCreate, PublicOffering, PublicOfferingPage, PublicOrg, PublicQuote, PublicQuoteInput, PublicWaitlisted } from "../../../engine/schema/public.ts"
 import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
+import { GiftCardPurchase, GiftCardPurchased } from "../../../engine/schema/gift.ts"
 import { PublicAuth } from "../security.ts"
 import { IdParam } from "./common.ts"
 
@@ -45,6 +46,13 @@ export const PublicGroup = HttpApiGroup.make("public")
       .setHeaders(PostHeaders)
       .addSuccess(PublicWaitlisted, { status: 201 })
       .annotate(OpenApi.Summary, "Join the waitlist of a full time (offerings with waitlist_enabled); the guest is emailed when a place opens")
+  )
+  .add(
+    HttpApiEndpoint.post("buy_gift_card", "/public/gift_cards")
+      .setPayload(GiftCardPurchase)
+      .setHeaders(PostHeaders)
+      .addSuccess(GiftCardPurchased, { status: 201 })
+      .annotate(OpenApi.Summary, "Buy a gift card as the guest (source widget), as gift_cards.purchase: the checkout to pay; the code is emailed to for_email once paid")
   )
   .middleware(PublicAuth)
   .prefix("/api/v1")

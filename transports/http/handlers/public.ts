@@ -11,4 +11,5 @@ export const PublicHandlers = defineGroup(Api, "public", (h) =>
       .handle("availability", ({ path, urlParams, headers }) => pub.times(path.id, urlParams, headers.origin))
       .handle("book", ({ payload, headers }) => pub.book(payload, headers.origin))
       .handle("quote", ({ payload, headers }) => pub.quote(payload, headers.origin))
-      .handle("wait", ({ payload, headers }) => pub.wait(payload, headers.origin))))
+      .handle("wait", ({ payload, headers }) => pub.wait(payload, headers.origin))
+      .handle("buy_gift_card", ({ payload, headers }) => pub.buyGiftCard(payload, headers.origin))))
