@@ -25,13 +25,13 @@ export const GiftCardIssue = Schema.Struct({
   amount_cents: Int(1, MAX_TOTAL_CENTS),
   for_email: Schema.optional(Email),
   note: Schema.optional(Text(0, 500))
-}).annotations({ ...strict, identifier: "GiftCardIssue" })
+}).annotations({ ...strict, identifier: "GiftCardIssue", examples: [{ amount_cents: 5000, for_email: "ada@example.com", note: "Birthday" }] })
 
 export const GiftCardAdjust = Schema.Struct({
   cents: Int(-MAX_TOTAL_CENTS, MAX_TOTAL_CENTS).pipe(Schema.filter((n) => n !== 0, { message: () => "cents: a change, not 0" }))
     .annotations({ description: "Added to the balance (negative takes off); the balance never goes below zero" }),
   note: Text(1, 500)
-}).annotations({ ...strict, identifier: "GiftCardAdjust" })
+}).annotations({ ...strict, identifier: "GiftCardAdjust", examples: [{ cents: -1000, note: "Paid part of a class at the door" }] })
 
 export const GiftCardPage = Schema.Struct({ data: Schema.Array(GiftCard) })
 

@@ -94,7 +94,7 @@ export const OrgUpdate = Schema.Struct({
     Schema.pattern(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/, { message: () => "slug: 3 to 40 lowercase letters, digits and hyphens, starting and ending with a letter or digit" })
   ))),
   guest_cancel_hours: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(0, 8760, { message: () => "guest_cancel_hours: a whole number of hours from 0 to 8760, or null" }))))
-}).annotations(strict)
+}).annotations({ ...strict, examples: [{ name: "Harbour Yoga", timezone: "Europe/London", allowed_origins: ["https://harbouryoga.example"], guest_cancel_hours: 12 }] })
 
 export const Role = Schema.Literal("owner", "staff")
 export const MemberCreate = Schema.Struct({
@@ -118,9 +118,9 @@ export const Invite = Schema.Struct({
   expires_at: Schema.String
 }).annotations({ identifier: "Invite" })
 export const TeamPage = Schema.Struct({ data: Schema.Array(Member), invites: Schema.Array(Invite).annotations({ description: "Invites still waiting" }) })
-export const InviteCreate = Schema.Struct({ email: Email, role: Role }).annotations({ ...strict, identifier: "InviteCreate" })
-export const InviteAccept = Schema.Struct({ name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "InviteAccept" })
-export const MemberUpdate = Schema.Struct({ role: Schema.optional(Role), name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "MemberUpdate" })
+export const InviteCreate = Schema.Struct({ email: Email, role: Role }).annotations({ ...strict, identifier: "InviteCreate", examples: [{ email: "sam@example.com", role: "staff" }] })
+export const InviteAccept = Schema.Struct({ name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "InviteAccept", examples: [{ name: "Sam Teacher" }] })
+export const MemberUpdate = Schema.Struct({ role: Schema.optional(Role), name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "MemberUpdate", examples: [{ role: "owner" }] })
 
 /** An API key as listed: never the key itself, which is shown once when made. */
 export const ApiKey = Schema.Struct({
@@ -141,7 +141,7 @@ export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Text(1, 80)),
   kind: Schema.optional(Schema.Literal("secret", "publishable", "reseller")),
   user_id: Schema.optional(Schema.UUID.annotations({ description: "A team member; the key carries their role (owner or staff). Without it, the key is the caller's own kind: an owner key" }))
-}).annotations({ ...strict, identifier: "ApiKeyCreate" })
+}).annotations({ ...strict, identifier: "ApiKeyCreate", examples: [{ name: "Website widget", kind: "publishable" }, { name: "Front desk", user_id: "3c8e2a7d-1f4b-4d6e-9a2c-8b5f7e1d3a90" }] })
 export const ApiKeyPage = Schema.Struct({ data: Schema.Array(ApiKey) })
 export const OrgPage = Schema.Struct({ data: Schema.Array(Org), next_after: Schema.NullOr(Schema.String) })
 export const OrgsQuery = Schema.Struct({
@@ -153,4 +153,4 @@ export const OrgAdminUpdate = Schema.Struct({ plan: Schema.optional(PlanName), n
 export const ApiKeyRevoked = Schema.Struct({ id: Schema.String, revoked_at: Schema.String })
 
 export const Waiver = Schema.Struct({ text: Schema.NullOr(Schema.String), version: Schema.Int })
-export const WaiverSet = Schema.Struct({ text: Schema.NullOr(Text(1, 20000)) }).annotations(strict)
+export const WaiverSet = Schema.Struct({ text: Schema.NullOr(Text(1, 20000)) }).annotations({ ...strict, examples: [{ text: "I take part at my own risk and follow the instructor's directions." }] })

@@ -36,7 +36,7 @@ export const PromoCodeCreate = Schema.Struct({
   ends_on: Schema.optional(Schema.NullOr(LocalDate)),
   offering_ids: Schema.optional(OfferingIds),
   active: Schema.optional(Schema.Boolean)
-}).annotations({ ...strict, identifier: "PromoCodeCreate", description: "Exactly one of percent_off and amount_off_cents" })
+}).annotations({ ...strict, identifier: "PromoCodeCreate", description: "Exactly one of percent_off and amount_off_cents", examples: [{ code: "SUMMER10", percent_off: 10, max_uses: 100, ends_on: "2026-08-31" }, { code: "WELCOME5", amount_off_cents: 500, offering_ids: ["6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10"] }] })
 export type PromoCodeCreate = typeof PromoCodeCreate.Type
 
 /** Switch it on or off, change its limit, dates or offerings; the code and its discount stay as made. */
@@ -46,7 +46,7 @@ export const PromoCodeUpdate = Schema.Struct({
   ends_on: Schema.optional(Schema.NullOr(LocalDate)),
   offering_ids: Schema.optional(OfferingIds),
   active: Schema.optional(Schema.Boolean)
-}).annotations({ ...strict, identifier: "PromoCodeUpdate" })
+}).annotations({ ...strict, identifier: "PromoCodeUpdate", examples: [{ active: false }] })
 export type PromoCodeUpdate = typeof PromoCodeUpdate.Type
 
 export const PromoCodePage = Schema.Struct({ data: Schema.Array(PromoCode) })

@@ -25,7 +25,7 @@ export const MAX_ACTIVE_WEBHOOKS = 50
 export const WebhookCreate = Schema.Struct({
   url: Text(1, 2048),
   events: Schema.Array(Text(0, 80)).pipe(Schema.minItems(1), Schema.maxItems(EVENT_TYPES.length))
-}).annotations(strict)
+}).annotations({ ...strict, examples: [{ url: "https://hooks.example.com/booking-engine", events: ["booking.confirmed", "booking.cancelled"] }] })
 export type WebhookCreate = typeof WebhookCreate.Type
 
 export const WebhookEndpoint = Schema.Struct({
@@ -61,5 +61,5 @@ export const WebhookDelivery = Schema.Struct({
 }).annotations({ identifier: "WebhookDelivery" })
 export type WebhookDelivery = typeof WebhookDelivery.Type
 
-export const Redeliver = Schema.Struct({ event_id: Schema.Int.pipe(Schema.positive()) }).annotations(strict)
+export const Redeliver = Schema.Struct({ event_id: Schema.Int.pipe(Schema.positive()) }).annotations({ ...strict, examples: [{ event_id: 1042 }] })
 export const WebhookDeleted = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean })

@@ -1,0 +1,170 @@
+import { HttpApi, type HttpApiEndpoint } from "@effect/platform"
+import { Either, Option, Schema } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { EVENT_TYPES } from "../../../engine/schema/webhook.ts"
+import { Api } from "../../../transports/http/Api.ts"
+import { startApp, type TestApp } from "../../support/app.ts"
+import { UNKNOWN_ID } from "./fixtures.ts"
+
+const PUBLIC_URL = "https://book.example.com"
+
+let app: TestApp
+let doc: any
+beforeAll(async () => {
+  app = await startApp({ publicUrl: PUBLIC_URL })
+  doc = (await app.call(null, "GET", "/api/v1/openapi.json")).body
+})
+afterAll(() => app.close())
+
+const operations = () => {
+  const out: Array<{ id: string; method: string; path: string; op: any }> = []
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) out.push({ id: op.operationId, method, path, op })
+  }
+  return out
+}
+
+/** Each public endpoint's payload Schema, by operation id: what the server decodes a body with. */
+const payloads = () => {
+  const out = new Map<string, Schema.Schema<unknown, unknown, never>>()
+  HttpApi.reflect(Api, {
+    onGroup() {},
+    onEndpoint({ endpoint, group }) {
+      const e = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+      if (Option.isSome(e.payloadSchema)) out.set(`${group.identifier}.${e.name}`, e.payloadSchema.value as Schema.Schema<unknown, unknown, never>)
+    }
+  })
+  return out
+}
+
+const resolve = (schema: any): any =>
+  typeof schema?.$ref === "string" ? doc.components.schemas[schema.$ref.split("/").pop()!] : schema
+
+describe("the OpenAPI document explains itself", () => {
+  it("names this instance as its server (PUBLIC_URL)", () => {
+    expect(doc.servers).toEqual([{ url: PUBLIC_URL, description: expect.any(String) }])
+  })
+
+  it("describes every operation, beside its summary", () => {
+    for (const o of operations()) {
+      expect(typeof o.op.summary, o.id).toBe("string")
+      expect(typeof o.op.description, o.id).toBe("string")
+      expect(o.op.description.length, o.id).toBeGreaterThan(o.op.summary.length / 2)
+      expect(o.op.description, o.id).toMatch(/Emits|emits/)
+    }
+  })
+
+  it("has an example for every request body, and each decodes with the operation's Schema", () => {
+    const schemas = payloads()
+    let bodies = 0
+    for (const o of operations()) {
+      const content = o.op.requestBody?.content?.["application/json"]
+      if (content === undefined) continue
+      bodies++
+      const examples: Array<unknown> = content.example !== undefined ? [content.example] : resolve(content.schema)?.examples ?? []
+      expect(examples.length, o.id).toBeGreaterThan(0)
+      const decode = Schema.decodeUnknownEither(schemas.get(o.id)!)
+      for (const example of examples) {
+        const decoded = decode(example)
+        expect(Either.isRight(decoded) ? "decodes" : String(decoded.left), `${o.id}: ${JSON.stringify(example)}`).toBe("decodes")
+      }
+    }
+    expect(bodies).toBeGreaterThan(30)
+  })
+
+  it("describes fields whose meaning is not obvious: per kind, minor units, UTC or local", () => {
+    const offering = doc.components.schemas.Offering.properties
+    expect(offering.capacity.description).toMatch(/class: seats.*appointment.*rental/)
+    expect(offering.price_cents.description).toMatch(/[Mm]inor units/)
+    expect(doc.components.schemas.OfferingCreate.properties.guest_price_cents.description).toMatch(/appointment only/)
+    const booking = doc.components.schemas.Booking.properties
+    expect(booking.total_cents.description).toMatch(/minor units/)
+    expect(booking.starts_at.description).toMatch(/UTC/)
+    expect(doc.components.schemas.CalendarEntryCreate.properties.starts_on.description).toMatch(/[Ll]ocal/)
+  })
+
+  it("lists the error codes of every operation, as an enum per status, and only statuses it can answer", () => {
+    for (const o of operations()) {
+      const table: Record<string, Array<string>> = o.op["x-error-codes"]
+      expect(Object.keys(table).length, o.id).toBeGreaterThan(0)
+      const errors = Object.keys(o.op.responses).filter((s) => Number(s) >= 400)
+      expect(errors.sort(), o.id).toEqual(Object.keys(table).sort())
+      for (const status of errors) {
+        const schema = o.op.responses[status].content["application/json"].schema
+        expect(schema.properties.error.properties.code.enum, `${o.id} ${status}`).toEqual(table[status])
+        expect(table[status].length, `${o.id} ${status}`).toBeGreaterThan(0)
+      }
+      // A 401 only where a credential is checked; the platform's own decode error is never sent.
+      expect("401" in table, o.id).toBe((o.op.security ?? []).length > 0)
+      if (o.method === "post" && o.id !== "guest.confirm" && o.id !== "guest.cancel") expect(table["400"], o.id).toContain("invalid_idempotency_key")
+    }
+    expect(JSON.stringify(doc)).not.toContain("HttpApiDecodeError")
+  })
+
+  it("lists the codes the server really answers", async () => {
+    const org = await app.newOrg()
+    const codesOf = (id: string) => operations().find((o) => o.id === id)!.op["x-error-codes"]
+    const off = await app.call(org.key, "POST", "/api/v1/offerings", { name: "Yoga", kind: "class" })
+    const cases: Array<[string, Promise<{ status: number; body: any }>]> = [
+      ["offerings.get", app.call(org.key, "GET", `/api/v1/offerings/${UNKNOWN_ID}`)],
+      ["offerings.get", app.call(null, "GET", `/api/v1/offerings/${UNKNOWN_ID}`)],
+      ["offerings.create", app.call(org.key, "POST", "/api/v1/offerings", { name: "", kind: "class" })],
+      ["offerings.create", app.call(org.key, "POST", "/api/v1/offerings", { name: "X", kind: "class", colour: "red" })],
+      ["offerings.create", app.call(org.key, "POST", "/api/v1/offerings", { name: "X", kind: "class", course: true, waitlist_enabled: true })],
+      ["offerings.get_hours", app.call(org.key, "GET", `/api/v1/offerings/${off.body.id}/hours`)],
+      ["availability.get", app.call(org.key, "GET", `/api/v1/offerings/${off.body.id}/availability?from=2026-06-10&to=2026-06-01`)],
+      ["bookings.cancel", app.call(org.key, "POST", `/api/v1/bookings/${UNKNOWN_ID}/cancel`, {})],
+      ["webhooks.create", app.call(org.key, "POST", "/api/v1/webhooks", { url: "https://hooks.example.com/x", events: ["no.such"] })],
+      ["series.delete", app.call(org.key, "DELETE", "/api/v1/series/not-a-uuid")]
+    ]
+    for (const [id, pending] of cases) {
+      const res = await pending
+      expect(res.status, id).toBeGreaterThanOrEqual(400)
+      expect(codesOf(id)[String(res.status)] ?? [], `${id} ${res.status}`).toContain(res.body.error.code)
+    }
+  })
+
+  it("describes every tag", () => {
+    const used = new Set(operations().flatMap((o) => o.op.tags))
+    for (const tag of doc.tags) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20)
+    for (const name of used) expect(doc.tags.map((t: any) => t.name), String(name)).toContain(name)
+  })
+
+  it("has the event catalogue: every event type, its data as a component, as a webhook", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort())
+    for (const type of EVENT_TYPES) {
+      const ref: string = doc.webhooks[type].post.requestBody.content["application/json"].schema.$ref
+      const schema = resolve({ $ref: ref })
+      expect(schema.properties.type.enum, type).toEqual([type])
+      expect(schema.required, type).toEqual(expect.arrayContaining(["id", "type", "created_at", "data"]))
+      expect(schema.description, type).toMatch(/\w/)
+    }
+    expect(JSON.stringify(doc.components.schemas.BookingCalledOffEvent)).toContain('"room"')
+    expect(doc.components.schemas.WaitlistLeftEvent.properties.data.properties.reason.enum).toContain("called_off")
+  })
+})
+
+describe("/docs", () => {
+  it("answers a rendered reference that loads the local Scalar bundle and this document", async () => {
+    const res = await fetch(`${app.url}/docs`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/)
+    const html = await res.text()
+    expect(html).toContain(`<script src="/docs/scalar.js"></script>`)
+    expect(html).toContain("/api/v1/openapi.json")
+    expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|fonts)/)
+  })
+
+  it("serves the bundle from node_modules with a JS type and cache headers, and 304 on its ETag", async () => {
+    const res = await fetch(`${app.url}/docs/scalar.js`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toMatch(/^text\/javascript/)
+    expect(res.headers.get("cache-control")).toMatch(/max-age=\d+/)
+    const body = await res.text()
+    expect(body.length).toBeGreaterThan(100_000)
+    expect(body).toContain("createApiReference")
+    const etag = res.headers.get("etag")!
+    const again = await fetch(`${app.url}/docs/scalar.js`, { headers: { "if-none-match": etag } })
+    expect(again.status).toBe(304)
+  })
+})
