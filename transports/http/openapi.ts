@@ -156,7 +156,7 @@ const eventWebhooks = (doc: Json): Json => {
 export const openApiDocument = (publicUrl: string): Json => {
   const doc: Json = structuredClone(OpenApi.fromApi(Api))
   const own = declared()
-  doc.servers = [{ url: publicUrl, description: "This instance (PUBLIC_URL)" }]
+  doc.servers = [{ url: publicUrl, description: "This instance (PUBLIC_URL, else http://HOST:PORT)" }]
   doc.info.description = `${doc.info.description ?? ""}${COMMON}`
   for (const item of Object.values<Json>(doc.paths)) {
     for (const [method, op] of Object.entries<Json>(item)) {

@@ -20,7 +20,7 @@ export const ApiKeysGroup = HttpApiGroup.make("keys")
       .setHeaders(IdempotencyHeaders)
       .addSuccess(ApiKeyCreated, { status: 201 })
       .annotate(OpenApi.Summary, "Make an API key, for a team member (carrying their role) or an owner key; the secret is returned once; owners only")
-      .annotate(OpenApi.Description, "Makes an API key: a secret key for a team member (user_id, carrying their role), an owner key, or a publishable key (kind publishable, pk_live_…) for web pages, which reaches only /api/v1/public. The key is in this answer only. Owners only. Emits nothing.")
+      .annotate(OpenApi.Description, "Makes an API key: a secret key for a team member (user_id, carrying their role), an owner key, a publishable key (kind publishable, pk_live_…) for web pages, which reaches only /api/v1/public, or a reseller key (rk_live_…) for the OCTO API. The key is in this answer only. Owners only. Emits nothing.")
       .annotate(ErrorCodes, { 400: ["not_a_member"], 403: ["forbidden"] })
   )
   .add(

@@ -32,7 +32,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .setPayload(OfferingUpdate)
       .addSuccess(Offering)
       .annotate(OpenApi.Summary, "Update an offering (any field except kind)")
-      .annotate(OpenApi.Description, "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). waitlist_enabled false removes everyone waiting and emails them. questions replaces the whole list. Emits offering.updated.")
+      .annotate(OpenApi.Description, "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated.")
       .annotate(ErrorCodes, { 400: ["deposit_conflict", "schedule_not_supported", "guest_price_not_supported", "waitlist_not_supported", "invalid_questions"], 404: ["not_found"], 409: ["not_a_class", "waitlist_conflict", "waiver_missing", "calendar_has_times"] })
   )
   .add(
