@@ -1,5 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { Context, Option } from "effect"
+import { Context, Option, type Schema, SchemaAST } from "effect"
 import { EVENT_TYPES } from "../../engine/schema/webhook.ts"
 import { Api } from "./Api.ts"
 import { ErrorCodes, type ErrorStatus } from "./errorCodes.ts"
@@ -21,14 +21,32 @@ const REASON: Record<number, string> = {
 
 const BODY_METHODS = new Set(["post", "put", "patch", "delete"])
 
-/** The operations' own codes, by operation id, read off the contract's ErrorCodes annotations. */
+interface Declared {
+  readonly codes: Partial<Record<ErrorStatus, ReadonlyArray<string>>>
+  /** Path and query parameters that can fail to decode (all but those taking any string). */
+  readonly decoded: ReadonlySet<string>
+}
+
+/** A parameter of type string, with no check and no transformation, takes whatever the URL carries. */
+const anyString = (ast: SchemaAST.AST): boolean =>
+  ast._tag === "StringKeyword" || (ast._tag === "Union" && ast.types.every((t) => t._tag === "UndefinedKeyword" || anyString(t)))
+
+const decodedParams = (schema: Option.Option<Schema.Schema.All>): Array<string> =>
+  Option.match(schema, {
+    onNone: () => [],
+    onSome: (s) => SchemaAST.getPropertySignatures(s.ast).filter((ps) => !anyString(ps.type)).map((ps) => String(ps.name))
+  })
+
+/** The operations' own codes, and which parameters can fail to decode, by operation id, read off the contract. */
 const declared = () => {
-  const out = new Map<string, Partial<Record<ErrorStatus, ReadonlyArray<string>>>>()
+  const out = new Map<string, Declared>()
   HttpApi.reflect(Api, {
     onGroup() {},
     onEndpoint({ endpoint, group }) {
-      const codes = Context.getOption(endpoint.annotations, ErrorCodes)
-      if (Option.isSome(codes)) out.set(`${group.identifier}.${endpoint.name}`, codes.value)
+      out.set(`${group.identifier}.${endpoint.name}`, {
+        codes: Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({})),
+        decoded: new Set([...decodedParams(endpoint.pathSchema), ...decodedParams(endpoint.urlParamsSchema)])
+      })
     }
   })
   return out
@@ -37,24 +55,21 @@ const declared = () => {
 const resolve = (doc: Json, schema: Json | undefined): Json | undefined =>
   typeof schema?.$ref === "string" ? doc.components.schemas[schema.$ref.split("/").pop()!] : schema
 
-/** A schema that takes any string cannot fail to decode: no invalid_<name> for it. */
-const constrained = (schema: Json) => !(schema.type === "string" && Object.keys(schema).every((k) => k === "type" || k === "description" || k === "title"))
-
 /**
  * The codes every operation of this shape can answer, whatever its rules: a field that does not decode
  * (invalid_<field>, named by the top-level field), a body that is not JSON, a key the server does not know, an
  * Idempotency-Key that is malformed, reused or still running, a body too large or not JSON, the rate limit.
  */
-const generic = (doc: Json, method: string, op: Json): Record<number, Set<string>> => {
+const generic = (doc: Json, method: string, op: Json, decoded: ReadonlySet<string>): Record<number, Set<string>> => {
   const codes: Record<number, Set<string>> = {}
   const add = (status: number, ...cs: ReadonlyArray<string>) => cs.forEach((c) => (codes[status] ??= new Set()).add(c))
   const params: ReadonlyArray<Json> = op.parameters ?? []
   for (const p of params) {
     if (p.in === "path") {
-      if (constrained(p.schema)) add(400, `invalid_${p.name}`)
+      if (decoded.has(p.name)) add(400, `invalid_${p.name}`)
       add(404, "not_found") // a path parameter longer than any id is answered 404 before decoding
     }
-    if (p.in === "query" && constrained(p.schema)) add(400, `invalid_${p.name}`)
+    if (p.in === "query" && decoded.has(p.name)) add(400, `invalid_${p.name}`)
   }
   if (BODY_METHODS.has(method)) {
     add(400, "invalid_json")
@@ -101,7 +116,7 @@ const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
 })
 
 const COMMON = "\n\nEvery error is `{ \"error\": { \"code\", \"message\" } }`. Each operation lists the codes it can answer, by status " +
-  "(also as `x-error-codes`). Any operation may also answer `503 unavailable` or `overloaded` (with Retry-After), `500 internal_error`, " +
+  "(also as `x-error-codes`). Any operation may also answer `503 unavailable`, `overloaded` or `shutting_down` (with Retry-After), `500 internal_error`, " +
   "`404 not_found` or `405 method_not_allowed` for a path or method that is not an operation, `414 uri_too_long`; " +
   "a query or body key that is not valid Unicode is `400 invalid_<that key>`.\n\n" +
   "Money is in the currency's minor units (fields ending `_cents`). Instants (`*_at`) are ISO 8601 UTC; local dates and times " +
@@ -160,8 +175,9 @@ export const openApiDocument = (publicUrl: string): Json => {
   doc.info.description = `${doc.info.description ?? ""}${COMMON}`
   for (const item of Object.values<Json>(doc.paths)) {
     for (const [method, op] of Object.entries<Json>(item)) {
-      const codes = generic(doc, method, op)
-      for (const [status, cs] of Object.entries(own.get(op.operationId) ?? {})) for (const c of cs ?? []) (codes[Number(status)] ??= new Set()).add(c)
+      const mine = own.get(op.operationId)
+      const codes = generic(doc, method, op, mine?.decoded ?? new Set())
+      for (const [status, cs] of Object.entries(mine?.codes ?? {})) for (const c of cs ?? []) (codes[Number(status)] ??= new Set()).add(c)
       const responses: Json = {}
       for (const [status, response] of Object.entries<Json>(op.responses)) if (Number(status) < 400) responses[status] = response
       const table: Record<string, Array<string>> = {}

@@ -124,6 +124,38 @@ describe("the OpenAPI document explains itself", () => {
     }
   })
 
+  it("answers malformed calls of every operation only with codes that operation lists", async () => {
+    const org = await app.newOrg()
+    const unlisted: Array<string> = []
+    for (const o of operations()) {
+      const table: Record<string, Array<string>> = o.op["x-error-codes"]
+      const params: Array<any> = o.op.parameters ?? []
+      const fill = (value: (name: string) => string) => o.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(value(name)))
+      const good = fill(() => UNKNOWN_ID)
+      const body = resolve(o.op.requestBody?.content?.["application/json"]?.schema)
+      const fields = Object.keys(body?.properties ?? {})
+      const calls: Array<[string | null, string, unknown]> = [
+        [org.key, good, body === undefined ? undefined : {}],
+        [null, good, undefined],
+        [org.key, fill(() => "not-a-uuid"), undefined],
+        [org.key, fill(() => "x".repeat(101)), undefined],
+        [org.key, `${good}?${params.filter((p) => p.in === "query").map((p) => `${p.name}=%7B%7D`).join("&")}`, undefined],
+        ...(body === undefined ? [] : [
+          [org.key, good, "[1,"] as [string, string, unknown],
+          [org.key, good, "42"] as [string, string, unknown],
+          [org.key, good, { no_such_field: 1 }] as [string, string, unknown],
+          ...fields.map((f) => [org.key, good, { [f]: { nested: [] } }] as [string, string, unknown])
+        ])
+      ]
+      for (const [key, path, sent] of calls) {
+        const res = await app.call(key, o.method.toUpperCase(), path, sent)
+        expect(res.status, `${o.id} ${path}`).toBeLessThan(500)
+        if (res.status >= 400 && !(table[String(res.status)] ?? []).includes(res.body.error.code)) unlisted.push(`${o.id}: ${res.status} ${res.body.error.code}`)
+      }
+    }
+    expect([...new Set(unlisted)]).toEqual([])
+  }, 120_000)
+
   it("describes every tag", () => {
     const used = new Set(operations().flatMap((o) => o.op.tags))
     for (const tag of doc.tags) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20)
