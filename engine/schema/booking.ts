@@ -116,7 +116,21 @@ export const Booking = Schema.Struct(described(meaning, {
 export type Booking = typeof Booking.Type
 
 
-export const BookingCreate = Schema.Struct(described(meaning, {
+/** The same names on the way in, where they say what to send. */
+const input = {
+  ...meaning,
+  offering_id: "The offering to book",
+  starts_at: "ISO 8601 instant with its offset: the start, for an appointment or a rental (a class may send session_id instead)",
+  session_id: "A class's session (or give starts_at)",
+  series_id: "A course: its calendar entry, booked whole",
+  quantity: "class: seats; appointment: people in the party; rental: items. Default 1, at most max_per_booking",
+  customer: "The guest, found in the org by email or added (customer.updated)",
+  promo_code: "A promo code of the org, any case",
+  metadata: "Free-form JSON object for the caller's own use",
+  waiver: "The booker signs the org's waiver as they book, for themselves and any children named"
+}
+
+export const BookingCreate = Schema.Struct(described(input, {
   offering_id: Schema.UUID,
   starts_at: Schema.optional(Instant),
   quantity: Schema.optional(Int(1, 10000)),

@@ -6,8 +6,8 @@ import { Email } from "./customer.ts"
 export const GiftCard = Schema.Struct({
   id: Schema.String,
   last4: Schema.String,
-  amount_cents: Schema.Int.annotations({ description: "What it was issued for" }),
-  balance_cents: Schema.Int,
+  amount_cents: Schema.Int.annotations({ description: "What it was issued for, in minor units of currency" }),
+  balance_cents: Schema.Int.annotations({ description: "What is left to spend, in minor units of currency" }),
   currency: Schema.String,
   for_email: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),
@@ -22,7 +22,7 @@ export const GiftCardIssued = Schema.Struct({
 }).annotations({ identifier: "GiftCardIssued" })
 
 export const GiftCardIssue = Schema.Struct({
-  amount_cents: Int(1, MAX_TOTAL_CENTS),
+  amount_cents: Int(1, MAX_TOTAL_CENTS).annotations({ description: "Minor units of the org's currency" }),
   for_email: Schema.optional(Email),
   note: Schema.optional(Text(0, 500))
 }).annotations({ ...strict, identifier: "GiftCardIssue", examples: [{ amount_cents: 5000, for_email: "ada@example.com", note: "Birthday" }] })

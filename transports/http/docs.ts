@@ -27,10 +27,11 @@ const load = (): Bundle => {
   return bundle
 }
 
+/** The reference of /api/v1/openapi.json, with nothing that calls Scalar's services (web fonts, AI agent, MCP generator). */
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
   `<title>Booking engine API reference</title></head><body><div id="app"></div>` +
   `<script src="${DOCS_BUNDLE_PATH}"></script>` +
-  `<script>Scalar.createApiReference("#app", { url: "/api/v1/openapi.json", withDefaultFonts: false, telemetry: false })</script>` +
+  `<script>Scalar.createApiReference("#app", { url: "/api/v1/openapi.json", withDefaultFonts: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } })</script>` +
   `</body></html>`
 
 const plain = (res: ServerResponse, status: number, text: string) => {

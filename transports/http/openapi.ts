@@ -121,7 +121,7 @@ const COMMON = "\n\nEvery error is `{ \"error\": { \"code\", \"message\" } }`. E
   "a query or body key that is not valid Unicode is `400 invalid_<that key>`.\n\n" +
   "Money is in the currency's minor units (fields ending `_cents`). Instants (`*_at`) are ISO 8601 UTC; local dates and times " +
   "(`YYYY-MM-DD`, `HH:MM:SS`) are wall-clock in the org's time zone. Every POST takes an `Idempotency-Key` header. " +
-  "The event catalogue (components `EventCatalogue` and `…Event`) gives each event type's `data`, as events.list, webhooks and the bus carry it."
+  "The event catalogue (the webhooks, and components `…Event`) gives each event type's `data`, as events.list, webhooks and the bus carry it."
 
 /**
  * The event catalogue as OpenAPI 3.1 webhooks: one per event type, the signed POST an endpoint subscribed to it

@@ -5,13 +5,13 @@ import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar
 import { PublicBooked, PublicBookingCreate, PublicOffering, PublicOfferingPage, PublicOrg, PublicQuote, PublicQuoteInput, PublicWaitlisted } from "../../../engine/schema/public.ts"
 import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
 import { PublicAuth } from "../security.ts"
-import { IdParam } from "./common.ts"
+import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 /** The browser's Origin, checked against the org's allowed_origins. */
-const OriginHeaders = Schema.Struct({ origin: Schema.optional(Schema.String) })
+const OriginHeaders = Schema.Struct({ origin: Schema.optional(Schema.String.annotations({ description: "Sent by browsers; with a publishable key it must be among the org's allowed_origins" })) })
 const PostHeaders = Schema.Struct({
-  origin: Schema.optional(Schema.String),
-  "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+  ...OriginHeaders.fields,
+  "idempotency-key": IdempotencyHeaders.fields["idempotency-key"]
 })
 
 /** For a web page with a publishable key (pk_live_…): what a guest may see and do. */
