@@ -1,10 +1,11 @@
 import { HttpApi, type HttpApiEndpoint } from "@effect/platform"
 import { Either, Option, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventSchemas } from "../../../engine/schema/eventCatalogue.ts"
 import { EVENT_TYPES } from "../../../engine/schema/webhook.ts"
 import { Api } from "../../../transports/http/Api.ts"
 import { startApp, type TestApp } from "../../support/app.ts"
-import { UNKNOWN_ID } from "./fixtures.ts"
+import { allEvents, UNKNOWN_ID } from "./fixtures.ts"
 
 const PUBLIC_URL = "https://book.example.com"
 
@@ -174,6 +175,57 @@ describe("the OpenAPI document explains itself", () => {
     expect(JSON.stringify(doc.components.schemas.BookingCalledOffEvent)).toContain('"room"')
     expect(doc.components.schemas.WaitlistLeftEvent.properties.data.properties.reason.enum).toContain("called_off")
   })
+})
+
+describe("the event catalogue", () => {
+  it("decodes the events the engine writes, each with its type's entry", async () => {
+    const org = await app.newOrg()
+    const call = (method: string, path: string, body?: unknown) => app.call(org.key, method, `/api/v1${path}`, body)
+    const ok = async (pending: Promise<{ status: number; body: any }>) => {
+      const res = await pending
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300)
+      return res.body
+    }
+    await ok(call("PATCH", "/org", { name: "Harbour" }))
+    await ok(call("PUT", "/waiver", { text: "At your own risk" }))
+    const board = await ok(call("POST", "/offerings", { name: "Board", kind: "rental", price_cents: 0 }))
+    await ok(call("PATCH", `/offerings/${board.id}`, { capacity: 3 }))
+    await ok(call("PUT", `/offerings/${board.id}/hours`, { hours: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time: "09:00", end_time: "17:00" })) }))
+    const slots = (await ok(call("GET", `/offerings/${board.id}/availability`))).data
+    const customer = await ok(call("POST", "/customers", { email: "ada@example.com", name: "Ada" }))
+    const booking = await ok(call("POST", "/bookings", { offering_id: board.id, starts_at: slots[0].starts_at, customer: { email: "ada@example.com", name: "Ada" } }))
+    for (const attendance of ["checked_in", "clear"]) await ok(call("POST", `/bookings/${booking.id}/attendance`, { attendance }))
+    await ok(call("POST", `/bookings/${booking.id}/mark_paid`, {}))
+    await ok(call("POST", `/bookings/${booking.id}/mark_unpaid`))
+    await ok(call("POST", `/bookings/${booking.id}/move`, { starts_at: slots[1].starts_at }))
+    await ok(call("POST", `/bookings/${booking.id}/cancel`, {}))
+    const yoga = await ok(call("POST", "/offerings", { name: "Yoga", kind: "class", waitlist_enabled: true }))
+    await ok(call("POST", "/series", { offering_id: yoga.id, starts_on: slots[0].starts_at.slice(0, 10), start_time: "07:00", end_time: "08:00", repeat: "weekly", ends_on: slots[0].starts_at.slice(0, 10) }))
+    const [session] = (await ok(call("POST", "/sessions", { offering_id: yoga.id, starts_at: slots[2].starts_at }))).data
+    await ok(call("POST", `/sessions/${session.id}/cancel`, {}))
+    const promo = await ok(call("POST", "/promo_codes", { code: "TEN", percent_off: 10 }))
+    await ok(call("PATCH", `/promo_codes/${promo.id}`, { active: false }))
+    await ok(call("DELETE", `/promo_codes/${promo.id}`))
+    const card = await ok(call("POST", "/gift_cards", { amount_cents: 5000, for_email: "ada@example.com" }))
+    await ok(call("POST", `/gift_cards/${card.id}/adjust`, { cents: -100, note: "fix" }))
+    const invite = await ok(call("POST", "/team/invites", { email: "sam@example.com", role: "staff" }))
+    await ok(call("DELETE", `/team/invites/${invite.id}`))
+    await ok(call("POST", "/customers/import", { csv: "email,name\ngrace@example.com,Grace\n" }))
+    await ok(call("DELETE", `/customers/${customer.id}`))
+    await ok(call("DELETE", `/offerings/${board.id}`))
+
+    const schemas = new Map(EVENT_TYPES.map((type, i) => [type as string, Schema.decodeUnknownEither(eventSchemas[i] as unknown as Schema.Schema<unknown>)]))
+    const events = await allEvents(app, org.key)
+    const failures: Array<string> = []
+    for (const event of events) {
+      const decode = schemas.get(event.type)
+      if (decode === undefined) continue // session.updated is not a webhook event type
+      const decoded = decode(event)
+      if (Either.isLeft(decoded)) failures.push(`${event.type}: ${String(decoded.left).slice(0, 400)}`)
+    }
+    expect(failures).toEqual([])
+    expect(new Set(events.map((e) => e.type)).size).toBeGreaterThan(24)
+  }, 60_000)
 })
 
 describe("/docs", () => {
