@@ -32,9 +32,13 @@ export const CustomersGroup = HttpApiGroup.make("customers")
       .annotate(OpenApi.Description, "Imports customers from CSV text with a header naming email, name and phone, up to 10,000 rows. A new email adds a customer; an existing one only gains the name or phone it was missing; a row without a valid email is skipped. Emits customers.imported once per 500 rows (created, updated and skipped counts; never the rows).")
       .annotate(ErrorCodes, { 400: ["invalid_csv", "too_many_rows"] })
   )
-  .add(HttpApiEndpoint.get("get")`/customers/${IdParam}`.addSuccess(Customer).annotate(OpenApi.Summary, "Get a customer (erased ones too)")
+  .add(
+    HttpApiEndpoint.get("get")`/customers/${IdParam}`
+      .addSuccess(Customer)
+      .annotate(OpenApi.Summary, "Get a customer (erased ones too)")
       .annotate(OpenApi.Description, "One customer, erased ones too (their personal data null). Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] }))
+      .annotate(ErrorCodes, { 404: ["not_found"] })
+  )
   .add(
     HttpApiEndpoint.patch("update")`/customers/${IdParam}`
       .setPayload(CustomerUpdate)

@@ -9,9 +9,13 @@ const HandleParam = HttpApiSchema.param("handle", Schema.String)
 /** The guest page's API: the booking's handle (from the guest's email) is the credential, no API key. */
 export const GuestGroup = HttpApiGroup.make("guest")
   .annotate(OpenApi.Description, "The guest's own booking page API: the handle from the guest's email is the credential.")
-  .add(HttpApiEndpoint.get("get")`/guest/${HandleParam}`.addSuccess(GuestView).annotate(OpenApi.Summary, "The guest's booking, with what they may do now")
+  .add(
+    HttpApiEndpoint.get("get")`/guest/${HandleParam}`
+      .addSuccess(GuestView)
+      .annotate(OpenApi.Summary, "The guest's booking, with what they may do now")
       .annotate(OpenApi.Description, "The guest's booking by the handle from their email (no API key), with what they may do now (actions: cancel_until, move_until, can_confirm, why_not). Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] }))
+      .annotate(ErrorCodes, { 404: ["not_found"] })
+  )
   .add(
     HttpApiEndpoint.post("confirm")`/guest/${HandleParam}/confirm`
       .addSuccess(GuestView)
@@ -42,9 +46,13 @@ export const GuestGroup = HttpApiGroup.make("guest")
       .annotate(OpenApi.Description, "The booking's offering's times, to move to (as availability.get). Emits nothing.")
       .annotate(ErrorCodes, { 400: ["invalid_to"], 404: ["not_found"] })
   )
-  .add(HttpApiEndpoint.get("messages")`/guest/${HandleParam}/messages`.addSuccess(GuestThread).annotate(OpenApi.Summary, "The messages between the guest and the business about this booking")
+  .add(
+    HttpApiEndpoint.get("messages")`/guest/${HandleParam}/messages`
+      .addSuccess(GuestThread)
+      .annotate(OpenApi.Summary, "The messages between the guest and the business about this booking")
       .annotate(OpenApi.Description, "The messages between the guest and the business about this booking, oldest first. Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] }))
+      .annotate(ErrorCodes, { 404: ["not_found"] })
+  )
   .add(
     HttpApiEndpoint.post("write")`/guest/${HandleParam}/messages`
       .setPayload(GuestWrite)

@@ -24,9 +24,13 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .annotate(OpenApi.Description, "Adds an offering of kind class (sessions with seats), appointment (times from a calendar or weekly hours) or rental (items over periods). Only name and kind are required; the rest default by kind. Appointments and rentals open daily 9:00 to 17:00 org time until hours are set; classes need times on a calendar (series or sessions). Emits offering.created.")
       .annotate(ErrorCodes, { 400: ["deposit_conflict", "schedule_not_supported", "guest_price_not_supported", "waitlist_not_supported", "invalid_questions"], 409: ["not_a_class", "waitlist_conflict", "waiver_missing"] })
   )
-  .add(HttpApiEndpoint.get("get")`/offerings/${IdParam}`.addSuccess(Offering).annotate(OpenApi.Summary, "Get an offering")
+  .add(
+    HttpApiEndpoint.get("get")`/offerings/${IdParam}`
+      .addSuccess(Offering)
+      .annotate(OpenApi.Summary, "Get an offering")
       .annotate(OpenApi.Description, "One offering with its questions. A deleted offering is 404. Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] }))
+      .annotate(ErrorCodes, { 404: ["not_found"] })
+  )
   .add(
     HttpApiEndpoint.patch("update")`/offerings/${IdParam}`
       .setPayload(OfferingUpdate)

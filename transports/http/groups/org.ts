@@ -8,8 +8,12 @@ import { Authentication } from "../security.ts"
 
 export const OrgGroup = HttpApiGroup.make("org")
   .annotate(OpenApi.Description, "The org of the API key: name, time zone, currency and settings.")
-  .add(HttpApiEndpoint.get("get", "/org").addSuccess(Org).annotate(OpenApi.Summary, "The org of the API key")
-      .annotate(OpenApi.Description, "The org of the API key: name, time zone, currency, plan, messaging and guest rules. Emits nothing."))
+  .add(
+    HttpApiEndpoint.get("get", "/org")
+      .addSuccess(Org)
+      .annotate(OpenApi.Summary, "The org of the API key")
+      .annotate(OpenApi.Description, "The org of the API key: name, time zone, currency, plan, messaging and guest rules. Emits nothing.")
+  )
   .add(
     HttpApiEndpoint.patch("update", "/org")
       .setPayload(OrgUpdate)
@@ -26,8 +30,12 @@ const TokenParam = HttpApiSchema.param("token", Schema.String.pipe(Schema.patter
 
 export const TeamGroup = HttpApiGroup.make("team")
   .annotate(OpenApi.Description, "Who is on the org's team (owners and staff) and the invites waiting; owners change it.")
-  .add(HttpApiEndpoint.get("list", "/team").addSuccess(TeamPage).annotate(OpenApi.Summary, "The org's team and its waiting invites")
-      .annotate(OpenApi.Description, "The org's members (user_id, email, name, role) and invites still waiting. Emits nothing."))
+  .add(
+    HttpApiEndpoint.get("list", "/team")
+      .addSuccess(TeamPage)
+      .annotate(OpenApi.Summary, "The org's team and its waiting invites")
+      .annotate(OpenApi.Description, "The org's members (user_id, email, name, role) and invites still waiting. Emits nothing.")
+  )
   .add(
     HttpApiEndpoint.post("invite", "/team/invites")
       .setPayload(InviteCreate)
@@ -86,8 +94,12 @@ export const InvitesGroup = HttpApiGroup.make("invites")
 
 export const WaiverGroup = HttpApiGroup.make("waiver")
   .annotate(OpenApi.Description, "The org's waiver text, versioned.")
-  .add(HttpApiEndpoint.get("get", "/waiver").addSuccess(Waiver).annotate(OpenApi.Summary, "The org's waiver text")
-      .annotate(OpenApi.Description, "The org's waiver text and its version (text null when there is none). Emits nothing."))
+  .add(
+    HttpApiEndpoint.get("get", "/waiver")
+      .addSuccess(Waiver)
+      .annotate(OpenApi.Summary, "The org's waiver text")
+      .annotate(OpenApi.Description, "The org's waiver text and its version (text null when there is none). Emits nothing.")
+  )
   .add(
     HttpApiEndpoint.put("set", "/waiver")
       .setPayload(WaiverSet)

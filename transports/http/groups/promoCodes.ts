@@ -6,8 +6,12 @@ import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
   .annotate(OpenApi.Description, "Discount codes a guest brings to a booking.")
-  .add(HttpApiEndpoint.get("list", "/promo_codes").addSuccess(PromoCodePage).annotate(OpenApi.Summary, "The org's promo codes with their uses")
-      .annotate(OpenApi.Description, "The org's promo codes with their uses. Emits nothing."))
+  .add(
+    HttpApiEndpoint.get("list", "/promo_codes")
+      .addSuccess(PromoCodePage)
+      .annotate(OpenApi.Summary, "The org's promo codes with their uses")
+      .annotate(OpenApi.Description, "The org's promo codes with their uses. Emits nothing.")
+  )
   .add(
     HttpApiEndpoint.post("create", "/promo_codes")
       .setPayload(PromoCodeCreate)
@@ -17,9 +21,13 @@ export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
       .annotate(OpenApi.Description, "Adds a code (unique in the org in any case) with exactly one of percent_off and amount_off_cents (minor units), an optional max_uses, local starts_on and ends_on, and offering_ids it is limited to. Emits promo_code.created.")
       .annotate(ErrorCodes, { 400: ["invalid_discount", "invalid_dates", "invalid_offering_ids"], 409: ["promo_code_exists"] })
   )
-  .add(HttpApiEndpoint.get("get")`/promo_codes/${IdParam}`.addSuccess(PromoCode).annotate(OpenApi.Summary, "Get a promo code")
+  .add(
+    HttpApiEndpoint.get("get")`/promo_codes/${IdParam}`
+      .addSuccess(PromoCode)
+      .annotate(OpenApi.Summary, "Get a promo code")
       .annotate(OpenApi.Description, "One promo code with its uses. Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] }))
+      .annotate(ErrorCodes, { 404: ["not_found"] })
+  )
   .add(
     HttpApiEndpoint.patch("update")`/promo_codes/${IdParam}`
       .setPayload(PromoCodeUpdate)

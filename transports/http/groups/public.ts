@@ -17,15 +17,30 @@ const PostHeaders = Schema.Struct({
 /** For a web page with a publishable key (pk_live_…): what a guest may see and do. */
 export const PublicGroup = HttpApiGroup.make("public")
   .annotate(OpenApi.Description, "The guest-facing booking surface for web pages and the widget, reached with a publishable key (pk_live_…) from the org's allowed origins.")
-  .add(HttpApiEndpoint.get("org", "/public/org").setHeaders(OriginHeaders).addSuccess(PublicOrg).annotate(OpenApi.Summary, "The org's name, zone and currency, for a booking page")
+  .add(
+    HttpApiEndpoint.get("org", "/public/org")
+      .setHeaders(OriginHeaders)
+      .addSuccess(PublicOrg)
+      .annotate(OpenApi.Summary, "The org's name, zone and currency, for a booking page")
       .annotate(OpenApi.Description, "The org's name, time zone and currency, for a booking page. With a publishable key, a browser's Origin must be among the org's allowed_origins (403 forbidden). Emits nothing.")
-      .annotate(ErrorCodes, { 403: ["forbidden"] }))
-  .add(HttpApiEndpoint.get("offerings", "/public/offerings").setHeaders(OriginHeaders).addSuccess(PublicOfferingPage).annotate(OpenApi.Summary, "The org's active offerings, public fields only")
+      .annotate(ErrorCodes, { 403: ["forbidden"] })
+  )
+  .add(
+    HttpApiEndpoint.get("offerings", "/public/offerings")
+      .setHeaders(OriginHeaders)
+      .addSuccess(PublicOfferingPage)
+      .annotate(OpenApi.Summary, "The org's active offerings, public fields only")
       .annotate(OpenApi.Description, "The org's active offerings, public fields only. Emits nothing.")
-      .annotate(ErrorCodes, { 403: ["forbidden"] }))
-  .add(HttpApiEndpoint.get("offering")`/public/offerings/${IdParam}`.setHeaders(OriginHeaders).addSuccess(PublicOffering).annotate(OpenApi.Summary, "One active offering, public fields only")
+      .annotate(ErrorCodes, { 403: ["forbidden"] })
+  )
+  .add(
+    HttpApiEndpoint.get("offering")`/public/offerings/${IdParam}`
+      .setHeaders(OriginHeaders)
+      .addSuccess(PublicOffering)
+      .annotate(OpenApi.Summary, "One active offering, public fields only")
       .annotate(OpenApi.Description, "One active offering, public fields only; a paused or deleted one is 404. Emits nothing.")
-      .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] }))
+      .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] })
+  )
   .add(
     HttpApiEndpoint.get("availability")`/public/offerings/${IdParam}/availability`
       .setUrlParams(AvailabilityQuery)

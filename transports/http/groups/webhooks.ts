@@ -22,9 +22,13 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
       .annotate(OpenApi.Summary, "Webhook endpoints with their last status and last error")
       .annotate(OpenApi.Description, "The org's webhook endpoints with active, last_status, last_error and last_delivery_at. Emits nothing.")
   )
-  .add(HttpApiEndpoint.get("get")`/webhooks/${IdParam}`.addSuccess(WebhookEndpoint).annotate(OpenApi.Summary, "Get a webhook endpoint")
+  .add(
+    HttpApiEndpoint.get("get")`/webhooks/${IdParam}`
+      .addSuccess(WebhookEndpoint)
+      .annotate(OpenApi.Summary, "Get a webhook endpoint")
       .annotate(OpenApi.Description, "One webhook endpoint. Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] }))
+      .annotate(ErrorCodes, { 404: ["not_found"] })
+  )
   .add(
     HttpApiEndpoint.del("delete")`/webhooks/${IdParam}`
       .addSuccess(WebhookDeleted)
