@@ -5,13 +5,21 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund --ignore-scripts
 COPY . .
-RUN node scripts/build.mjs && npm prune --omit=dev --ignore-scripts
+# /docs serves Scalar's standalone bundle from node_modules; keep just that file (and the entry that resolves it) of the
+# dev dependency, not the ~270 packages it would pull into production.
+RUN node scripts/build.mjs \
+  && mkdir -p /scalar/dist/browser \
+  && cp node_modules/@scalar/api-reference/package.json /scalar/ \
+  && cp node_modules/@scalar/api-reference/dist/index.js /scalar/dist/ \
+  && cp node_modules/@scalar/api-reference/dist/browser/standalone.js /scalar/dist/browser/ \
+  && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /scalar ./node_modules/@scalar/api-reference
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
 RUN mkdir -p /data && chown node:node /data

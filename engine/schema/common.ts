@@ -119,3 +119,13 @@ export const MetadataInput = JsonObject.pipe(
 ).annotations({ description: `Free-form JSON object, at most ${METADATA_MAX_BYTES} bytes as JSON and ${METADATA_MAX_DEPTH} levels deep` })
 
 export const ListOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
+
+/**
+ * Fields with what they mean: each named in `meaning` gets it as its description (OpenAPI, MCP tool schemas), on the
+ * property, so a field's bounds keep their own JSON Schema keywords.
+ */
+export const described = <F extends Schema.Struct.Fields>(meaning: Readonly<Record<string, string>>, fields: F): F =>
+  Object.fromEntries(Object.entries(fields).map(([k, s]) => [
+    k,
+    meaning[k] === undefined ? s : Schema.isPropertySignature(s) ? s.annotations({ description: meaning[k] }) : Schema.propertySignature(s).annotations({ description: meaning[k] })
+  ])) as F

@@ -6,8 +6,8 @@ import { Email } from "./customer.ts"
 export const GiftCard = Schema.Struct({
   id: Schema.String,
   last4: Schema.String,
-  amount_cents: Schema.Int.annotations({ description: "What it was issued for" }),
-  balance_cents: Schema.Int,
+  amount_cents: Schema.Int.annotations({ description: "What it was issued for, in minor units of currency" }),
+  balance_cents: Schema.Int.annotations({ description: "What is left to spend, in minor units of currency" }),
   currency: Schema.String,
   for_email: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),
@@ -22,16 +22,16 @@ export const GiftCardIssued = Schema.Struct({
 }).annotations({ identifier: "GiftCardIssued" })
 
 export const GiftCardIssue = Schema.Struct({
-  amount_cents: Int(1, MAX_TOTAL_CENTS),
+  amount_cents: Int(1, MAX_TOTAL_CENTS).annotations({ description: "Minor units of the org's currency" }),
   for_email: Schema.optional(Email),
   note: Schema.optional(Text(0, 500))
-}).annotations({ ...strict, identifier: "GiftCardIssue" })
+}).annotations({ ...strict, identifier: "GiftCardIssue", examples: [{ amount_cents: 5000, for_email: "ada@example.com", note: "Birthday" }] })
 
 export const GiftCardAdjust = Schema.Struct({
   cents: Int(-MAX_TOTAL_CENTS, MAX_TOTAL_CENTS).pipe(Schema.filter((n) => n !== 0, { message: () => "cents: a change, not 0" }))
     .annotations({ description: "Added to the balance (negative takes off); the balance never goes below zero" }),
   note: Text(1, 500)
-}).annotations({ ...strict, identifier: "GiftCardAdjust" })
+}).annotations({ ...strict, identifier: "GiftCardAdjust", examples: [{ cents: -1000, note: "Paid part of a class at the door" }] })
 
 export const GiftCardPage = Schema.Struct({ data: Schema.Array(GiftCard) })
 

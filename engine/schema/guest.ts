@@ -50,7 +50,7 @@ export type GuestView = typeof GuestView.Type
 export const GuestMove = Schema.Struct({
   starts_at: Schema.optional(InstantInput),
   session_id: Schema.optional(Schema.UUID.annotations({ description: "A class's other session" }))
-}).annotations({ ...strict, identifier: "GuestMove" })
+}).annotations({ ...strict, identifier: "GuestMove", examples: [{ session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21" }] })
 
 export const GuestMessage = Schema.Struct({
   id: Schema.String,
@@ -59,4 +59,4 @@ export const GuestMessage = Schema.Struct({
   created_at: Schema.String
 }).annotations({ identifier: "GuestMessage" })
 export const GuestThread = Schema.Struct({ data: Schema.Array(GuestMessage) })
-export const GuestWrite = Schema.Struct({ body: Text(1, 5000) }).annotations({ ...strict, identifier: "GuestWrite" })
+export const GuestWrite = Schema.Struct({ body: Text(1, 5000) }).annotations({ ...strict, identifier: "GuestWrite", examples: [{ body: "Can I bring my own mat?" }] })

@@ -23,5 +23,5 @@ export const MessageSend = Schema.Struct({
   booking_id: Schema.optional(Schema.UUID),
   customer_id: Schema.optional(Schema.UUID),
   body: Text(1, 10_000)
-}).annotations({ ...strict, identifier: "MessageSend", description: "To the guest of a booking, or to a customer: exactly one of booking_id and customer_id" })
+}).annotations({ ...strict, identifier: "MessageSend", description: "To the guest of a booking, or to a customer: exactly one of booking_id and customer_id", examples: [{ booking_id: "5a7c9e1b-3d5f-4a8c-9e2b-4d6f8a0c2e41", body: "See you on Saturday: bring a towel." }] })
 export const MessagePage = Schema.Struct({ data: Schema.Array(Message) })

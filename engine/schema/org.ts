@@ -102,7 +102,7 @@ export const OrgUpdate = Schema.Struct({
   guest_cancel_hours: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(0, 8760, { message: () => "guest_cancel_hours: a whole number of hours from 0 to 8760, or null" })))),
   max_guest_holds: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(1, 1000, { message: () => "max_guest_holds: a whole number from 1 to 1000, or null for no cap" })))),
   max_held_percent: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(1, 100, { message: () => "max_held_percent: a whole number from 1 to 100, or null for no cap" }))))
-}).annotations(strict)
+}).annotations({ ...strict, examples: [{ name: "Harbour Yoga", timezone: "Europe/London", allowed_origins: ["https://harbouryoga.example"], guest_cancel_hours: 12 }] })
 
 export const Role = Schema.Literal("owner", "staff")
 export const MemberCreate = Schema.Struct({
@@ -126,9 +126,9 @@ export const Invite = Schema.Struct({
   expires_at: Schema.String
 }).annotations({ identifier: "Invite" })
 export const TeamPage = Schema.Struct({ data: Schema.Array(Member), invites: Schema.Array(Invite).annotations({ description: "Invites still waiting" }) })
-export const InviteCreate = Schema.Struct({ email: Email, role: Role }).annotations({ ...strict, identifier: "InviteCreate" })
-export const InviteAccept = Schema.Struct({ name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "InviteAccept" })
-export const MemberUpdate = Schema.Struct({ role: Schema.optional(Role), name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "MemberUpdate" })
+export const InviteCreate = Schema.Struct({ email: Email, role: Role }).annotations({ ...strict, identifier: "InviteCreate", examples: [{ email: "sam@example.com", role: "staff" }] })
+export const InviteAccept = Schema.Struct({ name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "InviteAccept", examples: [{ name: "Sam Teacher" }] })
+export const MemberUpdate = Schema.Struct({ role: Schema.optional(Role), name: Schema.optional(Text(1, 120)) }).annotations({ ...strict, identifier: "MemberUpdate", examples: [{ role: "owner" }] })
 
 /** An API key as listed: never the key itself, which is shown once when made. */
 export const ApiKey = Schema.Struct({
@@ -149,7 +149,7 @@ export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Text(1, 80)),
   kind: Schema.optional(Schema.Literal("secret", "publishable", "reseller")),
   user_id: Schema.optional(Schema.UUID.annotations({ description: "A team member; the key carries their role (owner or staff). Without it, the key is the caller's own kind: an owner key" }))
-}).annotations({ ...strict, identifier: "ApiKeyCreate" })
+}).annotations({ ...strict, identifier: "ApiKeyCreate", examples: [{ name: "Website widget", kind: "publishable" }, { name: "Front desk", user_id: "3c8e2a7d-1f4b-4d6e-9a2c-8b5f7e1d3a90" }] })
 export const ApiKeyPage = Schema.Struct({ data: Schema.Array(ApiKey) })
 export const OrgPage = Schema.Struct({ data: Schema.Array(Org), next_after: Schema.NullOr(Schema.String) })
 export const OrgsQuery = Schema.Struct({
@@ -161,4 +161,4 @@ export const OrgAdminUpdate = Schema.Struct({ plan: Schema.optional(PlanName), n
 export const ApiKeyRevoked = Schema.Struct({ id: Schema.String, revoked_at: Schema.String })
 
 export const Waiver = Schema.Struct({ text: Schema.NullOr(Schema.String), version: Schema.Int })
-export const WaiverSet = Schema.Struct({ text: Schema.NullOr(Text(1, 20000)) }).annotations(strict)
+export const WaiverSet = Schema.Struct({ text: Schema.NullOr(Text(1, 20000)) }).annotations({ ...strict, examples: [{ text: "I take part at my own risk and follow the instructor's directions." }] })

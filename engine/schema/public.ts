@@ -11,7 +11,8 @@ export const PublicOfferingPage = Schema.Struct({ data: Schema.Array(PublicOffer
 
 export const PublicBookingCreate = BookingCreate.pipe(Schema.omit("metadata", "hold_minutes")).annotations({
   parseOptions: { onExcessProperty: "error" },
-  identifier: "PublicBookingCreate"
+  identifier: "PublicBookingCreate",
+  examples: [{ offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21", quantity: 1, customer: { email: "ada@example.com", name: "Ada Lovelace" } }]
 })
 
 export const PublicBooked = Schema.Struct({
@@ -49,7 +50,7 @@ export const PublicQuoteInput = Schema.Struct({
   periods: Schema.optional(Int(1, 60)),
   promo_code: Schema.optional(PromoCodeText),
   gift_card_code: Schema.optional(GiftCardCode)
-}).annotations({ parseOptions: { onExcessProperty: "error" }, identifier: "PublicQuoteInput" })
+}).annotations({ parseOptions: { onExcessProperty: "error" }, identifier: "PublicQuoteInput", examples: [{ offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", quantity: 2, promo_code: "SUMMER10", gift_card_code: "GIFT-7Q2M-XK4P" }] })
 export const PublicQuote = Schema.Struct({
   price_cents: Schema.Int.annotations({ description: "Before any code" }),
   discount_cents: Schema.Int,

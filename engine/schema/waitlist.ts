@@ -22,7 +22,7 @@ export const WaitlistJoin = Schema.Struct({
   starts_at: Schema.optional(Instant),
   places: Schema.optional(Int(1, 10000)),
   customer: Schema.Struct({ email: Email, name: Text(1, 120) }).annotations(strict)
-}).annotations({ ...strict, identifier: "WaitlistJoin", description: "A time by session_id, or by offering_id and starts_at" })
+}).annotations({ ...strict, identifier: "WaitlistJoin", description: "A time by session_id, or by offering_id and starts_at", examples: [{ session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21", places: 2, customer: { email: "ada@example.com", name: "Ada Lovelace" } }] })
 
 export const WaitlistQuery = Schema.Struct({
   offering_id: Schema.optional(Schema.UUID),

@@ -23,19 +23,19 @@ export const isEventType = (type: string): boolean => (EVENT_TYPES as ReadonlyAr
 export const MAX_ACTIVE_WEBHOOKS = 50
 
 export const WebhookCreate = Schema.Struct({
-  url: Text(1, 2048),
-  events: Schema.Array(Text(0, 80)).pipe(Schema.minItems(1), Schema.maxItems(EVENT_TYPES.length))
-}).annotations(strict)
+  url: Text(1, 2048).annotations({ description: "An https URL (http and private addresses only with WEBHOOK_ALLOW_INSECURE=1)" }),
+  events: Schema.Array(Text(0, 80)).pipe(Schema.minItems(1), Schema.maxItems(EVENT_TYPES.length)).annotations({ description: "Event types from the event catalogue (at least one)" })
+}).annotations({ ...strict, examples: [{ url: "https://hooks.example.com/booking-engine", events: ["booking.confirmed", "booking.cancelled"] }] })
 export type WebhookCreate = typeof WebhookCreate.Type
 
 export const WebhookEndpoint = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
-  events: Schema.Array(Schema.String),
-  active: Schema.Boolean,
-  api_key_id: Schema.String,
-  last_status: Schema.NullOr(Schema.Int),
-  last_error: Schema.NullOr(Schema.String),
+  events: Schema.Array(Schema.String).annotations({ description: "The event types it receives" }),
+  active: Schema.Boolean.annotations({ description: "false once switched off: it answered 410, or the API key that made it was revoked" }),
+  api_key_id: Schema.String.annotations({ description: "The API key that made it; revoking that key switches it off" }),
+  last_status: Schema.NullOr(Schema.Int).annotations({ description: "HTTP status of the last attempt; null when it had no answer" }),
+  last_error: Schema.NullOr(Schema.String).annotations({ description: "Why the last attempt failed, or why it is off; null after a 2xx" }),
   last_delivery_at: Schema.NullOr(Schema.String),
   created_at: Schema.String
 }).annotations({ identifier: "WebhookEndpoint" })
@@ -61,5 +61,5 @@ export const WebhookDelivery = Schema.Struct({
 }).annotations({ identifier: "WebhookDelivery" })
 export type WebhookDelivery = typeof WebhookDelivery.Type
 
-export const Redeliver = Schema.Struct({ event_id: Schema.Int.pipe(Schema.positive()) }).annotations(strict)
+export const Redeliver = Schema.Struct({ event_id: Schema.Int.pipe(Schema.positive()) }).annotations({ ...strict, examples: [{ event_id: 1042 }] })
 export const WebhookDeleted = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean })

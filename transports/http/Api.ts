@@ -1,5 +1,6 @@
 import { GuestGroup } from "./groups/guest.ts"
 import { HttpApi, OpenApi } from "@effect/platform"
+import { eventSchemas } from "../../engine/schema/eventCatalogue.ts"
 import { BadRequestWire, ConflictWire, ForbiddenWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
@@ -52,7 +53,9 @@ export class Api extends HttpApi.make("booking-engine")
   .addError(UnprocessableWire)
   .addError(TooManyWire)
   .addError(PaymentRequiredWire)
+  .annotate(HttpApi.AdditionalSchemas, eventSchemas)
   .annotate(OpenApi.Title, "Booking engine API")
   .annotate(OpenApi.Version, "1")
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/licenses/MIT" })
   .annotate(OpenApi.Description, "Classes, appointments and rentals. Every operation is also an MCP tool at /mcp.")
 {}

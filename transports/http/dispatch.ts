@@ -1,5 +1,4 @@
 import { Tracing } from "../../adapters/telemetry/otlp.ts"
-import { OpenApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Cause, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
 import { createHash } from "node:crypto"
@@ -10,6 +9,8 @@ import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { statusOf } from "./errors.ts"
+import { openApiDocument } from "./openapi.ts"
+import { Links } from "../../engine/services/Links.ts"
 import { AdminHandlers } from "./handlers/admin.ts"
 import { BookingsHandlers } from "./handlers/bookings.ts"
 import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./handlers/calendar.ts"
@@ -110,7 +111,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
     const sql = yield* SqlClient.SqlClient
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromiseExit(runtime)
-    const openapi = JSON.stringify(OpenApi.fromApi(Api))
+    const openapi = JSON.stringify(openApiDocument((yield* Links).publicUrl))
     const tracing = (yield* Tracing).enabled
 
     const authenticate = (route: { auth: string }, headers: Incoming["headers"], surface: Surface) => {

@@ -1,5 +1,6 @@
 import { Photos } from "../../engine/services/offerings/Photos.ts"
 import { PHOTO_PATH, photoRoutes } from "./photos.ts"
+import { DOCS_BUNDLE_PATH, DOCS_PATH, serveDocs } from "./docs.ts"
 import { Hosted } from "../../engine/services/public/Hosted.ts"
 import { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
@@ -295,6 +296,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
         const path = (req.url ?? "/").split("?")[0]
         if (path === "/widget.js" && (req.method === "GET" || req.method === "HEAD")) return serveWidget(req, res)
+        if ((path === DOCS_PATH || path === DOCS_BUNDLE_PATH) && (req.method === "GET" || req.method === "HEAD")) return serveDocs(req, res, path)
         if (PHOTO_PATH.test(path)) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           photos(req, res).catch((e) => failed(res, e))

@@ -1,0 +1,57 @@
+import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import type { IncomingMessage, ServerResponse } from "node:http"
+
+/** The rendered API reference, and the Scalar bundle it runs, served from node_modules (no CDN). */
+export const DOCS_PATH = "/docs"
+export const DOCS_BUNDLE_PATH = "/docs/scalar.js"
+
+type Bundle = { readonly body: Buffer; readonly etag: string } | undefined
+let bundle: Bundle | null = null
+
+/**
+ * Scalar's standalone browser bundle, read once. Resolved at run time (the package's entry, then its dist/browser),
+ * so the esbuild bundle in dist/ finds it in node_modules too; undefined when the package is not installed.
+ */
+const load = (): Bundle => {
+  if (bundle !== null) return bundle
+  try {
+    const entry = createRequire(import.meta.url).resolve("@scalar/api-reference")
+    const body = readFileSync(join(dirname(entry), "browser", "standalone.js"))
+    bundle = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` }
+  } catch {
+    bundle = undefined
+  }
+  return bundle
+}
+
+/** The reference of /api/v1/openapi.json, with nothing that calls Scalar's services (web fonts, AI agent, MCP generator). */
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<title>Booking engine API reference</title></head><body><div id="app"></div>` +
+  `<script src="${DOCS_BUNDLE_PATH}"></script>` +
+  `<script>Scalar.createApiReference("#app", { url: "/api/v1/openapi.json", withDefaultFonts: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } })</script>` +
+  `</body></html>`
+
+const plain = (res: ServerResponse, status: number, text: string) => {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) })
+  res.end(text)
+}
+
+/** GET /docs: the page; GET /docs/scalar.js: the bundle, cached a day and revalidated by its ETag. */
+export const serveDocs = (req: IncomingMessage, res: ServerResponse, path: string) => {
+  const b = load()
+  if (b === undefined) return plain(res, 404, "the API reference needs @scalar/api-reference installed; the document is at /api/v1/openapi.json")
+  if (path === DOCS_PATH) {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": Buffer.byteLength(PAGE), "cache-control": "no-cache" })
+    return res.end(req.method === "HEAD" ? undefined : PAGE)
+  }
+  const headers = { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400", etag: b.etag }
+  if (req.headers["if-none-match"] === b.etag) {
+    res.writeHead(304, headers)
+    return res.end()
+  }
+  res.writeHead(200, { ...headers, "content-length": b.body.length })
+  res.end(req.method === "HEAD" ? undefined : b.body)
+}

@@ -1,0 +1,200 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { Context, Option, type Schema, SchemaAST } from "effect"
+import { EVENT_TYPES } from "../../engine/schema/webhook.ts"
+import { Api } from "./Api.ts"
+import { ErrorCodes, type ErrorStatus } from "./errorCodes.ts"
+
+type Json = Record<string, any>
+
+const REASON: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthorized",
+  402: "Payment required (plan limit)",
+  403: "Forbidden",
+  404: "Not found",
+  409: "Conflict",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Unprocessable",
+  429: "Too many requests"
+}
+
+const BODY_METHODS = new Set(["post", "put", "patch", "delete"])
+
+interface Declared {
+  readonly codes: Partial<Record<ErrorStatus, ReadonlyArray<string>>>
+  /** Path and query parameters that can fail to decode (all but those taking any string). */
+  readonly decoded: ReadonlySet<string>
+}
+
+/** A parameter of type string, with no check and no transformation, takes whatever the URL carries. */
+const anyString = (ast: SchemaAST.AST): boolean =>
+  ast._tag === "StringKeyword" || (ast._tag === "Union" && ast.types.every((t) => t._tag === "UndefinedKeyword" || anyString(t)))
+
+const decodedParams = (schema: Option.Option<Schema.Schema.All>): Array<string> =>
+  Option.match(schema, {
+    onNone: () => [],
+    onSome: (s) => SchemaAST.getPropertySignatures(s.ast).filter((ps) => !anyString(ps.type)).map((ps) => String(ps.name))
+  })
+
+/** The operations' own codes, and which parameters can fail to decode, by operation id, read off the contract. */
+const declared = () => {
+  const out = new Map<string, Declared>()
+  HttpApi.reflect(Api, {
+    onGroup() {},
+    onEndpoint({ endpoint, group }) {
+      out.set(`${group.identifier}.${endpoint.name}`, {
+        codes: Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({})),
+        decoded: new Set([...decodedParams(endpoint.pathSchema), ...decodedParams(endpoint.urlParamsSchema)])
+      })
+    }
+  })
+  return out
+}
+
+const resolve = (doc: Json, schema: Json | undefined): Json | undefined =>
+  typeof schema?.$ref === "string" ? doc.components.schemas[schema.$ref.split("/").pop()!] : schema
+
+/**
+ * The codes every operation of this shape can answer, whatever its rules: a field that does not decode
+ * (invalid_<field>, named by the top-level field), a body that is not JSON, a key the server does not know, an
+ * Idempotency-Key that is malformed, reused or still running, a body too large or not JSON, the rate limit.
+ */
+const generic = (doc: Json, method: string, op: Json, decoded: ReadonlySet<string>): Record<number, Set<string>> => {
+  const codes: Record<number, Set<string>> = {}
+  const add = (status: number, ...cs: ReadonlyArray<string>) => cs.forEach((c) => (codes[status] ??= new Set()).add(c))
+  const params: ReadonlyArray<Json> = op.parameters ?? []
+  for (const p of params) {
+    if (p.in === "path") {
+      if (decoded.has(p.name)) add(400, `invalid_${p.name}`)
+      add(404, "not_found") // a path parameter longer than any id is answered 404 before decoding
+    }
+    if (p.in === "query" && decoded.has(p.name)) add(400, `invalid_${p.name}`)
+  }
+  if (BODY_METHODS.has(method)) {
+    add(400, "invalid_json")
+    add(413, "payload_too_large")
+    add(415, "unsupported_media_type")
+  }
+  const body = resolve(doc, op.requestBody?.content?.["application/json"]?.schema)
+  if (body !== undefined) {
+    add(400, "invalid_body")
+    for (const field of Object.keys(body.properties ?? {})) add(400, `invalid_${field}`)
+    if (body.additionalProperties === false) add(400, "unknown_field")
+  }
+  if (method === "post") add(400, "invalid_idempotency_key")
+  if ((op.security ?? []).length > 0) {
+    add(401, "unauthorized")
+    if (method === "post") {
+      add(409, "idempotency_in_progress")
+      add(422, "idempotency_key_reused")
+    }
+  }
+  add(429, "rate_limited")
+  return codes
+}
+
+const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
+  description: `${REASON[status] ?? "Error"}: ${codes.map((c) => `\`${c}\``).join(", ")}`,
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        required: ["error"],
+        properties: {
+          error: {
+            type: "object",
+            required: ["code", "message"],
+            properties: { code: { type: "string", enum: codes }, message: { type: "string" } },
+            additionalProperties: false
+          }
+        },
+        additionalProperties: false
+      }
+    }
+  }
+})
+
+const COMMON = "\n\nEvery error is `{ \"error\": { \"code\", \"message\" } }`. Each operation lists the codes it can answer, by status " +
+  "(also as `x-error-codes`). Any operation may also answer `503 unavailable`, `overloaded` or `shutting_down` (with Retry-After), `500 internal_error`, " +
+  "`404 not_found` or `405 method_not_allowed` for a path or method that is not an operation, `414 uri_too_long`; " +
+  "a query or body key that is not valid Unicode is `400 invalid_<that key>`.\n\n" +
+  "Money is in the currency's minor units (fields ending `_cents`). Instants (`*_at`) are ISO 8601 UTC; local dates and times " +
+  "(`YYYY-MM-DD`, `HH:MM:SS`) are wall-clock in the org's time zone. Every POST takes an `Idempotency-Key` header. " +
+  "The event catalogue (the webhooks, and components `…Event`) gives each event type's `data`, as events.list, webhooks and the bus carry it."
+
+/**
+ * The event catalogue as OpenAPI 3.1 webhooks: one per event type, the signed POST an endpoint subscribed to it
+ * receives, its body the type's component (`BookingHeldEvent`, …), the same envelope events.list and the bus carry.
+ */
+const eventWebhooks = (doc: Json): Json => {
+  const byType = new Map<string, string>()
+  for (const [name, schema] of Object.entries<Json>(doc.components.schemas)) {
+    const type = schema.properties?.type?.enum
+    if (name.endsWith("Event") && Array.isArray(type) && type.length === 1) byType.set(type[0], name)
+  }
+  const out: Json = {}
+  for (const type of EVENT_TYPES) {
+    const name = byType.get(type)
+    if (name === undefined) throw new Error(`the event catalogue has no schema for ${type}`)
+    out[type] = {
+      post: {
+        operationId: `event.${type}`,
+        tags: ["events"],
+        summary: type,
+        description: `${doc.components.schemas[name].description}.\n\nPOSTed to each webhook endpoint subscribed to \`${type}\`, signed with ` +
+          "`Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` under the endpoint's secret; " +
+          "also in events.list and on the bus as `events.<org_id>." + type + "`.",
+        security: [],
+        parameters: [{
+          name: "service-signature",
+          in: "header",
+          required: true,
+          description: "t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">; refuse a t more than 300 s away",
+          schema: { type: "string" }
+        }],
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } },
+        responses: {
+          "200": { description: "Any 2xx moves the endpoint's cursor past the event; anything else (or no answer in 5 s) stops delivery there until a retry" },
+          "410": { description: "Switches the endpoint off (active false)" }
+        }
+      }
+    }
+  }
+  return out
+}
+
+/**
+ * The served OpenAPI document: the contract's, with the server to call (PUBLIC_URL, else this instance's address),
+ * and each operation's error responses replaced by the codes it can answer, as an enum per status.
+ */
+export const openApiDocument = (publicUrl: string): Json => {
+  const doc: Json = structuredClone(OpenApi.fromApi(Api))
+  const own = declared()
+  doc.servers = [{ url: publicUrl, description: "This instance (PUBLIC_URL, else http://HOST:PORT)" }]
+  doc.info.description = `${doc.info.description ?? ""}${COMMON}`
+  for (const item of Object.values<Json>(doc.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      const mine = own.get(op.operationId)
+      const codes = generic(doc, method, op, mine?.decoded ?? new Set())
+      for (const [status, cs] of Object.entries(mine?.codes ?? {})) for (const c of cs ?? []) (codes[Number(status)] ??= new Set()).add(c)
+      const responses: Json = {}
+      for (const [status, response] of Object.entries<Json>(op.responses)) if (Number(status) < 400) responses[status] = response
+      const table: Record<string, Array<string>> = {}
+      for (const status of Object.keys(codes).map(Number).sort((a, b) => a - b)) {
+        const list = [...codes[status]].sort()
+        table[status] = list
+        responses[status] = errorResponse(status, list)
+      }
+      op.responses = responses
+      op["x-error-codes"] = table
+    }
+  }
+  doc.webhooks = eventWebhooks(doc)
+  // The error classes' own components are replaced by the per-operation enums above; the platform's decode error
+  // is never sent (a decode failure is a 400 in the error shape).
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "Unprocessable", "TooMany", "PaymentRequired"]) {
+    delete doc.components.schemas[name]
+  }
+  return doc
+}
