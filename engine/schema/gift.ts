@@ -47,7 +47,11 @@ export const GiftCardPurchase = Schema.Struct({
   message: Schema.optional(Text(0, 1000).annotations({ description: "Sent with the code" })),
   buyer_email: Schema.optional(Email.annotations({ description: "The buyer's own address, given to the processor for its receipt" })),
   buyer_name: Schema.optional(Text(1, 200).annotations({ description: "Named in the mail as the sender" }))
-}).annotations({ ...strict, identifier: "GiftCardPurchase" })
+}).annotations({
+  ...strict,
+  identifier: "GiftCardPurchase",
+  examples: [{ amount_cents: 5000, for_email: "sam@example.com", message: "Happy birthday! A surf lesson on us.", buyer_email: "ana@example.com", buyer_name: "Ana" }]
+})
 export type GiftCardPurchase = typeof GiftCardPurchase.Type
 
 export const GiftCardPurchased = Schema.Struct({
