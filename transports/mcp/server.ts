@@ -102,6 +102,10 @@ const jsonError = (status: number, code: number, message: string) =>
 export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options: McpOptions = {}) => {
   const byName = new Map(tools.map((t) => [t.name, t]))
   const listed = tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }))
+  const groupOf = (name: string) => byName.get(name)?.operationId.split(".")[0] ?? ""
+  const groups = [...new Set(tools.map((t) => groupOf(t.name)))].sort()
+  /** The tools a toolset choice lists (all when none was made). */
+  const listedFor = (toolsets: ReadonlySet<string> | undefined) => toolsets === undefined ? listed : listed.filter((t) => toolsets.has(groupOf(t.name)))
   const instance = randomUUID().slice(0, 8)
   const sessions = new Map<string, Session>()
   const maxSessions = options.events === undefined || options.orgOf === undefined ? 0 : options.maxSessions ?? MAX_SESSIONS
@@ -115,9 +119,9 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
   }
   const get = (bearer: string, url: string) => callApi({ method: "GET", url, body: undefined, idempotencyKey: undefined, bearer })
 
-  const callTool = async (name: string, args: Record<string, unknown>, bearer: string) => {
+  const callTool = async (name: string, args: Record<string, unknown>, bearer: string, toolsets: ReadonlySet<string> | undefined) => {
     const tool = byName.get(name)
-    if (tool === undefined) {
+    if (tool === undefined || (toolsets !== undefined && !toolsets.has(groupOf(name)))) {
       return { isError: true, content: [{ type: "text" as const, text: errorText("unknown_tool", `no tool named ${name}`) }] }
     }
     const refused = argumentError(tool, args)
@@ -139,14 +143,15 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
   }
 
   /** A Server with every handler; sessionOf is its session once initialize made it (never, when stateless). */
-  const makeServer = (sessionOf: () => Session | undefined) => {
+  const makeServer = (sessionOf: () => Session | undefined, toolsets: ReadonlySet<string> | undefined) => {
     const subscribe = sessionOf !== none
     const server = new Server(
       { name: "booking-engine", version: "1.0.0" },
       { capabilities: { tools: {}, resources: { subscribe, listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS }
     )
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
-    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => callTool(req.params.name, req.params.arguments ?? {}, bearerOf(extra)))
+    const shown = listedFor(toolsets)
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: shown }))
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => callTool(req.params.name, req.params.arguments ?? {}, bearerOf(extra), toolsets))
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }))
     server.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => {
       // The catalogue, and the org's offerings by name (bookings are too many to list: read them by id).
@@ -236,7 +241,7 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     }
   }
 
-  const open = async (request: Request, bearer: string, org: string): Promise<Response | undefined> => {
+  const open = async (request: Request, bearer: string, org: string, toolsets: ReadonlySet<string> | undefined): Promise<Response | undefined> => {
     const full = () => sessions.size >= maxSessions || [...sessions.values()].filter((s) => s.org === org).length >= perOrg
     if (full()) sweep()
     if (full()) return undefined
@@ -254,15 +259,15 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
         if (s !== undefined) close(s)
       }
     })
-    const server = makeServer(() => session)
+    const server = makeServer(() => session, toolsets)
     await server.connect(transport)
     const response = await transport.handleRequest(request, { authInfo: { token: bearer, clientId: org, scopes: [] } })
     if (session === undefined) await server.close()
     return response
   }
 
-  const stateless = async (request: Request, bearer: string) => {
-    const server = makeServer(none)
+  const stateless = async (request: Request, bearer: string, toolsets: ReadonlySet<string> | undefined) => {
+    const server = makeServer(none, toolsets)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
     try {
@@ -273,13 +278,20 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
   }
 
   return async (request: Request, bearer: string, org: string): Promise<Response> => {
+    // ?toolsets=bookings,availability: only those groups' tools, for an agent with little room in its context.
+    const raw = new URL(request.url).searchParams.get("toolsets")
+    const toolsets = raw === null || raw.trim() === "" ? undefined : new Set(raw.split(",").map((t) => t.trim()).filter((t) => t !== ""))
+    const unknown = toolsets === undefined ? [] : [...toolsets].filter((t) => !groups.includes(t))
+    if (unknown.length > 0) {
+      return jsonError(400, ErrorCode.InvalidParams, `unknown toolset ${unknown.join(", ").slice(0, 100)}: toolsets are ${groups.join(", ")}`)
+    }
     const id = request.headers.get("mcp-session-id")
     if (id === null) {
       if (request.method === "POST" && maxSessions > 0 && isInitialize(safeJson(await request.clone().text()))) {
-        const opened = await open(request.clone(), bearer, org)
+        const opened = await open(request.clone(), bearer, org, toolsets)
         if (opened !== undefined) return opened
       }
-      return stateless(request, bearer)
+      return stateless(request, bearer, toolsets)
     }
     const s = sessions.get(id)
     // Another org's session is no session of the caller's.
@@ -287,7 +299,7 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       if (id.startsWith(`${instance}-`)) return jsonError(404, -32001, "Session not found")
       // Another instance's session: its requests are served here statelessly; its stream and its end are not ours.
       if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } })
-      return stateless(request, bearer)
+      return stateless(request, bearer, toolsets)
     }
     s.seen = Date.now()
     s.bearer = bearer

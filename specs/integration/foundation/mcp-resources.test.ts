@@ -374,3 +374,38 @@ describe("MCP sessions and booking subscriptions", () => {
     expect((await post({ jsonrpc: "2.0", id: 3, method: "tools/list", params: {} }, id)).status).toBe(404)
   })
 })
+
+describe("toolsets", () => {
+  it("?toolsets= lists and runs only those groups' tools, a smaller tools/list for a small context; an unknown toolset is 400 naming them all", async () => {
+    const org = await app.newOrg()
+    const connect = async (query: string) => {
+      const client = new Client({ name: "toolsets-test", version: "1.0.0" })
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp${query}`), { requestInit: { headers: { Authorization: `Bearer ${org.key}` } } }))
+      return client
+    }
+    const all = await connect("")
+    const every = (await all.listTools()).tools
+    await all.close()
+    const some = await connect("?toolsets=bookings,availability")
+    const listed = (await some.listTools()).tools
+    expect(listed.length).toBeGreaterThan(5)
+    expect(listed.every((t) => t.name.startsWith("bookings_") || t.name.startsWith("availability_"))).toBe(true)
+    expect(listed.map((t) => t.name).sort()).toEqual(every.filter((t) => /^(bookings|availability)_/.test(t.name)).map((t) => t.name).sort())
+    expect(JSON.stringify(listed).length).toBeLessThan(JSON.stringify(every).length / 3)
+    const refused = await some.callTool({ name: "offerings_list", arguments: {} })
+    expect(refused.isError).toBe(true)
+    expect((refused.content as Array<{ text: string }>)[0].text).toContain("unknown_tool")
+    const allowed = await some.callTool({ name: "bookings_list", arguments: {} })
+    expect(allowed.isError).not.toBe(true)
+    await some.close()
+    const bad = await fetch(`${app.url}/mcp?toolsets=bookings,nope`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+    })
+    expect(bad.status).toBe(400)
+    const body = await bad.json() as { error: { message: string } }
+    expect(body.error.message).toContain("unknown toolset nope")
+    expect(body.error.message).toContain("bookings")
+  })
+})
