@@ -91,6 +91,12 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
           update customers set email = null, name = null, phone = null, erased_at = ${at}, updated_at = ${at}
           where id = ${current.id} returning *`
         if (current.email !== null) yield* mail.forget(org.id, current.email)
+        // What was written with the guest goes too: the messages keep their place in the thread, without their words,
+        // and replies drafted for them are dropped.
+        yield* sql`update messages set body = '', failure_reason = null where org_id = ${org.id} and customer_id = ${current.id}`
+        yield* sql`update message_drafts set body = null, error = null, next_at = null,
+            status = case when status = 'pending' then 'failed' else status end
+          where conversation_id in (select id from conversations where org_id = ${org.id} and customer_id = ${current.id})`
         yield* events.append(org.id, [{ type: "customer.deleted", data: { id: current.id } }])
         return toCustomer(rows[0])
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))

@@ -65,3 +65,20 @@ describe("customers.erase", () => {
     expect(page.body.data.map((e: { data: unknown }) => e.data)).toContainEqual({ id: created.id })
   })
 })
+
+describe("customers.erase and messages", () => {
+  it("takes the words of the guest's messages with the rest of their data; the thread keeps its places", async () => {
+    const offering = (await app.call(org.key, "POST", "/api/v1/offerings", { name: "Yoga", kind: "class", capacity: 4 })).body
+    const startsAt = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 13) + ":00:00.000Z"
+    const session = (await app.call(org.key, "POST", "/api/v1/sessions", { offering_id: offering.id, starts_at: startsAt })).body.data[0]
+    const booking = (await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: offering.id, session_id: session.id, customer: { email: "talker@example.com", name: "Talker" } })).body
+    expect((await app.call(org.key, "POST", "/api/v1/messages", { booking_id: booking.id, body: "Your locker code is 4411." })).status).toBe(201)
+    const [{ handle }] = await sql(app, (s) => s<{ handle: string }>`select handle from bookings where id = ${booking.id}`)
+    expect((await app.call(null, "POST", `/api/v1/guest/${handle}/messages`, { body: "My new number is +31 6 1234 5678" })).status).toBe(201)
+    expect((await app.call(org.key, "DELETE", `/api/v1/customers/${booking.customer_id}`)).status).toBe(200)
+    const thread = (await app.call(org.key, "GET", `/api/v1/messages?booking_id=${booking.id}`)).body.data as Array<{ direction: string; body: string }>
+    expect(thread.map((m) => [m.direction, m.body])).toEqual([["outbound", ""], ["inbound", ""]])
+    const stored = await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from messages where body like '%4411%' or body like '%5678%'`)
+    expect(stored[0].n).toBe(0)
+  })
+})
