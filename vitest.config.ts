@@ -10,8 +10,8 @@ const exclude = [
   ...(configured("DATABASE_URL") ? [] : needs("pg")),
   ...(configured("NATS_URL") ? [] : needs("nats"))
 ]
-// Pure suites never start a database (TestDatabase refuses under TEST_PURE), so they share their workers' modules;
-// the rest start the app over a database copied from the run's template, each file in a fresh worker.
+// Pure suites never start a database (TestDatabase refuses under TEST_PURE); the rest start the app over a database
+// copied from the run's template. Files share their worker's modules (effect and the app load once per worker).
 const databaseFree = ["specs/unit/**/*.test.ts", "specs/property/**/*.test.ts"]
 const withDatabase = ["specs/integration/**/*.test.ts", "specs/property/bookings/**/*.test.ts", "specs/property/payments/**/*.test.ts"]
 
@@ -22,6 +22,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // One worker process runs many files (set here: the pool reads it from the root, not from a project); TEST_ISOLATE=1
+    // gives each file a fresh process, as a check that no file leans on what another left behind.
+    poolOptions: { forks: { isolate: process.env.TEST_ISOLATE === "1" } },
     fileParallelism: true,
     maxWorkers: 2,
     projects: [

@@ -1,25 +1,13 @@
 // Builds what `npm start` and the `booking-engine` bin run: one bundled ES module each (no tsx at run time, and one
-// file to load instead of the ~1,500 modules of effect and friends). PGlite stays external: it loads its own wasm.
+// file to load instead of the ~1,500 modules of effect and friends; see bundle.mjs), the library entry points and the widget.
 import { build } from "esbuild"
+import { bundleServer } from "./bundle.mjs"
 import { build as viteBuild } from "vite"
 import { gzipSync } from "node:zlib"
 import { readFileSync } from "node:fs"
 
 const started = Date.now()
-await build({
-  entryPoints: { server: "main.ts", cli: "transports/cli/run.ts" },
-  outdir: "dist",
-  outExtension: { ".js": ".mjs" },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  sourcemap: true,
-  external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native"],
-  // Some bundled CommonJS packages call require(); give the ES module one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  logLevel: "warning"
-})
+await bundleServer()
 // The library entry points (createEngine, the webhook signature helpers, the typed API client): the project's own code in one module each,
 // its dependencies left to the host's node_modules. Their type declarations are built by `npm run build:types`.
 await build({

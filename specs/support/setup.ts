@@ -1,10 +1,12 @@
 import { Socket } from "node:net"
 import type { TestProject } from "vitest/node"
+import { bundleServer } from "../../scripts/bundle.mjs"
 import { admin, dropPostgresTemplate, pgliteTemplate, postgresTemplate } from "./template.ts"
 
 /**
  * globalSetup, once per run: a server named in DATABASE_URL or NATS_URL must answer (else the run stops with one line),
- * then the migrated template every test database is copied from (see template.ts).
+ * then the migrated template every test database is copied from (see template.ts), and dist/server.mjs built from the
+ * current source for the suites that start the engine as a process (`node dist/server.mjs`, as `npm start` does).
  */
 const configured = (name: string) => process.env[name] ?? ""
 
@@ -37,6 +39,7 @@ export default async function setup(project: TestProject) {
     await tcp(natsUrl, 4222).catch((e) =>
       stop(`NATS_URL=${natsUrl} is set but NATS does not answer (${reason(e)}): start it, or run with NATS_URL= for the in-process bus`))
   }
+  await bundleServer()
   if (databaseUrl === "") {
     project.provide("databaseTemplate", await pgliteTemplate())
     return

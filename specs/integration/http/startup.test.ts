@@ -33,10 +33,10 @@ const probe = (port: number) =>
     socket.once("error", () => resolve("refused"))
   })
 
-/** Runs main.ts; resolves with its exit code and the lines it wrote to stderr. */
+/** Runs the built server (dist/server.mjs, what npm start runs; the run's globalSetup built it); resolves with its exit code and the lines it wrote to stderr. */
 const runMain = (env: Record<string, string>) =>
   new Promise<{ code: number | null; lines: Array<string> }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], {
+    const child = spawn(process.execPath, ["dist/server.mjs"], {
       env: { PATH: process.env.PATH ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "be-start-")), ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
@@ -88,7 +88,7 @@ describe("start-up", () => {
 
   it("logs the URL it listens on", async () => {
     const port = await freePort()
-    const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], {
+    const child = spawn(process.execPath, ["dist/server.mjs"], {
       env: { PATH: process.env.PATH ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "be-start-")), PORT: String(port), LOG_LEVEL: "info", ADMIN_TOKEN: "0123456789abcdef0123" },
       stdio: ["ignore", "pipe", "pipe"]
     })

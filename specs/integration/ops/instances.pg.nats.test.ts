@@ -24,7 +24,7 @@ let receiver: Receiver
 
 const start = async (): Promise<Instance> => {
   const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], {
+  const child = spawn(process.execPath, ["dist/server.mjs"], {
     env: {
       ...process.env, PORT: String(port), DATABASE_URL: db.url, NATS_URL: natsUrl, ADMIN_TOKEN: ADMIN, RATE_LIMIT: "0", RATE_LIMIT_ANONYMOUS: "0",
       WEBHOOK_ALLOW_INSECURE: "1", LOG_LEVEL: "warn", WEATHER_URL: "off", GAUGE_URL: "off", DB_POOL_SIZE: "10"

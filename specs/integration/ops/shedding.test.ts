@@ -63,7 +63,7 @@ describe("SIGTERM", () => {
         s.close(() => resolve(p))
       })
     })
-    const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], {
+    const child = spawn(process.execPath, ["dist/server.mjs"], {
       env: { ...process.env, PORT: String(free), DATA_DIR: join(dir, "data"), DATABASE_URL: "", NATS_URL: "", SHUTDOWN_GRACE_MS: "20000", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"]
     })
