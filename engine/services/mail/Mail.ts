@@ -58,7 +58,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       yield* sql`delete from mail_outbox where org_id = ${orgId} and lower(to_address) = lower(${address})`.pipe(Effect.orDie)
     })
 
-    /** Short transaction: takes due rows no other instance holds and leases them by moving next_at. */
+    /** One statement: takes due rows no other instance holds and leases them by moving next_at. */
     const claim = Effect.gen(function*() {
       const now = yield* clock.now
       const lease = new Date(now.getTime() + LEASE_SECONDS * 1000)
@@ -69,7 +69,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
           order by next_at, id limit ${BATCH} for update skip locked
         )
         returning id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars,
-          (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org`.pipe(sql.withTransaction)
+          (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org`
     })
 
     /** A guest mail in the org's language, zone and templates as they are now; other mail as written. */
@@ -80,29 +80,42 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       return renderMail(vars, { timezone: org.timezone, locale: org.locale, templates: org.templates ?? {} })
     }
 
+    /** Sends one; true when the mail server took it (marked sent with the others of its batch), else its retry is saved. */
     const deliver = (row: OutboxRow) =>
       Effect.suspend(() => mailer.send({ to: row.to_address, ...contentOf(row), replyTo: row.reply_to ?? undefined })).pipe(
         Effect.matchEffect({
-          onSuccess: () =>
-            Effect.flatMap(clock.now, (now) =>
-              sql`update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id = ${row.id}`.pipe(
-                // A message to a guest is delivered when the mail server accepts it.
-                Effect.zipRight(row.kind === "message" ? sql`update messages set delivered_at = ${now} where mail_id = ${row.id}` : Effect.void)
-              )),
+          onSuccess: () => Effect.succeed(true),
           onFailure: (e) =>
             Effect.flatMap(clock.now, (now) => {
               const next = afterFailure(row.attempts + 1, now)
               return sql`update mail_outbox set ${
                 sql.update({ attempts: row.attempts + 1, last_error: e.message.slice(0, 1000), ...next })
-              } where id = ${row.id}`
+              } where id = ${row.id}`.pipe(Effect.as(false))
             })
         }),
         Effect.withSpan("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
       )
 
+    /** The batch's sent mail in one statement; a message to a guest is delivered when the mail server accepts it. */
+    const markSent = (rows: ReadonlyArray<OutboxRow>) =>
+      Effect.gen(function*() {
+        if (rows.length === 0) return
+        const now = yield* clock.now
+        const ids = rows.map((r) => r.id)
+        const messages = rows.filter((r) => r.kind === "message").map((r) => r.id)
+        yield* messages.length === 0
+          ? sql`update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id in ${sql.in(ids)}`
+          : sql`
+            with sent as (
+              update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id in ${sql.in(ids)}
+            )
+            update messages set delivered_at = ${now} where mail_id in ${sql.in(messages)}`
+      })
+
     const sendDue = Effect.gen(function*() {
       const rows = yield* claim
-      yield* Effect.forEach(rows, deliver, { concurrency: 4, discard: true })
+      const sent = yield* Effect.forEach(rows, deliver, { concurrency: 4 })
+      yield* markSent(rows.filter((_, i) => sent[i]))
     }).pipe(Effect.orDie, Effect.withSpan("Mail.sendDue"))
 
     yield* jobs.register({

@@ -11,6 +11,8 @@ import { endpointStore } from "./store.ts"
 
 /** Progress of a run is saved at least this often. */
 const SAVE_EVERY_MS = 200
+/** How long the live endpoints of an org are remembered for waking them. */
+const LIVE_TTL_MS = 2_000
 
 const machineEvent = (r: SendResult, at: string): WebhookEndpointEvent =>
   r.error === null
@@ -128,8 +130,35 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     })
 
     const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((r) => r.id)
-    /** Live endpoints of these orgs (woken by their events). */
-    const liveOf = (orgIds: ReadonlyArray<string>) => store.liveOf(orgIds).pipe(Effect.orDie, Effect.map(ids))
+    /**
+     * Live endpoints of these orgs (woken by their events), remembered per org for LIVE_TTL_MS so a stream of
+     * events does not look them up again each time. This instance forgets an org when it adds or deletes one of its
+     * endpoints; one added on another instance is woken by that instance, which sees the same events, and by the
+     * sweep in any case.
+     */
+    const known = new Map<string, { readonly ids: ReadonlyArray<string>; readonly at: number }>()
+    const liveOf = (orgIds: ReadonlyArray<string>) =>
+      Effect.suspend(() => {
+        const now = Date.now()
+        const missing = orgIds.filter((o) => {
+          const k = known.get(o)
+          return k === undefined || now - k.at > LIVE_TTL_MS
+        })
+        const cached = () => orgIds.flatMap((o) => known.get(o)?.ids ?? [])
+        if (missing.length === 0) return Effect.succeed(cached())
+        return store.liveOf(missing).pipe(
+          Effect.orDie,
+          Effect.map((rows) => {
+            if (known.size > 10_000) known.clear()
+            const by = new Map<string, Array<string>>(missing.map((o) => [o, []]))
+            for (const r of rows) by.get(r.org_id)?.push(r.id)
+            for (const [o, list] of by) known.set(o, { ids: list, at: now })
+            return cached()
+          })
+        )
+      })
+    /** After this instance adds or removes an endpoint of the org. */
+    const forget = (orgId: string) => Effect.sync(() => known.delete(orgId))
     /** Failing endpoints due for their 5-minute retry by the engine clock. */
     const due = Effect.flatMap(clock.now, store.due).pipe(Effect.orDie, Effect.map(ids))
     /**
@@ -144,6 +173,6 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
       }))
     )
 
-    return { run, redeliver, liveOf, due, behind } as const
+    return { run, redeliver, liveOf, forget, due, behind } as const
   })
 }) {}

@@ -60,6 +60,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
         const [{ last }] = yield* sql<{ last: number }>`select coalesce(max(id), 0) as last from events where org_id = ${org.id}`
         yield* sql`insert into webhook_endpoints ${sql.insert({ ...row, cursor_id: last })}`
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      yield* dispatch.forget(org.id)
       const { id, url, events, secret, api_key_id, created_at } = row
       return { id, url, events, active: true, secret, api_key_id, created_at: created_at.toISOString() }
     })
@@ -79,6 +80,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       const decision = decideWebhookEndpoint(machineRow(row), { type: "delete", at: (yield* clock.now).toISOString() })
       if (!decision.ok) return yield* conflict(decision.code, decision.message)
       yield* sql`delete from webhook_endpoints where id = ${row.id}`.pipe(Effect.orDie)
+      yield* dispatch.forget(row.org_id)
       return { id: row.id, deleted: true }
     })
 

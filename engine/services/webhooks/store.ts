@@ -76,7 +76,7 @@ export const endpointStore = (sql: SqlClient.SqlClient) => ({
   liveOf: (orgIds: ReadonlyArray<string>) =>
     orgIds.length === 0
       ? Effect.succeed([])
-      : sql<{ id: string }>`select id from webhook_endpoints where org_id in ${sql.in(orgIds)} and state <> 'off'`,
+      : sql<{ id: string; org_id: string }>`select id, org_id from webhook_endpoints where org_id in ${sql.in(orgIds)} and state <> 'off'`,
 
   /** Failing endpoints whose retry time has come. */
   due: (now: Date) => sql<{ id: string }>`select id from webhook_endpoints where state = 'failing' and retry_at <= ${now}`,
