@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { existsSync } from "node:fs"
-import { rm } from "node:fs/promises"
+import { existsSync, mkdtempSync } from "node:fs"
+import { cp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { inject } from "vitest"
@@ -13,6 +13,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Made by specs/support/setup.ts: the PGlite dump's path, or the Postgres template database's name. */
     databaseTemplate: string
+    /** A migrated PGlite data dir (also with DATABASE_URL set), copied for engines and CLIs started as in production. */
+    pgliteTemplateDir: string
   }
 }
 
@@ -75,4 +77,15 @@ export const freshPostgresDatabase = async () => {
   const name = `be_test_${randomBytes(6).toString("hex")}`
   await createFromTemplate(url, name)
   return { url: withDb(url, name), drop: () => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`)) }
+}
+
+/**
+ * A new PGlite data dir holding the migrated template, for an engine process (`DATA_DIR`) or the CLI: it starts as a
+ * migrated database does, without running every migration again (the run's globalSetup ran them once on PGlite).
+ * It is made under `parent`, which the suite removes.
+ */
+export const seededDataDir = async (parent: string) => {
+  const dir = mkdtempSync(join(parent, "data-"))
+  await cp(inject("pgliteTemplateDir"), dir, { recursive: true })
+  return dir
 }

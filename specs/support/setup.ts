@@ -1,7 +1,7 @@
 import { Socket } from "node:net"
 import type { TestProject } from "vitest/node"
 import { bundleServer } from "../../scripts/bundle.mjs"
-import { admin, dropPostgresTemplate, pgliteTemplate, postgresTemplate } from "./template.ts"
+import { admin, dropPostgresTemplate, pgliteTemplate, pgliteTemplateDir, postgresTemplate } from "./template.ts"
 
 /**
  * globalSetup, once per run: a server named in DATABASE_URL or NATS_URL must answer (else the run stops with one line),
@@ -40,8 +40,11 @@ export default async function setup(project: TestProject) {
       stop(`NATS_URL=${natsUrl} is set but NATS does not answer (${reason(e)}): start it, or run with NATS_URL= for the in-process bus`))
   }
   await bundleServer()
+  // Always made (cached by the migrations' hash): suites that start the engine or the CLI over a data dir seed it from this.
+  const embedded = await pgliteTemplate()
+  project.provide("pgliteTemplateDir", await pgliteTemplateDir(embedded))
   if (databaseUrl === "") {
-    project.provide("databaseTemplate", await pgliteTemplate())
+    project.provide("databaseTemplate", embedded)
     return
   }
   const name = await postgresTemplate(databaseUrl)

@@ -3,7 +3,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import pg from "pg"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises"
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -46,6 +46,17 @@ export const pgliteTemplate = async (): Promise<string> => {
   await writeFile(partial, new Uint8Array(await dump.arrayBuffer()))
   await rename(partial, file)
   return file
+}
+
+/** The dump as a data dir on disk (next to it, made once): copied for the engines and CLIs tests start as processes. */
+export const pgliteTemplateDir = async (dump: string): Promise<string> => {
+  const dir = dump.replace(/\.tar$/, ".dir")
+  if (await stat(join(dir, "PG_VERSION")).then(() => true, () => false)) return dir
+  const partial = `${dir}.${process.pid}.${randomBytes(4).toString("hex")}`
+  const db = await openPglite(partial, await readTemplate(dump))
+  await db.close()
+  await rename(partial, dir).catch(() => rm(partial, { recursive: true, force: true }))
+  return dir
 }
 
 /** The dump at `file`, as PGlite's loadDataDir takes it. */

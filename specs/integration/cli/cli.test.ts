@@ -3,13 +3,18 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { seededDataDir } from "../../support/database.ts"
 import { holdDataDir } from "../../../adapters/db/pglite.ts"
 import { runCli } from "../../../transports/cli/main.ts"
 import { ADMIN_TOKEN, startApp } from "../../support/app.ts"
 
-// The CLI works against the local PGlite when DATABASE_URL is unset; point it at a fresh directory.
-const dir = mkdtempSync(join(tmpdir(), "be-cli-"))
+// The CLI works against the local PGlite when DATABASE_URL is unset; point it at a data dir of its own, migrated.
+const scratch = mkdtempSync(join(tmpdir(), "be-cli-"))
+let dir: string
+beforeAll(async () => {
+  dir = await seededDataDir(scratch)
+})
 const withEnv = async <A>(env: Record<string, string>, f: () => Promise<A>) => {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
   Object.assign(process.env, env)
@@ -29,7 +34,7 @@ const cli = async (...args: string[]) => {
   const { code, text } = await run(args)
   return { code, json: JSON.parse(text) }
 }
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 describe("booking-engine CLI", () => {
   it("creates an org with a key, adds and revokes keys, and prints JSON", async () => {

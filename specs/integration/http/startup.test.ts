@@ -1,15 +1,19 @@
 import { SqlClient } from "@effect/sql"
 import { ConfigProvider, Deferred, Effect, Either, Layer, ManagedRuntime } from "effect"
 import { spawn } from "node:child_process"
-import { mkdtempSync } from "node:fs"
 import { connect, createServer, type Server } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
-import { TestDatabase } from "../../support/database.ts"
+import { afterAll, describe, expect, it } from "vitest"
+import { seededDataDir, TestDatabase } from "../../support/database.ts"
 import { testConfig } from "../../support/app.ts"
 import { AppLive, NodeServerLive } from "../../../transports/app.ts"
 import { appConfig } from "../../../transports/config.ts"
+
+/** The data dirs of the engines these tests start. */
+const scratch = mkdtempSync(join(tmpdir(), "be-start-"))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const listenOn = (port: number) =>
   new Promise<Server>((resolve, reject) => {
@@ -34,10 +38,12 @@ const probe = (port: number) =>
   })
 
 /** Runs the built server (dist/server.mjs, what npm start runs; the run's globalSetup built it); resolves with its exit code and the lines it wrote to stderr. */
-const runMain = (env: Record<string, string>) =>
-  new Promise<{ code: number | null; lines: Array<string> }>((resolve) => {
+const runMain = async (env: Record<string, string>, opensDatabase = false) => {
+  // Only an engine that gets as far as the embedded database needs one (seeding takes a few seconds).
+  const dataDir = opensDatabase ? await seededDataDir(scratch) : mkdtempSync(join(scratch, "empty-"))
+  return new Promise<{ code: number | null; lines: Array<string> }>((resolve) => {
     const child = spawn(process.execPath, ["dist/server.mjs"], {
-      env: { PATH: process.env.PATH ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "be-start-")), ...env },
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let err = ""
@@ -45,6 +51,7 @@ const runMain = (env: Record<string, string>) =>
     child.stdout.resume()
     child.on("exit", (code) => resolve({ code, lines: err.split("\n").filter((l) => l.trim() !== "") }))
   })
+}
 
 describe("start-up", () => {
   it("opens the port only once the app is ready (database up, migrations done)", async () => {
@@ -76,7 +83,7 @@ describe("start-up", () => {
   it("fails to start with one JSON log line, a plain message and exit code 1: bad config, port in use, database unreachable", async () => {
     const config = await runMain({ LOG_LEVEL: "loud" })
     const busy = await listenOn(0)
-    const inUse = await runMain({ PORT: String((busy.address() as { port: number }).port), LOG_LEVEL: "error" }).finally(() => busy.close())
+    const inUse = await runMain({ PORT: String((busy.address() as { port: number }).port), LOG_LEVEL: "error" }, true).finally(() => busy.close())
     const noDb = await runMain({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", LOG_LEVEL: "error" })
     for (const [name, run, says] of [["config", config, /LOG_LEVEL/], ["port", inUse, /listen|in use/i], ["database", noDb, /database/i]] as const) {
       expect({ name, code: run.code, lines: run.lines.length }).toEqual({ name, code: 1, lines: 1 })
@@ -89,7 +96,7 @@ describe("start-up", () => {
   it("logs the URL it listens on", async () => {
     const port = await freePort()
     const child = spawn(process.execPath, ["dist/server.mjs"], {
-      env: { PATH: process.env.PATH ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "be-start-")), PORT: String(port), LOG_LEVEL: "info", ADMIN_TOKEN: "0123456789abcdef0123" },
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: await seededDataDir(scratch), PORT: String(port), LOG_LEVEL: "info", ADMIN_TOKEN: "0123456789abcdef0123" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     const line = await new Promise<string>((resolve) => {

@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type TestApp } from "../../support/app.ts"
 import { waitFor } from "../../support/receiver.ts"
+import { seededDataDir } from "../../support/database.ts"
 
 /** A request whose body is still on its way: it stays in flight until `finish` sends the rest. */
 const slowRequest = (port: number, path = "/api/v1/offerings") => {
@@ -64,7 +65,7 @@ describe("SIGTERM", () => {
       })
     })
     const child = spawn(process.execPath, ["dist/server.mjs"], {
-      env: { ...process.env, PORT: String(free), DATA_DIR: join(dir, "data"), DATABASE_URL: "", NATS_URL: "", SHUTDOWN_GRACE_MS: "20000", LOG_LEVEL: "info" },
+      env: { ...process.env, PORT: String(free), DATA_DIR: await seededDataDir(dir), DATABASE_URL: "", NATS_URL: "", SHUTDOWN_GRACE_MS: "20000", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""
