@@ -4,16 +4,29 @@ import { minorUnits } from "../../engine/schema/currency.ts"
 /** Escapes text for HTML content and attribute values. */
 export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
+/** Intl formatters cost far more to make than to use (a page may list dozens of times): one per kind, locale and zone. */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>()
+const kept = <F extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => F): F => {
+  let f = formatters.get(key)
+  if (f === undefined) {
+    if (formatters.size >= 1_000) formatters.clear()
+    f = make()
+    formatters.set(key, f)
+  }
+  return f as F
+}
+
 export const money = (cents: number, currency: string, locale = "en") =>
-  new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: Math.log10(minorUnits(currency)) }).format(cents / minorUnits(currency))
+  kept(`money|${locale}|${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: Math.log10(minorUnits(currency)) }))
+    .format(cents / minorUnits(currency))
 
 /** A date and time in the org's zone, in the org's language, with the zone named. */
 export const when = (iso: string, zone: string, locale = "en") =>
-  new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: zone }).format(new Date(iso))
+  kept(`when|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: zone })).format(new Date(iso))
 export const timeOnly = (iso: string, zone: string, locale = "en") =>
-  new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone }).format(new Date(iso))
+  kept(`time|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone })).format(new Date(iso))
 export const dayOnly = (iso: string, zone: string, locale = "en") =>
-  new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone: zone }).format(new Date(iso))
+  kept(`day|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone: zone })).format(new Date(iso))
 
 const STYLE = `:root{color-scheme:light}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}` +
   `h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.2rem;margin-top:2rem}dt{font-weight:600}dd{margin:0 0 .5rem}` +

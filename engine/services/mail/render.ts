@@ -142,13 +142,24 @@ export const MAIL_LANGUAGES = Object.keys(WORDS)
 
 const wordsFor = (locale: string): Words => WORDS[locale.toLowerCase().split("-")[0]] ?? WORDS.en
 
+/** Making an Intl.DateTimeFormat costs more than a booking's mail otherwise does: one per locale and zone, kept. */
+const formats = new Map<string, Intl.DateTimeFormat>()
+const whenFormat = (locale: string, timezone: string) => {
+  const key = `${locale}|${timezone}`
+  let f = formats.get(key)
+  if (f === undefined) {
+    if (formats.size >= 1_000) formats.clear()
+    f = new Intl.DateTimeFormat(locale, {
+      weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: timezone
+    })
+    formats.set(key, f)
+  }
+  return f
+}
+
 /** "Tue 24 Nov 2026, 09:00 (Europe/Amsterdam)", with day and month names in the locale's language. */
 export const formatWhen = (instant: Date, timezone: string, locale: string): string => {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat(locale, {
-      weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: timezone
-    }).formatToParts(instant).map((p) => [p.type, p.value])
-  )
+  const parts = Object.fromEntries(whenFormat(locale, timezone).formatToParts(instant).map((p) => [p.type, p.value]))
   const strip = (s: string | undefined) => (s ?? "").replace(/\.$/, "")
   return `${strip(parts.weekday)} ${parts.day} ${strip(parts.month)} ${parts.year}, ${parts.hour}:${parts.minute} (${timezone})`
 }
