@@ -20,17 +20,18 @@ try {
     seen.push(String(text).replace(/\s+/g, " ").trim().slice(0, 90))
     return original.apply(this, args)
   }
-  const N = 20
+  const N = Number(process.env.STMTS_BOOKINGS ?? 20)
+  const gap = Number(process.env.STMTS_GAP_MS ?? 200)
   for (let i = 0; i < N; i++) {
     const res = await fetch(`${e.url}/api/v1/bookings`, { method: "POST", headers: { authorization: `Bearer ${f.key}`, "content-type": "application/json" }, body: JSON.stringify({ offering_id: f.offeringId, session_id: f.sessions[0], customer: { email: `s${i}@x.example`, name: "S" } }) })
     await res.text()
-    await new Promise((r) => setTimeout(r, 200))
+    if (gap > 0) await new Promise((r) => setTimeout(r, gap))
   }
   await new Promise((r) => setTimeout(r, 3000))
   proto.query = original
   const by = new Map<string, number>()
   for (const s of seen) by.set(s, (by.get(s) ?? 0) + 1)
-  console.log(`statements sent over ${N} bookings (200 ms apart) + 3 s: ${seen.length} = ${(seen.length / N).toFixed(1)} per booking`)
+  console.log(`statements sent over ${N} bookings (${gap} ms apart) + 3 s: ${seen.length} = ${(seen.length / N).toFixed(1)} per booking`)
   for (const [k, v] of [...by.entries()].sort((a, b) => b[1] - a[1])) console.log(String(v).padStart(4), k)
   await e.close()
 } finally {
