@@ -13,13 +13,13 @@ export const openPglite = (dataDir: string | undefined, loadDataDir?: Blob) =>
 /**
  * Embedded Postgres: PGlite served on a loopback port and reached through the same pg driver as a real
  * server, so every query takes the same code path. PGlite is one session, so the pool holds one connection.
- * `open` makes the instance, closed with the layer.
+ * `open` makes the instance; `release` (default: close it) runs when the layer closes.
  */
-export const PgliteServed = (open: () => Promise<PGlite>) =>
+export const PgliteServed = (open: () => Promise<PGlite>, release: (db: PGlite) => Promise<void> = (db) => db.close()) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
       Effect.promise(open),
-      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+      (db) => Effect.promise(() => release(db)).pipe(Effect.ignore)
     )
     const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" })
     yield* Effect.acquireRelease(Effect.promise(() => server.start()), () => Effect.promise(() => server.stop()))
