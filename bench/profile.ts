@@ -1,0 +1,53 @@
+/**
+ * Where the engine's CPU goes under booking load: `node --cpu-prof` on the built server (dist/server.mjs), POST
+ * /bookings on one time for PROFILE_SECONDS (default 8) at PROFILE_CONNECTIONS (default 1), then the profile's
+ * samples mapped back to the sources through dist/server.mjs.map: self time per source file and function, top 25.
+ * `npx tsx bench/profile.ts` (needs Postgres, as the other benches; builds nothing: run `npm run build` first).
+ * Not part of `npm run bench`; the .cpuprofile is kept for Chrome's DevTools.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import sourceMap from "source-map-js"
+import { adminQuery, fixture, generateLoad, spawnEngine, withDb } from "./bookings.ts"
+
+interface Frame { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number }
+interface Profile { readonly nodes: ReadonlyArray<{ readonly id: number; readonly callFrame: Frame }>; readonly samples: ReadonlyArray<number>; readonly timeDeltas: ReadonlyArray<number> }
+
+const seconds = Number(process.env.PROFILE_SECONDS ?? 8)
+const connections = Number(process.env.PROFILE_CONNECTIONS ?? 1)
+const db = `be_bench_profile_${Date.now()}`
+const dir = mkdtempSync(join(tmpdir(), "be-profile-"))
+await adminQuery(`create database ${db}`)
+try {
+  const engine = await spawnEngine(withDb(db), dir)
+  const f = await fixture(engine.url, "profile", 1)
+  const load = await generateLoad({ url: engine.url, key: f.key, offeringId: f.offeringId, sessions: [f.sessions[0]], connections, duration: seconds, tag: "profile" })
+  await engine.close()
+  const file = join(dir, readdirSync(dir).find((n) => n.endsWith(".cpuprofile"))!)
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
+  const root = fileURLToPath(new URL("..", import.meta.url))
+  const map = new sourceMap.SourceMapConsumer(JSON.parse(readFileSync(join(root, "dist/server.mjs.map"), "utf8")))
+  const where = new Map<number, string>()
+  for (const n of profile.nodes) {
+    const cf = n.callFrame
+    const source = cf.url.endsWith("server.mjs") ? map.originalPositionFor({ line: cf.lineNumber + 1, column: cf.columnNumber }).source ?? "?" : cf.url || "(native)"
+    where.set(n.id, `${source.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, "$1").replace(/^(\.\.\/)+/, "")} ${cf.functionName || "(anonymous)"}`)
+  }
+  const self = new Map<string, number>()
+  let busy = 0
+  profile.samples.forEach((id, i) => {
+    const name = where.get(id)!
+    if (name.endsWith(" (idle)") || name.endsWith(" (program)")) return
+    const us = profile.timeDeltas[i] ?? 0
+    busy += us
+    self.set(name, (self.get(name) ?? 0) + us)
+  })
+  console.log(`${load.ok} bookings in ${seconds} s at ${connections} connection(s) (${load.rps.toFixed(0)} req/s); ${(busy / 1000).toFixed(0)} ms of samples on the CPU, start-up and fixture included`)
+  console.log(`= ${(busy / 1000 / load.ok).toFixed(2)} ms per booking at most. Self time, top 25:`)
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${(100 * us / busy).toFixed(1).padStart(5)}%  ${name}`)
+  console.log(`profile: ${file}`)
+} finally {
+  await adminQuery(`drop database if exists ${db} with (force)`)
+}
