@@ -40,6 +40,8 @@ describe("webhook delivery failures", () => {
     const [, , e3] = await eventIds(org.id)
     await waitFor(() => r.hits.length >= 4, 60_000, "resume")
     expect(r.ids()).toEqual([e1, e1, e2, e3])
+    // Recorded once the run saves, which may come a moment after the receiver has the last POST.
+    await waitFor(async () => (await endpoint(app, org.key, hook.id)).last_status === 200, 60_000, "the success recorded")
     expect(await endpoint(app, org.key, hook.id)).toMatchObject({ active: true, last_status: 200, last_error: null })
 
     status = 503
