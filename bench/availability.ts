@@ -31,7 +31,7 @@ import { PostgresLive } from "../adapters/db/postgres.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { CurrentOrg } from "../engine/services/CurrentOrg.ts"
 import { addDays, todayIn, toInstant, weekdayOf } from "../engine/time/local.ts"
-import { ADMIN_TOKEN, testConfig } from "../specs/support/app.ts"
+import { ADMIN_TOKEN, testConfig } from "../specs/support/config.ts"
 import { AppLive, NodeServerLive } from "../transports/app.ts"
 
 const ZONE = "Europe/Amsterdam"

@@ -4,9 +4,10 @@ import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { randomInt } from "node:crypto"
 import { AppLive, type DatabaseLayer, NodeServerLive } from "../../transports/app.ts"
 import type { AppConfig } from "../../transports/config.ts"
+import { ADMIN_TOKEN, testConfig } from "./config.ts"
 import { TestDatabase } from "./database.ts"
 
-export const ADMIN_TOKEN = "test-admin-token-0123456789"
+export { ADMIN_TOKEN, testConfig }
 
 export interface Reply<T = any> {
   readonly status: number
@@ -23,25 +24,6 @@ export interface TestApp {
   readonly advance: (seconds: number) => Promise<void>
   readonly close: () => Promise<void>
 }
-
-export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
-  port: 0,
-  host: "127.0.0.1",
-  databaseUrl: Option.none(),
-  dataDir: "",
-  natsUrl: Option.none(),
-  smtpUrl: Option.none(),
-  mailFrom: "bookings@localhost",
-  adminToken: Option.some(ADMIN_TOKEN),
-  publicUrl: "http://127.0.0.1",
-  logLevel: "error",
-  webhookAllowInsecure: true,
-  clock: "test",
-  // Suites fire thousands of requests with one key; the rate limit suite turns limits on itself.
-  rateLimit: 0,
-  rateLimitAnonymous: 0,
-  ...overrides
-})
 
 /** The real app, in-process on a loopback port, over a fresh database and the test clock. */
 export const startApp = async (
