@@ -212,14 +212,14 @@ const traceOneBooking = async (url: string, f: Fixture, session: string, email: 
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const median = (xs: ReadonlyArray<number>) => {
+export const median = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d
 
 /** CPU time (user + system) of a process so far, in ms, from /proc/<pid>/stat. */
-const cpuMs = (pid: number) => {
+export const cpuMs = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS
@@ -253,11 +253,11 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
-/** `node dist/server.mjs` over `databaseUrl`; ready when GET /healthz answers. */
-export const spawnEngine = async (databaseUrl: string, cpuProfDir?: string): Promise<ServerProcess> => {
+/** `node dist/server.mjs` (or another build, `entry`) over `databaseUrl`; ready when GET /healthz answers. */
+export const spawnEngine = async (databaseUrl: string, cpuProfDir?: string, entry = "dist/server.mjs"): Promise<ServerProcess> => {
   const port = await freePort()
   const started = Date.now()
-  const args = [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), "dist/server.mjs"]
+  const args = [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), entry]
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
