@@ -137,9 +137,12 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
      * sweep in any case.
      */
     const known = new Map<string, { readonly ids: ReadonlyArray<string>; readonly at: number }>()
+    /** Bumped by forget: a lookup that started before it does not store what it found. */
+    let generation = 0
     const liveOf = (orgIds: ReadonlyArray<string>) =>
       Effect.suspend(() => {
         const now = Date.now()
+        const started = generation
         const missing = orgIds.filter((o) => {
           const k = known.get(o)
           return k === undefined || now - k.at > LIVE_TTL_MS
@@ -149,16 +152,22 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
         return store.liveOf(missing).pipe(
           Effect.orDie,
           Effect.map((rows) => {
-            if (known.size > 10_000) known.clear()
             const by = new Map<string, Array<string>>(missing.map((o) => [o, []]))
             for (const r of rows) by.get(r.org_id)?.push(r.id)
-            for (const [o, list] of by) known.set(o, { ids: list, at: now })
-            return cached()
+            if (started === generation) {
+              if (known.size > 10_000) known.clear()
+              for (const [o, list] of by) known.set(o, { ids: list, at: now })
+            }
+            return orgIds.flatMap((o) => by.get(o) ?? known.get(o)?.ids ?? [])
           })
         )
       })
     /** After this instance adds or removes an endpoint of the org. */
-    const forget = (orgId: string) => Effect.sync(() => known.delete(orgId))
+    const forget = (orgId: string) =>
+      Effect.sync(() => {
+        generation++
+        known.delete(orgId)
+      })
     /** Failing endpoints due for their 5-minute retry by the engine clock. */
     const due = Effect.flatMap(clock.now, store.due).pipe(Effect.orDie, Effect.map(ids))
     /**
