@@ -1,27 +1,29 @@
 /**
- * Two builds of the engine against each other, for a change to the write path: `npx tsx bench/ab.ts A.mjs B.mjs`
+ * Two or more builds of the engine against each other, for a change to the write path: `npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]`
  * (bundles made with scripts/bundle.mjs, e.g. of two commits; paths inside this checkout so they find node_modules).
  * Each runs as its own process over its own fresh database and org; POST /bookings on one hot time at 1 and 8
  * connections and spread over 50 times at 8, in alternating rounds (who goes first alternates), AB_SECONDS (default
  * 3) each, AB_ROUNDS (default 5) rounds; AB_CELLS picks the cells (default hot:1,hot:8,spread:8). Per measurement req/s and the server's CPU per booking (/proc, background
- * work included: the window ends once its mail and events are done); the ratios B/A are medians of per-round ratios.
+ * work included: the window ends once its mail and events are done); the ratios to A are medians of per-round ratios.
  * Not part of `npm run bench`.
  */
 import os from "node:os"
 import pg from "pg"
 import { adminQuery, cpuMs, fixture, generateLoad, median, spawnEngine, withDb } from "./bookings.ts"
 
-const [a, b] = process.argv.slice(2)
-if (!a || !b) throw new Error("usage: npx tsx bench/ab.ts A.mjs B.mjs")
+const entries = process.argv.slice(2)
+if (entries.length < 2) throw new Error("usage: npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]")
+const NAMES = "ABCDEFGH"
+if (entries.length > NAMES.length) throw new Error(`at most ${NAMES.length} builds`)
 const seconds = Number(process.env.AB_SECONDS ?? 3)
 const rounds = Number(process.env.AB_ROUNDS ?? 5)
 const tag = `${Date.now()}`
-const sides = await Promise.all([a, b].map(async (entry, i) => {
+const sides = await Promise.all(entries.map(async (entry, i) => {
   const database = `be_bench_ab_${tag}_${i}`
   await adminQuery(`create database ${database}`)
   const server = await spawnEngine(withDb(database), undefined, entry)
   const pool = new pg.Pool({ connectionString: withDb(database), max: 1 })
-  return { name: i === 0 ? "A" : "B", entry, database, server, pool, f: await fixture(server.url, `ab${i}`, 50) }
+  return { name: NAMES[i], entry, database, server, pool, f: await fixture(server.url, `ab${i}`, 50) }
 }))
 const settle = async (pool: pg.Pool) => {
   for (let i = 0; i < 100; i++) {
@@ -37,16 +39,23 @@ const cells = (process.env.AB_CELLS ?? "hot:1,hot:8,spread:8").split(",").map((c
   return [scenario, Number(n)] as const
 })
 const out: Array<Record<string, unknown>> = []
+let hot = 0
 try {
   for (const [scenario, connections] of cells) {
-    const ratios: Array<{ rps: number; cpu: number }> = []
+    const ratios = new Map<string, Array<{ rps: number; cpu: number }>>()
     for (let r = 0; r < rounds + 1; r++) {
-      const order = r % 2 === 0 ? sides : [...sides].reverse()
+      hot++
+      // Who goes first rotates, and every other round the order runs backwards.
+      const rotated = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)]
+      const order = r % 2 === 0 ? rotated : rotated.reverse()
       const got = new Map<string, { rps: number; cpu: number }>()
       for (const s of order) {
         await settle(s.pool)
+        // The org's monthly quota (scale plan) would refuse a long run's later rounds: each round starts the month anew.
+        await s.pool.query("delete from booking_quota")
         const before = cpuMs(s.server.pid)
-        const sessions = scenario === "hot" ? [s.f.sessions[0]] : s.f.sessions
+        // A fresh hot time each round: a faster build must not run into the time's 10,000 seats before the slower one.
+        const sessions = scenario === "hot" ? [s.f.sessions[hot % s.f.sessions.length]] : s.f.sessions
         const res = await generateLoad({ url: s.server.url, key: s.f.key, offeringId: s.f.offeringId, sessions, connections, duration: seconds, tag: `${s.name}${scenario}${connections}r${r}` })
         await settle(s.pool)
         const cpu = (cpuMs(s.server.pid) - before) / Math.max(1, res.ok)
@@ -54,13 +63,22 @@ try {
         if (r > 0) console.log(`${scenario.padEnd(6)} c=${String(connections).padStart(2)} r${r} ${s.name} ${res.rps.toFixed(0).padStart(5)} req/s  cpu ${cpu.toFixed(2)} ms/booking  non-2xx ${res.non2xx + res.errors}  load ${os.loadavg()[0].toFixed(1)}`)
       }
       // Round 0 warms both up and is not counted.
-      if (r > 0) ratios.push({ rps: got.get("B")!.rps / got.get("A")!.rps, cpu: got.get("B")!.cpu / got.get("A")!.cpu })
+      if (r > 0) {
+        const base = got.get("A")!
+        for (const s of sides.slice(1)) {
+          const x = got.get(s.name)!
+          ratios.set(s.name, [...(ratios.get(s.name) ?? []), { rps: x.rps / base.rps, cpu: x.cpu / base.cpu }])
+        }
+      }
     }
-    const row = { scenario, connections, rps_b_over_a: +median(ratios.map((x) => x.rps)).toFixed(2), cpu_b_over_a: +median(ratios.map((x) => x.cpu)).toFixed(2) }
-    out.push(row)
-    console.log(JSON.stringify(row))
+    for (const s of sides.slice(1)) {
+      const rs = ratios.get(s.name)!
+      const row = { scenario, connections, build: s.name, rps_over_a: +median(rs.map((x) => x.rps)).toFixed(2), cpu_over_a: +median(rs.map((x) => x.cpu)).toFixed(2) }
+      out.push(row)
+      console.log(JSON.stringify(row))
+    }
   }
-  console.log(`A = ${a}, B = ${b}; ${rounds} rounds of ${seconds} s; medians of per-round ratios`)
+  console.log(`${sides.map((s) => `${s.name} = ${s.entry}`).join(", ")}; ${rounds} rounds of ${seconds} s; medians of per-round ratios against A`)
   console.table(out)
 } finally {
   for (const s of sides) {

@@ -110,5 +110,21 @@ export const toLocal = (instant: Date, zone: string): Local => {
 
 export const todayIn = (now: Date, zone: string): LocalDate => toLocal(now, zone).date
 
+/**
+ * The local month ("2026-11") of an instant, kept per zone for the second it falls in (every booking counts against
+ * its org's month: one zone conversion a second per zone instead of one per booking). UTC offsets are whole seconds,
+ * so no month begins inside a second.
+ */
+const months = new Map<string, { readonly second: number; readonly month: string }>()
+export const monthIn = (now: Date, zone: string): string => {
+  const second = Math.floor(now.getTime() / 1000)
+  const kept = months.get(zone)
+  if (kept !== undefined && kept.second === second) return kept.month
+  const month = toLocal(now, zone).date.slice(0, 7)
+  if (months.size >= 1_000) months.clear()
+  months.set(zone, { second, month })
+  return month
+}
+
 /** The instant the local day ends: the start of the next day. */
 export const endOfLocalDay = (date: LocalDate, zone: string): Date => toInstant(addDays(date, 1), "00:00:00", zone)

@@ -14,8 +14,8 @@ export interface RelayOptions {
   /** Longest wait between retries while the bus is down; default 5 s, well below the 2-minute dedupe window. */
   readonly maxBackoffMs?: number
   /**
-   * Shortest time from one batch's start to the next's when woken; default 20 ms. A lone event goes out at once;
-   * under steady writes the events of those 20 ms share one transaction instead of one transaction each.
+   * Shortest time from one batch's start to the next's when woken; default 50 ms. A lone event goes out at once;
+   * under steady writes the events of those 50 ms share one transaction instead of one transaction each.
    */
   readonly minGapMs?: number
 }
@@ -48,7 +48,7 @@ export const RelayLive = (options: RelayOptions = {}) =>
     const wakeups = yield* Wakeups
     const maxBackoff = options.maxBackoffMs ?? 5_000
 
-    const minGap = options.minGapMs ?? 20
+    const minGap = options.minGapMs ?? 50
 
     // The leader check and the oldest unrelayed rows in one statement: a row with leader false (and no event) when
     // another instance holds the relay's lock, one row with leader true and no event when there is nothing to do.

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Chunk, Duration, Effect, Layer, Queue, Schedule, Stream } from "effect"
+import { Duration, Effect, Layer, Queue, Schedule, Stream } from "effect"
 import { EventBus } from "../../engine/ports/Bus.ts"
 import { Jobs } from "../../engine/services/Jobs.ts"
 import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
@@ -63,11 +63,15 @@ export const DispatcherLive = (options: DispatcherOptions = {}) =>
           return Effect.asVoid(Effect.forkIn(loop(id), scope))
         }), { discard: true })
 
+    // Chunk by chunk as the bus hands them over (a relayed batch is one chunk on the in-process bus), with no timer
+    // or regrouping per event: an org's live endpoints are remembered (liveOf), so an event costs a lookup in memory.
     yield* bus.subscribe.pipe(
-      Stream.groupedWithin(1000, Duration.millis(5)),
-      // Only org ids that can be ours: a foreign message on the shared stream must not fail the whole batch.
-      Stream.mapEffect((chunk) => dispatch.liveOf([...new Set(Chunk.map(chunk, (e) => e.org_id))].filter((id) => UUID.test(id)))),
-      Stream.runForEach(wake),
+      Stream.runForEachChunk((chunk) => {
+        // Only org ids that can be ours: a foreign message on the shared stream must not fail the whole batch.
+        const orgs = new Set<string>()
+        for (const e of chunk) if (UUID.test(e.org_id)) orgs.add(e.org_id)
+        return orgs.size === 0 ? Effect.void : Effect.flatMap(dispatch.liveOf([...orgs]), wake)
+      }),
       Effect.catchAllCause((cause) => Effect.logError("webhook dispatcher: bus subscription ended", cause)),
       Effect.repeat(Schedule.spaced("1 second")),
       Effect.forkScoped

@@ -6,7 +6,7 @@ import { bookingStatus, startBooking } from "../../machines/booking.ts"
 import { Prepared } from "../../ports/Prepared.ts"
 import type { Booking, BookingCreate } from "../../schema/booking.ts"
 import { badRequest, conflict, notFound, PaymentRequired } from "../../schema/errors.ts"
-import { toLocal } from "../../time/local.ts"
+import { monthIn } from "../../time/local.ts"
 import { EngineClock } from "../Clock.ts"
 import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
 import { toCustomer } from "../customers/row.ts"
@@ -207,7 +207,7 @@ export const bookingCreator = Effect.gen(function*() {
         ...(signed?.events ?? [])
       ]
       const mail = bookingMail(hold ? "held" : "confirmed", row, customer.row.email ?? input.customer.email, o.name, links.publicUrl)
-      const month = toLocal(now, org.timezone).date.slice(0, 7)
+      const month = monthIn(now, org.timezone)
       const write = prepared.run<{ written: number }>(WRITE, [
         org.id, customer.mode, customer.row.id, customer.row.email, input.customer.name, input.customer.phone ?? null, now, o.c_name, o.c_phone,
         row.id, o.id, row.session_id, row.series_id, row.starts_at, row.ends_at, row.quantity, row.places, row.state,
@@ -247,7 +247,7 @@ export const bookingCreator = Effect.gen(function*() {
     const r = refusalOf(e)
     if (r === undefined) return isTransient(e) ? Effect.fail(e) : Effect.die(e)
     if (r.reason === "plan_quota_exceeded") {
-      const month = toLocal(now, org.timezone).date.slice(0, 7)
+      const month = monthIn(now, org.timezone)
       return Effect.fail(new PaymentRequired({
         code: "plan_quota_exceeded",
         message: `the ${org.plan} plan includes ${MONTHLY_QUOTA[org.plan]} bookings a month and ${month} has used them; upgrade the plan or wait for next month`

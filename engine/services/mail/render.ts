@@ -157,8 +157,24 @@ const whenFormat = (locale: string, timezone: string) => {
   return f
 }
 
+const UTC_DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+const UTC_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`)
+
+/**
+ * The plain English UTC rendering every booking's mail row keeps (see bookingMail), without Intl: formatToParts was
+ * most of that mail's cost. specs/unit/mail/render.test.ts holds it equal to the Intl rendering.
+ */
+export const formatWhenUtcEnglish = (instant: Date): string =>
+  `${UTC_DAYS[instant.getUTCDay()]} ${instant.getUTCDate()} ${UTC_MONTHS[instant.getUTCMonth()]} ${instant.getUTCFullYear()}, ${two(instant.getUTCHours())}:${two(instant.getUTCMinutes())} (UTC)`
+
 /** "Tue 24 Nov 2026, 09:00 (Europe/Amsterdam)", with day and month names in the locale's language. */
-export const formatWhen = (instant: Date, timezone: string, locale: string): string => {
+export const formatWhen = (instant: Date, timezone: string, locale: string): string =>
+  timezone === "UTC" && locale === "en" && instant.getUTCFullYear() >= 1000 && instant.getUTCFullYear() <= 9999
+    ? formatWhenUtcEnglish(instant)
+    : formatWhenIntl(instant, timezone, locale)
+
+export const formatWhenIntl = (instant: Date, timezone: string, locale: string): string => {
   const parts = Object.fromEntries(whenFormat(locale, timezone).formatToParts(instant).map((p) => [p.type, p.value]))
   const strip = (s: string | undefined) => (s ?? "").replace(/\.$/, "")
   return `${strip(parts.weekday)} ${parts.day} ${strip(parts.month)} ${parts.year}, ${parts.hour}:${parts.minute} (${timezone})`

@@ -1,5 +1,6 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { formatWhen, type MailVars, renderMail } from "../../../engine/services/mail/render.ts"
+import { formatWhen, formatWhenIntl, formatWhenUtcEnglish, type MailVars, renderMail } from "../../../engine/services/mail/render.ts"
 
 const vars: MailVars = {
   kind: "confirmed",
@@ -12,6 +13,14 @@ const vars: MailVars = {
 }
 
 describe("guest mail rendering", () => {
+  it("renders UTC in English without Intl exactly as Intl does, for any instant of years 1000 to 9999", () => {
+    expect(formatWhen(new Date("2026-11-24T08:05:00Z"), "UTC", "en")).toBe("Tue 24 Nov 2026, 08:05 (UTC)")
+    fc.assert(fc.property(fc.date({ min: new Date("1000-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }), (d) => {
+      expect(formatWhenUtcEnglish(d)).toBe(formatWhenIntl(d, "UTC", "en"))
+      expect(formatWhen(d, "UTC", "en")).toBe(formatWhenIntl(d, "UTC", "en"))
+    }), { numRuns: 2000 })
+  })
+
   it("says the time in the org's zone and language", () => {
     expect(formatWhen(new Date("2026-11-24T08:00:00Z"), "Europe/Amsterdam", "en")).toBe("Tue 24 Nov 2026, 09:00 (Europe/Amsterdam)")
     expect(formatWhen(new Date("2026-11-24T08:00:00Z"), "America/New_York", "en")).toBe("Tue 24 Nov 2026, 03:00 (America/New_York)")

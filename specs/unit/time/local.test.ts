@@ -1,6 +1,8 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   addDays,
+  monthIn,
   daysBetween,
   endOfLocalDay,
   isValidLocalDate,
@@ -120,5 +122,19 @@ describe("parseTimeInput", () => {
     for (const bad of ["9:00", "09:00:30", "24:01", "24:00:01", "25:00", "12:60", "12", "", "12:00:00.000", " 12:00"]) {
       expect(parseTimeInput(bad)).toBeNull()
     }
+  })
+})
+
+describe("monthIn", () => {
+  it("is the local month of toLocal, also across a month's first second and when asked again within a second", () => {
+    // 2026-11-30T23:00:00Z is 1 December 00:00 in Amsterdam; the second before is still November there.
+    expect(monthIn(new Date("2026-11-30T22:59:59.999Z"), "Europe/Amsterdam")).toBe("2026-11")
+    expect(monthIn(new Date("2026-11-30T23:00:00.000Z"), "Europe/Amsterdam")).toBe("2026-12")
+    expect(monthIn(new Date("2026-11-30T23:00:00.999Z"), "Europe/Amsterdam")).toBe("2026-12")
+    expect(monthIn(new Date("2026-11-30T23:00:00.500Z"), "UTC")).toBe("2026-11")
+    const zones = fc.constantFrom("UTC", "Europe/Amsterdam", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Australia/Adelaide")
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2060, 0, 1) }), zones), { maxLength: 20 }), (asks) => {
+      for (const [ms, zone] of asks) expect(monthIn(new Date(ms), zone)).toBe(toLocal(new Date(ms), zone).date.slice(0, 7))
+    }), { numRuns: 300 })
   })
 })
