@@ -9,7 +9,7 @@
  */
 import os from "node:os"
 import pg from "pg"
-import { adminQuery, cpuMs, fixture, generateLoad, median, spawnEngine, withDb } from "./bookings.ts"
+import { adminQuery, cpuMs, fixture, generateLoad, median, seedBookings, spawnEngine, withDb } from "./bookings.ts"
 
 const entries = process.argv.slice(2)
 if (entries.length < 2) throw new Error("usage: npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]")
@@ -23,7 +23,11 @@ const sides = await Promise.all(entries.map(async (entry, i) => {
   await adminQuery(`create database ${database}`)
   const server = await spawnEngine(withDb(database), undefined, entry)
   const pool = new pg.Pool({ connectionString: withDb(database), max: 1 })
-  return { name: NAMES[i], entry, database, server, pool, f: await fixture(server.url, `ab${i}`, 50) }
+  const made = await fixture(server.url, `ab${i}`, Number(process.env.AB_TIMES ?? 50) + 1)
+  const f = { ...made, sessions: made.sessions.slice(0, -1) }
+  // AB_SEED=n: n bookings on record (on a time of their own) before measuring.
+  if (Number(process.env.AB_SEED ?? 0) > 0) await seedBookings(pool, made, made.sessions[made.sessions.length - 1], Number(process.env.AB_SEED))
+  return { name: NAMES[i], entry, database, server, pool, f }
 }))
 const settle = async (pool: pg.Pool) => {
   for (let i = 0; i < 100; i++) {

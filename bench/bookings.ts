@@ -438,7 +438,7 @@ export const seedOrgs = async (pool: pg.Pool, orgId: string, n: number) => {
 }
 
 /** Adds `n` confirmed bookings of one place to a time, in one statement (the trigger keeps sessions.booked). */
-const seedBookings = async (pool: pg.Pool, f: Fixture, session: string, n: number) => {
+export const seedBookings = async (pool: pg.Pool, f: Fixture, session: string, n: number) => {
   await pool.query(`insert into customers (id, org_id, email, name, created_at) values (gen_random_uuid(), $1, 'seed-many@bench.example', 'Seed', now())`, [f.orgId])
   await pool.query(`insert into bookings (id, org_id, offering_id, customer_id, session_id, starts_at, ends_at, quantity, places, state, machine, status, keeps_place,
       total_cents, reference, handle, source, notes, answers, metadata, confirmed_at, created_at)
