@@ -2,9 +2,11 @@
  * Two or more builds of the engine against each other, for a change to the write path: `npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]`
  * (bundles made with scripts/bundle.mjs, e.g. of two commits; paths inside this checkout so they find node_modules).
  * Each runs as its own process over its own fresh database and org; POST /bookings on one hot time at 1 and 8
- * connections and spread over 50 times at 8, in alternating rounds (who goes first alternates), AB_SECONDS (default
+ * connections and spread over the times at 8, in alternating rounds (who goes first alternates), AB_SECONDS (default
  * 3) each, AB_ROUNDS (default 5) rounds; AB_CELLS picks the cells (default hot:1,hot:8,spread:8). Per measurement req/s and the server's CPU per booking (/proc, background
  * work included: the window ends once its mail and events are done); the ratios to A are medians of per-round ratios.
+ * A hot cell books a fresh time each round. AB_TIMES (default 50) sets the number of times, AB_SEED=n puts n bookings
+ * on record first, AB_ANALYZE=1 analyzes the databases once after set-up (see bench/README.md on statistics).
  * Not part of `npm run bench`.
  */
 import os from "node:os"
@@ -27,6 +29,9 @@ const sides = await Promise.all(entries.map(async (entry, i) => {
   const f = { ...made, sessions: made.sessions.slice(0, -1) }
   // AB_SEED=n: n bookings on record (on a time of their own) before measuring.
   if (Number(process.env.AB_SEED ?? 0) > 0) await seedBookings(pool, made, made.sessions[made.sessions.length - 1], Number(process.env.AB_SEED))
+  // AB_ANALYZE=1: vacuum analyze once here, as bench/bookings.ts does after seeding (the planner's statistics then
+  // describe these few rows, however much the run adds; autovacuum is off on the bench server).
+  if (process.env.AB_ANALYZE === "1") await pool.query("vacuum analyze sessions, booking_quota, org_events, bookings, customers, mail_outbox, events")
   return { name: NAMES[i], entry, database, server, pool, f }
 }))
 const settle = async (pool: pg.Pool) => {
