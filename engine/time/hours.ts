@@ -20,6 +20,30 @@ export const openIntervals = (
   zone: string,
   fromDate: LocalDate,
   toDate: LocalDate
+): ReadonlyArray<Readonly<Interval>> => {
+  const key = `${zone}|${fromDate}|${toDate}|${JSON.stringify(hours)}`
+  const hit = kept.get(key)
+  if (hit !== undefined) return hit
+  const computed = computeOpenIntervals(hours, zone, fromDate, toDate)
+  if (kept.size >= KEPT) kept.delete(kept.keys().next().value!)
+  kept.set(key, computed)
+  return computed
+}
+
+/**
+ * openIntervals is pure (zone rules do not change while the process runs) and asked the same again and again (every
+ * availability call for an offering's window, two for a rental), and its zone conversions were a third of such a
+ * call's own work: the latest answers are kept, oldest dropped first.
+ */
+const KEPT = 512
+const kept = new Map<string, ReadonlyArray<Readonly<Interval>>>()
+
+/** openIntervals without the kept answers (what it must always equal). */
+export const computeOpenIntervals = (
+  hours: ReadonlyArray<WeeklyHours>,
+  zone: string,
+  fromDate: LocalDate,
+  toDate: LocalDate
 ): Array<Interval> => {
   const windows: Array<Interval> = []
   for (const date of daysBetween(fromDate, toDate) < 0 ? [] : walkDays(fromDate, toDate)) {

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { openIntervals } from "../../../engine/time/hours.ts"
+import { computeOpenIntervals, openIntervals } from "../../../engine/time/hours.ts"
 import { addDays, toInstant } from "../../../engine/time/local.ts"
 import { weeklyHours, zoneAndFrom } from "./arbitraries.ts"
 import { nearTransition, wallOf } from "./intl.ts"
@@ -24,6 +24,20 @@ describe("openIntervals", () => {
         }
       }),
       { numRuns: 300 }
+    )
+  })
+
+  it("the kept answers equal a fresh computation, asked in any order and again", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(weeklyHours, zoneAndFrom, fc.integer({ min: 1, max: 10 })), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(5), { maxLength: 12 }), (asks, again) => {
+        const ask = ([hours, { zone, date }, days]: (typeof asks)[number]) => {
+          const to = addDays(date, days - 1)
+          expect(openIntervals(hours, zone, date, to)).toEqual(computeOpenIntervals(hours, zone, date, to))
+        }
+        for (const a of asks) ask(a)
+        for (const i of again) ask(asks[i % asks.length])
+      }),
+      { numRuns: 200 }
     )
   })
 })
