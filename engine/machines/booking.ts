@@ -213,7 +213,7 @@ export const startBookingByMachine = (input: BookingInput) => start(bookingMachi
 /**
  * Where a new booking starts (state, emits, tasks) depends on `hold` alone: the one guard of the initial transition
  * reads confirmed_at, which the context sets from `hold`. So the machine is evaluated once per value of `hold` (it
- * was about 0.3 ms of CPU per booking) and each booking gets its own context. specs/property/bookings/start.test.ts
+ * was about 0.3 ms of CPU per booking) and each booking gets its own context. specs/property/bookings/start.property.test.ts
  * holds this equal to startBookingByMachine for any input.
  */
 const startsByHold = new Map<boolean, ReturnType<typeof startBookingByMachine>>()
