@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Mail } from "../../../engine/services/mail/Mail.ts"
+import { BATCH } from "../../../engine/services/mail/outbox.ts"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { runEngine } from "../../support/engine.ts"
 import { enqueue, outbox } from "./helpers.ts"
@@ -23,6 +24,17 @@ describe("the mail outbox", () => {
     expect(await outbox(app, id)).toMatchObject({ attempts: 0, sent_at: null })
     await app.advance(1)
     expect(await outbox(app, id)).toMatchObject({ attempts: 1, sent_at: expect.any(Date) })
+  })
+
+  it("sends more than one batch in a pass: what is due goes out, not 50 a pass", async () => {
+    const ids = await runEngine(app, Effect.flatMap(Mail, (m) =>
+      Effect.forEach(Array.from({ length: 2 * BATCH + 7 }, (_, i) => i), (i) =>
+        m.enqueue(org.id, { to: `many-${i}@example.com`, subject: "Many", text: "One of many", kind: "test" }))))
+    expect(ids).toHaveLength(2 * BATCH + 7)
+    const unsent = () => sql(app, (s) => s<{ n: number }>`select count(*)::int as n from mail_outbox where to_address like 'many-%' and sent_at is null`)
+    expect((await unsent())[0].n).toBe(2 * BATCH + 7)
+    await app.advance(1)
+    expect((await unsent())[0].n).toBe(0)
   })
 
   it("writes in the caller's transaction: a rollback leaves no mail", async () => {
