@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshPostgresDatabase } from "../../support/database.ts"
 import { natsUrl, readStream } from "../../support/nats.ts"
 import { type Receiver, startReceiver, waitFor } from "../../support/receiver.ts"
+import { DEFAULT_TIMEOUT_MS } from "../../../engine/services/webhooks/Settings.ts"
 
 // Three engine processes over one Postgres database and one NATS, requests spread across them, one killed with -9.
 const ADMIN = "instances-admin-token-0123456789"
@@ -343,11 +344,13 @@ describe("three instances over one Postgres and one NATS", () => {
       const firsts = r.ids().filter((id, i, all) => all.indexOf(id) === i)
       expect(firsts).toEqual([...firsts].sort((x, y) => x - y))
       // The relay's and dispatcher's work went on after the kill: the longest pause between deliveries from the kill
-      // to the end of the load (events kept coming all along) is taken over time.
+      // to the end of the load (events kept coming all along) is taken over time. When the killed instance held this
+      // endpoint's lease it waits for the lease to lapse (docs/events.md: 15 s after its last save, the POST time-out
+      // plus 10 s), then the next sweep or wake-up takes it: 14,990 ms was seen on 2026-11-25; 10 s was too tight.
       const at = r.hits.map((h) => h.at).filter((t) => t >= killedPerf - 1_000 && t <= killedPerf + (SOAK_MS / 2))
       const pause = Math.max(...at.slice(1).map((t, i) => t - at[i]))
       console.log(`soak: endpoint got ${r.hits.length} deliveries of ${wanted.length} events; longest pause after the kill ${Math.round(pause)} ms`)
-      expect(pause).toBeLessThan(10_000)
+      expect(pause).toBeLessThan(DEFAULT_TIMEOUT_MS + 10_000 + 3_000)
     }
     for (const r of receivers) await r.close()
   }, 600_000)
