@@ -112,19 +112,21 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
             update messages set delivered_at = ${now} where mail_id in ${sql.in(messages)}`
       })
 
-    /** One batch: claimed, sent, marked; how many were claimed. */
+    /** One batch: claimed, sent, marked; true when it came full and the mail server took every mail. */
     const sendBatch = Effect.gen(function*() {
       const rows = yield* claim
       const sent = yield* Effect.forEach(rows, deliver, { concurrency: 4 })
-      yield* markSent(rows.filter((_, i) => sent[i]))
-      return rows.length
+      const took = rows.filter((_, i) => sent[i])
+      yield* markSent(took)
+      return rows.length === BATCH && took.length === rows.length
     })
 
     // Batch after batch while they come full, up to MAX_BATCHES a pass: the scheduler passes at most once a second,
     // and one batch a pass capped mail at 50 a second per instance (a steady 300 bookings a second left it ever
-    // further behind).
+    // further behind). A batch with a failure ends the pass: while the mail server is down (each attempt may wait for
+    // its time-out) a pass stays one batch long, so the other jobs of the pass (holds lapsing) are not held up.
     const sendDue = Effect.gen(function*() {
-      for (let i = 0; i < MAX_BATCHES; i++) if ((yield* sendBatch) < BATCH) return
+      for (let i = 0; i < MAX_BATCHES; i++) if (!(yield* sendBatch)) return
     }).pipe(Effect.orDie, Effect.withSpan("Mail.sendDue"))
 
     yield* jobs.register({

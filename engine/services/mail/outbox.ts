@@ -4,7 +4,7 @@ export const MAX_ATTEMPTS = BACKOFF_SECONDS.length + 1
 /** A claimed row is due again after this long, so mail survives an instance that dies mid-send. */
 export const LEASE_SECONDS = 600
 export const BATCH = 50
-/** Batches one pass of the mail job sends at most (it goes on while they come full): 1,000 mails. */
+/** Batches one pass of the mail job sends at most (it goes on while they come full and all were taken): 1,000 mails. */
 export const MAX_BATCHES = 20
 
 export interface OutboxRow {
