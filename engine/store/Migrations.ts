@@ -30,6 +30,7 @@ import giftPurchases from "./migrations/0086_gift_purchases.ts"
 import messageDrafts from "./migrations/0087_message_drafts.ts"
 import holdCaps from "./migrations/0088_hold_caps.ts"
 import sandboxRedelivery from "./migrations/0089_sandbox_redelivery.ts"
+import leanBookingInsert from "./migrations/0090_lean_booking_insert.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -63,5 +64,6 @@ export const migrations = Migrator.fromRecord({
   "0086_gift_purchases": giftPurchases,
   "0087_message_drafts": messageDrafts,
   "0088_hold_caps": holdCaps,
-  "0089_sandbox_redelivery": sandboxRedelivery
+  "0089_sandbox_redelivery": sandboxRedelivery,
+  "0090_lean_booking_insert": leanBookingInsert
 })

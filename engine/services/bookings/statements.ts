@@ -28,10 +28,10 @@ export const WRITE: PreparedStatement = {
       on conflict do nothing returning id
     ), c_fill as (
       update customers set name = coalesce(name, $5::text), phone = coalesce(phone, $6::text), updated_at = $7::timestamptz
-      where $2::text = 'fill' and id = $3::uuid and erased_at is null and name is not distinct from $8::text and phone is not distinct from $9::text
+      where $2::text = 'fill' and id = $3::uuid and org_id = $1::uuid and erased_at is null and name is not distinct from $8::text and phone is not distinct from $9::text
       returning id
     ), c_keep as (
-      select id from customers where $2::text = 'keep' and id = $3::uuid and erased_at is null
+      select id from customers where $2::text = 'keep' and id = $3::uuid and org_id = $1::uuid and erased_at is null
     ), c as (
       select id from c_new union all select id from c_fill union all select id from c_keep
     ), b as (
