@@ -1,3 +1,4 @@
+import "./transports/heap.ts"
 import { NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { HttpServer } from "@effect/platform"

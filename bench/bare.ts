@@ -225,8 +225,8 @@ export const serveBookings = async (
   }
 }
 
-export const startBare = (options: { readonly databaseUrl: string; readonly port?: number; readonly poolSize?: number }): Promise<BareServer> => {
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20, application_name: "bench-bare" })
+export const startBare = (options: { readonly databaseUrl: string; readonly port?: number; readonly poolSize?: number; readonly pool?: pg.Pool }): Promise<BareServer> => {
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20, application_name: "bench-bare" })
   return serveBookings(options.port ?? 0, (bearer, input, publicUrl) => {
     inflight++
     return book(pool, publicUrl, bearer, input).finally(() => inflight--)

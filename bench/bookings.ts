@@ -468,11 +468,11 @@ export const run = async (): Promise<BookingsBench> => {
   const pools: pg.Pool[] = []
   try {
     // Fixtures through the engine's API: per target one org (scale plan), a class of 10,000 seats per time, 200
-    // times to spread over and one time per hot cell; plus the growth org (two times, 20,000 seats).
+    // times to spread over and one time per hot cell and round; plus the growth org (two times, 20,000 seats).
     let engine = await spawnEngine(withDb(dbE))
     const engineReadyMs = engine.readyMs
     const fixtures = {} as Record<Target, Fixture>
-    for (const target of TARGETS) fixtures[target] = await fixture(engine.url, `bench ${target}`, SPREAD_SESSIONS + CONNECTIONS.length)
+    for (const target of TARGETS) fixtures[target] = await fixture(engine.url, `bench ${target}`, SPREAD_SESSIONS + CONNECTIONS.length * rounds)
     const grow = await fixture(engine.url, "bench growth", 2)
     // Customers on record before any copy is made, so every database's statistics know a table of realistic size:
     // analyzed over the fixtures' few rows, the planner keeps a sequential scan of customers in the prepared READ's
@@ -528,7 +528,9 @@ export const run = async (): Promise<BookingsBench> => {
       bare: { server: bare, pool: poolB, database: dbB }
     }
     const spreadOf = (t: Target) => fixtures[t].sessions.slice(0, SPREAD_SESSIONS)
-    const hotOf = (t: Target, c: number) => [fixtures[t].sessions[SPREAD_SESSIONS + CONNECTIONS.indexOf(c as 1)]]
+    // A time of its own per hot cell and round: the floor books 1,000+ a second, and one time of 10,000 seats over a
+    // cell's rounds sold out (its later rounds then counted refusals, not bookings).
+    const hotOf = (t: Target, c: number, r: number) => [fixtures[t].sessions[SPREAD_SESSIONS + CONNECTIONS.indexOf(c as 1) * rounds + r - 1]]
     for (const t of TARGETS) {
       await measure(sides[t], t, fixtures[t], spreadOf(t), "spread", 8, 0, 3, `${tag}-warm-${t}`)
     }
@@ -545,7 +547,7 @@ export const run = async (): Promise<BookingsBench> => {
           turn++
           const got = {} as Record<Target, Measurement>
           for (const t of order) {
-            const sessions = scenario === "hot" ? hotOf(t, connections) : spreadOf(t)
+            const sessions = scenario === "hot" ? hotOf(t, connections, r) : spreadOf(t)
             got[t] = await measure(sides[t], t, fixtures[t], sessions, scenario, connections, r, duration, `${tag}-${t}-${scenario}-${connections}-${r}`)
             show(got[t])
           }

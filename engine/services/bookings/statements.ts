@@ -6,6 +6,9 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it: if that no longer holds
  * nothing is written and the caller reads again), the booking (the bookings_places trigger takes its places or
  * refuses), its mail (none when $33, the address, is null: a quiet booking), the month's quota (refused past the plan's), and its events stamped under the org's event row.
+ * They run in the order the final select reads them (a CTE nothing reads runs last): the customer, the booking (the
+ * time's row is locked from here to commit), its mail, and only then the org's two rows (quota, event clock), which
+ * every booking of the org waits on, so those are held for the least: the quota, the events, the commit.
  */
 export const READ: PreparedStatement = {
   name: "booking_read",
@@ -47,6 +50,7 @@ export const WRITE: PreparedStatement = {
       insert into mail_outbox (id, org_id, to_address, subject, body, kind, booking_id, created_at, attempts, next_at, vars)
       select $32::uuid, $1::uuid, $33::text, $34::text, $35::text, $36::text, b.id, $7::timestamptz, 0, $7::timestamptz, $41::jsonb from b
       where $33::text is not null
+      returning 1
     ), q as (
       insert into booking_quota as x (org_id, month, used, quota) select $1::uuid, $37::text, 1, $38::int from b
       on conflict (org_id, month) do update set used = x.used + 1, quota = excluded.quota
@@ -61,5 +65,5 @@ export const WRITE: PreparedStatement = {
       order by v.n
       returning id
     )
-    select (select count(*) from b)::int as written, (select count(*) from e)::int as events`
+    select (select count(*) from b)::int as written, (select count(*) from m)::int as mails, (select count(*) from e)::int as events`
 }
