@@ -27,7 +27,7 @@ import { Context, Effect, Fiber, Layer, Logger, LogLevel, Option } from "effect"
 import { HttpServer } from "@effect/platform"
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import os from "node:os"
 import { fileURLToPath } from "node:url"
@@ -225,6 +225,34 @@ export const cpuMs = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS
 }
 
+/**
+ * CPU time of every process named postgres on this machine so far, in ms (backends, WAL writer, checkpointer). Over a
+ * measurement only the measured server's database is busy, so the difference is the database's work for its bookings.
+ * A backend that has exited counts in the postmaster's cutime and cstime (it reaps them), so closing connections
+ * does not make the sum go down.
+ */
+export const postgresCpuMs = () => {
+  const stats: string[] = []
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") stats.push(stat)
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  const parents = new Set(stats.map((s) => Number(s.slice(0, s.indexOf(" ")))))
+  let total = 0
+  for (const stat of stats) {
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    // utime + stime; and for the postmaster (its parent is no postgres) cutime + cstime: its backends that have exited.
+    const own = Number(fields[11]) + Number(fields[12])
+    total += (parents.has(Number(fields[1])) ? own : own + Number(fields[13]) + Number(fields[14])) * TICK_MS
+  }
+  return total
+}
+
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createServer()
@@ -311,6 +339,8 @@ export interface Measurement extends LoadResult {
   readonly round: number
   /** CPU time of the server process (user + system, /proc) per successful booking, in ms. */
   readonly serverCpuMsPerBooking: number
+  /** CPU time of Postgres (every postgres process, /proc) per successful booking, in ms. */
+  readonly postgresCpuMsPerBooking: number
   /** 1-minute load average when the measurement started (the machine is shared). */
   readonly loadAverage: number
 }
@@ -336,6 +366,7 @@ export interface Summary {
   readonly p50: number
   readonly p99: number
   readonly cpuMs: number
+  readonly postgresCpuMs: number
   readonly non2xx: number
 }
 
@@ -378,6 +409,7 @@ const summary = (ms: ReadonlyArray<Measurement>): Summary => ({
   p50: round(median(ms.map((m) => m.p50)), 1),
   p99: round(median(ms.map((m) => m.p99)), 1),
   cpuMs: round(median(ms.map((m) => m.serverCpuMsPerBooking))),
+  postgresCpuMs: round(median(ms.map((m) => m.postgresCpuMsPerBooking))),
   non2xx: ms.reduce((a, m) => a + m.non2xx + m.errors, 0)
 })
 
@@ -406,14 +438,19 @@ const measure = async (side: Side, target: Target, f: Fixture, sessions: Readonl
   await settle(side.pool, side.database, target === "engine")
   const loadAverage = os.loadavg()[0]
   const before = cpuMs(side.server.pid)
+  const pgBefore = postgresCpuMs()
   const result = await generateLoad({ url: side.server.url, key: f.key, offeringId: f.offeringId, sessions, connections, duration, tag })
   if (target === "engine") await settle(side.pool, side.database, true)
   const used = cpuMs(side.server.pid) - before
-  return { ...result, target, scenario, connections, round: roundNo, serverCpuMsPerBooking: result.ok === 0 ? 0 : used / result.ok, loadAverage }
+  const pgUsed = postgresCpuMs() - pgBefore
+  return {
+    ...result, target, scenario, connections, round: roundNo, serverCpuMsPerBooking: result.ok === 0 ? 0 : used / result.ok,
+    postgresCpuMsPerBooking: result.ok === 0 ? 0 : pgUsed / result.ok, loadAverage
+  }
 }
 
 const show = (m: Measurement) =>
-  log(`  ${m.scenario.padEnd(6)} c=${String(m.connections).padStart(2)} r${m.round} ${m.target.padEnd(6)} ${m.rps.toFixed(0).padStart(5)} req/s  p50 ${m.p50} p99 ${m.p99} ms  non-2xx ${m.non2xx + m.errors}  cpu ${m.serverCpuMsPerBooking.toFixed(2)} ms/booking  load ${m.loadAverage.toFixed(1)}`)
+  log(`  ${m.scenario.padEnd(6)} c=${String(m.connections).padStart(2)} r${m.round} ${m.target.padEnd(6)} ${m.rps.toFixed(0).padStart(5)} req/s  p50 ${m.p50} p99 ${m.p99} ms  non-2xx ${m.non2xx + m.errors}  cpu ${m.serverCpuMsPerBooking.toFixed(2)} ms/booking, postgres ${m.postgresCpuMsPerBooking.toFixed(2)}  load ${m.loadAverage.toFixed(1)}`)
 
 /** Copies an org `n` times (orgs, api key, offering, its times, a customer and bookings of each time), in SQL. */
 export const seedOrgs = async (pool: pg.Pool, orgId: string, n: number) => {
@@ -678,12 +715,13 @@ export const toMarkdown = (b: BookingsBench) => {
     `${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}. Engine: \`node dist/server.mjs\` (ready in ${b.engineReadyMs} ms). ` +
     `Medians over rounds; ratios are medians of per-round ratios.`,
     "",
-    "| scenario | conns | engine req/s | engine p50 / p99 ms | floor req/s | floor p50 / p99 ms | same-SQL req/s | same-SQL p50 / p99 ms | engine/floor | engine/same-SQL | p99 engine/floor | CPU ms/booking engine / floor / same-SQL | load avg |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | conns | engine req/s | engine p50 / p99 ms | floor req/s | floor p50 / p99 ms | same-SQL req/s | same-SQL p50 / p99 ms | engine/floor | engine/same-SQL | p99 engine/floor | CPU ms/booking engine / floor / same-SQL | Postgres CPU ms/booking engine / floor / same-SQL | load avg |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...b.cells.map((c) =>
       `| ${c.scenario} | ${c.connections} | ${c.engine.rps.toFixed(0)} | ${f1(c.engine.p50)} / ${f1(c.engine.p99)} | ${c.floor.rps.toFixed(0)} | ` +
       `${f1(c.floor.p50)} / ${f1(c.floor.p99)} | ${c.bare.rps.toFixed(0)} | ${f1(c.bare.p50)} / ${f1(c.bare.p99)} | **${c.ratioFloor.toFixed(2)}** | ` +
       `${c.ratioBare.toFixed(2)} | ${c.p99Factor.toFixed(2)} | ${c.engine.cpuMs.toFixed(2)} / ${c.floor.cpuMs.toFixed(2)} / ${c.bare.cpuMs.toFixed(2)} | ` +
+      `${c.engine.postgresCpuMs.toFixed(2)} / ${c.floor.postgresCpuMs.toFixed(2)} / ${c.bare.postgresCpuMs.toFixed(2)} | ` +
       `${c.loadAverage.min}-${c.loadAverage.max} |`
     ),
     "",
