@@ -3,7 +3,7 @@
  * (bundles made with scripts/bundle.mjs, e.g. of two commits; paths inside this checkout so they find node_modules).
  * Each runs as its own process over its own fresh database and org; POST /bookings on one hot time at 1 and 8
  * connections and spread over the times at 8, in alternating rounds (who goes first alternates), AB_SECONDS (default
- * 3) each, AB_ROUNDS (default 5) rounds; AB_CELLS picks the cells (default hot:1,hot:8,spread:8). Per measurement req/s and the server's CPU per booking (/proc, background
+ * 3) each, AB_ROUNDS (default 5) rounds; AB_CELLS picks the cells (default hot:1,hot:8,spread:8). Per measurement req/s, p99 and the server's CPU per booking (/proc, background
  * work included: the window ends once its mail and events are done); the ratios to A are medians of per-round ratios.
  * A hot cell books a fresh time each round. AB_TIMES (default 50) sets the number of times, AB_SEED=n puts n bookings
  * on record first, AB_ANALYZE=1 analyzes the databases once after set-up (see bench/README.md on statistics).
@@ -51,13 +51,13 @@ const out: Array<Record<string, unknown>> = []
 let hot = 0
 try {
   for (const [scenario, connections] of cells) {
-    const ratios = new Map<string, Array<{ rps: number; cpu: number }>>()
+    const ratios = new Map<string, Array<{ rps: number; cpu: number; p99: number }>>()
     for (let r = 0; r < rounds + 1; r++) {
       hot++
       // Who goes first rotates, and every other round the order runs backwards.
       const rotated = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)]
       const order = r % 2 === 0 ? rotated : rotated.reverse()
-      const got = new Map<string, { rps: number; cpu: number }>()
+      const got = new Map<string, { rps: number; cpu: number; p99: number }>()
       for (const s of order) {
         await settle(s.pool)
         // The org's monthly quota (scale plan) would refuse a long run's later rounds: each round starts the month anew.
@@ -68,21 +68,21 @@ try {
         const res = await generateLoad({ url: s.server.url, key: s.f.key, offeringId: s.f.offeringId, sessions, connections, duration: seconds, tag: `${s.name}${scenario}${connections}r${r}` })
         await settle(s.pool)
         const cpu = (cpuMs(s.server.pid) - before) / Math.max(1, res.ok)
-        got.set(s.name, { rps: res.rps, cpu })
-        if (r > 0) console.log(`${scenario.padEnd(6)} c=${String(connections).padStart(2)} r${r} ${s.name} ${res.rps.toFixed(0).padStart(5)} req/s  cpu ${cpu.toFixed(2)} ms/booking  non-2xx ${res.non2xx + res.errors}  load ${os.loadavg()[0].toFixed(1)}`)
+        got.set(s.name, { rps: res.rps, cpu, p99: res.p99 })
+        if (r > 0) console.log(`${scenario.padEnd(6)} c=${String(connections).padStart(2)} r${r} ${s.name} ${res.rps.toFixed(0).padStart(5)} req/s  p99 ${res.p99} ms  cpu ${cpu.toFixed(2)} ms/booking  non-2xx ${res.non2xx + res.errors}  load ${os.loadavg()[0].toFixed(1)}`)
       }
       // Round 0 warms both up and is not counted.
       if (r > 0) {
         const base = got.get("A")!
         for (const s of sides.slice(1)) {
           const x = got.get(s.name)!
-          ratios.set(s.name, [...(ratios.get(s.name) ?? []), { rps: x.rps / base.rps, cpu: x.cpu / base.cpu }])
+          ratios.set(s.name, [...(ratios.get(s.name) ?? []), { rps: x.rps / base.rps, cpu: x.cpu / base.cpu, p99: x.p99 / base.p99 }])
         }
       }
     }
     for (const s of sides.slice(1)) {
       const rs = ratios.get(s.name)!
-      const row = { scenario, connections, build: s.name, rps_over_a: +median(rs.map((x) => x.rps)).toFixed(2), cpu_over_a: +median(rs.map((x) => x.cpu)).toFixed(2) }
+      const row = { scenario, connections, build: s.name, rps_over_a: +median(rs.map((x) => x.rps)).toFixed(2), cpu_over_a: +median(rs.map((x) => x.cpu)).toFixed(2), p99_over_a: +median(rs.map((x) => x.p99)).toFixed(2) }
       out.push(row)
       console.log(JSON.stringify(row))
     }
