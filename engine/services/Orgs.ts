@@ -97,11 +97,27 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const events = yield* Events
     const signals = yield* Signals
     const keys = new Map<string, { readonly org: Authenticated; readonly at: number }>()
+    // Counts the changes forgotten: a lookup that read its row before a change and returns after it must not put
+    // what it read back in the cache (the revoked key would then act for 5 s more).
+    let changes = 0
     const forget = (payload: string) => {
+      changes++
       const [kind, id] = [payload.slice(0, payload.indexOf(":")), payload.slice(payload.indexOf(":") + 1)]
       for (const [hash, entry] of keys) if ((kind === "key" ? entry.org.apiKeyId : kind === "app" ? entry.org.appId : entry.org.id) === id) keys.delete(hash)
     }
-    yield* signals.listen(KEYS_CHANNEL, { onMessage: forget, onReset: () => keys.clear() })
+    yield* signals.listen(KEYS_CHANNEL, {
+      onMessage: forget,
+      onReset: () => {
+        changes++
+        keys.clear()
+      }
+    })
+    /** Remembers what a lookup begun at `since` (a count of changes) found, unless a key changed while it read. */
+    const remember = (hash: string, org: Authenticated, since: number) => {
+      if (since !== changes) return
+      if (keys.size >= KEY_CACHE_MAX) keys.clear()
+      keys.set(hash, { org, at: Date.now() })
+    }
     /** Forgets here at once, then tells every instance. */
     const changed = (payload: string) => Effect.zipRight(Effect.sync(() => forget(payload)), signals.notify(KEYS_CHANNEL, payload))
 
@@ -250,13 +266,11 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
           return Option.none()
         })
       }
+      const since = changes
       if (key.startsWith(ACCESS_TOKEN_PREFIX)) {
         return Effect.tap(accessToken(hash), Option.match({
           onNone: () => Effect.sync(() => keys.delete(hash)),
-          onSome: (org: Authenticated) => Effect.sync(() => {
-            if (keys.size >= KEY_CACHE_MAX) keys.clear()
-            keys.set(hash, { org, at: Date.now() })
-          })
+          onSome: (org: Authenticated) => Effect.sync(() => remember(hash, org, since))
         }))
       }
       // A member's key carries the member's role now; a key whose member left the team reaches nothing.
@@ -272,10 +286,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         )),
         Effect.tap(Option.match({
           onNone: () => Effect.sync(() => keys.delete(hash)),
-          onSome: (org) => Effect.sync(() => {
-            if (keys.size >= KEY_CACHE_MAX) keys.clear()
-            keys.set(hash, { org, at: Date.now() })
-          })
+          onSome: (org) => Effect.sync(() => remember(hash, org, since))
         }))
       )
     }

@@ -5,7 +5,7 @@ import { Ajv } from "ajv"
 import addFormats from "ajv-formats"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EVENT_TYPES } from "../../../engine/schema/webhook.ts"
-import { startApp, type TestApp } from "../../support/app.ts"
+import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { type Json, mcpClient, UNKNOWN_ID } from "./fixtures.ts"
 
 let app: TestApp
@@ -278,6 +278,14 @@ describe("MCP sessions and booking subscriptions", () => {
     }
     return true
   }
+  const waitForAsync = async (check: () => Promise<boolean>, ms = 10_000) => {
+    const until = Date.now() + ms
+    while (!(await check())) {
+      if (Date.now() > until) return false
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    return true
+  }
 
   it("tells a subscribed session when its booking changes (cancelled over REST), and only then", async () => {
     const org = await app.newOrg()
@@ -318,9 +326,15 @@ describe("MCP sessions and booking subscriptions", () => {
     const { client, transport, updates } = await connect(made.body.key)
     try {
       await client.subscribeResource({ uri: `booking-engine://bookings/${booking.id}` })
+      // The booking's own events (made before the subscription) may still be on their way and told while the key
+      // acts: let them go out first, so only what follows the revocation is counted.
+      expect(await waitForAsync(async () => (await sql(app, (q) => q<{ n: number }>`
+        select count(*)::int as n from events where org_id = ${org.id} and relayed_at is null`))[0].n === 0)).toBe(true)
+      await new Promise((r) => setTimeout(r, 300))
+      const before = updates.length
       expect((await app.call(org.key, "DELETE", `/api/v1/api_keys/${made.body.id}`)).status).toBe(200)
       await app.call(org.key, "POST", `/api/v1/bookings/${booking.id}/cancel`, {})
-      expect(await waitFor(() => updates.length > 0, 1_500)).toBe(false)
+      expect(await waitFor(() => updates.length > before, 1_500)).toBe(false)
       const res = await fetch(`${app.url}/mcp`, {
         method: "POST",
         headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": transport.sessionId! },
