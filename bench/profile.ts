@@ -1,7 +1,8 @@
 /**
  * Where the engine's CPU goes under booking load: `node --cpu-prof` on the built server (dist/server.mjs), POST
- * /bookings on one time for PROFILE_SECONDS (default 8) at PROFILE_CONNECTIONS (default 1), then the profile's
- * samples mapped back to the sources through dist/server.mjs.map: self time per source file and function, top 25.
+ * /bookings on one time (PROFILE_TIMES=n: round-robin over n) for PROFILE_SECONDS (default 8) at PROFILE_CONNECTIONS
+ * (default 1), then the profile's samples mapped back to the sources through dist/server.mjs.map: self time per
+ * source file and function, top 25, and inclusive time of the project's own functions, top 30.
  * `npx tsx bench/profile.ts` (needs Postgres, as the other benches; builds nothing: run `npm run build` first).
  * Not part of `npm run bench`; the .cpuprofile is kept for Chrome's DevTools.
  */
@@ -22,8 +23,10 @@ const dir = mkdtempSync(join(tmpdir(), "be-profile-"))
 await adminQuery(`create database ${db}`)
 try {
   const engine = await spawnEngine(withDb(db), dir)
-  const f = await fixture(engine.url, "profile", 1)
-  const load = await generateLoad({ url: engine.url, key: f.key, offeringId: f.offeringId, sessions: [f.sessions[0]], connections, duration: seconds, tag: "profile" })
+  // PROFILE_TIMES=n: round-robin over n times (the bench's spread scenario), else all on one time (hot).
+  const times = Number(process.env.PROFILE_TIMES ?? 1)
+  const f = await fixture(engine.url, "profile", times)
+  const load = await generateLoad({ url: engine.url, key: f.key, offeringId: f.offeringId, sessions: f.sessions, connections, duration: seconds, tag: "profile" })
   await engine.close()
   const file = join(dir, readdirSync(dir).find((n) => n.endsWith(".cpuprofile"))!)
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
