@@ -41,7 +41,7 @@ try {
     ["as migrated, again", null],
     ["without the booking_places trigger", "alter table bookings disable trigger booking_places"],
     ["and without booking_hold_caps", "alter table bookings disable trigger booking_hold_caps"],
-    ["and without bookings' secondary indexes", `alter table bookings drop constraint bookings_waiver_token_key; drop index bookings_octo_uuid,
+    ["and without bookings' secondary indexes", `drop index bookings_waiver_token, bookings_octo_uuid,
       bookings_org_reference, bookings_org_start, bookings_offering_live, bookings_session_live, bookings_series_live, bookings_customer,
       bookings_expiring, bookings_choosing, bookings_live_during`],
     ["and without events' secondary indexes", "drop index events_org_type, events_unrelayed, events_org"],

