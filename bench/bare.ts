@@ -137,7 +137,7 @@ const book = async (pool: pg.Pool, publicUrl: string, bearer: string, input: Inp
     const text = [`${subject}.`, `When: ${startsAt.toISOString()}`, `Your booking page: ${publicUrl}/b/${row.handle}`].join("\n")
     const alone = inflight === 1
     const sent = performance.now()
-    const written = await prepared<{ written: number }>(client, WRITE, [
+    const written = await prepared<{ written: number }>(client, WRITE[isNew ? "new" : "keep"], [
       org.id, isNew ? "new" : "keep", customer.id, email, input.customer.name, input.customer.phone, now, o.c_name, o.c_phone,
       id, o.id, o.s_id, null, startsAt, endsAt, input.quantity, input.quantity, "confirmed.plain",
       JSON.stringify(machine), "confirmed", null, 0, row.reference, row.handle, "api", "",

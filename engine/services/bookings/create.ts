@@ -208,7 +208,7 @@ export const bookingCreator = Effect.gen(function*() {
       ]
       const mail = bookingMail(hold ? "held" : "confirmed", row, customer.row.email ?? input.customer.email, o.name, links.publicUrl)
       const month = monthIn(now, org.timezone)
-      const write = prepared.run<{ written: number }>(WRITE, [
+      const write = prepared.run<{ written: number }>(WRITE[customer.mode], [
         org.id, customer.mode, customer.row.id, customer.row.email, input.customer.name, input.customer.phone ?? null, now, o.c_name, o.c_phone,
         row.id, o.id, row.session_id, row.series_id, row.starts_at, row.ends_at, row.quantity, row.places, row.state,
         JSON.stringify(row.machine), row.status, row.expires_at, row.total_cents, row.reference, row.handle, row.source, row.notes,
