@@ -36,10 +36,10 @@ const toBusEvent = (r: Row): BusEvent => ({ id: r.id, org_id: r.org_id, type: r.
 /**
  * Carries committed events to the bus in id order. Progress is per event (relayed_at): ids of different orgs
  * are not handed out in commit order, so a single cursor could pass an event still being written. One batch
- * = one transaction: leader check, lock the oldest unrelayed rows, publish, mark them. A crash after publish
- * re-publishes the batch and the bus dedupes on the event id (Nats-Msg-Id). The rows are not locked: the advisory lock
- * already makes one instance the relay for the batch's transaction, nothing else updates events, and a row lock per
- * event cost a quarter of the relay's work in Postgres (22 against 17 µs of backend CPU an event, 25,000 events).
+ * = one transaction: leader check, read the oldest unrelayed rows, publish, mark them. A crash after publish
+ * re-publishes the batch and the bus dedupes on the event id (Nats-Msg-Id). The rows are not locked: the advisory
+ * lock already makes one instance the relay for the batch's transaction, nothing else updates events, and a row lock
+ * per event cost a quarter of the relay's work in Postgres (22 against 17 µs of backend CPU an event, 25,000 events).
  */
 export const RelayLive = (options: RelayOptions = {}) =>
   Layer.scopedDiscard(Effect.gen(function*() {

@@ -4,8 +4,9 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * The booking path's two statements. READ: the offering, the time asked for (by id, else by start) with its places
  * taken, and the guest if the org knows their email. WRITE: everything a new booking changes, in one statement and
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it, one statement for each: if
- * that no longer holds nothing is written and the caller reads again), the booking (the bookings_places trigger takes its places or
- * refuses), its mail (none when $33, the address, is null: a quiet booking), the month's quota (refused past the plan's), and its events stamped under the org's event row.
+ * that no longer holds nothing is written and the caller reads again), the booking (the booking_places trigger takes
+ * its places or refuses), its mail (none when $33, the address, is null: a quiet booking), the month's quota (refused
+ * past the plan's), and its events stamped under the org's event row.
  * They run in the order the final select reads them (a CTE nothing reads runs last): the customer, the booking (the
  * time's row is locked from here to commit), its mail, and only then the org's two rows (quota, event clock), which
  * every booking of the org waits on, so those are held for the least: the quota, the events, the commit.
@@ -27,7 +28,7 @@ export const READ: PreparedStatement = {
  * What WRITE does to the guest's row, as READ found it: create it ($3 the new id; if another request created it first
  * nothing is written), fill in a missing name or phone (only if both are still as READ saw them), or only check that it
  * is there. One statement per case: a statement sets up every table change it holds each time it runs, whether that
- * change writes a row or not, and the other two cases' changes cost about 4% of the booking's work in Postgres.
+ * change writes a row or not, and the other two cases' changes cost about 3.5% of the booking's work in Postgres.
  */
 const CUSTOMER = {
   new: `insert into customers (id, org_id, email, name, phone, created_at)
@@ -42,8 +43,8 @@ const CUSTOMER = {
 export type CustomerMode = keyof typeof CUSTOMER
 
 /**
- * WRITE for each way of meeting the guest. The parameters are the same for the three: ($2 the mode, $4-$6 and $8-$9 the
- * guest's details) are named in the final select as well, so that each statement knows their types whether it reads
+ * WRITE for each way of meeting the guest, all three with the same parameters. $2 (the mode), $4-$6 and $8-$9 (the
+ * guest's details) are also named in the final select, so that each statement knows their types whether it reads
  * them or not.
  */
 const writeFor = (mode: CustomerMode): PreparedStatement => ({
