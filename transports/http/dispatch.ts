@@ -1,6 +1,6 @@
 import { Tracing } from "../../adapters/telemetry/otlp.ts"
 import { SqlClient } from "@effect/sql"
-import { Cause, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
+import { Cause, Context, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
 import { createHash } from "node:crypto"
 import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
@@ -200,10 +200,11 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
             return Either.isRight(encoded)
               ? Effect.succeed({ status: route.status, contentType: JSON_TYPE, body: JSON.stringify(encoded.right), store: route.status < 300 })
               : Effect.die(encoded.left)
-          }),
-          Effect.provideService(RequestSurface, req.surface)
+          })
         )
-        const withOrg = org === undefined ? respond : Effect.provideService(respond, CurrentOrg, org)
+        // The request's surface and org in one step: each provide copies the app's whole context.
+        const request = Context.make(RequestSurface, req.surface)
+        const withOrg = Effect.provide(respond, org === undefined ? request : Context.add(request, CurrentOrg, org))
         if (req.method !== "POST" || key === undefined || org === undefined) return toReply(yield* withOrg, false)
         // The same JSON with its keys in another order is the same request.
         const hash = createHash("sha256").update(`${req.method} ${req.url}\n${body === undefined ? "" : canonicalJson(body)}`).digest("hex")

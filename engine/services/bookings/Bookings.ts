@@ -72,13 +72,16 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         yield* mail.enqueue(orgId, bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", publicUrl, note))
       })
 
-    const create = Effect.fn("Bookings.create")(function*(input: BookingCreate) {
-      const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
-      if (booking.status !== "held" || booking.total_cents - booking.gift_cents <= 0) return booking
-      // The booking is written; the processor is called now, outside its transaction and lock.
-      const url = yield* payments.checkoutFor(booking.id)
-      return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
-    })
+    // A span without a captured stack (Effect.fn takes one per call, the booking path's costliest span): the span's
+    // name says where it is.
+    const create = (input: BookingCreate) =>
+      Effect.gen(function*() {
+        const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
+        if (booking.status !== "held" || booking.total_cents - booking.gift_cents <= 0) return booking
+        // The booking is written; the processor is called now, outside its transaction and lock.
+        const url = yield* payments.checkoutFor(booking.id)
+        return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
+      }).pipe(Effect.withSpan("Bookings.create", { captureStackTrace: false }))
 
     /**
      * A hold an assistant makes for a guest (/api/mcp/book/{slug}): always held, for 30 minutes, the guest emailed a
