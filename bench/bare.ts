@@ -144,7 +144,7 @@ const book = async (pool: pg.Pool, publicUrl: string, bearer: string, input: Inp
       "{}", "{}", now, null, null,
       randomUUID(), email, subject, text, "booking.confirmed",
       monthIn(now, org.timezone), QUOTA[org.plan] ?? 0,
-      events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => e.type), JSON.stringify(events.map((e) => e.data)),
       JSON.stringify({ kind: "confirmed", reference: row.reference, offering: o.name, starts_at: startsAt.toISOString(), page_url: `${publicUrl}/b/${row.handle}`, waiver_url: null, note: null, pay_url: null }),
       o.g_cancel_hours ?? null
     ]).catch((e: unknown) => {

@@ -1,5 +1,6 @@
 import { Effect, Layer, PubSub, Stream } from "effect"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
+import { traced } from "../../engine/services/tracing.ts"
 
 /** In-process bus (the default without NATS_URL): an unbounded PubSub, live events only. */
 export const MemoryBusLive: Layer.Layer<EventBus> = Layer.scoped(
@@ -8,7 +9,7 @@ export const MemoryBusLive: Layer.Layer<EventBus> = Layer.scoped(
     const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<BusEvent>(), PubSub.shutdown)
     return EventBus.of({
       name: "memory",
-      publish: (events) => PubSub.publishAll(pubsub, events).pipe(Effect.asVoid, Effect.withSpan("EventBus.publish")),
+      publish: (events) => PubSub.publishAll(pubsub, events).pipe(Effect.asVoid, traced("EventBus.publish")),
       subscribe: Stream.fromPubSub(pubsub)
     })
   })

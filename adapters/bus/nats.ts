@@ -2,6 +2,7 @@ import { DeliverPolicy, type JetStreamManager, JetStreamApiCodes, JetStreamApiEr
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
 import { Effect, Layer, Schedule, Schema, Stream } from "effect"
 import { type BusEvent, BusUnavailable, EventBus, subjectOf } from "../../engine/ports/Bus.ts"
+import { traced } from "../../engine/services/tracing.ts"
 
 export interface NatsBusOptions {
   /** Stream name; default "EVENTS". */
@@ -90,7 +91,7 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
         Effect.tryPromise({
           try: () => Promise.all(events.map((e) => js.publish(subjectOf(e), encodeEvent(e, maxPayload()), { msgID: String(e.id), timeout }))),
           catch: unavailable("publish")
-        }).pipe(Effect.asVoid, Effect.withSpan("EventBus.publish", { attributes: { count: events.length } }))
+        }).pipe(Effect.asVoid, traced("EventBus.publish", { attributes: { count: events.length } }))
 
       // An ordered (ephemeral, flow-controlled) consumer of messages arriving after it starts. Messages are pushed
       // from the consumer's iterator; closing the stream stops the consumer (pulling with Stream.fromAsyncIterable

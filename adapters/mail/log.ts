@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { Mailer } from "../../engine/ports/Mailer.ts"
+import { traced } from "../../engine/services/tracing.ts"
 
 /** Without SMTP_URL: every mail becomes one log line (JSON with the app's JSON logger) and counts as sent. */
 export const LogMailerLive = (from: string) =>
@@ -7,6 +8,9 @@ export const LogMailerLive = (from: string) =>
     send: (mail) =>
       Effect.logInfo("mail").pipe(
         Effect.annotateLogs({ mail_from: from, mail_to: mail.to, mail_subject: mail.subject, mail_reply_to: mail.replyTo ?? null, mail_text: mail.text }),
-        Effect.withSpan("Mailer.send")
+        // Below LOG_LEVEL the line is not made at all (its annotations alone copy the fiber's refs).
+        Effect.whenLogLevel("Info"),
+        Effect.asVoid,
+        traced("Mailer.send")
       )
   })

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import nodemailer from "nodemailer"
 import { MailFailed, Mailer } from "../../engine/ports/Mailer.ts"
+import { traced } from "../../engine/services/tracing.ts"
 
 /** SMTP_URL (smtp://user:pass@host:port, smtps:// for TLS from the start) through nodemailer; one pooled transport. */
 export const SmtpMailerLive = (url: string, from: string) =>
@@ -16,7 +17,7 @@ export const SmtpMailerLive = (url: string, from: string) =>
           Effect.tryPromise({
             try: () => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo }),
             catch: (e) => new MailFailed({ message: e instanceof Error ? e.message : String(e) })
-          }).pipe(Effect.asVoid, Effect.withSpan("Mailer.send"))
+          }).pipe(Effect.asVoid, traced("Mailer.send"))
       })
     })
   )

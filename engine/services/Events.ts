@@ -5,6 +5,7 @@ import { Wakeups } from "./Wakeups.ts"
 import type { Event } from "../schema/event.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
+import { traced } from "./tracing.ts"
 
 export interface NewEvent {
   readonly type: string
@@ -59,7 +60,7 @@ export class Events extends Effect.Service<Events>()("Events", {
         if (events.length === 0) return
         yield* prepared.run(APPEND, [orgId, yield* clock.now, events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))])
         yield* wakeups.poke
-      }).pipe(Effect.orDie, Effect.withSpan("Events.append"))
+      }).pipe(Effect.orDie, traced("Events.append"))
 
     /**
      * Takes the org's event row lock until commit without writing an event: whoever holds it knows that no event

@@ -1,5 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option, Ref } from "effect"
+import { traced } from "./tracing.ts"
 
 export interface Job {
   readonly name: string
@@ -24,7 +25,7 @@ export class Jobs extends Effect.Service<Jobs>()("Jobs", {
     const runDue = Effect.gen(function*() {
       for (const job of yield* Ref.get(registry)) {
         yield* job.run.pipe(
-          Effect.withSpan(`Job.${job.name}`),
+          traced(`Job.${job.name}`),
           Effect.catchAllCause((cause) => Effect.logError(`job ${job.name} failed`, cause))
         )
       }

@@ -9,6 +9,7 @@ import { CurrentOrg, type KeyKind, type Plan, type Role } from "./CurrentOrg.ts"
 import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
 import { switchOffForKey } from "./webhooks/revoke.ts"
+import { traced } from "./tracing.ts"
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")
 const newKey = () => `bk_live_${randomBytes(24).toString("base64url")}`
@@ -303,7 +304,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const get = Effect.gen(function*() {
       const org = yield* CurrentOrg
       return toOrg(Option.getOrThrow(yield* findRow(org.id)))
-    }).pipe(Effect.withSpan("Orgs.get"))
+    }).pipe(traced("Orgs.get"))
 
     const update = Effect.fn("Orgs.update")(function*(patch: {
       name?: string | undefined

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Cause, Duration, Effect, Exit, Layer } from "effect"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
 import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
+import { traced } from "../../engine/services/tracing.ts"
 
 export interface RelayOptions {
   /**
@@ -68,7 +69,7 @@ export const RelayLive = (options: RelayOptions = {}) =>
       yield* bus.publish(rows.map(toBusEvent))
       yield* sql`update events set relayed_at = clock_timestamp() where id in ${sql.in(rows.map((r) => r.id))}`
       return rows.length
-    }).pipe(sql.withTransaction, Effect.withSpan("Relay.batch"))
+    }).pipe(sql.withTransaction, traced("Relay.batch"))
 
     // Drained, it sleeps until woken; after a wake-up it looks once more a second later (a poke can come before its
     // writer commits). Another instance in the middle of a batch: try again shortly.

@@ -5,6 +5,7 @@ import { CurrentOrg, RequestSurface } from "../../engine/services/CurrentOrg.ts"
 import * as E from "../../engine/services/octo/errors.ts"
 import { Octo } from "../../engine/services/octo/Octo.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
+import { traced } from "../../engine/services/tracing.ts"
 
 /** Paths these routes answer: the OCTO core API for resellers. */
 export const OCTO_PATH = /^\/api\/octo(\/|$)/
@@ -111,7 +112,7 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
     const exit = await run(handler({ params: match!.slice(1), body: body.value, query: url.searchParams, pricing: granted.includes("octo/pricing") }).pipe(
       Effect.provideService(CurrentOrg, org),
       Effect.provideService(RequestSurface, "octo"),
-      Effect.withSpan(`octo ${method} ${path.replace(/\/bookings\/[^/]+/, "/bookings/{uuid}").replace(/\/products\/[^/]+/, "/products/{id}")}`)
+      traced(`octo ${method} ${path.replace(/\/bookings\/[^/]+/, "/bookings/{uuid}").replace(/\/products\/[^/]+/, "/products/{id}")}`)
     ))
     if (Exit.isSuccess(exit)) return send(200, exit.value)
     const failure = Cause.failureOption(exit.cause)

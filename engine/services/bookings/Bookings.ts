@@ -40,6 +40,7 @@ export { HOLD_MINUTES } from "./create.ts"
 const MINUTE_MS = 60_000
 import { Promos } from "../promos/Promos.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
+import { traced } from "../tracing.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
   dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default, GiftCards.Default],
@@ -81,7 +82,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         // The booking is written; the processor is called now, outside its transaction and lock.
         const url = yield* payments.checkoutFor(booking.id)
         return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
-      }).pipe(Effect.withSpan("Bookings.create", { captureStackTrace: false }))
+      }).pipe(traced("Bookings.create", { captureStackTrace: false }))
 
     /**
      * A hold an assistant makes for a guest (/api/mcp/book/{slug}): always held, for 30 minutes, the guest emailed a

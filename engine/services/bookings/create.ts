@@ -215,7 +215,7 @@ export const bookingCreator = Effect.gen(function*() {
         JSON.stringify(row.answers), JSON.stringify(row.metadata), row.confirmed_at, row.waiver_token, row.waiver_needed,
         randomUUID(), options.quiet === true ? null : mail.to, mail.subject, mail.text, mail.kind,
         month, MONTHLY_QUOTA[org.plan],
-        events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), JSON.stringify(mail.vars), row.guest_cancel_hours
+        events.map((e) => e.type), JSON.stringify(events.map((e) => e.data)), JSON.stringify(mail.vars), row.guest_cancel_hours
       ])
       // A promo code's use and a gift card's part are taken with the booking, in one transaction.
       const written = yield* (promo === undefined && gift === undefined && signed === undefined ? write : write.pipe(

@@ -75,7 +75,7 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
       returning last_at
     ), e as (
       insert into events (org_id, type, data, created_at)
-      select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($39::text[], $40::text[]) with ordinality as v(type, data, n)
+      select $1::uuid, v.type, v.data, t.last_at from t, rows from (unnest($39::text[]), jsonb_array_elements($40::jsonb)) with ordinality as v(type, data, n)
       order by v.n
       returning id
     )

@@ -7,6 +7,7 @@ import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { hashGiftCode, newGiftCode, normalizeGiftCode, recordMove } from "./moves.ts"
+import { traced } from "../tracing.ts"
 
 interface CardRow {
   readonly id: string
@@ -38,7 +39,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
       const org = yield* CurrentOrg
       const rows = yield* sql<CardRow>`select * from gift_cards where org_id = ${org.id} order by created_at, id`.pipe(Effect.orDie)
       return { data: rows.map(toCard) }
-    }).pipe(Effect.withSpan("GiftCards.list"))
+    }).pipe(traced("GiftCards.list"))
 
     const get = (id: string) =>
       Effect.gen(function*() {

@@ -6,6 +6,7 @@ import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
 import { afterFailure, BATCH, LEASE_SECONDS, MAX_BATCHES, type OutboxRow } from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
+import { traced } from "../tracing.ts"
 
 export interface NewMail {
   readonly to: string
@@ -93,7 +94,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
               } where id = ${row.id}`.pipe(Effect.as(false))
             })
         }),
-        Effect.withSpan("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
+        traced("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
       )
 
     /** The batch's sent mail in one statement; a message to a guest is delivered when the mail server accepts it. */
@@ -127,7 +128,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     // its time-out) a pass stays one batch long, so the other jobs of the pass (holds lapsing) are not held up.
     const sendDue = Effect.gen(function*() {
       for (let i = 0; i < MAX_BATCHES; i++) if (!(yield* sendBatch)) return
-    }).pipe(Effect.orDie, Effect.withSpan("Mail.sendDue"))
+    }).pipe(Effect.orDie, traced("Mail.sendDue"))
 
     yield* jobs.register({
       name: "mail.send",

@@ -5,6 +5,7 @@ import { Drafter, type DraftRequest } from "../../ports/Drafter.ts"
 import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
+import { traced } from "../tracing.ts"
 
 /** Rows taken per pass, how long a taken row is left alone, how much of the conversation the drafter sees. */
 const BATCH = 10
@@ -113,7 +114,7 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
       if (!drafter.enabled) return
       const rows = yield* claim
       yield* Effect.forEach(rows, (row) => settle(row), { concurrency: 4, discard: true })
-    }).pipe(Effect.orDie, Effect.withSpan("Drafts.run"))
+    }).pipe(Effect.orDie, traced("Drafts.run"))
 
     if (drafter.enabled) {
       yield* jobs.register({ name: "messages.drafts", run, next: sql`(select min(next_at) from message_drafts where status = 'pending')` })

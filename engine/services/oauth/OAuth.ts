@@ -9,6 +9,7 @@ import { invalidClient, invalidGrant, invalidRequest, oauthError, OAuthError as 
 import {
   ACCESS_SECONDS, type AuthMethod, CODE_SECONDS, parseClientMetadata, REFRESH_SECONDS, secret, sha256, validChallenge, verifierMatches
 } from "./rules.ts"
+import { traced } from "../tracing.ts"
 
 export const REFRESH_TOKEN_PREFIX = "mcp_rt_"
 const CODE_PREFIX = "mcp_ac_"
@@ -286,7 +287,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
         select a.id, a.client_id, c.client_name, c.redirect_uris, a.created_at, a.revoked_at
         from oauth_apps a join oauth_clients c on c.id = a.client_id where a.org_id = ${org.id} order by a.created_at, a.id`.pipe(Effect.orDie)
       return { data: rows.map(toApp) }
-    }).pipe(Effect.withSpan("OAuth.listApps"))
+    }).pipe(traced("OAuth.listApps"))
 
     /** Revokes an app: every token it holds stops at once, on every instance; owners only. */
     const revokeApp = Effect.fn("OAuth.revokeApp")(function*(id: string) {

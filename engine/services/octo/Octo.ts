@@ -16,6 +16,7 @@ import { Orgs } from "../Orgs.ts"
 import { booking, type OctoRow, PLACEHOLDER_EMAIL, type UnitRef } from "./booking.ts"
 import * as E from "./errors.ts"
 import { availability, type Ctx, fits, OPTION_ID, openingHoursOf, pricing as priced, product, type Slot, statusOf, UNIT_ID, unitPrice } from "./map.ts"
+import { traced } from "../tracing.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const AVAILABILITY_ID = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
@@ -125,7 +126,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
       const org = yield* orgs.get
       const { publicUrl } = yield* Links
       return { id: org.id, name: org.name, endpoint: `${publicUrl}/api/octo`, contact: { website: null, email: null, telephone: null, address: null } }
-    }).pipe(Effect.withSpan("Octo.supplier"))
+    }).pipe(traced("Octo.supplier"))
 
     /** Distinct local start times over the next two weeks, as the option's availabilityLocalStartTimes. */
     const toProduct = (o: OfferingRow, ctx: Ctx) =>

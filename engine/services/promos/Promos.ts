@@ -9,6 +9,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { isEmailTaken as isUniqueViolation } from "../customers/row.ts"
 import { Events } from "../Events.ts"
 import { discountOf, type PromoRow, refusalOf, toPromo } from "./rules.ts"
+import { traced } from "../tracing.ts"
 
 /** promo_codes.*: the org's codes, and the check a booking makes of the code it brings. */
 export class Promos extends Effect.Service<Promos>()("Promos", {
@@ -40,7 +41,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
       const org = yield* CurrentOrg
       const rows = yield* sql<PromoRow>`select * from promo_codes where org_id = ${org.id} order by created_at, code`.pipe(Effect.orDie)
       return { data: rows.map(toPromo) }
-    }).pipe(Effect.withSpan("Promos.list"))
+    }).pipe(traced("Promos.list"))
 
     const get = (id: string) => Effect.flatMap(CurrentOrg, (org) => Effect.map(find(org.id, id), toPromo))
 

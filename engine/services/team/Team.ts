@@ -10,6 +10,7 @@ import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Orgs } from "../Orgs.ts"
 import { switchOffForKey } from "../webhooks/revoke.ts"
+import { traced } from "../tracing.ts"
 
 /** An invite link works this long. */
 export const INVITE_DAYS = 7
@@ -66,7 +67,7 @@ export class Team extends Effect.Service<Team>()("Team", {
       const invites = yield* sql<InviteRow>`select * from invites
         where org_id = ${org.id} and accepted_at is null and ended_at is null and expires_at > ${now} order by created_at, id`.pipe(Effect.orDie)
       return { data: members.map(toMember), invites: invites.map(toInvite) }
-    }).pipe(Effect.withSpan("Team.list"))
+    }).pipe(traced("Team.list"))
 
     const invite = Effect.fn("Team.invite")(function*(input: { email: string; role: Role }) {
       const org = yield* ownerOnly

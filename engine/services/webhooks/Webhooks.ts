@@ -11,6 +11,7 @@ import { Events } from "../Events.ts"
 import { WebhookDispatch } from "./Dispatch.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, type StoredState, toDelivery, toEndpoint } from "./row.ts"
 import { LOG_SIZE } from "./Settings.ts"
+import { traced } from "../tracing.ts"
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
 
@@ -69,7 +70,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       const org = yield* CurrentOrg
       const rows = yield* sql<EndpointRow>`select * from webhook_endpoints where org_id = ${org.id} order by created_at, id`.pipe(Effect.orDie)
       return { data: rows.map(toEndpoint) }
-    }).pipe(Effect.withSpan("Webhooks.list"))
+    }).pipe(traced("Webhooks.list"))
 
     const get = Effect.fn("Webhooks.get")(function*(id: string) {
       return toEndpoint(yield* load(id))

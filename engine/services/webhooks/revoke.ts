@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { decideWebhookEndpoint } from "../../machines/webhookEndpoint.ts"
 import { type EndpointRow, machineRow } from "./row.ts"
+import { traced } from "../tracing.ts"
 
 /**
  * Revoking an API key switches off every endpoint it created, at once (spec "Key revocation"). Run it in the
@@ -18,4 +19,4 @@ export const switchOffForKey = (sql: SqlClient.SqlClient, keyId: string, at: Dat
         update webhook_endpoints set state = ${decision.state as string}, context = ${JSON.stringify(decision.context)}, retry_at = null
         where id = ${row.id}`
     }
-  }).pipe(Effect.withSpan("Webhooks.switchOffForKey"))
+  }).pipe(traced("Webhooks.switchOffForKey"))

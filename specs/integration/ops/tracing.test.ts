@@ -40,4 +40,21 @@ describe("OpenTelemetry traces over OTLP", () => {
     expect(inTrace.some((s) => s.parentSpanId === root.spanId)).toBe(true)
     expect(inTrace.some((s) => /sql|execute/i.test(s.name))).toBe(true)
   })
+
+  it("with the tracer on, a booking's own spans are made: the booking under its request, its mail's delivery and sending", async () => {
+    const org = await app.newOrg()
+    const { body: o } = await app.call(org.key, "POST", "/api/v1/offerings", { name: "Traced class", kind: "class" })
+    const now = new Date((await app.admin("GET", "/clock")).body.now)
+    const startsAt = new Date(Math.ceil(now.getTime() / 3600000) * 3600000 + 48 * 3600000).toISOString()
+    const { body: s } = await app.call(org.key, "POST", "/api/v1/sessions", { offering_id: o.id, starts_at: startsAt })
+    const booked = await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: o.id, session_id: s.data[0].id, customer: { email: "traced@example.com", name: "T" } })
+    expect(booked.status).toBe(201)
+    await app.advance(1) // the test clock: the mail sender runs when time moves
+    await waitFor(() => spans.some((x) => x.name === "Bookings.create") && spans.some((x) => x.name === "Mailer.send"), 30_000, "the booking's and its mail's spans")
+    const own = spans.find((x) => x.name === "Bookings.create")!
+    const parent = spans.find((x) => x.spanId === own.parentSpanId)
+    expect(parent?.traceId).toBe(own.traceId)
+    const send = spans.find((x) => x.name === "Mailer.send")!
+    expect(spans.find((x) => x.spanId === send.parentSpanId)?.name).toBe("Mail.deliver")
+  })
 })
