@@ -18,7 +18,7 @@ import { checkAnswers } from "./answers.ts"
 import { newHandle, newReference } from "./codes.ts"
 import { holdLapses } from "./lapse.ts"
 import { bookingMail } from "./mails.ts"
-import { calendarPlacement, onHours, type Placement, placementOf, placesOf, soldOut } from "./placement.ts"
+import { calendarPlacement, onHours, type Placement, type PlacedOffering, placementOf, placesOf, soldOut } from "./placement.ts"
 import { priceOf } from "./pricing.ts"
 import { MONTHLY_QUOTA } from "./quota.ts"
 import { Promos } from "../promos/Promos.ts"
@@ -49,7 +49,13 @@ export interface CreateOptions {
 export const HOLD_MINUTES = 15
 const MINUTE_MS = 60_000
 
-type Read = OfferingRow & {
+/** What a booking reads of its offering: READ selects these columns only (the pg driver decodes every column it is sent). */
+type Booked = PlacedOffering & Pick<
+  OfferingRow,
+  "name" | "state" | "max_per_booking" | "price_cents" | "guest_price_cents" | "questions" | "waiver_required" | "waitlist_enabled"
+>
+
+type Read = Booked & {
   readonly s_id: string | null
   readonly s_starts_at: Date | null
   readonly s_ends_at: Date | null
@@ -114,7 +120,7 @@ export const bookingCreator = Effect.gen(function*() {
       })} where id = ${row.id}`
     })
   /** The booker signs the org's waiver as they book, for themselves and the children they name: one signature each. */
-  const bookerSigns = (orgId: string, o: OfferingRow, row: BookingRow, waiver: NonNullable<BookingCreate["waiver"]>, now: Date) =>
+  const bookerSigns = (orgId: string, o: Booked, row: BookingRow, waiver: NonNullable<BookingCreate["waiver"]>, now: Date) =>
     Effect.gen(function*() {
       if (!o.waiver_required || row.waiver_needed === null) return yield* badRequest("waiver_not_asked", "waiver: this offering asks for no waiver")
       const [text] = yield* sql<{ waiver_text: string | null; waiver_version: number }>`select waiver_text, waiver_version from orgs where id = ${orgId}`.pipe(Effect.orDie)
@@ -149,7 +155,7 @@ export const bookingCreator = Effect.gen(function*() {
       })
 
   /** Lapses holds past expiry at the placement's time (or over it, for hours and rentals); true if any lapsed. */
-  const freeExpired = (o: OfferingRow, p: Placement) =>
+  const freeExpired = (o: Booked, p: Placement) =>
     Effect.map(
       lapses.lapse(p.session_id !== null && p.series_id === null
         ? sql`session_id = ${p.session_id}`
@@ -239,11 +245,11 @@ export const bookingCreator = Effect.gen(function*() {
     readonly _tag: "refused"
     readonly reason: Exclude<Refusal, "plan_quota_exceeded">
     readonly message: string
-    readonly o: OfferingRow
+    readonly o: Booked
     readonly p: Placement
   }
   /** A refusal of WRITE as a value; the quota is 402; a deadlock stays an SqlError (to retry); anything else dies. */
-  const refused = (org: CurrentOrg["Type"], now: Date, o: OfferingRow, p: Placement) => (e: SqlError): Effect.Effect<Refused, PaymentRequired | SqlError> => {
+  const refused = (org: CurrentOrg["Type"], now: Date, o: Booked, p: Placement) => (e: SqlError): Effect.Effect<Refused, PaymentRequired | SqlError> => {
     const r = refusalOf(e)
     if (r === undefined) return isTransient(e) ? Effect.fail(e) : Effect.die(e)
     if (r.reason === "plan_quota_exceeded") {

@@ -44,11 +44,17 @@ export const placesOf = (o: Pick<OfferingRow, "kind">, quantity: number) => (o.k
 /** Rentals and appointments on weekly hours have no time rows: their starts come from the hours. */
 export const onHours = (o: Pick<OfferingRow, "kind" | "schedule">) => o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
 
-const rulesOf = (o: OfferingRow, zone: string, now: Date, day: string): Rules => ({
+/** What placing a booking reads of its offering. */
+export type PlacedOffering = Pick<
+  OfferingRow,
+  "id" | "kind" | "schedule" | "course" | "min_notice_minutes" | "max_advance_days" | "max_periods" | "hours" | "duration_minutes" | "slot_interval_minutes"
+>
+
+const rulesOf = (o: PlacedOffering, zone: string, now: Date, day: string): Rules => ({
   now, zone, from: addDays(day, -1), to: day, min_notice_minutes: o.min_notice_minutes, max_advance_days: o.max_advance_days, active: true
 })
 
-const inWindow = (o: OfferingRow, start: Date, now: Date) =>
+const inWindow = (o: PlacedOffering, start: Date, now: Date) =>
   start.getTime() >= now.getTime() + o.min_notice_minutes * MINUTE_MS && start.getTime() <= now.getTime() + o.max_advance_days * 86_400_000
     ? Effect.void
     : Effect.fail(conflict("outside_booking_window", `bookings for this offering open ${o.max_advance_days} day(s) ahead and close ${o.min_notice_minutes} minute(s) before the start`))
@@ -57,7 +63,7 @@ const inWindow = (o: OfferingRow, start: Date, now: Date) =>
  * One time of a calendar (not a course), as read: it must be scheduled and inside the booking window. Whether it
  * has room is decided where the booking is written (the bookings_places trigger); `room` only refuses early.
  */
-export const calendarPlacement = (o: OfferingRow, t: TimeRow | undefined, now: Date) =>
+export const calendarPlacement = (o: PlacedOffering, t: TimeRow | undefined, now: Date) =>
   Effect.gen(function*() {
     if (t === undefined) return yield* unavailable("no scheduled time of this offering matches")
     if (t.state !== "scheduled") return yield* unavailable("this time was cancelled")
@@ -66,7 +72,7 @@ export const calendarPlacement = (o: OfferingRow, t: TimeRow | undefined, now: D
   })
 
 /** Weekly hours and rentals: the start must be one the availability offers (capacity aside). */
-export const hoursPlacement = (o: OfferingRow, want: Want, zone: string, now: Date) =>
+export const hoursPlacement = (o: PlacedOffering, want: Want, zone: string, now: Date) =>
   Effect.gen(function*() {
     const start = want.starts_at
     if (start === undefined) return yield* badRequest("invalid_starts_at", "starts_at is required")
@@ -82,7 +88,7 @@ export const hoursPlacement = (o: OfferingRow, want: Want, zone: string, now: Da
   })
 
 /** A course is booked whole: from its first time to come to its last; every one of them must have room. */
-export const coursePlacement = (o: OfferingRow, want: Want, times: ReadonlyArray<TimeRow>, zone: string, now: Date) =>
+export const coursePlacement = (o: PlacedOffering, want: Want, times: ReadonlyArray<TimeRow>, zone: string, now: Date) =>
   Effect.gen(function*() {
     const toCome = courseSessionsToCome(rulesOf(o, zone, now, toLocal(now, zone).date), times.map((t) => ({ ...t, capacity: t.cap, status: t.state })))
     if (toCome.length === 0) return yield* unavailable("this course has no times to come")
@@ -99,7 +105,7 @@ export const placementOf = Effect.gen(function*() {
   const times = (where: Statement.Fragment) =>
     sql<TimeRow>`select id, starts_at, ends_at, state, booked, cap from sessions where ${where}`
 
-  const place = (o: OfferingRow, want: Want, zone: string, now: Date) => {
+  const place = (o: PlacedOffering, want: Want, zone: string, now: Date) => {
     const placed: Effect.Effect<Placement, BadRequest | Conflict | SqlError> = onHours(o)
       ? hoursPlacement(o, want, zone, now)
       : o.course

@@ -13,7 +13,9 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  */
 export const READ: PreparedStatement = {
   name: "booking_read",
-  text: `select o.*,
+  text: `select o.id, o.kind, o.schedule, o.course, o.min_notice_minutes, o.max_advance_days, o.max_periods, o.hours, o.duration_minutes,
+      o.slot_interval_minutes, o.name, o.state, o.max_per_booking, o.price_cents, o.guest_price_cents, o.questions, o.waiver_required,
+      o.waitlist_enabled,
       s.id as s_id, s.starts_at as s_starts_at, s.ends_at as s_ends_at, s.state as s_state, s.booked as s_booked, s.cap as s_cap,
       c.id as c_id, c.name as c_name, c.email as c_email, c.phone as c_phone, c.created_at as c_created_at, c.updated_at as c_updated_at,
       (select g.guest_cancel_hours from orgs g where g.id = o.org_id) as g_cancel_hours
