@@ -5,8 +5,9 @@
  * KB per booking in all, by package (an allocation in native code counts for the JavaScript that called it), and
  * the top sites mapped to the sources through dist/server.mjs.map. Allocations are what the young generation's
  * collector pays for (each scavenge copies what is still alive), and unlike CPU they barely move with the machine's
- * load: a change's effect shows in one run. `npx tsx bench/alloc.ts [entry.mjs]` (default dist/server.mjs; build
- * first). Not part of `npm run bench`.
+ * load: a change's effect shows in one run. ALLOC_SURVIVORS=1 counts only what outlived the young generation (was
+ * promoted to the old one, where only a mark-compact frees it). `npx tsx bench/alloc.ts [entry.mjs]` (default
+ * dist/server.mjs; build first). Not part of `npm run bench`.
  */
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -72,7 +73,7 @@ try {
   walk(profile.head, "(root)")
   const kb = (b: number) => (b / measured.ok / 1024).toFixed(1).padStart(7)
   console.log(`${measured.ok} bookings in ${seconds} s at ${connections} connections (${measured.rps.toFixed(0)} a second), ${entry}`)
-  console.log(`allocated: ${kb(total)} KB per booking (request path and background work)`)
+  console.log(`${process.env.ALLOC_SURVIVORS === "1" ? "promoted" : "allocated"}: ${kb(total)} KB per booking (request path and background work)`)
   console.log("by package:")
   for (const [k, b] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${kb(b)} KB  ${k}`)
   console.log("top sites:")

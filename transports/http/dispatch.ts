@@ -114,6 +114,28 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
     const openapi = JSON.stringify(openApiDocument((yield* Links).publicUrl))
     const tracing = (yield* Tracing).enabled
 
+    /**
+     * The context a handler runs in: the app's, with the request's surface and org. Providing them copies the whole
+     * context (one Map of some fifty services) at every request, so the result is kept per org and surface while the
+     * key's org stays cached (the same object until it is read again). Only for the app's own context: under a
+     * server span or an Idempotency-Key's transaction the parent carries more, and is copied.
+     */
+    const base = runtime.context as Context.Context<never>
+    const contexts = new WeakMap<object, Map<Surface, Context.Context<never>>>()
+    const anonymous = new Map<Surface, Context.Context<never>>()
+    const withRequest = (parent: Context.Context<never>, surface: Surface, org: CurrentOrg["Type"] | undefined) => {
+      const withSurface = Context.add(parent, RequestSurface, surface)
+      return org === undefined ? withSurface : Context.add(withSurface, CurrentOrg, org)
+    }
+    const requestContext = (parent: Context.Context<never>, surface: Surface, org: CurrentOrg["Type"] | undefined) => {
+      if (parent !== base) return withRequest(parent, surface, org)
+      let bySurface = org === undefined ? anonymous : contexts.get(org)
+      if (bySurface === undefined) contexts.set(org!, (bySurface = new Map()))
+      let context = bySurface.get(surface)
+      if (context === undefined) bySurface.set(surface, (context = withRequest(base, surface, org)))
+      return context
+    }
+
     const authenticate = (route: { auth: string }, headers: Incoming["headers"], surface: Surface) => {
       const authorization = header(headers, "authorization") ?? ""
       const bearer = /^Bearer /i.test(authorization) ? authorization.slice(7) : ""
@@ -202,9 +224,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
               : Effect.die(encoded.left)
           })
         )
-        // The request's surface and org in one step: each provide copies the app's whole context.
-        const request = Context.make(RequestSurface, req.surface)
-        const withOrg = Effect.provide(respond, org === undefined ? request : Context.add(request, CurrentOrg, org))
+        const withOrg = Effect.mapInputContext(respond, (parent: Context.Context<never>) => requestContext(parent, req.surface, org) as Context.Context<unknown>)
         if (req.method !== "POST" || key === undefined || org === undefined) return toReply(yield* withOrg, false)
         // The same JSON with its keys in another order is the same request.
         const hash = createHash("sha256").update(`${req.method} ${req.url}\n${body === undefined ? "" : canonicalJson(body)}`).digest("hex")

@@ -16,7 +16,7 @@ import { holdLapses } from "./lapse.ts"
 import { listBookings } from "./list.ts"
 import { type BookingMailKind, bookingMail } from "./mails.ts"
 import { type Placement, placementOf } from "./placement.ts"
-import { conflictOrDie, isTransient } from "./refusals.ts"
+import { conflictOrDie, retryTransient } from "./refusals.ts"
 import { type BookingRow, machineRow, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
 import { Payments } from "../payments/Payments.ts"
@@ -62,7 +62,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(
         sql.withTransaction,
-        Effect.retry({ times: 3, while: isTransient }),
+        retryTransient(3),
         Effect.catchIf((e): e is SqlError => e instanceof SqlError, conflictOrDie)
       )
 

@@ -25,7 +25,7 @@ import { Promos } from "../promos/Promos.ts"
 import { Events } from "../Events.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
-import { isTransient, type Refusal, refusalOf } from "./refusals.ts"
+import { isTransient, type Refusal, refusalOf, retryTransient } from "./refusals.ts"
 import { type BookingRow, signaturesOf, stateText, toBooking } from "./row.ts"
 import { newSignatures } from "../waivers/sign.ts"
 import { READ, WRITE } from "./statements.ts"
@@ -271,7 +271,7 @@ export const bookingCreator = Effect.gen(function*() {
       let giftRaces = 0
       for (let tries = 0; tries < 4; tries++) {
         const result = yield* attempt(org, source, input, options).pipe(
-          Effect.retry({ times: nested ? 0 : 3, while: isTransient }),
+          retryTransient(nested ? 0 : 3),
           Effect.catchTag("SqlError", Effect.die)
         )
         switch (result._tag) {

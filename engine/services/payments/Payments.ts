@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto"
 import { PaymentProcessor, type ProcessorEvent, type RawEvent, type Refund } from "../../ports/Payments.ts"
 import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
 import { bookingCascade } from "../bookings/cascade.ts"
-import { isTransient } from "../bookings/refusals.ts"
+import { retryTransient } from "../bookings/refusals.ts"
 import { type BookingRow, toBooking } from "../bookings/row.ts"
 import { bookingStore } from "../bookings/store.ts"
 import { EngineClock } from "../Clock.ts"
@@ -66,7 +66,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const wakeups = yield* Wakeups
     const store = yield* bookingStore
     const cascade = yield* bookingCascade
-    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, Effect.retry({ times: 3, while: isTransient }))
+    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, retryTransient(3))
 
     const source = (where: { id: string } | { handle: string }) =>
       sql<CheckoutSource>`select b.*, o.name as o_name, o.deposit_cents, o.deposit_percent, c.email as c_email, g.currency, g.payments
