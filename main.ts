@@ -1,4 +1,3 @@
-import "./transports/heap.ts"
 import { NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { HttpServer } from "@effect/platform"
