@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SqlClient } from "@effect/sql"
 import { HttpServer } from "@effect/platform"
 import { Cause, Console, Context, Effect, Layer, Logger, Option } from "effect"

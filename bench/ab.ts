@@ -1,6 +1,7 @@
 /**
  * Two or more builds of the engine against each other, for a change to the write path: `npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]`
- * (bundles made with scripts/bundle.mjs, e.g. of two commits; paths inside this checkout so they find node_modules).
+ * (bundles made with scripts/bundle.mjs, e.g. of two commits: copy dist/server.mjs with dist/chunks/ beside it; paths inside
+ * this checkout so they find node_modules).
  * Each runs as its own process over its own fresh database and org; POST /bookings on one hot time at 1 and 8
  * connections and spread over the times at 8, in alternating rounds (who goes first alternates), AB_SECONDS (default
  * 3) each, AB_ROUNDS (default 5) rounds; AB_CELLS picks the cells (default hot:1,hot:8,spread:8). Per measurement req/s, p99 and the server's CPU per booking (/proc, background

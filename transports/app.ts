@@ -5,15 +5,12 @@ import { OpenAiDrafterLive } from "../adapters/drafts/openai.ts"
 import { Hosted } from "../engine/services/public/Hosted.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
 import { LogMailerLive } from "../adapters/mail/log.ts"
-import { InboundSmtpLive } from "../adapters/mail/inbound.ts"
-import { SmtpMailerLive } from "../adapters/mail/smtp.ts"
 import type { Mailer } from "../engine/ports/Mailer.ts"
-import { NatsBusLive } from "../adapters/bus/nats.ts"
 import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
 import { MigrateLive } from "../adapters/db/migrate.ts"
 import { type DataDirInUse, PgliteLive } from "../adapters/db/pglite.ts"
@@ -47,7 +44,6 @@ import { Public } from "../engine/services/public/Public.ts"
 import { Octo } from "../engine/services/octo/Octo.ts"
 import { OAuth } from "../engine/services/oauth/OAuth.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
-import { StripeLive } from "../adapters/payments/stripe.ts"
 import type { AppConfig } from "./config.ts"
 import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
 import { RateLimits } from "./http/limits.ts"
@@ -63,11 +59,23 @@ export const withPrepared = (database: DatabaseLayer) => PreparedLive.pipe(Layer
 export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">) =>
   withPrepared(Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) }))
 
+/**
+ * An adapter only some deployments use (NATS, SMTP, Stripe, inbound SMTP), loaded when it is configured: the bundle a
+ * start compiles then leaves out their libraries (about 3 MB of the 7; scripts/bundle.mjs splits them into chunks).
+ */
+const lazy = <A, E, R>(load: () => Promise<Layer.Layer<A, E, R>>) => Layer.unwrapEffect(Effect.promise(load))
+
 export const BusLive = (config: Pick<AppConfig, "natsUrl">) =>
-  Option.match(config.natsUrl, { onNone: () => MemoryBusLive, onSome: (url) => NatsBusLive(url).pipe(Layer.orDie) })
+  Option.match(config.natsUrl, {
+    onNone: () => MemoryBusLive,
+    onSome: (url) => lazy(() => import("../adapters/bus/nats.ts").then((m) => m.NatsBusLive(url).pipe(Layer.orDie)))
+  })
 
 export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
-  Option.match(config.smtpUrl, { onNone: () => LogMailerLive(config.mailFrom), onSome: (url) => SmtpMailerLive(url, config.mailFrom) })
+  Option.match(config.smtpUrl, {
+    onNone: () => LogMailerLive(config.mailFrom),
+    onSome: (url) => lazy(() => import("../adapters/mail/smtp.ts").then((m) => m.SmtpMailerLive(url, config.mailFrom)))
+  })
 
 export const ClockLive = (config: Pick<AppConfig, "clock">) => (config.clock === "test" ? TestClockLive() : SystemClockLive)
 
@@ -106,11 +114,16 @@ export const EngineLive = Layer.mergeAll(
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */
-export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => (config.stripe ? StripeLive(config.stripe) : SandboxLive)
+export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => {
+  const stripe = config.stripe
+  return stripe ? lazy(() => import("../adapters/payments/stripe.ts").then((m) => m.StripeLive(stripe))) : SandboxLive
+}
 
 /** The listener for guest replies and bounces, when INBOUND_SMTP_PORT is set. */
 export const InboundMailLive = (config: Pick<AppConfig, "inboundSmtpPort" | "host">) =>
-  config.inboundSmtpPort === undefined ? Layer.empty : InboundSmtpLive(config.inboundSmtpPort, config.host)
+  config.inboundSmtpPort === undefined
+    ? Layer.empty
+    : lazy(() => import("../adapters/mail/inbound.ts").then((m) => m.InboundSmtpLive(config.inboundSmtpPort!, config.host)))
 
 /** The HTTP app (REST, admin, MCP, health) on its own node:http listener, opened once the engine is ready. */
 export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) => ServeLive(config.adminToken)

@@ -1,12 +1,8 @@
 import { Effect, Layer, Runtime } from "effect"
-import EmailReplyParser from "email-reply-parser"
 import { type ParsedMail, simpleParser } from "mailparser"
 import { SMTPServer, type SMTPServerSession } from "smtp-server"
 import { Messages } from "../../engine/services/messages/Messages.ts"
-
-/** reply+<token>@any-domain: the conversation's address. */
-const TOKEN = /^reply\+([a-f0-9]{24})@/i
-export const tokenOf = (address: string) => TOKEN.exec(address.trim())?.[1]?.toLowerCase()
+import { newText, tokenOf } from "./reply.ts"
 
 const MAX_MAIL_BYTES = 5 * 1024 * 1024
 
@@ -24,9 +20,6 @@ const bounceReason = (mail: ParsedMail) => {
   const fields = ["Status", "Diagnostic-Code", "Action"].map((f) => new RegExp(`^${f}:\\s*(.+)$`, "im").exec(status)?.[1]?.trim()).filter(Boolean)
   return (fields.length > 0 ? fields.join("; ") : (mail.text ?? "bounced").trim().split("\n")[0]).slice(0, 500)
 }
-
-/** Only what the guest wrote now: quoted replies and signatures removed (email-reply-parser). */
-export const newText = (text: string) => new EmailReplyParser().parseReply(text.replace(/\r\n/g, "\n")).trim()
 
 /**
  * The inbound SMTP listener (INBOUND_SMTP_PORT): accepts mail to reply+<token>@<domain>, and hands a guest's reply

@@ -1,4 +1,4 @@
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer, Option, Schema } from "effect"
 import { parseArgs } from "node:util"
 import { SystemClockLive } from "../../adapters/clock.ts"

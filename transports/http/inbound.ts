@@ -1,6 +1,6 @@
 import { Context, Runtime } from "effect"
 import { createHmac } from "node:crypto"
-import { newText, tokenOf } from "../../adapters/mail/inbound.ts"
+import { newText, tokenOf } from "../../adapters/mail/reply.ts"
 import type { Messages } from "../../engine/services/messages/Messages.ts"
 import { errorReply, json, type Reply } from "./dispatch.ts"
 import { safeEqual } from "./security.ts"

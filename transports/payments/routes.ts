@@ -1,5 +1,5 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Either, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
