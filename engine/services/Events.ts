@@ -5,7 +5,7 @@ import { Wakeups } from "./Wakeups.ts"
 import type { Event } from "../schema/event.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
-import { traced } from "./tracing.ts"
+import { fn, traced } from "./tracing.ts"
 
 export interface NewEvent {
   readonly type: string
@@ -71,7 +71,7 @@ export class Events extends Effect.Service<Events>()("Events", {
         yield* prepared.run(LOCK, [orgId, yield* clock.now])
       }).pipe(Effect.orDie)
 
-    const list = Effect.fn("Events.list")(function*(q: {
+    const list = fn("Events.list")(function*(q: {
       after?: number
       limit?: number
       type?: string

@@ -9,7 +9,7 @@ import { CurrentOrg, type KeyKind, type Plan, type Role } from "./CurrentOrg.ts"
 import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
 import { switchOffForKey } from "./webhooks/revoke.ts"
-import { traced } from "./tracing.ts"
+import { fn, traced } from "./tracing.ts"
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")
 const newKey = () => `bk_live_${randomBytes(24).toString("base64url")}`
@@ -134,7 +134,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       )
 
     /** A new key for the org; with a member, the key is theirs and carries their role. */
-    const createKey = Effect.fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined; kind?: KeyKind | undefined } = {}) {
+    const createKey = fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined; kind?: KeyKind | undefined } = {}) {
       const found = yield* findRow(orgId)
       if (Option.isNone(found)) return yield* notFound("org")
       const owner = opts.user_id === undefined ? Option.none() : yield* member(orgId, opts.user_id)
@@ -157,12 +157,12 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         where k.org_id = ${orgId} order by k.created_at, k.id`.pipe(Effect.orDie, Effect.map((rows) => ({ data: rows.map(toKey) })))
 
     /** Every key of an org, revoked ones too (admin API). */
-    const listKeys = Effect.fn("Orgs.listKeys")(function*(orgId: string) {
+    const listKeys = fn("Orgs.listKeys")(function*(orgId: string) {
       if (Option.isNone(yield* findRow(orgId))) return yield* notFound("org")
       return yield* keysOf(orgId)
     })
 
-    const create = Effect.fn("Orgs.create")(function*(input: {
+    const create = fn("Orgs.create")(function*(input: {
       name: string
       timezone: string
       currency: string
@@ -182,7 +182,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     })
 
     /** Revokes a key, effective on every instance when this returns; scoped to one org when orgId is given. */
-    const revokeKey = Effect.fn("Orgs.revokeKey")(function*(id: string, orgId?: string) {
+    const revokeKey = fn("Orgs.revokeKey")(function*(id: string, orgId?: string) {
       const at = yield* clock.now
       const rows = yield* sql<{ id: string; revoked_at: Date }>`
         update api_keys set revoked_at = coalesce(revoked_at, ${at})
@@ -200,7 +200,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       Effect.flatMap(findRow(orgId), Option.match({ onNone: () => Effect.fail(notFound("org")), onSome: (r) => Effect.succeed(toOrg(r)) }))
 
     /** The platform's view: every org, in pages ordered by id. */
-    const listOrgs = Effect.fn("Orgs.listOrgs")(function*(query: { limit?: number | undefined; after?: string | undefined }) {
+    const listOrgs = fn("Orgs.listOrgs")(function*(query: { limit?: number | undefined; after?: string | undefined }) {
       const limit = query.limit ?? 100
       const rows = yield* sql<OrgRow>`
         select * from orgs ${query.after === undefined ? sql`` : sql`where id > ${query.after}`} order by id limit ${limit + 1}`.pipe(Effect.orDie)
@@ -209,7 +209,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     })
 
     /** The platform changes an org's plan (or name); its keys pick up the new plan at once on every instance. */
-    const adminUpdate = Effect.fn("Orgs.adminUpdate")(function*(orgId: string, patch: { plan?: Plan | undefined; name?: string | undefined }) {
+    const adminUpdate = fn("Orgs.adminUpdate")(function*(orgId: string, patch: { plan?: Plan | undefined; name?: string | undefined }) {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
       const updated = yield* Effect.gen(function*() {
         const rows = yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${orgId} returning *`
@@ -292,7 +292,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       )
     }
 
-    const addMember = Effect.fn("Orgs.addMember")(function*(orgId: string, input: { email: string; name?: string | undefined; role: "owner" | "staff" }) {
+    const addMember = fn("Orgs.addMember")(function*(orgId: string, input: { email: string; name?: string | undefined; role: "owner" | "staff" }) {
       if (Option.isNone(yield* findRow(orgId))) return yield* notFound("org")
       const member = { user_id: randomUUID(), org_id: orgId, email: input.email.toLowerCase(), name: input.name ?? null, role: input.role, created_at: yield* clock.now }
       const inserted = yield* sql`insert into members ${sql.insert(member)} on conflict do nothing returning user_id`.pipe(Effect.orDie)
@@ -306,7 +306,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return toOrg(Option.getOrThrow(yield* findRow(org.id)))
     }).pipe(traced("Orgs.get"))
 
-    const update = Effect.fn("Orgs.update")(function*(patch: {
+    const update = fn("Orgs.update")(function*(patch: {
       name?: string | undefined
       timezone?: string | undefined
       currency?: string | undefined
@@ -366,7 +366,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return { text: rows[0].waiver_text, version: rows[0].waiver_version }
     })
 
-    const setWaiver = Effect.fn("Orgs.setWaiver")(function*(text: string | null) {
+    const setWaiver = fn("Orgs.setWaiver")(function*(text: string | null) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const rows = yield* sql<{ waiver_version: number }>`

@@ -40,7 +40,7 @@ export { HOLD_MINUTES } from "./create.ts"
 const MINUTE_MS = 60_000
 import { Promos } from "../promos/Promos.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
   dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default, GiftCards.Default],
@@ -88,7 +88,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      * A hold an assistant makes for a guest (/api/mcp/book/{slug}): always held, for 30 minutes, the guest emailed a
      * link to their page to confirm it, or a checkout when there is something to pay.
      */
-    const holdForGuest = Effect.fn("Bookings.holdForGuest")(function*(input: BookingCreate) {
+    const holdForGuest = fn("Bookings.holdForGuest")(function*(input: BookingCreate) {
       const booking = yield* creator.create(yield* CurrentOrg, "assistant", { ...input, hold_minutes: 30 }, { hold: true })
       if (booking.total_cents - booking.gift_cents <= 0) return booking
       const url = yield* payments.checkoutFor(booking.id)
@@ -96,7 +96,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     })
 
     /** A reseller's reservation (OCTO): always held until the reseller confirms it, no checkout, no guest mail. */
-    const reserve = Effect.fn("Bookings.reserve")(function*(input: BookingCreate) {
+    const reserve = fn("Bookings.reserve")(function*(input: BookingCreate) {
       return yield* creator.create(yield* CurrentOrg, "octo", input, { hold: true, reseller: true, quiet: true })
     })
 
@@ -173,7 +173,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         return yield* placement.place(o, { ...want, series_id: row.series_id ?? undefined, quantity: row.quantity, periods: o.kind === "rental" ? periods : undefined }, org.timezone, now)
       })
 
-    const confirm = Effect.fn("Bookings.confirm")(function*(id: string, options: { readonly quiet?: boolean } = {}) {
+    const confirm = fn("Bookings.confirm")(function*(id: string, options: { readonly quiet?: boolean } = {}) {
       return yield* act(
         id,
         (_, now) =>
@@ -189,7 +189,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       )
     })
 
-    const cancel = Effect.fn("Bookings.cancel")(function*(id: string, body: { refund_cents?: number | null; reason?: string; quiet?: boolean }) {
+    const cancel = fn("Bookings.cancel")(function*(id: string, body: { refund_cents?: number | null; reason?: string; quiet?: boolean }) {
       return yield* act(id, (row, now) =>
         Effect.gen(function*() {
           const refund = body.refund_cents ?? null
@@ -202,7 +202,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         })).pipe(Effect.tap(() => wakeups.poke))
     })
 
-    const move = Effect.fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }, options: { readonly quiet?: boolean } = {}) {
+    const move = fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }, options: { readonly quiet?: boolean } = {}) {
       if (body.starts_at === undefined && body.session_id === undefined) return yield* badRequest("invalid_body", "send starts_at or session_id of the new time")
       return yield* act<Placement>(
         id,
@@ -224,7 +224,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       )
     })
 
-    const setAttendance = Effect.fn("Bookings.setAttendance")(function*(id: string, attendance: "checked_in" | "no_show" | "clear") {
+    const setAttendance = fn("Bookings.setAttendance")(function*(id: string, attendance: "checked_in" | "no_show" | "clear") {
       return yield* act(id, (_, now) =>
         Effect.succeed(
           attendance === "checked_in"
@@ -235,23 +235,23 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         ))
     })
 
-    const markPaid = Effect.fn("Bookings.markPaid")(function*(id: string, paidCents: number | undefined) {
+    const markPaid = fn("Bookings.markPaid")(function*(id: string, paidCents: number | undefined) {
       return yield* act(id, (row, now) =>
         paidCents !== undefined && paidCents > row.total_cents
           ? Effect.fail(badRequest("invalid_paid_cents", `paid_cents: at most the total, ${row.total_cents}`))
           : Effect.succeed({ event: { type: "mark_paid", at: at(now) }, changes: { paid_at: now, paid_cents: paidCents ?? row.total_cents } }))
     })
 
-    const markUnpaid = Effect.fn("Bookings.markUnpaid")(function*(id: string) {
+    const markUnpaid = fn("Bookings.markUnpaid")(function*(id: string) {
       return yield* act(id, (_, now) => Effect.succeed({ event: { type: "mark_unpaid", at: at(now) }, changes: { paid_at: null, paid_cents: null } }))
     })
 
-    const nudge = Effect.fn("Bookings.nudge")(function*(id: string) {
+    const nudge = fn("Bookings.nudge")(function*(id: string) {
       return yield* act(id, (_, now) => Effect.succeed({ event: { type: "nudge", at: at(now) }, changes: { nudged_at: now }, mail: "nudged" as const }))
     })
 
     /** Emails the guest their booking page again; changes nothing. */
-    const resend = Effect.fn("Bookings.resend")(function*(id: string) {
+    const resend = fn("Bookings.resend")(function*(id: string) {
       const org = yield* CurrentOrg
       return yield* tx(Effect.gen(function*() {
         const booking = yield* store.find(org.id, id)
@@ -262,7 +262,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       }))
     })
 
-    const get = Effect.fn("Bookings.get")(function*(id: string) {
+    const get = fn("Bookings.get")(function*(id: string) {
       const org = yield* CurrentOrg
       return toBooking(yield* store.find(org.id, id))
     })

@@ -5,6 +5,7 @@ import { badRequest } from "../../schema/errors.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { type BookingRow, type Joined, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
+import { fn } from "../tracing.ts"
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
@@ -12,7 +13,7 @@ const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 export const listBookings = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const store = yield* bookingStore
-  return Effect.fn("Bookings.list")(function*(q: BookingsQuery) {
+  return fn("Bookings.list")(function*(q: BookingsQuery) {
     const org = yield* CurrentOrg
     const limit = q.limit ?? 50
     const desc = q.order === "desc"

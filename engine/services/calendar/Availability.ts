@@ -10,6 +10,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 import { bookedExpr } from "./booked.ts"
+import { fn } from "../tracing.ts"
 
 const DEFAULT_DAYS = 14
 const MAX_DAYS = 92
@@ -58,7 +59,7 @@ export class Availability extends Effect.Service<Availability>()("Availability",
         return courseSlots(rules, entries.map((e) => ({ ...e, sessions: rows.filter((r) => r.series_id === e.id).map((r) => ({ ...r, status: r.state })) })))
       })
 
-    const get = Effect.fn("Availability.get")(function*(offeringId: string, query: { from?: string; to?: string }) {
+    const get = fn("Availability.get")(function*(offeringId: string, query: { from?: string; to?: string }) {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       const from = query.from ?? todayIn(now, org.timezone)

@@ -18,6 +18,7 @@ import { type EntryTimes, madeUntil, timesBetween, validTimes } from "./material
 import { calendarQueries } from "./queries.ts"
 import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
+import { fn } from "../tracing.ts"
 
 /** The longest booking window (max_advance_days at most): an entry starting later could not be booked. */
 const LONGEST_WINDOW_DAYS = 730
@@ -63,13 +64,13 @@ export class Series extends Effect.Service<Series>()("Series", {
       Effect.flatMap(q.entries(orgId, offeringId), (entries) =>
         events.append(orgId, [{ type: "offering.calendar_updated", data: { offering_id: offeringId, entries } }]))
 
-    const list = Effect.fn("Series.list")(function*(offeringId: string) {
+    const list = fn("Series.list")(function*(offeringId: string) {
       const org = yield* CurrentOrg
       const offering = yield* offerings.load(offeringId)
       return { data: yield* q.entries(org.id, offering.id).pipe(Effect.orDie) }
     })
 
-    const create = Effect.fn("Series.create")(function*(input: EntryCreate) {
+    const create = fn("Series.create")(function*(input: EntryCreate) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const offering = yield* offerings.load(input.offering_id, true)
@@ -105,7 +106,7 @@ export class Series extends Effect.Service<Series>()("Series", {
         from sessions s join offerings o on o.id = s.offering_id
         where s.series_id = ${seriesId} and s.starts_at > ${now} and s.state <> 'removed' for update of s`
 
-    const update = Effect.fn("Series.update")(function*(id: string, patch: EntryUpdate) {
+    const update = fn("Series.update")(function*(id: string, patch: EntryUpdate) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const [current] = yield* q.oneSeries(org.id, id, true)
@@ -153,7 +154,7 @@ export class Series extends Effect.Service<Series>()("Series", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    const remove = Effect.fn("Series.delete")(function*(id: string, cancelBookings: boolean | undefined) {
+    const remove = fn("Series.delete")(function*(id: string, cancelBookings: boolean | undefined) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const [current] = yield* q.oneSeries(org.id, id, true)

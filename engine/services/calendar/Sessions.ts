@@ -15,6 +15,7 @@ import { CalendarBookings } from "./hooks.ts"
 import { weeklyTimes } from "./materialize.ts"
 import { calendarQueries } from "./queries.ts"
 import { type SessionRow, toSession } from "./rows.ts"
+import { fn } from "../tracing.ts"
 
 const LIST_CAP = 2000
 
@@ -41,7 +42,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         return rows[0] === undefined ? yield* notFound("session") : rows[0]
       })
 
-    const list = Effect.fn("Sessions.list")(function*(query: { offering_id?: string; from?: Date; to?: Date; status?: "scheduled" | "cancelled" }) {
+    const list = fn("Sessions.list")(function*(query: { offering_id?: string; from?: Date; to?: Date; status?: "scheduled" | "cancelled" }) {
       const org = yield* CurrentOrg
       if (query.offering_id !== undefined) yield* offerings.load(query.offering_id)
       const now = yield* clock.now
@@ -55,7 +56,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
       return { data: rows.map(toSession) }
     })
 
-    const create = Effect.fn("Sessions.create")(function*(input: SessionCreate) {
+    const create = fn("Sessions.create")(function*(input: SessionCreate) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const offering = yield* offerings.load(input.offering_id, true)
@@ -84,7 +85,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
       note: row.cancel_note ?? null
     })
 
-    const update = Effect.fn("Sessions.update")(function*(id: string, patch: SessionUpdate) {
+    const update = fn("Sessions.update")(function*(id: string, patch: SessionUpdate) {
       const org = yield* CurrentOrg
       if ((patch.starts_at === undefined) !== (patch.ends_at === undefined)) {
         return yield* badRequest("invalid_times", "send starts_at and ends_at together to move a time")
@@ -111,7 +112,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    const cancel = Effect.fn("Sessions.cancel")(function*(id: string, input: { guests?: "refund" | "choose"; note?: string }) {
+    const cancel = fn("Sessions.cancel")(function*(id: string, input: { guests?: "refund" | "choose"; note?: string }) {
       const org = yield* CurrentOrg
       const guests = input.guests ?? "refund"
       return yield* Effect.gen(function*() {

@@ -10,6 +10,7 @@ import { Mail } from "../mail/Mail.ts"
 import { importRows } from "./csv.ts"
 import { BATCH_SIZE, importBatch, MAX_ROWS } from "./importBatch.ts"
 import { containsPattern, type CustomerRow, isEmailTaken, phoneDigits, toCustomer } from "./row.ts"
+import { fn } from "../tracing.ts"
 
 const emailTaken = () => conflict("customer_exists", "another customer of this org has that email")
 
@@ -34,7 +35,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("customer")), onSome: Effect.succeed })
       })
 
-    const list = Effect.fn("Customers.list")(function*(query: CustomersQuery) {
+    const list = fn("Customers.list")(function*(query: CustomersQuery) {
       const org = yield* CurrentOrg
       const limit = query.limit ?? 50
       const q = query.q?.trim() ?? ""
@@ -53,11 +54,11 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
       return { data: page.map(toCustomer), next_after: rows.length > limit ? page[page.length - 1].id : null }
     })
 
-    const get = Effect.fn("Customers.get")(function*(id: string) {
+    const get = fn("Customers.get")(function*(id: string) {
       return toCustomer(yield* load(id, { lock: false, live: false }))
     })
 
-    const create = Effect.fn("Customers.create")(function*(input: CustomerCreate) {
+    const create = fn("Customers.create")(function*(input: CustomerCreate) {
       const org = yield* CurrentOrg
       const row = { id: randomUUID(), org_id: org.id, email: input.email, name: input.name ?? null, phone: input.phone ?? null, created_at: yield* clock.now }
       return yield* Effect.gen(function*() {
@@ -67,7 +68,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    const update = Effect.fn("Customers.update")(function*(id: string, patch: CustomerUpdate) {
+    const update = fn("Customers.update")(function*(id: string, patch: CustomerUpdate) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {
@@ -82,7 +83,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
     })
 
     /** Personal data goes; the row stays (bookings keep pointing at it) and reads as erased. */
-    const erase = Effect.fn("Customers.erase")(function*(id: string) {
+    const erase = fn("Customers.erase")(function*(id: string) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const current = yield* load(id, { lock: true, live: true })
@@ -103,7 +104,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
     })
 
     /** Up to 10,000 rows, 500 per transaction, one customers.imported event per batch (counts only). */
-    const importCsv = Effect.fn("Customers.import")(function*(csv: string) {
+    const importCsv = fn("Customers.import")(function*(csv: string) {
       const org = yield* CurrentOrg
       const parsed = importRows(csv)
       if ("error" in parsed) return yield* badRequest("invalid_csv", parsed.error)
@@ -131,7 +132,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
      * customer.updated event (none when nothing changed) for the caller to append with its own events, last.
      * Takes no org-wide lock, so it may run anywhere before the caller's append.
      */
-    const upsert = Effect.fn("Customers.upsert")(function*(
+    const upsert = fn("Customers.upsert")(function*(
       orgId: string,
       input: { readonly email: string; readonly name: string | null; readonly phone?: string | null | undefined }
     ) {
@@ -158,7 +159,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
      * (the unique index decides). It may append an event (the org's event lock), so call it after the caller's
      * own row locks.
      */
-    const findOrCreate = Effect.fn("Customers.findOrCreate")(function*(
+    const findOrCreate = fn("Customers.findOrCreate")(function*(
       orgId: string,
       input: { readonly email: string; readonly name: string | null; readonly phone?: string | null | undefined }
     ) {

@@ -7,7 +7,7 @@ import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { hashGiftCode, newGiftCode, normalizeGiftCode, recordMove } from "./moves.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 interface CardRow {
   readonly id: string
@@ -48,7 +48,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
         return row === undefined ? yield* notFound("gift card") : toCard(row)
       })
 
-    const issue = Effect.fn("GiftCards.issue")(function*(input: { amount_cents: number; for_email?: string | undefined; note?: string | undefined }) {
+    const issue = fn("GiftCards.issue")(function*(input: { amount_cents: number; for_email?: string | undefined; note?: string | undefined }) {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       const code = newGiftCode()
@@ -64,7 +64,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
       }).pipe(sql.withTransaction, Effect.orDie)
     })
 
-    const adjust = Effect.fn("GiftCards.adjust")(function*(id: string, input: { cents: number; note: string }) {
+    const adjust = fn("GiftCards.adjust")(function*(id: string, input: { cents: number; note: string }) {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       return yield* Effect.gen(function*() {

@@ -8,6 +8,7 @@ import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Payments } from "../payments/Payments.ts"
 import { formatAmount, type PurchaseRow } from "./purchased.ts"
+import { fn } from "../tracing.ts"
 
 /** A purchase's checkout stays open this long (Stripe keeps its sessions open at least 30 minutes). */
 export const PURCHASE_CHECKOUT_MINUTES = 60
@@ -32,7 +33,7 @@ export class GiftPurchases extends Effect.Service<GiftPurchases>()("GiftPurchase
     const clock = yield* EngineClock
     const payments = yield* Payments
 
-    const purchase = Effect.fn("GiftPurchases.purchase")(function*(input: GiftCardPurchase) {
+    const purchase = fn("GiftPurchases.purchase")(function*(input: GiftCardPurchase) {
       const org = yield* CurrentOrg
       const surface = yield* RequestSurface
       const [o] = yield* sql<{ name: string; locale: string; payments: "online" | "offline" }>`select name, locale, payments from orgs where id = ${org.id}`.pipe(Effect.orDie)

@@ -12,6 +12,7 @@ import { guestPage, Links, payAgainPage, waiverPage } from "../Links.ts"
 import { Messages } from "../messages/Messages.ts"
 import { minorUnits } from "../../schema/currency.ts"
 import { type GuestActions, guestActions } from "./policy.ts"
+import { fn } from "../tracing.ts"
 
 type Row = BookingRow & {
   readonly o_name: string
@@ -126,7 +127,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     /** The row again after a change, as the guest sees it. */
     const reread = (handle: string) => get(handle)
 
-    const cancel = Effect.fn("Guest.cancel")(function*(handle: string) {
+    const cancel = fn("Guest.cancel")(function*(handle: string) {
       const r = yield* load(handle)
       const now = yield* clock.now
       const actions = actionsOf(r, now)
@@ -136,7 +137,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     })
 
     /** Confirms a hold that waits for the guest (made by an assistant, nothing to pay). */
-    const confirm = Effect.fn("Guest.confirm")(function*(handle: string) {
+    const confirm = fn("Guest.confirm")(function*(handle: string) {
       const r = yield* load(handle)
       if (!actionsOf(r, yield* clock.now).confirm) {
         return yield* conflict("guest_cannot_confirm", r.status === "confirmed" ? "this booking is confirmed already" : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)")
@@ -145,7 +146,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
       return yield* reread(handle)
     })
 
-    const move = Effect.fn("Guest.move")(function*(handle: string, to: { starts_at?: Date | undefined; session_id?: string | undefined }) {
+    const move = fn("Guest.move")(function*(handle: string, to: { starts_at?: Date | undefined; session_id?: string | undefined }) {
       const r = yield* load(handle)
       const now = yield* clock.now
       const actions = actionsOf(r, now)
@@ -166,7 +167,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
           data: page.data.map((m) => ({ id: m.id, from: m.direction === "inbound" ? "guest" as const : "business" as const, body: m.body, created_at: m.created_at }))
         })))
 
-    const write = Effect.fn("Guest.write")(function*(handle: string, body: string) {
+    const write = fn("Guest.write")(function*(handle: string, body: string) {
       const r = yield* load(handle)
       const m = yield* messages.fromPage({ org_id: r.org_id, booking_id: r.id, customer_id: r.customer_id, text: body })
       return { id: m.id, from: "guest" as const, body: m.body, created_at: m.created_at }

@@ -6,7 +6,7 @@ import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
 import { afterFailure, BATCH, LEASE_SECONDS, MAX_BATCHES, type OutboxRow } from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 export interface NewMail {
   readonly to: string
@@ -32,7 +32,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const mailer = yield* Mailer
     const jobs = yield* Jobs
 
-    const enqueue = Effect.fn("Mail.enqueue")(function*(orgId: string, mail: NewMail) {
+    const enqueue = fn("Mail.enqueue")(function*(orgId: string, mail: NewMail) {
       const at = yield* clock.now
       const id = randomUUID()
       yield* sql`insert into mail_outbox ${
@@ -55,7 +55,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     })
 
     /** Erasure: mail to an address (sent or not) leaves the org's outbox. */
-    const forget = Effect.fn("Mail.forget")(function*(orgId: string, address: string) {
+    const forget = fn("Mail.forget")(function*(orgId: string, address: string) {
       yield* sql`delete from mail_outbox where org_id = ${orgId} and lower(to_address) = lower(${address})`.pipe(Effect.orDie)
     })
 
@@ -140,7 +140,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
      * Mail to an address, newest first, as it reads (guest mail rendered as it is sent), with the links it carries:
      * for a newcomer or a test without a mail server (admin API).
      */
-    const sentTo = Effect.fn("Mail.sentTo")(function*(address: string, limit = 50) {
+    const sentTo = fn("Mail.sentTo")(function*(address: string, limit = 50) {
       const rows = yield* sql<OutboxRow & { created_at: Date; sent_at: Date | null }>`
         select id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars, created_at, sent_at,
           (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org

@@ -9,6 +9,7 @@ import { Events } from "../Events.ts"
 import { Links, replyAddress } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Drafts } from "./Drafts.ts"
+import { fn } from "../tracing.ts"
 
 type MessageRow = {
   readonly id: string
@@ -96,7 +97,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         return Option.fromNullable((yield* conversationSql(key))[0])
       })
 
-    const list = Effect.fn("Messages.list")(function*(q: { booking_id?: string | undefined; customer_id?: string | undefined }) {
+    const list = fn("Messages.list")(function*(q: { booking_id?: string | undefined; customer_id?: string | undefined }) {
       const org = yield* CurrentOrg
       const about = yield* subjectOf(org.id, q)
       const rows = yield* sql<MessageRow>`select m.* from messages m join conversations v on v.id = m.conversation_id
@@ -126,7 +127,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         return message
       })
 
-    const send = Effect.fn("Messages.send")(function*(input: { booking_id?: string | undefined; customer_id?: string | undefined; body: string }) {
+    const send = fn("Messages.send")(function*(input: { booking_id?: string | undefined; customer_id?: string | undefined; body: string }) {
       const org = yield* CurrentOrg
       const about = yield* subjectOf(org.id, input)
       return yield* Effect.gen(function*() {

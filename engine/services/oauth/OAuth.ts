@@ -9,7 +9,7 @@ import { invalidClient, invalidGrant, invalidRequest, oauthError, OAuthError as 
 import {
   ACCESS_SECONDS, type AuthMethod, CODE_SECONDS, parseClientMetadata, REFRESH_SECONDS, secret, sha256, validChallenge, verifierMatches
 } from "./rules.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 export const REFRESH_TOKEN_PREFIX = "mcp_rt_"
 const CODE_PREFIX = "mcp_ac_"
@@ -87,7 +87,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     const orgs = yield* Orgs
     const after = (seconds: number) => Effect.map(clock.now, (now) => new Date(now.getTime() + seconds * 1000))
 
-    const register = Effect.fn("OAuth.register")(function*(body: unknown) {
+    const register = fn("OAuth.register")(function*(body: unknown) {
       const meta = parseClientMetadata(body)
       if (Either.isLeft(meta)) return yield* meta.left
       const m = meta.right
@@ -120,7 +120,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
      * The authorization request checked. A wrong client or redirect URI is Unsafe: there is no one safe to redirect to,
      * so it becomes an error page; what is wrong beyond them is Refused, an OAuthError sent to the redirect URI.
      */
-    const authorizeRequest = Effect.fn("OAuth.authorizeRequest")(function*(q: URLSearchParams, resourceUrl: string) {
+    const authorizeRequest = fn("OAuth.authorizeRequest")(function*(q: URLSearchParams, resourceUrl: string) {
       const clientId = q.get("client_id") ?? ""
       const client = clientId === "" ? Option.none<Client>() : yield* findClient(clientId)
       if (Option.isNone(client)) return { _tag: "Unsafe", message: "This connector is not registered here (unknown client_id)." } as Checked
@@ -141,7 +141,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
      * The owner approves with their org's secret key: the org's app for this client (made, or the live one kept with
      * this key as its approver) and a one-time code for it. Left: why the key cannot approve, for the consent page.
      */
-    const approve = Effect.fn("OAuth.approve")(function*(request: AuthorizeRequest, key: string) {
+    const approve = fn("OAuth.approve")(function*(request: AuthorizeRequest, key: string) {
       const found = key.startsWith("bk_live_") ? yield* orgs.authenticate(key) : Option.none()
       if (Option.isNone(found)) {
         return Either.left(
@@ -172,7 +172,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     })
 
     /** The client as its credentials prove it: a public client by its id, a confidential one by its secret too. */
-    const authenticateClient = Effect.fn("OAuth.authenticateClient")(function*(creds: ClientCredentials) {
+    const authenticateClient = fn("OAuth.authenticateClient")(function*(creds: ClientCredentials) {
       if (creds.clientId === undefined || creds.clientId === "") return yield* invalidClient("client_id is required")
       const row = yield* sql<ClientRow>`select * from oauth_clients where id = ${creds.clientId}`.pipe(Effect.orDie)
       if (row.length === 0) return yield* invalidClient("unknown client_id")
@@ -202,7 +202,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
         Effect.zipRight(orgs.keysChanged(`app:${appId}`))
       )
 
-    const exchangeCode = Effect.fn("OAuth.exchangeCode")(function*(creds: ClientCredentials, form: URLSearchParams) {
+    const exchangeCode = fn("OAuth.exchangeCode")(function*(creds: ClientCredentials, form: URLSearchParams) {
       const client = yield* authenticateClient(creds)
       const code = form.get("code") ?? ""
       const verifier = form.get("code_verifier") ?? ""
@@ -236,7 +236,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
       return yield* failure
     })
 
-    const refresh = Effect.fn("OAuth.refresh")(function*(creds: ClientCredentials, form: URLSearchParams) {
+    const refresh = fn("OAuth.refresh")(function*(creds: ClientCredentials, form: URLSearchParams) {
       const client = yield* authenticateClient(creds)
       const token = form.get("refresh_token") ?? ""
       if (token === "") return yield* invalidRequest("refresh_token is required")
@@ -264,7 +264,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     })
 
     /** RFC 7009: the client's own token stops working (a refresh token takes its grant's tokens with it); unknown tokens are no error. */
-    const revoke = Effect.fn("OAuth.revoke")(function*(creds: ClientCredentials, token: string) {
+    const revoke = fn("OAuth.revoke")(function*(creds: ClientCredentials, token: string) {
       const client = yield* authenticateClient(creds)
       const rows = yield* sql<{ app_id: string; kind: string; family: string }>`
         select t.app_id, t.kind, t.family from oauth_tokens t join oauth_apps a on a.id = t.app_id
@@ -290,7 +290,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     }).pipe(traced("OAuth.listApps"))
 
     /** Revokes an app: every token it holds stops at once, on every instance; owners only. */
-    const revokeApp = Effect.fn("OAuth.revokeApp")(function*(id: string) {
+    const revokeApp = fn("OAuth.revokeApp")(function*(id: string) {
       const org = yield* ownerOnly
       const at = yield* clock.now
       const rows = yield* Effect.gen(function*() {

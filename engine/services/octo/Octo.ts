@@ -16,7 +16,7 @@ import { Orgs } from "../Orgs.ts"
 import { booking, type OctoRow, PLACEHOLDER_EMAIL, type UnitRef } from "./booking.ts"
 import * as E from "./errors.ts"
 import { availability, type Ctx, fits, OPTION_ID, openingHoursOf, pricing as priced, product, type Slot, statusOf, UNIT_ID, unitPrice } from "./map.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const AVAILABILITY_ID = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
@@ -136,7 +136,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
         return product(o, [...new Set(times)].sort(), ctx)
       })
 
-    const products = Effect.fn("Octo.products")(function*(pricing: boolean) {
+    const products = fn("Octo.products")(function*(pricing: boolean) {
       const org = yield* CurrentOrg
       const ctx = yield* context(pricing)
       const rows = yield* sql<OfferingRow>`select * from offerings where org_id = ${org.id} and deleted_at is null and state = 'active' and not course
@@ -144,11 +144,11 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
       return yield* Effect.forEach(rows, (o) => toProduct(o, ctx))
     })
 
-    const getProduct = Effect.fn("Octo.product")(function*(id: string, pricing: boolean) {
+    const getProduct = fn("Octo.product")(function*(id: string, pricing: boolean) {
       return yield* toProduct(yield* offering(id), yield* context(pricing))
     })
 
-    const calendar = Effect.fn("Octo.calendar")(function*(body: O.CalendarBody, pricing: boolean) {
+    const calendar = fn("Octo.calendar")(function*(body: O.CalendarBody, pricing: boolean) {
       const o = yield* offering(body.productId)
       yield* option(body.optionId)
       const units = yield* unitCount(body.units ?? [])
@@ -173,7 +173,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
       })
     })
 
-    const check = Effect.fn("Octo.availability")(function*(body: O.AvailabilityBody, pricing: boolean) {
+    const check = fn("Octo.availability")(function*(body: O.AvailabilityBody, pricing: boolean) {
       const o = yield* offering(body.productId)
       yield* option(body.optionId)
       const units = yield* unitCount(body.units ?? [])
@@ -272,7 +272,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
      * POST /bookings: a held booking (expirationMinutes, 30 unless asked) with its places taken. The uuid is the
      * idempotency key: a reservation with a uuid already used answers the booking made then, and makes nothing.
      */
-    const reserve = Effect.fn("Octo.reserve")(function*(body: O.ReserveBody, pricing: boolean) {
+    const reserve = fn("Octo.reserve")(function*(body: O.ReserveBody, pricing: boolean) {
       const ctx = yield* context(pricing)
       const uuid = body.uuid ?? randomUUID()
       if (Option.isSome(yield* byUuid(uuid))) return yield* one(uuid, ctx)
@@ -329,7 +329,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
         if (moved.length === 0) return yield* E.unprocessable(`only a booking ON_HOLD can be extended; this one is ${statusText(b, now)}`)
       })
 
-    const extend = Effect.fn("Octo.extend")(function*(uuid: string, body: { readonly expirationMinutes?: number | undefined }, pricing: boolean) {
+    const extend = fn("Octo.extend")(function*(uuid: string, body: { readonly expirationMinutes?: number | undefined }, pricing: boolean) {
       const ctx = yield* context(pricing)
       yield* extendHold(yield* find(uuid), body.expirationMinutes ?? OCTO_HOLD_MINUTES)
       return yield* one(uuid, ctx)
@@ -343,7 +343,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
       })
 
     /** POST /bookings/{uuid}/confirm: the hold becomes a booking (a hold past its expiry is refused: reserve again). */
-    const confirm = Effect.fn("Octo.confirm")(function*(uuid: string, body: O.ConfirmBody, pricing: boolean) {
+    const confirm = fn("Octo.confirm")(function*(uuid: string, body: O.ConfirmBody, pricing: boolean) {
       const ctx = yield* context(pricing)
       const b = yield* find(uuid)
       const now = yield* clock.now
@@ -361,7 +361,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
     })
 
     /** PATCH /bookings/{uuid}: references, notes, contact, the hold's expiry, and the time (a move, re-checked for room). */
-    const update = Effect.fn("Octo.update")(function*(uuid: string, body: O.UpdateBody, pricing: boolean) {
+    const update = fn("Octo.update")(function*(uuid: string, body: O.UpdateBody, pricing: boolean) {
       const ctx = yield* context(pricing)
       const b = yield* find(uuid)
       const now = yield* clock.now
@@ -395,7 +395,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
     })
 
     /** POST /bookings/{uuid}/cancel: a hold is released, a booking cancelled (reason kept); the reseller tells its guest. */
-    const cancel = Effect.fn("Octo.cancel")(function*(uuid: string, body: { readonly reason?: string | null | undefined }, pricing: boolean) {
+    const cancel = fn("Octo.cancel")(function*(uuid: string, body: { readonly reason?: string | null | undefined }, pricing: boolean) {
       const ctx = yield* context(pricing)
       const b = yield* find(uuid)
       if (b.status === "cancelled") return yield* one(uuid, ctx)
@@ -405,12 +405,12 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
       return yield* one(uuid, ctx)
     })
 
-    const get = Effect.fn("Octo.get")(function*(uuid: string, pricing: boolean) {
+    const get = fn("Octo.get")(function*(uuid: string, pricing: boolean) {
       return yield* one(uuid, yield* context(pricing))
     })
 
     /** GET /bookings by resellerReference or supplierReference, or by local start dates (and product); at most 500. */
-    const list = Effect.fn("Octo.list")(function*(q: O.BookingsQuery, pricing: boolean) {
+    const list = fn("Octo.list")(function*(q: O.BookingsQuery, pricing: boolean) {
       const org = yield* CurrentOrg
       const ctx = yield* context(pricing)
       if (q.resellerReference === undefined && q.supplierReference === undefined && (q.localDateStart === undefined || q.localDateEnd === undefined)) {

@@ -16,6 +16,7 @@ import { coordinatesIn } from "./location.ts"
 import { normalizeQuestions } from "./questions.ts"
 import { checkRules } from "./rules.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
+import { fn } from "../tracing.ts"
 
 type Changes = Record<string, unknown>
 
@@ -63,7 +64,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("offering")), onSome: Effect.succeed })
       })
 
-    const list = Effect.fn("Offerings.list")(function*(kind?: Kind) {
+    const list = fn("Offerings.list")(function*(kind?: Kind) {
       const org = yield* CurrentOrg
       const rows = yield* sql<OfferingRow>`
         select * from offerings where org_id = ${org.id} and deleted_at is null
@@ -71,11 +72,11 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       return { data: rows.map(toOffering) }
     })
 
-    const get = Effect.fn("Offerings.get")(function*(id: string) {
+    const get = fn("Offerings.get")(function*(id: string) {
       return toOffering(yield* load(id))
     })
 
-    const create = Effect.fn("Offerings.create")(function*(input: OfferingCreate) {
+    const create = fn("Offerings.create")(function*(input: OfferingCreate) {
       const org = yield* CurrentOrg
       const base = defaultsFor(input.kind)
       const next = { ...base, ...input }
@@ -99,7 +100,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       }).pipe(sql.withTransaction, Effect.orDie)
     })
 
-    const update = Effect.fn("Offerings.update")(function*(id: string, input: OfferingUpdate) {
+    const update = fn("Offerings.update")(function*(id: string, input: OfferingUpdate) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const current = yield* load(id, true)
@@ -128,7 +129,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    const remove = Effect.fn("Offerings.delete")(function*(id: string, cancelBookings: boolean | undefined) {
+    const remove = fn("Offerings.delete")(function*(id: string, cancelBookings: boolean | undefined) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const current = yield* load(id, true)
@@ -149,13 +150,13 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    const getHours = Effect.fn("Offerings.getHours")(function*(id: string) {
+    const getHours = fn("Offerings.getHours")(function*(id: string) {
       const row = yield* load(id)
       if (row.kind === "class") return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
       return { data: row.hours ?? DEFAULT_HOURS }
     })
 
-    const setHours = Effect.fn("Offerings.setHours")(function*(id: string, hours: ReadonlyArray<HoursEntry>) {
+    const setHours = fn("Offerings.setHours")(function*(id: string, hours: ReadonlyArray<HoursEntry>) {
       const org = yield* CurrentOrg
       const normalized = normalizeHours(hours)
       if ("invalid" in normalized) {

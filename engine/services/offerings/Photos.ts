@@ -8,6 +8,7 @@ import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { jpegSize } from "./jpeg.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
+import { fn } from "../tracing.ts"
 
 /** The largest photo accepted (5 MiB). */
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024
@@ -32,7 +33,7 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
         (rows) => (rows[0] === undefined ? Effect.fail(notFound("offering")) : Effect.succeed(rows[0]))
       )
 
-    const put = Effect.fn("Photos.put")(function*(id: string, bytes: Uint8Array) {
+    const put = fn("Photos.put")(function*(id: string, bytes: Uint8Array) {
       const org = yield* CurrentOrg
       if (bytes.length === 0) return yield* badRequest("invalid_photo", "send the JPEG as the request body (Content-Type: image/jpeg)")
       if (bytes.length > PHOTO_MAX_BYTES) return yield* badRequest("photo_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`)
@@ -53,7 +54,7 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    const remove = Effect.fn("Photos.remove")(function*(id: string) {
+    const remove = fn("Photos.remove")(function*(id: string) {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       return yield* Effect.gen(function*() {

@@ -15,6 +15,7 @@ import { Wakeups } from "../Wakeups.ts"
 import { retakeGift } from "../gifts/moves.ts"
 import { issuePurchased, type PurchaseRow } from "../gifts/purchased.ts"
 import { chargeOf, REFUND_BACKOFF } from "./refunds.ts"
+import { fn } from "../tracing.ts"
 
 /** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
 const FRESH_CHECKOUT_MINUTES = 30
@@ -97,7 +98,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
       })
 
     /** After bookings.create committed: the checkout of a priced hold, outside any lock. A processor failure leaves it without one. */
-    const checkoutFor = Effect.fn("Payments.checkoutFor")(function*(bookingId: string) {
+    const checkoutFor = fn("Payments.checkoutFor")(function*(bookingId: string) {
       const b = yield* source({ id: bookingId })
       if (Option.isNone(b)) return Option.none<string>()
       return yield* open(b.value).pipe(
@@ -106,7 +107,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     })
 
     /** The guest's link to pay (the nudge mail's): a fresh checkout for their held booking. */
-    const resume = Effect.fn("Payments.resume")(function*(handle: string) {
+    const resume = fn("Payments.resume")(function*(handle: string) {
       const b = yield* source({ handle })
       if (Option.isNone(b)) return yield* notFound("booking")
       if (b.value.status !== "held") return yield* conflict("booking_not_held", `the booking is ${b.value.status}`)
@@ -119,7 +120,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
      * A checkout for a gift card purchase (gift_cards.purchase): no booking, no place held. Written to
      * payment_checkouts beside the booking checkouts; the purchase row exists before (its id is the metadata).
      */
-    const giftCheckout = Effect.fn("Payments.giftCheckout")(function*(p: {
+    const giftCheckout = fn("Payments.giftCheckout")(function*(p: {
       readonly id: string
       readonly org_id: string
       readonly amount_cents: number
@@ -277,7 +278,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     }
 
     /** The inbound path of every processor event: verified on the raw body, then handled once. */
-    const receive = Effect.fn("Payments.receive")(function*(raw: RawEvent) {
+    const receive = fn("Payments.receive")(function*(raw: RawEvent) {
       const event = yield* processor.verifyEvent(raw)
       yield* handle(event)
       return event

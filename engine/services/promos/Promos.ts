@@ -9,7 +9,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { isEmailTaken as isUniqueViolation } from "../customers/row.ts"
 import { Events } from "../Events.ts"
 import { discountOf, type PromoRow, refusalOf, toPromo } from "./rules.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 /** promo_codes.*: the org's codes, and the check a booking makes of the code it brings. */
 export class Promos extends Effect.Service<Promos>()("Promos", {
@@ -45,7 +45,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
 
     const get = (id: string) => Effect.flatMap(CurrentOrg, (org) => Effect.map(find(org.id, id), toPromo))
 
-    const create = Effect.fn("Promos.create")(function*(input: PromoCodeCreate) {
+    const create = fn("Promos.create")(function*(input: PromoCodeCreate) {
       const org = yield* CurrentOrg
       if ((input.percent_off === undefined) === (input.amount_off_cents === undefined)) {
         return yield* badRequest("invalid_discount", "give exactly one of percent_off and amount_off_cents")
@@ -70,7 +70,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
       )
     })
 
-    const update = Effect.fn("Promos.update")(function*(id: string, patch: PromoCodeUpdate) {
+    const update = fn("Promos.update")(function*(id: string, patch: PromoCodeUpdate) {
       const org = yield* CurrentOrg
       yield* checkOfferings(org.id, patch.offering_ids)
       return yield* Effect.gen(function*() {
@@ -95,7 +95,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
     })
 
     /** Deleted for good; bookings made with it keep promo_code and discount_cents. */
-    const remove = Effect.fn("Promos.delete")(function*(id: string) {
+    const remove = fn("Promos.delete")(function*(id: string) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function*() {
         const [row] = yield* sql<PromoRow>`delete from promo_codes where org_id = ${org.id} and id = ${id} returning *`

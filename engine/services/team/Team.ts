@@ -10,7 +10,7 @@ import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Orgs } from "../Orgs.ts"
 import { switchOffForKey } from "../webhooks/revoke.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 /** An invite link works this long. */
 export const INVITE_DAYS = 7
@@ -69,7 +69,7 @@ export class Team extends Effect.Service<Team>()("Team", {
       return { data: members.map(toMember), invites: invites.map(toInvite) }
     }).pipe(traced("Team.list"))
 
-    const invite = Effect.fn("Team.invite")(function*(input: { email: string; role: Role }) {
+    const invite = fn("Team.invite")(function*(input: { email: string; role: Role }) {
       const org = yield* ownerOnly
       const now = yield* clock.now
       const email = input.email.trim().toLowerCase()
@@ -107,7 +107,7 @@ export class Team extends Effect.Service<Team>()("Team", {
         return toInvite(row)
       })
 
-    const revokeInvite = Effect.fn("Team.revokeInvite")(function*(id: string) {
+    const revokeInvite = fn("Team.revokeInvite")(function*(id: string) {
       const org = yield* ownerOnly
       return yield* tx(Effect.gen(function*() {
         const [row] = yield* sql<InviteRow>`select * from invites where org_id = ${org.id} and id = ${id} and accepted_at is null and ended_at is null for update`
@@ -125,7 +125,7 @@ export class Team extends Effect.Service<Team>()("Team", {
         return row
       })
 
-    const accept = Effect.fn("Invites.accept")(function*(token: string, input: { name?: string | undefined }) {
+    const accept = fn("Invites.accept")(function*(token: string, input: { name?: string | undefined }) {
       const now = yield* clock.now
       return yield* tx(Effect.gen(function*() {
         const invite = yield* byToken(token)
@@ -139,7 +139,7 @@ export class Team extends Effect.Service<Team>()("Team", {
       }))
     })
 
-    const decline = Effect.fn("Invites.decline")(function*(token: string) {
+    const decline = fn("Invites.decline")(function*(token: string) {
       return yield* tx(Effect.flatMap(byToken(token), (row) => endInvite(row, "declined")))
     })
 
@@ -147,7 +147,7 @@ export class Team extends Effect.Service<Team>()("Team", {
     const lockMembers = (orgId: string) =>
       sql<MemberRow>`select user_id, email, name, role from members where org_id = ${orgId} and removed_at is null order by user_id for update`
 
-    const update = Effect.fn("Team.update")(function*(userId: string, patch: { role?: Role | undefined; name?: string | undefined }) {
+    const update = fn("Team.update")(function*(userId: string, patch: { role?: Role | undefined; name?: string | undefined }) {
       const org = yield* ownerOnly
       const result = yield* tx(Effect.gen(function*() {
         const members = yield* lockMembers(org.id)
@@ -170,7 +170,7 @@ export class Team extends Effect.Service<Team>()("Team", {
     })
 
     /** Off the team: their keys are revoked (and the webhooks those made switch off), their times keep no teacher. */
-    const remove = Effect.fn("Team.remove")(function*(userId: string) {
+    const remove = fn("Team.remove")(function*(userId: string) {
       const org = yield* ownerOnly
       const now = yield* clock.now
       const removed = yield* tx(Effect.gen(function*() {

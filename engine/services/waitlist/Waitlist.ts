@@ -9,6 +9,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { toCustomer } from "../customers/row.ts"
 import { Events } from "../Events.ts"
 import { endEntries } from "./open.ts"
+import { fn } from "../tracing.ts"
 
 interface EntryRow {
   readonly id: string
@@ -42,7 +43,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       sql<EntryRow>`select e.*, s.starts_at, c.name as c_name, c.email as c_email
         from waitlist_entries e join sessions s on s.id = e.session_id join customers c on c.id = e.customer_id where ${where} order by e.seq`
 
-    const join = Effect.fn("Waitlist.join")(function*(input: {
+    const join = fn("Waitlist.join")(function*(input: {
       session_id?: string | undefined
       offering_id?: string | undefined
       starts_at?: Date | undefined
@@ -99,7 +100,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
-    const list = Effect.fn("Waitlist.list")(function*(q: { offering_id?: string | undefined; session_id?: string | undefined }) {
+    const list = fn("Waitlist.list")(function*(q: { offering_id?: string | undefined; session_id?: string | undefined }) {
       const org = yield* CurrentOrg
       const rows = yield* entrySql(sql.and([
         sql`e.org_id = ${org.id}`,
@@ -110,7 +111,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       return { data: rows.map(toEntry) }
     })
 
-    const remove = Effect.fn("Waitlist.remove")(function*(id: string, reason: "removed" | "left" = "removed") {
+    const remove = fn("Waitlist.remove")(function*(id: string, reason: "removed" | "left" = "removed") {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       return yield* Effect.gen(function*() {

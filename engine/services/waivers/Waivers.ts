@@ -5,6 +5,7 @@ import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { type BookingRow, signaturesOf } from "../bookings/row.ts"
 import { newSignatures } from "./sign.ts"
+import { fn } from "../tracing.ts"
 
 type Row = BookingRow & { readonly waiver_text: string | null; readonly waiver_version: number; readonly o_name: string; readonly timezone: string }
 
@@ -45,7 +46,7 @@ export class Waivers extends Effect.Service<Waivers>()("Waivers", {
 
     const get = (token: string) => Effect.map(load(token, false).pipe(Effect.catchTag("SqlError", Effect.die)), view)
 
-    const sign = Effect.fn("Waivers.sign")(function*(token: string, input: { name: string }) {
+    const sign = fn("Waivers.sign")(function*(token: string, input: { name: string }) {
       const now = yield* clock.now
       return yield* Effect.gen(function*() {
         const r = yield* load(token, true)

@@ -8,6 +8,7 @@ import { EngineClock } from "../Clock.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, payloadOf, type StoredState, toDelivery } from "./row.ts"
 import { RETRY_INTERVAL_MS, RUN_SIZE, WebhookSettings } from "./Settings.ts"
 import { endpointStore } from "./store.ts"
+import { fn } from "../tracing.ts"
 
 /** Progress of a run is saved at least this often. */
 const SAVE_EVERY_MS = 200
@@ -95,7 +96,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
      * One run of an endpoint (up to RUN_SIZE events). True when it is healthy and more events wait; "held" when
      * another instance holds it (or it is not live).
      */
-    const run = Effect.fn("WebhookDispatch.run")(function*(id: string) {
+    const run = fn("WebhookDispatch.run")(function*(id: string) {
       const token = randomUUID()
       const claimed = yield* store.claim(id, token, leaseMs, yield* clock.now)
       if (Option.isNone(claimed)) return "held" as const
@@ -108,7 +109,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     }, Effect.orDie)
 
     /** Sends one past event again, between runs; a 410 switches the endpoint off. Cursor and status stay. */
-    const redeliver = Effect.fn("WebhookDispatch.redeliver")(function*(endpointId: string, event: EventRow) {
+    const redeliver = fn("WebhookDispatch.redeliver")(function*(endpointId: string, event: EventRow) {
       const token = randomUUID()
       const claimed = yield* store.claim(endpointId, token, leaseMs, null).pipe(
         Effect.orDie,

@@ -11,7 +11,7 @@ import { Events } from "../Events.ts"
 import { WebhookDispatch } from "./Dispatch.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, type StoredState, toDelivery, toEndpoint } from "./row.ts"
 import { LOG_SIZE } from "./Settings.ts"
-import { traced } from "../tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
 
@@ -32,7 +32,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("webhook endpoint")), onSome: Effect.succeed })
       })
 
-    const create = Effect.fn("Webhooks.create")(function*(input: WebhookCreate) {
+    const create = fn("Webhooks.create")(function*(input: WebhookCreate) {
       const org = yield* CurrentOrg
       const refusal = sender.check(input.url)
       if (refusal !== null) return yield* badRequest("invalid_url", `url: ${refusal}`)
@@ -72,11 +72,11 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       return { data: rows.map(toEndpoint) }
     }).pipe(traced("Webhooks.list"))
 
-    const get = Effect.fn("Webhooks.get")(function*(id: string) {
+    const get = fn("Webhooks.get")(function*(id: string) {
       return toEndpoint(yield* load(id))
     })
 
-    const remove = Effect.fn("Webhooks.delete")(function*(id: string) {
+    const remove = fn("Webhooks.delete")(function*(id: string) {
       const row = yield* load(id)
       const decision = decideWebhookEndpoint(machineRow(row), { type: "delete", at: (yield* clock.now).toISOString() })
       if (!decision.ok) return yield* conflict(decision.code, decision.message)
@@ -85,7 +85,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       return { id: row.id, deleted: true }
     })
 
-    const deliveries = Effect.fn("Webhooks.deliveries")(function*(id: string) {
+    const deliveries = fn("Webhooks.deliveries")(function*(id: string) {
       const row = yield* load(id)
       const rows = yield* sql<DeliveryRow>`
         select event_id, status, duration_ms, error, at from webhook_deliveries
@@ -93,7 +93,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       return { data: rows.map(toDelivery) }
     })
 
-    const redeliver = Effect.fn("Webhooks.redeliver")(function*(id: string, eventId: number) {
+    const redeliver = fn("Webhooks.redeliver")(function*(id: string, eventId: number) {
       const org = yield* CurrentOrg
       const row = yield* load(id)
       if (row.state === "off") return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
