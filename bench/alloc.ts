@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import sourceMap from "source-map-js"
+import { sourceMapper } from "./maps.ts"
 import { adminQuery, fixture, generateLoad, spawnEngine, withDb } from "./bookings.ts"
 
 interface Frame { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number }
@@ -48,18 +48,20 @@ try {
   await sleep(300)
   await engine.close()
   const profile = JSON.parse(readFileSync(file, "utf8")) as { head: Node }
-  const map = new sourceMap.SourceMapConsumer(JSON.parse(readFileSync(new URL(`../${entry}.map`, import.meta.url), "utf8")))
+  const mapped = sourceMapper()
   const nameOf = (cf: Frame) => {
-    if (!cf.url.endsWith(".mjs") || cf.url.endsWith("alloc-probe.mjs")) return `${cf.url || "(native)"} ${cf.functionName}`
-    const p = map.originalPositionFor({ line: cf.lineNumber + 1, column: cf.columnNumber })
-    return `${(p.source ?? "?").replace(/^.*node_modules\//, "").replace(/^(\.\.\/)+/, "")}:${p.line} ${cf.functionName || "(anonymous)"}`
+    const p = cf.url.endsWith("alloc-probe.mjs") ? undefined : mapped(cf.url, cf.lineNumber, cf.columnNumber)
+    if (p === undefined) return `${cf.url || "(native)"} ${cf.functionName}`
+    return `${p.source}:${p.line} ${cf.functionName || "(anonymous)"}`
   }
   const packageOf = (site: string) =>
     site.startsWith("node:") ? site.split(" ")[0] : /^(engine|transports|adapters|main)/.test(site) ? site.split("/")[0] : site.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1")
   const bySite = new Map<string, number>()
   const byPackage = new Map<string, number>()
   let total = 0
-  const walk = (node: Node, caller: string) => {
+  const byOwn = new Map<string, number>()
+  const isOwn = (site: string) => /^(engine|transports|adapters|main)/.test(site)
+  const walk = (node: Node, caller: string, ownCaller: string) => {
     const own = nameOf(node.callFrame)
     // Native frames (Map, Array, JSON) count for the JavaScript that called them.
     const site = own.startsWith("(native)") || own.startsWith(" ") ? caller : own
@@ -67,10 +69,12 @@ try {
       total += node.selfSize
       bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize)
       byPackage.set(packageOf(site), (byPackage.get(packageOf(site)) ?? 0) + node.selfSize)
+      const mine = isOwn(site) ? site : ownCaller
+      byOwn.set(mine, (byOwn.get(mine) ?? 0) + node.selfSize)
     }
-    for (const c of node.children) walk(c, site)
+    for (const c of node.children) walk(c, site, isOwn(site) ? site : ownCaller)
   }
-  walk(profile.head, "(root)")
+  walk(profile.head, "(root)", "(no project frame)")
   const kb = (b: number) => (b / measured.ok / 1024).toFixed(1).padStart(7)
   console.log(`${measured.ok} bookings in ${seconds} s at ${connections} connections (${measured.rps.toFixed(0)} a second), ${entry}`)
   console.log(`${process.env.ALLOC_SURVIVORS === "1" ? "promoted" : "allocated"}: ${kb(total)} KB per booking (request path and background work)`)
@@ -78,6 +82,10 @@ try {
   for (const [k, b] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${kb(b)} KB  ${k}`)
   console.log("top sites:")
   for (const [k, b] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${kb(b)} KB  ${k}`)
+  // What each of the project's functions allocates with everything it calls in dependencies (up to its callees of
+  // its own): which part of the engine (request path, relay, mail sender) the dependencies' allocations are for.
+  console.log("by the nearest frame of the project's own:")
+  for (const [k, b] of [...byOwn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${kb(b)} KB  ${k}`)
 } finally {
   await adminQuery(`drop database if exists ${db} with (force)`)
 }

@@ -9,8 +9,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import sourceMap from "source-map-js"
+import { sourceMapper } from "./maps.ts"
 import { adminQuery, fixture, generateLoad, spawnEngine, withDb } from "./bookings.ts"
 
 interface Frame { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number }
@@ -30,13 +29,14 @@ try {
   await engine.close()
   const file = join(dir, readdirSync(dir).find((n) => n.endsWith(".cpuprofile"))!)
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
-  const root = fileURLToPath(new URL("..", import.meta.url))
-  const map = new sourceMap.SourceMapConsumer(JSON.parse(readFileSync(join(root, "dist/server.mjs.map"), "utf8")))
+  const mapped = sourceMapper()
   const where = new Map<number, string>()
   for (const n of profile.nodes) {
     const cf = n.callFrame
-    const source = cf.url.endsWith("server.mjs") ? map.originalPositionFor({ line: cf.lineNumber + 1, column: cf.columnNumber }).source ?? "?" : cf.url || "(native)"
-    where.set(n.id, `${source.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, "$1").replace(/^(\.\.\/)+/, "")} ${cf.functionName || "(anonymous)"}`)
+    const m = mapped(cf.url, cf.lineNumber, cf.columnNumber)
+    // The project's own files by path; a dependency by its package.
+    const source = m === undefined ? cf.url || "(native)" : /^(engine|transports|adapters|main)/.test(m.source) ? m.source : m.source.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1")
+    where.set(n.id, `${source} ${cf.functionName || "(anonymous)"}`)
   }
   const self = new Map<string, number>()
   let busy = 0
