@@ -12,5 +12,7 @@ export const LogMailerLive = (from: string) =>
         Effect.whenLogLevel("Info"),
         Effect.asVoid,
         traced("Mailer.send")
-      )
+      ),
+    // A log line does not wait on anything: mail goes one after another.
+    parallel: 1
   })

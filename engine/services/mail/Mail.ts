@@ -30,6 +30,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const mailer = yield* Mailer
+    const parallel = mailer.parallel ?? 4
     const jobs = yield* Jobs
 
     const enqueue = fn("Mail.enqueue")(function*(orgId: string, mail: NewMail) {
@@ -116,7 +117,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     /** One batch: claimed, sent, marked; true when it came full and the mail server took every mail. */
     const sendBatch = Effect.gen(function*() {
       const rows = yield* claim
-      const sent = yield* Effect.forEach(rows, deliver, { concurrency: 4 })
+      const sent = yield* Effect.forEach(rows, deliver, parallel > 1 ? { concurrency: parallel } : undefined)
       const took = rows.filter((_, i) => sent[i])
       yield* markSent(took)
       return rows.length === BATCH && took.length === rows.length
