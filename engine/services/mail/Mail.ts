@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { Mailer } from "../../ports/Mailer.ts"
+import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
 import { afterFailure, BATCH, LEASE_SECONDS, MAX_BATCHES, type OutboxRow } from "./outbox.ts"
@@ -21,6 +22,31 @@ export interface NewMail {
 }
 
 /**
+ * The sender's two statements, prepared, with the batch's ids as one array: each runs once a batch, and through the
+ * statement compiler (a new text for each number of ids) the sender spent about 10 µs more engine CPU a mail (20,000
+ * mails drained: 88.5-91 against 98.5-101 µs). CLAIM takes due rows no other instance holds and leases them by moving
+ * next_at ($1 the lease's end, $2 now, $3 how many). SENT marks a batch sent ($2 its ids) and its messages to a guest
+ * delivered ($3, often none).
+ */
+const CLAIM: PreparedStatement = {
+  name: "mail_claim",
+  text: `update mail_outbox set next_at = $1::timestamptz
+    where id in (
+      select id from mail_outbox where sent_at is null and failed_at is null and next_at <= $2::timestamptz
+      order by next_at, id limit $3::int for update skip locked
+    )
+    returning id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars,
+      (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org`
+}
+const SENT: PreparedStatement = {
+  name: "mail_sent",
+  text: `with sent as (
+      update mail_outbox set sent_at = $1::timestamptz, next_at = null, attempts = attempts + 1, last_error = null where id = any($2::uuid[])
+    )
+    update messages set delivered_at = $1::timestamptz where mail_id = any($3::uuid[])`
+}
+
+/**
  * The mail outbox. enqueue writes a row in the caller's transaction, so a mail exists exactly when the
  * change that wants it commits; the `mail.send` job delivers due rows through the Mailer, at least once.
  */
@@ -30,6 +56,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const mailer = yield* Mailer
+    const prepared = yield* Prepared
     const parallel = mailer.parallel ?? 4
     const jobs = yield* Jobs
 
@@ -64,14 +91,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const claim = Effect.gen(function*() {
       const now = yield* clock.now
       const lease = new Date(now.getTime() + LEASE_SECONDS * 1000)
-      return yield* sql<OutboxRow>`
-        update mail_outbox set next_at = ${lease}
-        where id in (
-          select id from mail_outbox where sent_at is null and failed_at is null and next_at <= ${now}
-          order by next_at, id limit ${BATCH} for update skip locked
-        )
-        returning id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars,
-          (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org`
+      return yield* prepared.run<OutboxRow>(CLAIM, [lease, now, BATCH])
     })
 
     /** A guest mail in the org's language, zone and templates as they are now; other mail as written. */
@@ -103,15 +123,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       Effect.gen(function*() {
         if (rows.length === 0) return
         const now = yield* clock.now
-        const ids = rows.map((r) => r.id)
-        const messages = rows.filter((r) => r.kind === "message").map((r) => r.id)
-        yield* messages.length === 0
-          ? sql`update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id in ${sql.in(ids)}`
-          : sql`
-            with sent as (
-              update mail_outbox set sent_at = ${now}, next_at = null, attempts = attempts + 1, last_error = null where id in ${sql.in(ids)}
-            )
-            update messages set delivered_at = ${now} where mail_id in ${sql.in(messages)}`
+        yield* prepared.run(SENT, [now, rows.map((r) => r.id), rows.filter((r) => r.kind === "message").map((r) => r.id)])
       })
 
     /** One batch: claimed, sent, marked; true when it came full and the mail server took every mail. */
