@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Cause, Duration, Effect, Exit, Layer } from "effect"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
+import { Prepared, type PreparedStatement } from "../../engine/ports/Prepared.ts"
 import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
 import { traced } from "../../engine/services/tracing.ts"
 
@@ -24,6 +25,26 @@ export interface RelayOptions {
 /** Advisory lock key (namespace, 0): the instance that takes it in a batch's transaction is that batch's relay. */
 const RELAY_LOCK = 0x0e7f
 
+/**
+ * A batch's two statements, prepared (in the batch's transaction). READ: the leader check and the oldest unrelayed
+ * rows in one statement ($1 the lock key, $2 how many): a row with leader false (and no event) when another instance
+ * holds the relay's lock, one row with leader true and no event when there is nothing to do. MARK: the batch relayed
+ * ($1 its ids, one array: one text whatever their number).
+ */
+const READ: PreparedStatement = {
+  name: "relay_read",
+  text: `with l as (select pg_try_advisory_xact_lock($1::int, 0) as leader)
+    select l.leader, e.id, e.org_id, e.type, e.data, e.created_at
+    from l left join lateral (
+      select id, org_id, type, data, created_at from events where relayed_at is null and l.leader
+      order by id limit $2::int
+    ) e on true`
+}
+const MARK: PreparedStatement = {
+  name: "relay_mark",
+  text: `update events set relayed_at = clock_timestamp() where id = any($1::bigint[])`
+}
+
 interface Row {
   readonly id: number
   readonly org_id: string
@@ -46,6 +67,7 @@ export const RelayLive = (options: RelayOptions = {}) =>
   Layer.scopedDiscard(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const bus = yield* EventBus
+    const prepared = yield* Prepared
     const size = options.batchSize ?? 1000
     const idle = Duration.millis(options.pollMs ?? 60_000)
     const wakeups = yield* Wakeups
@@ -53,21 +75,13 @@ export const RelayLive = (options: RelayOptions = {}) =>
 
     const minGap = options.minGapMs ?? 50
 
-    // The leader check and the oldest unrelayed rows in one statement: a row with leader false (and no event) when
-    // another instance holds the relay's lock, one row with leader true and no event when there is nothing to do.
     const batch = Effect.gen(function*() {
-      const found = yield* sql<Row & { leader: boolean }>`
-        with l as (select pg_try_advisory_xact_lock(${RELAY_LOCK}, 0) as leader)
-        select l.leader, e.id, e.org_id, e.type, e.data, e.created_at
-        from l left join lateral (
-          select id, org_id, type, data, created_at from events where relayed_at is null and l.leader
-          order by id limit ${size}
-        ) e on true`
+      const found = yield* prepared.run<Row & { leader: boolean }>(READ, [RELAY_LOCK, size])
       if (found.length > 0 && !found[0].leader) return -1
       const rows = found.filter((r) => r.id !== null)
       if (rows.length === 0) return 0
       yield* bus.publish(rows.map(toBusEvent))
-      yield* sql`update events set relayed_at = clock_timestamp() where id in ${sql.in(rows.map((r) => r.id))}`
+      yield* prepared.run(MARK, [rows.map((r) => r.id)])
       return rows.length
     }).pipe(sql.withTransaction, traced("Relay.batch"))
 
