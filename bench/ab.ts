@@ -12,7 +12,7 @@
  */
 import os from "node:os"
 import pg from "pg"
-import { adminQuery, cpuMs, fixture, generateLoad, median, seedBookings, spawnEngine, withDb } from "./bookings.ts"
+import { adminQuery, cpuMs, fixture, generateLoad, median, seedBookings, spawnEngine, unrelayedSql, withDb } from "./bookings.ts"
 
 const entries = process.argv.slice(2)
 if (entries.length < 2) throw new Error("usage: npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]")
@@ -36,9 +36,10 @@ const sides = await Promise.all(entries.map(async (entry, i) => {
   return { name: NAMES[i], entry, database, server, pool, f }
 }))
 const settle = async (pool: pg.Pool) => {
+  const unrelayed = await unrelayedSql(pool)
   for (let i = 0; i < 100; i++) {
     const { rows } = await pool.query<{ n: number }>(`select (select count(*)::int from mail_outbox where sent_at is null and next_at <= now())
-      + (select count(*)::int from events where relayed_at is null) as n`)
+      + ${unrelayed} as n`)
     if (rows[0].n === 0) return
     await new Promise((r) => setTimeout(r, 50))
   }

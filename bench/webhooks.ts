@@ -113,7 +113,7 @@ const main = async () => {
         events.append(c.id, Array.from({ length: 5_000 }, (_, n) => ({ type: "booking.confirmed", data: { n } }))), { discard: true })).pipe(sql.withTransaction)))
     const relayStarted = performance.now()
     const unrelayed = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql<{ n: number }>`select count(*)::int as n from events where org_id = ${c.id} and relayed_at is null`))
+      sql<{ n: number }>`select count(*)::int as n from relay_queue q join events e on e.id = q.event_id where e.org_id = ${c.id}`))
     await waitFor(async () => (await unrelayed())[0].n === 0, 120_000, "relay of 20,000 events")
     const relaySeconds = (performance.now() - relayStarted) / 1000
     const onStream = await readStream(natsUrl, `events.${c.id}.>`)

@@ -26,10 +26,13 @@ const APPEND: PreparedStatement = {
       insert into org_events as x (org_id, last_at) values ($1::uuid, $2::timestamptz)
       on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)
       returning last_at
+    ), e as (
+      insert into events (org_id, type, data, created_at)
+      select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
+      order by v.n
+      returning id
     )
-    insert into events (org_id, type, data, created_at)
-    select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
-    order by v.n`
+    insert into relay_queue (event_id) select id from e`
 }
 
 interface Row {
@@ -53,7 +56,8 @@ export class Events extends Effect.Service<Events>()("Events", {
      * statement and stays locked until commit, so within an org ids are handed out in commit order and a reader can
      * never see id N+1 before N; its last_at, never lower than the last one, stamps the events, so created_at never
      * goes down as ids go up and the 2 second cutoff cannot skip one. Call it last in a transaction (after every row
-     * lock) so lock order is always rows -> org events.
+     * lock) so lock order is always rows -> org events. Each event's id goes into relay_queue in the same statement,
+     * for the relay (every writer of events does so: transports/events/relay.ts reads only the queue).
      */
     const append = (orgId: string, events: ReadonlyArray<NewEvent>) =>
       Effect.gen(function*() {

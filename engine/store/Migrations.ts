@@ -32,9 +32,10 @@ import holdCaps from "./migrations/0088_hold_caps.ts"
 import sandboxRedelivery from "./migrations/0089_sandbox_redelivery.ts"
 import leanBookingInsert from "./migrations/0090_lean_booking_insert.ts"
 import placesFastPath from "./migrations/0091_places_fast_path.ts"
+import relayQueue from "./migrations/0092_relay_queue.ts"
 
-/** Numbered migrations; the adapter's migrator runs what is new on start, in order, once. */
-export const migrations = Migrator.fromRecord({
+/** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
+export const migrationsByName = {
   "0001_foundation": foundation,
   "0002_calendar": calendar,
   "0003_bookings": bookings,
@@ -67,5 +68,8 @@ export const migrations = Migrator.fromRecord({
   "0088_hold_caps": holdCaps,
   "0089_sandbox_redelivery": sandboxRedelivery,
   "0090_lean_booking_insert": leanBookingInsert,
-  "0091_places_fast_path": placesFastPath
-})
+  "0091_places_fast_path": placesFastPath,
+  "0092_relay_queue": relayQueue
+}
+
+export const migrations = Migrator.fromRecord(migrationsByName)

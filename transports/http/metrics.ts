@@ -40,7 +40,7 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
     name: "outbox_backlog", help: "Work waiting: events not yet relayed to the bus, mail not yet sent", labelNames: ["outbox"], registers: [registry],
     async collect() {
       const [r] = await fromDatabase(sql<{ events: number; mail: number }>`
-        select (select count(*)::int from events where relayed_at is null) as events,
+        select (select count(*)::int from relay_queue) as events,
                (select count(*)::int from mail_outbox where sent_at is null and failed_at is null) as mail`)
       this.set({ outbox: "events" }, r?.events ?? 0)
       this.set({ outbox: "mail" }, r?.mail ?? 0)

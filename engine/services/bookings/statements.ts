@@ -6,7 +6,8 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it, one statement for each: if
  * that no longer holds nothing is written and the caller reads again), the booking (the booking_places trigger takes
  * its places or refuses), its mail (none when $33, the address, is null: a quiet booking), the month's quota (refused
- * past the plan's), and its events stamped under the org's event row.
+ * past the plan's), and its events stamped under the org's event row,
+ * their ids queued for the relay (relay_queue).
  * They run in the order the final select reads them (a CTE nothing reads runs last): the customer, the booking (the
  * time's row is locked from here to commit), its mail, and only then the org's two rows (quota, event clock), which
  * every booking of the org waits on, so those are held for the least: the quota, the events, the commit.
@@ -80,6 +81,8 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
       select $1::uuid, v.type, v.data, t.last_at from t, rows from (unnest($39::text[]), jsonb_array_elements($40::jsonb)) with ordinality as v(type, data, n)
       order by v.n
       returning id
+    ), r as (
+      insert into relay_queue (event_id) select id from e
     )
     select (select count(*) from b)::int as written, (select count(*) from m)::int as mails, (select count(*) from e)::int as events,
       ($2::text, $4::text, $5::text, $6::text, $8::text, $9::text) is null as unread`

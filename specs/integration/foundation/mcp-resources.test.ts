@@ -329,7 +329,7 @@ describe("MCP sessions and booking subscriptions", () => {
       // The booking's own events (made before the subscription) may still be on their way and told while the key
       // acts: let them go out first, so only what follows the revocation is counted.
       expect(await waitForAsync(async () => (await sql(app, (q) => q<{ n: number }>`
-        select count(*)::int as n from events where org_id = ${org.id} and relayed_at is null`))[0].n === 0)).toBe(true)
+        select count(*)::int as n from relay_queue q join events e on e.id = q.event_id where e.org_id = ${org.id}`))[0].n === 0)).toBe(true)
       await new Promise((r) => setTimeout(r, 300))
       const before = updates.length
       expect((await app.call(org.key, "DELETE", `/api/v1/api_keys/${made.body.id}`)).status).toBe(200)
