@@ -33,6 +33,7 @@ import sandboxRedelivery from "./migrations/0089_sandbox_redelivery.ts"
 import leanBookingInsert from "./migrations/0090_lean_booking_insert.ts"
 import placesFastPath from "./migrations/0091_places_fast_path.ts"
 import relayQueue from "./migrations/0092_relay_queue.ts"
+import mailQueue from "./migrations/0093_mail_queue.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -69,7 +70,8 @@ export const migrationsByName = {
   "0089_sandbox_redelivery": sandboxRedelivery,
   "0090_lean_booking_insert": leanBookingInsert,
   "0091_places_fast_path": placesFastPath,
-  "0092_relay_queue": relayQueue
+  "0092_relay_queue": relayQueue,
+  "0093_mail_queue": mailQueue
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

@@ -41,7 +41,7 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
     async collect() {
       const [r] = await fromDatabase(sql<{ events: number; mail: number }>`
         select (select count(*)::int from relay_queue) as events,
-               (select count(*)::int from mail_outbox where sent_at is null and failed_at is null) as mail`)
+               (select count(*)::int from mail_queue) as mail`)
       this.set({ outbox: "events" }, r?.events ?? 0)
       this.set({ outbox: "mail" }, r?.mail ?? 0)
     }

@@ -5,7 +5,7 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * taken, and the guest if the org knows their email. WRITE: everything a new booking changes, in one statement and
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it, one statement for each: if
  * that no longer holds nothing is written and the caller reads again), the booking (the booking_places trigger takes
- * its places or refuses), its mail (none when $33, the address, is null: a quiet booking), the month's quota (refused
+ * its places or refuses), its mail, queued (none when $33, the address, is null: a quiet booking), the month's quota (refused
  * past the plan's), and its events stamped under the org's event row,
  * their ids queued for the relay (relay_queue).
  * They run in the order the final select reads them (a CTE nothing reads runs last): the customer, the booking (the
@@ -67,6 +67,9 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
       insert into mail_outbox (id, org_id, to_address, subject, body, kind, booking_id, created_at, attempts, next_at, vars)
       select $32::uuid, $1::uuid, $33::text, $34::text, $35::text, $36::text, b.id, $7::timestamptz, 0, $7::timestamptz, $41::jsonb from b
       where $33::text is not null
+      returning id, next_at
+    ), mq as (
+      insert into mail_queue (mail_id, due_at) select id, next_at from m
       returning 1
     ), q as (
       insert into booking_quota as x (org_id, month, used, quota) select $1::uuid, $37::text, 1, $38::int from b
@@ -84,7 +87,7 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
     ), r as (
       insert into relay_queue (event_id) select id from e
     )
-    select (select count(*) from b)::int as written, (select count(*) from m)::int as mails, (select count(*) from e)::int as events,
+    select (select count(*) from b)::int as written, (select count(*) from mq)::int as mails, (select count(*) from e)::int as events,
       ($2::text, $4::text, $5::text, $6::text, $8::text, $9::text) is null as unread`
 })
 

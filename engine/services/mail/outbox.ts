@@ -1,3 +1,5 @@
+import type { SqlClient } from "@effect/sql"
+
 /** Waits after failed attempts 1..4; the fifth failure gives up (failed_at and last_error stay on the row). */
 export const BACKOFF_SECONDS: ReadonlyArray<number> = [60, 300, 1800, 7200]
 export const MAX_ATTEMPTS = BACKOFF_SECONDS.length + 1
@@ -29,3 +31,11 @@ export const afterFailure = (attempts: number, now: Date) =>
   attempts >= MAX_ATTEMPTS
     ? { next_at: null, failed_at: now }
     : { next_at: new Date(now.getTime() + BACKOFF_SECONDS[attempts - 1] * 1000), failed_at: null }
+
+/**
+ * Writes a mail and queues it (mail_queue, due at its next_at) in one statement, in the caller's transaction. Every
+ * writer of mail_outbox does both: the sender reads only the queue (the booking's own statement does it in its CTEs).
+ */
+export const insertMail = (sql: SqlClient.SqlClient, row: Parameters<SqlClient.SqlClient["insert"]>[0] & { readonly next_at: Date }) =>
+  sql`with m as (insert into mail_outbox ${sql.insert(row)} returning id, next_at)
+    insert into mail_queue (mail_id, due_at) select id, next_at from m`

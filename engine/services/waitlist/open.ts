@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { NewEvent } from "../Events.ts"
+import { insertMail } from "../mail/outbox.ts"
 
 type EndReason = "removed" | "left" | "booked" | "called_off" | "closed"
 
@@ -37,10 +38,8 @@ export const endEntries = (sql: SqlClient.SqlClient, where: { session_id?: strin
       returning e.*, c.email, c.name, s.starts_at, o.name as offering_name`
     for (const e of ended) {
       if (reason === "closed" && e.email !== null) {
-        yield* sql`insert into mail_outbox ${
-          sql.insert(mailRow(e.org_id, e.email, "waitlist.closed", `The waitlist for ${e.offering_name} has closed`,
-            `The waitlist for ${e.offering_name} at ${e.starts_at.toISOString()} has closed: you are no longer waiting for a place.`, now))
-        }`
+        yield* insertMail(sql, mailRow(e.org_id, e.email, "waitlist.closed", `The waitlist for ${e.offering_name} has closed`,
+          `The waitlist for ${e.offering_name} at ${e.starts_at.toISOString()} has closed: you are no longer waiting for a place.`, now))
       }
     }
     return ended.map((e): NewEvent & { org: string } => ({
@@ -76,11 +75,9 @@ export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date,
     const link = `${publicUrl}/book?offering_id=${t.offering_id}&session_id=${sessionId}`
     for (const e of told) {
       if (e.email === null) continue
-      yield* sql`insert into mail_outbox ${
-        sql.insert(mailRow(t.org_id, e.email, "waitlist.opened", `A place opened: ${t.name}`,
-          `${remaining} place(s) opened for ${t.name} at ${t.starts_at.toISOString()}. Whoever books first gets them: ${link}` +
-            (e.leave_token ? `\n\nNot interested any more? Leave the waitlist: ${publicUrl}/wl/${e.leave_token}` : ""), now))
-      }`
+      yield* insertMail(sql, mailRow(t.org_id, e.email, "waitlist.opened", `A place opened: ${t.name}`,
+        `${remaining} place(s) opened for ${t.name} at ${t.starts_at.toISOString()}. Whoever books first gets them: ${link}` +
+          (e.leave_token ? `\n\nNot interested any more? Leave the waitlist: ${publicUrl}/wl/${e.leave_token}` : ""), now))
     }
     return [{
       org: t.org_id,

@@ -17,13 +17,31 @@ afterAll(() => app.close())
 
 const rowsTo = (address: string) =>
   sql(app, (s) => s<{ id: string }>`select id from mail_outbox where to_address = ${address}`)
+const queued = (id: string) => sql(app, (s) => s<{ due_at: Date }>`select due_at from mail_queue where mail_id = ${id}`)
 
 describe("the mail outbox", () => {
   it("sends through the log mailer by default and marks the mail sent", async () => {
     const id = await enqueue(app, org.id, { to: "logged@example.com", subject: "Hello", text: "Hi there", kind: "test" })
     expect(await outbox(app, id)).toMatchObject({ attempts: 0, sent_at: null })
+    expect(await queued(id)).toHaveLength(1)
     await app.advance(1)
+    expect(await outbox(app, id)).toMatchObject({ attempts: 1, sent_at: expect.any(Date), next_at: null })
+    expect(await queued(id)).toEqual([])
+  })
+
+  it("leaves a mail another instance leased alone until the lease ends, then sends it once", async () => {
+    const id = await enqueue(app, org.id, { to: "leased@example.com", subject: "Leased", text: "Held by another", kind: "test" })
+    // What another instance's claim does: the mail is due again when its lease (10 minutes) ends.
+    await sql(app, (s) => s`update mail_queue set due_at = due_at + interval '600 seconds' where mail_id = ${id}`)
+    await app.advance(1)
+    expect(await outbox(app, id)).toMatchObject({ attempts: 0, sent_at: null })
+    await app.advance(590)
+    expect(await outbox(app, id)).toMatchObject({ attempts: 0, sent_at: null })
+    await app.advance(10)
     expect(await outbox(app, id)).toMatchObject({ attempts: 1, sent_at: expect.any(Date) })
+    expect(await queued(id)).toEqual([])
+    await app.advance(1200)
+    expect((await outbox(app, id)).attempts).toBe(1)
   })
 
   it("sends more than one batch in a pass: what is due goes out, not 50 a pass", async () => {
@@ -52,8 +70,9 @@ describe("the mail outbox", () => {
 
   it("forgets the mail of a customer who is erased", async () => {
     const customer = (await app.call(org.key, "POST", "/api/v1/customers", { email: "Private@example.com" })).body
-    await enqueue(app, org.id, { to: "private@example.com", subject: "Pending", text: "Personal", kind: "test" })
+    const id = await enqueue(app, org.id, { to: "private@example.com", subject: "Pending", text: "Personal", kind: "test" })
     await app.call(org.key, "DELETE", `/api/v1/customers/${customer.id}`)
     expect(await rowsTo("private@example.com")).toEqual([])
+    expect(await queued(id)).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
+import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { enqueue, outbox } from "./helpers.ts"
 import { startSmtp } from "./smtpServer.ts"
 
@@ -44,6 +44,8 @@ describe("mail through a real SMTP server", () => {
     await app.advance(1)
     const first = await outbox(app, id)
     expect(first).toMatchObject({ attempts: 1, sent_at: null, failed_at: null })
+    const [due] = await sql(app, (s) => s<{ due_at: Date }>`select due_at from mail_queue where mail_id = ${id}`)
+    expect(due.due_at).toEqual(first.next_at)
     expect(first.last_error).toContain("451")
     await app.advance(30)
     expect((await outbox(app, id)).attempts).toBe(1)
@@ -64,6 +66,7 @@ describe("mail through a real SMTP server", () => {
     const last = await outbox(app, id)
     expect(last).toMatchObject({ attempts: 5, sent_at: null, failed_at: expect.any(Date), next_at: null })
     expect(last.last_error).toContain("451")
+    expect(await sql(app, (s) => s`select 1 from mail_queue where mail_id = ${id}`)).toEqual([])
     smtp.state.reject = false
     await app.advance(86400)
     expect((await outbox(app, id)).attempts).toBe(5)
