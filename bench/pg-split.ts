@@ -45,7 +45,7 @@ try {
       bookings_org_reference, bookings_org_start, bookings_offering_live, bookings_session_live, bookings_series_live, bookings_customer,
       bookings_expiring, bookings_choosing, bookings_live_during`],
     ["and without events' secondary indexes", "drop index events_org_type, events_org"],
-    ["and without mail_outbox's secondary indexes", "drop index mail_outbox_due, mail_outbox_org_to, mail_outbox_booking"]
+    ["and without mail_outbox's secondary indexes", "drop index mail_outbox_org_to, mail_outbox_booking"]
   ]
   for (const [i, [label, ddl]] of steps.entries()) {
     if (ddl !== null) await admin.query(ddl)

@@ -5,9 +5,9 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * taken, and the guest if the org knows their email. WRITE: everything a new booking changes, in one statement and
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it, one statement for each: if
  * that no longer holds nothing is written and the caller reads again), the booking (the booking_places trigger takes
- * its places or refuses), its mail, queued (none when $33, the address, is null: a quiet booking), the month's quota (refused
- * past the plan's), and its events stamped under the org's event row,
- * their ids queued for the relay (relay_queue).
+ * its places or refuses), its mail and the mail's place in mail_queue (none when $33, the address, is null: a quiet
+ * booking), the month's quota (refused past the plan's), and its events stamped under the org's event row, their ids
+ * queued for the relay (relay_queue).
  * They run in the order the final select reads them (a CTE nothing reads runs last): the customer, the booking (the
  * time's row is locked from here to commit), its mail, and only then the org's two rows (quota, event clock), which
  * every booking of the org waits on, so those are held for the least: the quota, the events, the commit.

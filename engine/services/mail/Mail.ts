@@ -71,19 +71,19 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       const at = yield* clock.now
       const id = randomUUID()
       yield* insertMail(sql, {
-          id,
-          org_id: orgId,
-          to_address: mail.to,
-          subject: mail.subject,
-          body: mail.text,
-          reply_to: mail.replyTo ?? null,
-          kind: mail.kind,
-          booking_id: mail.bookingId ?? null,
-          vars: mail.vars === undefined ? null : JSON.stringify(mail.vars),
-          created_at: at,
-          attempts: 0,
-          next_at: at
-        }).pipe(Effect.orDie)
+        id,
+        org_id: orgId,
+        to_address: mail.to,
+        subject: mail.subject,
+        body: mail.text,
+        reply_to: mail.replyTo ?? null,
+        kind: mail.kind,
+        booking_id: mail.bookingId ?? null,
+        vars: mail.vars === undefined ? null : JSON.stringify(mail.vars),
+        created_at: at,
+        attempts: 0,
+        next_at: at
+      }).pipe(Effect.orDie)
       return id
     })
 
