@@ -112,6 +112,29 @@ describe("three instances over one Postgres and one NATS", () => {
     const sessions = (await call(b, key, "GET", `/api/v1/sessions?offering_id=${spread.id}`)).body.data
     expect(sessions[0].booked).toBe(61)
 
+    // Every booking's confirmation mail sent once by one of the instances (claims skip what another holds): none sent
+    // twice; any not sent is leased by the killed instance (one batch at most) and waits for its lease to end.
+    const mails = async () => {
+      const c = new pg.Client({ connectionString: db.url })
+      await c.connect()
+      try {
+        return (await c.query<{ total: number; once: number; more: number; leased: number; due: number }>(`select count(*)::int as total,
+            count(*) filter (where m.sent_at is not null and m.attempts = 1)::int as once,
+            count(*) filter (where m.attempts > 1)::int as more,
+            count(*) filter (where m.sent_at is null and q.due_at > now())::int as leased,
+            count(*) filter (where q.due_at <= now())::int as due
+          from mail_outbox m left join mail_queue q on q.mail_id = m.id where m.org_id = $1`, [org.org.id])).rows[0]
+      } finally {
+        await c.end()
+      }
+    }
+    await waitFor(async () => (await mails()).due === 0, 60_000, "every due mail sent")
+    const sent = await mails()
+    expect(sent.total).toBe(86)
+    expect(sent.more).toBe(0)
+    expect(sent.once + sent.leased).toBe(sent.total)
+    expect(sent.leased).toBeLessThanOrEqual(50)
+
     // Every event once in the feed, in order; every booking's confirmation there once.
     const feed: Array<{ id: number; type: string; data: { id?: string } }> = []
     await waitFor(async () => {
