@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Cause, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { Mailer } from "../../ports/Mailer.ts"
 import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
-import { afterFailure, BATCH, insertMail, LEASE_SECONDS, MAX_BATCHES, type OutboxRow } from "./outbox.ts"
+import { afterFailure, BATCH, insertMail, LEASE_SECONDS, MAX_BATCHES, type OutboxRow, VACUUM_EVERY } from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
 import { fn, traced } from "../tracing.ts"
 
@@ -127,13 +127,25 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
         traced("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
       )
 
+    let sinceVacuum = 0 // mails marked sent since the queue was last vacuumed
+
     /** The batch's sent mail in one statement; a message to a guest is delivered when the mail server accepts it. */
     const markSent = (rows: ReadonlyArray<OutboxRow>) =>
       Effect.gen(function*() {
         if (rows.length === 0) return
         const now = yield* clock.now
         yield* prepared.run(SENT, [now, rows.map((r) => r.id), rows.filter((r) => r.kind === "message").map((r) => r.id)])
+        sinceVacuum += rows.length
       })
+
+    /** The queue vacuumed every VACUUM_EVERY mails sent (outbox.ts says why), outside any transaction. */
+    const vacuumQueue = Effect.suspend(() => {
+      if (sinceVacuum < VACUUM_EVERY) return Effect.void
+      sinceVacuum = 0
+      return sql.unsafe("vacuum mail_queue").pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("mail: vacuum of its queue failed", Cause.squash(cause)))
+      )
+    })
 
     /** One batch: claimed, sent, marked; true when it came full and the mail server took every mail. */
     const sendBatch = Effect.gen(function*() {
@@ -149,7 +161,8 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     // further behind). A batch with a failure ends the pass: while the mail server is down (each attempt may wait for
     // its time-out) a pass stays one batch long, so the other jobs of the pass (holds lapsing) are not held up.
     const sendDue = Effect.gen(function*() {
-      for (let i = 0; i < MAX_BATCHES; i++) if (!(yield* sendBatch)) return
+      for (let i = 0; i < MAX_BATCHES; i++) if (!(yield* sendBatch)) break
+      yield* vacuumQueue
     }).pipe(Effect.orDie, traced("Mail.sendDue"))
 
     yield* jobs.register({

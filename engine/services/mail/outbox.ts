@@ -8,6 +8,12 @@ export const LEASE_SECONDS = 600
 export const BATCH = 50
 /** Batches one pass of the mail job sends at most (it goes on while they come full and all were taken): 1,000 mails. */
 export const MAX_BATCHES = 20
+/**
+ * Mails an instance sends between two vacuums of mail_queue. Deleted queue rows stay in its indexes until a vacuum,
+ * and each claim walks past them: PGlite runs no autovacuum (after 200,000 rows through a queue, a read of it took 1.7
+ * against 0.9 ms; 0.6 after a vacuum). On Postgres autovacuum does it too; this one costs a few ms per 10,000 mails.
+ */
+export const VACUUM_EVERY = 10_000
 
 export interface OutboxRow {
   readonly id: string
