@@ -12,7 +12,7 @@
  */
 import os from "node:os"
 import pg from "pg"
-import { adminQuery, cpuMs, fixture, generateLoad, median, seedBookings, spawnEngine, unrelayedSql, withDb } from "./bookings.ts"
+import { adminQuery, counterTables, cpuMs, fixture, generateLoad, median, seedBookings, resetQuota, spawnEngine, unrelayedSql, withDb } from "./bookings.ts"
 
 const entries = process.argv.slice(2)
 if (entries.length < 2) throw new Error("usage: npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]")
@@ -32,7 +32,7 @@ const sides = await Promise.all(entries.map(async (entry, i) => {
   if (Number(process.env.AB_SEED ?? 0) > 0) await seedBookings(pool, made, made.sessions[made.sessions.length - 1], Number(process.env.AB_SEED))
   // AB_ANALYZE=1: vacuum analyze once here, as bench/bookings.ts does after seeding (the planner's statistics then
   // describe these few rows, however much the run adds; autovacuum is off on the bench server).
-  if (process.env.AB_ANALYZE === "1") await pool.query("vacuum analyze sessions, booking_quota, org_events, bookings, customers, mail_outbox, events")
+  if (process.env.AB_ANALYZE === "1") await pool.query(`vacuum analyze ${await counterTables(pool)}, bookings, customers, mail_outbox, events`)
   return { name: NAMES[i], entry, database, server, pool, f }
 }))
 const settle = async (pool: pg.Pool) => {
@@ -63,7 +63,7 @@ try {
       for (const s of order) {
         await settle(s.pool)
         // The org's monthly quota (scale plan) would refuse a long run's later rounds: each round starts the month anew.
-        await s.pool.query("delete from booking_quota")
+        await resetQuota(s.pool)
         const before = cpuMs(s.server.pid)
         // A fresh hot time each round: a faster build must not run into the time's 10,000 seats before the slower one.
         const sessions = scenario === "hot" ? [s.f.sessions[hot % s.f.sessions.length]] : s.f.sessions

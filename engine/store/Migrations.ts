@@ -34,6 +34,7 @@ import leanBookingInsert from "./migrations/0090_lean_booking_insert.ts"
 import placesFastPath from "./migrations/0091_places_fast_path.ts"
 import relayQueue from "./migrations/0092_relay_queue.ts"
 import mailQueue from "./migrations/0093_mail_queue.ts"
+import quotaOnClock from "./migrations/0094_quota_on_clock.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -71,7 +72,8 @@ export const migrationsByName = {
   "0090_lean_booking_insert": leanBookingInsert,
   "0091_places_fast_path": placesFastPath,
   "0092_relay_queue": relayQueue,
-  "0093_mail_queue": mailQueue
+  "0093_mail_queue": mailQueue,
+  "0094_quota_on_clock": quotaOnClock
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

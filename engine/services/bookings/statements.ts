@@ -6,11 +6,11 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * so one transaction: the customer (created, filled in, or only checked, as READ saw it, one statement for each: if
  * that no longer holds nothing is written and the caller reads again), the booking (the booking_places trigger takes
  * its places or refuses), its mail and the mail's place in mail_queue (none when $33, the address, is null: a quiet
- * booking), the month's quota (refused past the plan's), and its events stamped under the org's event row, their ids
- * queued for the relay (relay_queue).
+ * booking), then the org's event clock row, which also counts the month's bookings against the plan's quota (refused
+ * past it; migration 0094), and the booking's events stamped under it, their ids queued for the relay (relay_queue).
  * They run in the order the final select reads them (a CTE nothing reads runs last): the customer, the booking (the
- * time's row is locked from here to commit), its mail, and only then the org's two rows (quota, event clock), which
- * every booking of the org waits on, so those are held for the least: the quota, the events, the commit.
+ * time's row is locked from here to commit), its mail, and only then the org's row, which every booking of the org
+ * waits on, so it is held for the least: the events, the commit.
  */
 export const READ: PreparedStatement = {
   name: "booking_read",
@@ -71,13 +71,10 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
     ), mq as (
       insert into mail_queue (mail_id, due_at) select id, next_at from m
       returning 1
-    ), q as (
-      insert into booking_quota as x (org_id, month, used, quota) select $1::uuid, $37::text, 1, $38::int from b
-      on conflict (org_id, month) do update set used = x.used + 1, quota = excluded.quota
-      returning used
     ), t as (
-      insert into org_events as x (org_id, last_at) select $1::uuid, $7::timestamptz from q
-      on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)
+      insert into org_events as x (org_id, last_at, month, used, quota) select $1::uuid, $7::timestamptz, $37::text, 1, $38::int from b
+      on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at),
+        used = case when excluded.month > x.month then 1 else x.used + 1 end, month = greatest(x.month, excluded.month), quota = excluded.quota
       returning last_at
     ), e as (
       insert into events (org_id, type, data, created_at)

@@ -58,4 +58,24 @@ describe("the monthly booking quota", () => {
     const big = await scale.classWithSession({ capacity: 40 })
     for (let i = 0; i < 30; i++) expect((await scale.book({ offering_id: big.offering.id, session_id: big.session.id, customer: guest(i) })).status).toBe(201)
   })
+
+  it("is counted on the org's event clock row: a later month starts anew, an earlier one counts against the row's month", async () => {
+    const org = await bookingsOrg(app, { plan: "free" })
+    const { offering, session } = await org.classWithSession({ capacity: 100 })
+    const clock = () => sql(app, (s) => s<{ month: string; used: number; quota: number }>`select month, used, quota from org_events where org_id = ${org.id}`)
+    await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(0) })
+    const [first] = await clock()
+    expect(first).toMatchObject({ used: 1, quota: 25 })
+    expect(first.month).toMatch(/^\d{4}-\d{2}$/)
+    // A month used up long ago does not refuse this one: the count starts anew.
+    await sql(app, (s) => s`update org_events set month = '2000-01', used = 25 where org_id = ${org.id}`)
+    await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(1) })
+    expect(await clock()).toEqual([{ month: first.month, used: 1, quota: 25 }])
+    // Another instance (clock ahead) already counted bookings in a later month: this one counts against that month, to its limit.
+    await sql(app, (s) => s`update org_events set month = '9999-12', used = 24 where org_id = ${org.id}`)
+    await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(2) })
+    expect(await clock()).toEqual([{ month: "9999-12", used: 25, quota: 25 }])
+    expectError(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(3) }), 402, "plan_quota_exceeded")
+    expect(await clock()).toEqual([{ month: "9999-12", used: 25, quota: 25 }])
+  })
 })

@@ -19,13 +19,13 @@ const rowsFor = async (offeringId: string) =>
 describe("a booking's total is bounded, never an integer overflow", () => {
   it("a class seat at 2147483647 x 2 is 400 total_too_large, and nothing is written", async () => {
     const { offering, session } = await org.classWithSession({ price_cents: INT4_MAX })
-    const quotaBefore = await sql(app, (s) => s<{ used: number }>`select coalesce(sum(used), 0)::int as used from booking_quota where org_id = ${org.id}`)
+    const quotaBefore = await sql(app, (s) => s<{ used: number }>`select coalesce(sum(used), 0)::int as used from org_events where org_id = ${org.id}`)
     const res = await org.book({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest("overflow") })
     expectError(res, 400, "total_too_large")
     expect(res.body.error.message).toContain(String(MAX_TOTAL))
     expect(await rowsFor(offering.id)).toBe(0)
     expect(await sql(app, (s) => s`select id from customers where email = ${guest("overflow").email}`)).toEqual([])
-    expect(await sql(app, (s) => s<{ used: number }>`select coalesce(sum(used), 0)::int as used from booking_quota where org_id = ${org.id}`)).toEqual(quotaBefore)
+    expect(await sql(app, (s) => s<{ used: number }>`select coalesce(sum(used), 0)::int as used from org_events where org_id = ${org.id}`)).toEqual(quotaBefore)
   })
 
   it("a total of exactly the bound is taken (held, as it is priced) and stored whole", async () => {
