@@ -1,8 +1,10 @@
 import { SqlClient, type Statement } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { EngineClock } from "../Clock.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { bookingCascade } from "./cascade.ts"
+import { retryTransient } from "./refusals.ts"
 import type { BookingRow } from "./row.ts"
 import { bookingStore } from "./store.ts"
 
@@ -10,7 +12,9 @@ import { bookingStore } from "./store.ts"
  * Holds past expires_at stop keeping their place, and the guest of each is nudged once (a link to finish booking;
  * reseller holds are not). The job runs it for every due hold; a booking that finds a time full runs it for the
  * holds of that time first, so a place a lapsed hold no longer keeps is free at once. Several instances share the
- * work (skip locked). Returns how many holds lapsed.
+ * work (skip locked). A deadlock (the lapse takes the rows of the holds' times one after another, while a move or
+ * another lapse may take two of them the other way round) runs it again, up to three times: it was a 500 for the
+ * request that lapsed on its way. Returns how many holds lapsed.
  */
 export const holdLapses = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -19,7 +23,10 @@ export const holdLapses = Effect.gen(function*() {
   const store = yield* bookingStore
   const cascade = yield* bookingCascade
 
-  /** One locked hold past its expiry: lapsed, and its guest nudged (once). Returns the row after, and the events. */
+  /**
+   * One locked hold past its expiry: lapsed, and its guest nudged (once). Returns the row after, and the events. An
+   * SQL error stays an error (a deadlock is for the caller's transaction to run again); anything else is a defect.
+   */
   const lapseRow = (row: BookingRow, now: Date) =>
     Effect.gen(function*() {
       const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, { keeps_place: false }, now)
@@ -33,7 +40,7 @@ export const holdLapses = Effect.gen(function*() {
       const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, { nudged_at: now }, now)
       yield* cascade.mailTo("nudged", nudged.booking)
       return { booking: nudged.booking, events: [...lapsed.events, ...nudged.events] }
-    }).pipe(Effect.orDie)
+    }).pipe(Effect.catchAll((e) => (e instanceof SqlError ? Effect.fail(e) : Effect.die(e))))
 
   const lapse = (only: Statement.Fragment = sql`true`) =>
     Effect.gen(function*() {
@@ -44,7 +51,7 @@ export const holdLapses = Effect.gen(function*() {
       for (const row of due) out.push(...(yield* lapseRow(row, now)).events.map((e) => ({ ...e, org: row.org_id })))
       for (const org of new Set(out.map((e) => e.org))) yield* events.append(org, out.filter((e) => e.org === org))
       return due.length
-    }).pipe(sql.withTransaction, Effect.orDie)
+    }).pipe(sql.withTransaction, retryTransient(3), Effect.orDie)
 
   return { lapse, lapseRow } as const
 })

@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { type BookingEvent, bookingStatus, decideBooking } from "../../machines/booking.ts"
-import { conflict, notFound } from "../../schema/errors.ts"
+import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
 import type { NewEvent } from "../Events.ts"
-import { conflictOrDie } from "./refusals.ts"
+import { conflictOrDie, isTransient } from "./refusals.ts"
 import { giveBackGift } from "../gifts/moves.ts"
 import { Links } from "../Links.ts"
 import { openings } from "../waitlist/open.ts"
@@ -33,7 +34,8 @@ export const bookingStore = Effect.gen(function*() {
   /**
    * Runs the booking machine on a locked row; when it accepts, writes the next state, the machine's
    * context and `changes` in one statement. Returns the booking after it and the events to append. A change that
-   * gains places where there is no room is refused by the database (bookings_places): 409 sold_out.
+   * gains places where there is no room is refused by the database (bookings_places): 409 sold_out. A deadlock stays
+   * an SqlError, for the caller's transaction to run again (retryTransient); other SQL errors are defects.
    */
   const apply = (row: BookingRow, event: BookingEvent, changes: Record<string, unknown>, now: Date, extra: Record<string, unknown> = {}) =>
     Effect.gen(function*() {
@@ -49,7 +51,7 @@ export const bookingStore = Effect.gen(function*() {
           ...changes,
           updated_at: now
         })
-      } where id = ${row.id}`.pipe(Effect.catchTag("SqlError", conflictOrDie))
+      } where id = ${row.id}`.pipe(Effect.catchTag("SqlError", (e): Effect.Effect<never, Conflict | SqlError> => (isTransient(e) ? Effect.fail(e) : conflictOrDie(e))))
       // A booking that leaves gives back what its gift card paid (once), and the places it held open to the waitlist.
       const leaves = status === "cancelled" || event.type === "lapse"
       const returned = leaves ? yield* giveBackGift(sql, row, now).pipe(Effect.orDie) : []

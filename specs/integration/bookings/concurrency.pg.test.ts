@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BookingsOrg, guest, type TestApp } from "./helpers.ts"
+import { sql } from "../../support/app.ts"
+import { type BookingsOrg, expectError, guest, hoursAhead, type TestApp } from "./helpers.ts"
 import { customers, liveRows as liveRowsOf, startRacing } from "./racing.ts"
 
 // Races only real Postgres can stage: the test holds a row lock in a transaction of its own while requests queue on it,
@@ -71,5 +72,76 @@ describe.sequential("the last places, raced while a row is locked (Postgres)", (
     expect(`${res.status} ${res.body?.error?.code}`).toBe("409 sold_out")
     expect((await org.sessions(offering.id)).map((s) => s.booked)).toEqual([1])
     expect((await liveRows(offering.id)).length).toBe(1)
+  })
+
+  it("holds lapsed on the way (a move to a full time) that deadlock with another transaction are lapsed on a second try, not a 500", async () => {
+    const o = await org.offering({ kind: "class", capacity: 1, price_cents: 100 })
+    const now = await org.now()
+    const [s1, s2, s3, s4] = await Promise.all([1, 2, 3, 4].map((i) => org.session(o.id, hoursAhead(now, 48 + i))))
+    const h1 = await org.booked({ offering_id: o.id, session_id: s1.id, customer: guest("lapse-1") })
+    const h2 = await org.booked({ offering_id: o.id, session_id: s2.id, customer: guest("lapse-2") })
+    const full = await org.booked({ offering_id: o.id, session_id: s3.id, customer: guest("lapse-3") })
+    expect((await org.act(full.id, "confirm")).status).toBe(200)
+    const mover = await org.booked({ offering_id: o.id, session_id: s4.id, customer: guest("lapse-4") })
+    // Both holds past their expiry, h1 first: the lapse takes s1's row (h1's place given back), then waits for s2's.
+    for (const [id, at] of [[h1.id, "2000-01-01T00:00:00.000Z"], [h2.id, "2000-01-02T00:00:00.000Z"]]) {
+      await sql(app, (q) => q`update bookings set expires_at = ${at}::timestamptz, machine = jsonb_set(machine, '{expires_at}', to_jsonb(${at}::text))
+        where id = ${id}`)
+    }
+    let go = () => {}
+    const crossing = new Promise<void>((resolve) => (go = resolve))
+    let locked = () => {}
+    const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    // Another transaction holds s2's row, then asks for s1's while the lapse waits for s2: a deadlock. Postgres ends the
+    // transaction that waited first (the lapse's) and this one goes on.
+    const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
+      q.withTransaction(Effect.gen(function*() {
+        yield* q`select id from sessions where id = ${s2.id} for update`
+        locked()
+        yield* Effect.promise(() => crossing)
+        yield* q`select id from sessions where id = ${s1.id} for update`
+      }))).pipe(Effect.orDie))
+    await isLocked
+    const move = org.act(mover.id, "move", { session_id: s3.id })
+    const waiting = async () =>
+      (await sql(app, (q) => q<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update bookings%'`))[0].n
+    for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
+    go()
+    await holder
+    expectError(await move, 409, "sold_out")
+    expect(await sql(app, (q) => q<{ id: string; keeps_place: boolean }>`select id, keeps_place from bookings where id in (${h1.id}, ${h2.id}) order by expires_at`))
+      .toEqual([{ id: h1.id, keeps_place: false }, { id: h2.id, keeps_place: false }])
+  })
+
+  it("a move that deadlocks with another transaction over the two times' rows runs again and moves, not a 500", async () => {
+    const o = await org.offering({ kind: "class", capacity: 5 })
+    const now = await org.now()
+    const [from, to] = await Promise.all([1, 2].map((i) => org.session(o.id, hoursAhead(now, 60 + i))))
+    const moving = await org.booked({ offering_id: o.id, session_id: from.id, customer: guest("crossing") })
+    let go = () => {}
+    const crossing = new Promise<void>((resolve) => (go = resolve))
+    let locked = () => {}
+    const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    // The move takes its place at `to` (that row locked) and waits for `from`, to give its place there back, which this
+    // transaction holds before it asks for `to`: Postgres ends the move's transaction, which waited first.
+    const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
+      q.withTransaction(Effect.gen(function*() {
+        yield* q`select id from sessions where id = ${from.id} for update`
+        locked()
+        yield* Effect.promise(() => crossing)
+        yield* q`select id from sessions where id = ${to.id} for update`
+      }))).pipe(Effect.orDie))
+    await isLocked
+    const move = org.act(moving.id, "move", { session_id: to.id })
+    const waiting = async () =>
+      (await sql(app, (q) => q<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update bookings%'`))[0].n
+    for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
+    go()
+    await holder
+    const res = await move
+    expect([res.status, res.body.session_id]).toEqual([200, to.id])
+    expect((await org.sessions(o.id)).map((s) => [s.id, s.booked])).toEqual([[from.id, 0], [to.id, 1]])
   })
 })
