@@ -761,7 +761,7 @@ export const toMarkdown = (b: BookingsBench) => {
     "| row | engine | floor | same-SQL |",
     "|---|---:|---:|---:|",
     `| the hot time's row (1000 / hot req/s) | ${b.lockHold.timeRowBoundMs.engine} | ${b.lockHold.timeRowBoundMs.floor} | ${b.lockHold.timeRowBoundMs.bare} |`,
-    `| the org's quota and event rows (1000 / spread req/s) | ${b.lockHold.orgRowsBoundMs.engine} | (none taken) | ${b.lockHold.orgRowsBoundMs.bare} |`,
+    `| the org's event clock row, which counts the quota (1000 / spread req/s) | ${b.lockHold.orgRowsBoundMs.engine} | (none taken) | ${b.lockHold.orgRowsBoundMs.bare} |`,
     "",
     `WRITE alone (the statement inside which both are taken and, autocommit, released), uncontended round trip: p50 ${b.lockHold.writeStatementMs.p50} ms, ` +
     `p90 ${b.lockHold.writeStatementMs.p90} ms (${b.lockHold.writeStatementMs.samples} samples, same-SQL program, 1 connection).`,
