@@ -17,6 +17,35 @@ afterAll(() => app?.close())
 
 const liveRows = (offeringId: string) => liveRowsOf(app, org, offeringId)
 
+/**
+ * Stages a deadlock: a transaction of the test's own locks time `first`, then `request` is sent; once a booking update
+ * waits for a lock, the transaction asks for time `second`. If the request's transaction holds `second` and waits for
+ * `first`, Postgres ends the one that waited first (the request's) and the test's goes on and commits. Returns the
+ * request's answer.
+ */
+const crossLocks = async <A>(first: string, second: string, request: () => Promise<A>): Promise<A> => {
+  let go = () => {}
+  const crossing = new Promise<void>((resolve) => (go = resolve))
+  let locked = () => {}
+  const isLocked = new Promise<void>((resolve) => (locked = resolve))
+  const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
+    q.withTransaction(Effect.gen(function*() {
+      yield* q`select id from sessions where id = ${first} for update`
+      locked()
+      yield* Effect.promise(() => crossing)
+      yield* q`select id from sessions where id = ${second} for update`
+    }))).pipe(Effect.orDie))
+  await isLocked
+  const answer = request()
+  const waiting = async () =>
+    (await sql(app, (q) => q<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update bookings%'`))[0].n
+  for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
+  go()
+  await holder
+  return answer
+}
+
 describe.sequential("the last places, raced while a row is locked (Postgres)", () => {
   it("bookings that found a time before it was cancelled, and waited on its lock, are refused", async () => {
     const { offering, session } = await org.classWithSession({ capacity: 50 })
@@ -88,28 +117,9 @@ describe.sequential("the last places, raced while a row is locked (Postgres)", (
       await sql(app, (q) => q`update bookings set expires_at = ${at}::timestamptz, machine = jsonb_set(machine, '{expires_at}', to_jsonb(${at}::text))
         where id = ${id}`)
     }
-    let go = () => {}
-    const crossing = new Promise<void>((resolve) => (go = resolve))
-    let locked = () => {}
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    // Another transaction holds s2's row, then asks for s1's while the lapse waits for s2: a deadlock. Postgres ends the
-    // transaction that waited first (the lapse's) and this one goes on.
-    const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
-      q.withTransaction(Effect.gen(function*() {
-        yield* q`select id from sessions where id = ${s2.id} for update`
-        locked()
-        yield* Effect.promise(() => crossing)
-        yield* q`select id from sessions where id = ${s1.id} for update`
-      }))).pipe(Effect.orDie))
-    await isLocked
-    const move = org.act(mover.id, "move", { session_id: s3.id })
-    const waiting = async () =>
-      (await sql(app, (q) => q<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update bookings%'`))[0].n
-    for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
-    go()
-    await holder
-    expectError(await move, 409, "sold_out")
+    // The test's transaction holds s2's row, then asks for s1's while the lapse holds s1's and waits for s2's.
+    const move = await crossLocks(s2.id, s1.id, () => org.act(mover.id, "move", { session_id: s3.id }))
+    expectError(move, 409, "sold_out")
     expect(await sql(app, (q) => q<{ id: string; keeps_place: boolean }>`select id, keeps_place from bookings where id in (${h1.id}, ${h2.id}) order by expires_at`))
       .toEqual([{ id: h1.id, keeps_place: false }, { id: h2.id, keeps_place: false }])
   })
@@ -119,28 +129,8 @@ describe.sequential("the last places, raced while a row is locked (Postgres)", (
     const now = await org.now()
     const [from, to] = await Promise.all([1, 2].map((i) => org.session(o.id, hoursAhead(now, 60 + i))))
     const moving = await org.booked({ offering_id: o.id, session_id: from.id, customer: guest("crossing") })
-    let go = () => {}
-    const crossing = new Promise<void>((resolve) => (go = resolve))
-    let locked = () => {}
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    // The move takes its place at `to` (that row locked) and waits for `from`, to give its place there back, which this
-    // transaction holds before it asks for `to`: Postgres ends the move's transaction, which waited first.
-    const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
-      q.withTransaction(Effect.gen(function*() {
-        yield* q`select id from sessions where id = ${from.id} for update`
-        locked()
-        yield* Effect.promise(() => crossing)
-        yield* q`select id from sessions where id = ${to.id} for update`
-      }))).pipe(Effect.orDie))
-    await isLocked
-    const move = org.act(moving.id, "move", { session_id: to.id })
-    const waiting = async () =>
-      (await sql(app, (q) => q<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update bookings%'`))[0].n
-    for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
-    go()
-    await holder
-    const res = await move
+    // The move takes its place at `to` (that row locked) and waits for `from`, to give its place there back.
+    const res = await crossLocks(from.id, to.id, () => org.act(moving.id, "move", { session_id: to.id }))
     expect([res.status, res.body.session_id]).toEqual([200, to.id])
     expect((await org.sessions(o.id)).map((s) => [s.id, s.booked])).toEqual([[from.id, 0], [to.id, 1]])
   })
