@@ -3,6 +3,7 @@ import { Effect, Option } from "effect"
 import { conflict, Unprocessable } from "../schema/errors.ts"
 import { EngineClock } from "./Clock.ts"
 import { Jobs } from "./Jobs.ts"
+import { transaction } from "../store/transaction.ts"
 
 export interface StoredResponse {
   readonly status: number
@@ -60,7 +61,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
           }`.pipe(Effect.orDie)
         }
         return { replayed: false, ...response }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 
     yield* jobs.register({
       name: "idempotency.purge",

@@ -10,6 +10,7 @@ import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
 import { switchOffForKey } from "./webhooks/revoke.ts"
 import { fn, traced } from "./tracing.ts"
+import { transaction } from "../store/transaction.ts"
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")
 const newKey = () => `bk_live_${randomBytes(24).toString("base64url")}`
@@ -177,7 +178,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       const result = yield* Effect.gen(function*() {
         yield* sql`insert into orgs ${sql.insert(row)}`
         return yield* createKey(id)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
       return { org: toOrg({ ...row, mail_templates: {}, payments: "online", updated_at: null }), api_key: result }
     })
 
@@ -188,7 +189,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         update api_keys set revoked_at = coalesce(revoked_at, ${at})
         where id = ${id} ${orgId === undefined ? sql`` : sql`and org_id = ${orgId}`} returning id, revoked_at`.pipe(
         Effect.tap((rows) => rows.length === 0 ? Effect.void : switchOffForKey(sql, id, at)),
-        sql.withTransaction,
+        transaction(sql),
         Effect.orDie
       )
       if (rows.length === 0) return yield* notFound("api key")
@@ -217,7 +218,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         const org = toOrg(rows[0])
         yield* events.append(orgId, [{ type: "org.updated", data: org }])
         return Option.some(org)
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
       if (Option.isNone(updated)) return yield* notFound("org")
       yield* changed(`org:${orgId}`)
       return updated.value
@@ -351,7 +352,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         yield* events.append(org.id, [{ type: "org.updated", data: updated }])
         return updated
       }).pipe(
-        sql.withTransaction,
+        transaction(sql),
         // Two orgs taking one slug at once: the unique index refuses the second.
         Effect.catchTag("SqlError", (e) => isUniqueViolation(e) ? Effect.fail(conflict("slug_taken", `the slug ${patch.slug} belongs to another org`)) : Effect.die(e)),
         Effect.tap(() => changed(`org:${org.id}`))
@@ -374,7 +375,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         const result = { text, version: rows[0].waiver_version }
         yield* events.append(org.id, [{ type: "waiver.updated", data: { version: result.version, body: text } }])
         return result
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
     })
 
     return { keysChanged: changed, create, createKey, revokeKey, listKeys, listOrgs, adminGet, adminUpdate, ownKeys, createOwnKey, revokeOwnKey, authenticate, addMember, get, update, member, waiver, setWaiver } as const

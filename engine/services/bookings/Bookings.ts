@@ -16,7 +16,7 @@ import { holdLapses } from "./lapse.ts"
 import { listBookings } from "./list.ts"
 import { type BookingMailKind, bookingMail } from "./mails.ts"
 import { type Placement, placementOf } from "./placement.ts"
-import { conflictOrDie, retryTransient } from "./refusals.ts"
+import { conflictOrDie } from "./refusals.ts"
 import { type BookingRow, machineRow, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
 import { Payments } from "../payments/Payments.ts"
@@ -41,6 +41,7 @@ const MINUTE_MS = 60_000
 import { Promos } from "../promos/Promos.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { fn, traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
   dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default, GiftCards.Default],
@@ -61,8 +62,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     /** A refusal of the database (no room at the time) is the operation's 409; other SQL errors are defects. */
     const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(
-        sql.withTransaction,
-        retryTransient(3),
+        transaction(sql),
         Effect.catchIf((e): e is SqlError => e instanceof SqlError, conflictOrDie)
       )
 

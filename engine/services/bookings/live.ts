@@ -11,6 +11,7 @@ import type { BookingRow } from "./row.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { bookingStore } from "./store.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
+import { transaction } from "../../store/transaction.ts"
 
 const zoneOf = (sql: SqlClient.SqlClient, orgId: string) =>
   sql<{ timezone: string }>`select timezone from orgs where id = ${orgId}`.pipe(Effect.orDie, Effect.map((r) => r[0].timezone))
@@ -93,7 +94,7 @@ export const BookingJobsLive = Layer.effectDiscard(Effect.gen(function*() {
       yield* cascade.mailTo("cancelled", applied.booking)
     }
     yield* byOrg(out)
-  }).pipe(sql.withTransaction, Effect.orDie)
+  }).pipe(transaction(sql), Effect.orDie)
 
   yield* jobs.register({ name: "bookings.lapse", run: lapse, next: sql`(select min(expires_at) from bookings where status = 'held' and keeps_place)` })
   yield* jobs.register({

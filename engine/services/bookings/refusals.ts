@@ -22,16 +22,4 @@ export const conflictOrDie = (e: SqlError) => {
   return refused === undefined || refused.reason === "plan_quota_exceeded" ? Effect.die(e) : Effect.fail(conflict(refused.reason, refused.message))
 }
 
-/** Postgres broke a lock cycle (deadlock) or a serialization conflict by failing one side: running it again is safe. */
-export const isTransient = (e: unknown) => {
-  const cause = (e as { readonly cause?: { readonly code?: unknown } } | null)?.cause
-  return cause?.code === "40P01" || cause?.code === "40001"
-}
-
-/**
- * Runs `effect` again, at most `times` more, while it fails with a deadlock or a serialization failure. Effect.retry
- * does the same through a Schedule, which provides each try's iteration metadata as a service and so copies the
- * fiber's whole context at every try, the first included: once per booking.
- */
-export const retryTransient = (times: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  times <= 0 ? effect : Effect.catchIf(effect, isTransient, () => retryTransient(times - 1)(effect))
+export { isTransient, retryTransient } from "../../store/transaction.ts"

@@ -19,6 +19,7 @@ import { calendarQueries } from "./queries.ts"
 import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 /** The longest booking window (max_advance_days at most): an entry starting later could not be booked. */
 const LONGEST_WINDOW_DAYS = 730
@@ -96,7 +97,7 @@ export class Series extends Effect.Service<Series>()("Series", {
         yield* calendarChanged(org.id, offering.id)
         const [created] = yield* q.oneSeries(org.id, row.id, false)
         return toEntry(created)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** Future times of an entry with what each has taken. */
@@ -151,7 +152,7 @@ export class Series extends Effect.Service<Series>()("Series", {
         if (opened.length > 0) yield* events.append(org.id, opened.map(({ type, data }) => ({ type, data })))
         const [updated] = yield* q.oneSeries(org.id, current.id, false)
         return toEntry(updated)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const remove = fn("Series.delete")(function*(id: string, cancelBookings: boolean | undefined) {
@@ -171,7 +172,7 @@ export class Series extends Effect.Service<Series>()("Series", {
         yield* sql`update series set deleted_at = ${now} where id = ${current.id}`
         yield* calendarChanged(org.id, current.offering_id)
         return { cancelled }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** Keeps repeats about a year ahead as the engine clock moves. */
@@ -188,7 +189,7 @@ export class Series extends Effect.Service<Series>()("Series", {
         yield* materialize(row, row.timezone, addDays(row.made_until, 1), until)
         yield* sql`update series set made_until = ${until} where id = ${row.id}`
       }
-    }).pipe(sql.withTransaction, Effect.orDie)
+    }).pipe(transaction(sql), Effect.orDie)
 
     yield* jobs.register({ name: "series.extend", run: extend })
 

@@ -16,6 +16,7 @@ import { weeklyTimes } from "./materialize.ts"
 import { calendarQueries } from "./queries.ts"
 import { type SessionRow, toSession } from "./rows.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 const LIST_CAP = 2000
 
@@ -73,7 +74,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         const sessions = rows.map(({ booked: _, ...r }) => toSession(r))
         yield* events.append(org.id, sessions.map((data) => ({ type: "session.created", data })))
         return { data: sessions }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const contextOf = (row: SessionRow & { cancel_note?: string | null; cancelled_at?: Date | null }) => ({
@@ -109,7 +110,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         const updated = yield* load(org.id, row.id, false)
         yield* events.append(org.id, [{ type: "session.updated", data: toSession({ ...updated, booked: undefined }) }])
         return toSession({ ...updated, booked: undefined })
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const cancel = fn("Sessions.cancel")(function*(id: string, input: { guests?: "refund" | "choose"; note?: string }) {
@@ -134,7 +135,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         const out = [...(decided.emits.includes("session.cancelled") ? [{ type: "session.cancelled", data: session }] : []), ...left.map(({ type, data }) => ({ type, data }))]
         if (out.length > 0) yield* events.append(org.id, out)
         return session
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     return { list, create, update, cancel } as const

@@ -11,6 +11,7 @@ import { importRows } from "./csv.ts"
 import { BATCH_SIZE, importBatch, MAX_ROWS } from "./importBatch.ts"
 import { containsPattern, type CustomerRow, isEmailTaken, phoneDigits, toCustomer } from "./row.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 const emailTaken = () => conflict("customer_exists", "another customer of this org has that email")
 
@@ -65,7 +66,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
         const rows = yield* sql<CustomerRow>`insert into customers ${sql.insert(row)} on conflict do nothing returning *`
         if (rows.length === 0) return yield* emailTaken()
         return yield* updated(org.id, rows[0])
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const update = fn("Customers.update")(function*(id: string, patch: CustomerUpdate) {
@@ -77,7 +78,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
           update customers set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${current.id} returning *`
         return yield* updated(org.id, rows[0])
       }).pipe(
-        sql.withTransaction,
+        transaction(sql),
         Effect.catchTag("SqlError", (e) => (isEmailTaken(e) ? Effect.fail(emailTaken()) : Effect.die(e)))
       )
     })
@@ -100,7 +101,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
           where conversation_id in (select id from conversations where org_id = ${org.id} and customer_id = ${current.id})`
         yield* events.append(org.id, [{ type: "customer.deleted", data: { id: current.id } }])
         return toCustomer(rows[0])
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** Up to 10,000 rows, 500 per transaction, one customers.imported event per batch (counts only). */
@@ -118,7 +119,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
           const counts = yield* importBatch(sql, org.id, batch, yield* clock.now)
           yield* events.append(org.id, [{ type: "customers.imported", data: counts }])
           return counts
-        }).pipe(sql.withTransaction, Effect.orDie)
+        }).pipe(transaction(sql), Effect.orDie)
         total.created += counts.created
         total.updated += counts.updated
         total.skipped += counts.skipped
@@ -167,7 +168,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
         const { customer, events: emitted } = yield* upsert(orgId, input)
         yield* events.append(orgId, emitted)
         return customer
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
     })
 
     return { list, get, create, update, erase, importCsv, findOrCreate, upsert } as const

@@ -8,6 +8,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { hashGiftCode, newGiftCode, normalizeGiftCode, recordMove } from "./moves.ts"
 import { fn, traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 interface CardRow {
   readonly id: string
@@ -61,7 +62,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
         yield* recordMove(sql, { org_id: org.id, gift_card_id: row.id, booking_id: null, cents: row.amount_cents, kind: "issue", note: row.note, at: now })
         yield* events.append(org.id, [{ type: "gift_card.issued", data: { gift_card_id: row.id, amount_cents: row.amount_cents, currency: row.currency, for_email: row.for_email } }])
         return { ...toCard(row), code }
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
     })
 
     const adjust = fn("GiftCards.adjust")(function*(id: string, input: { cents: number; note: string }) {
@@ -80,7 +81,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
           data: { gift_card_id: id, cents: input.cents, balance: updated.balance_cents, note: input.note, for_email: updated.for_email }
         }])
         return toCard(updated)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** What a card can pay of a total: its balance, at most the total; 400 when the code is unknown or the card empty. */

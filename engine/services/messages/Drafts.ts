@@ -6,6 +6,7 @@ import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 import { traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 /** Rows taken per pass, how long a taken row is left alone, how much of the conversation the drafter sees. */
 const BATCH = 10
@@ -49,7 +50,7 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
       return yield* sql<DueRow>`
         update message_drafts set next_at = ${new Date(now.getTime() + LEASE_MS)}
         where id in (select id from message_drafts where status = 'pending' and next_at <= ${now} order by next_at, id limit ${BATCH} for update skip locked)
-        returning id, org_id, conversation_id, in_reply_to, attempts`.pipe(sql.withTransaction)
+        returning id, org_id, conversation_id, in_reply_to, attempts`.pipe(transaction(sql))
     })
 
     /** What the drafter sees: the org, the booking, and the conversation up to the guest's message. */
@@ -107,7 +108,7 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
             type: "message.drafted",
             data: { id: row.id, in_reply_to: row.in_reply_to, booking_id: v.booking_id, customer_id: v.customer_id, channel: "email", body: result.right, created_at: now.toISOString() }
           }])
-        }).pipe(sql.withTransaction)
+        }).pipe(transaction(sql))
       })
 
     const run = Effect.gen(function*() {

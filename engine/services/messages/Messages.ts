@@ -10,6 +10,7 @@ import { Links, replyAddress } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Drafts } from "./Drafts.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 type MessageRow = {
   readonly id: string
@@ -133,7 +134,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
       return yield* Effect.gen(function*() {
         const v = yield* conversation(org.id, about, true)
         return yield* post(Option.getOrThrow(v), input.body, "email")
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** A guest's message, from a reply by email or their page: kept, the org's owners told, message.received, the acknowledgement. */
@@ -171,7 +172,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         if (v.email.toLowerCase() !== input.from.trim().toLowerCase()) return "foreign_sender" as Received
         yield* inbound(v, input.text, "email")
         return "stored" as Received
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
 
     /** A bounce report for a conversation's address: its latest outbound mail not yet failed is marked failed. */
     const bounce = (input: { token: string; reason: string }) =>
@@ -191,7 +192,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         const v = Option.getOrThrow(yield* conversation(input.org_id, { customer_id: input.customer_id, booking_id: input.booking_id }, true))
         if (v.email === null) return yield* badRequest("customer_erased", "this guest was erased")
         return yield* inbound(v, input.text, "page")
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 
     return { list, send, receive, bounce, fromPage } as const
   })

@@ -10,6 +10,7 @@ import {
   ACCESS_SECONDS, type AuthMethod, CODE_SECONDS, parseClientMetadata, REFRESH_SECONDS, secret, sha256, validChallenge, verifierMatches
 } from "./rules.ts"
 import { fn, traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 export const REFRESH_TOKEN_PREFIX = "mcp_rt_"
 const CODE_PREFIX = "mcp_ac_"
@@ -167,7 +168,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
           hash: sha256(code), app_id: appId, redirect_uri: request.redirectUri, code_challenge: request.codeChallenge,
           resource: request.resource ?? null, expires_at: new Date(at.getTime() + CODE_SECONDS * 1000), created_at: at
         })}`
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
       return Either.right(code)
     })
 
@@ -225,7 +226,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
         if (resource !== null && c.resource !== null && resource !== c.resource) return Either.left(oauthError("invalid_target", "resource differs from the authorization request"))
         yield* sql`update oauth_codes set used_at = ${now} where hash = ${family}`
         return Either.right(yield* issue(c.app_id, family, c.resource))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
       if (Either.isRight(outcome)) return outcome.right
       const failure = outcome.left
       if (!(failure instanceof OAuthErrorClass)) {
@@ -252,7 +253,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
         if (t.expires_at.getTime() <= now.getTime()) return Either.left(invalidGrant("the refresh token has expired"))
         yield* sql`update oauth_tokens set used_at = ${now} where hash = ${sha256(token)}`
         return Either.right(yield* issue(t.app_id, t.family, t.resource))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
       if (Either.isRight(outcome)) return outcome.right
       const failure = outcome.left
       if (!(failure instanceof OAuthErrorClass)) {
@@ -300,7 +301,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
           returning a.id, a.client_id, c.client_name, c.redirect_uris, a.created_at, a.revoked_at`
         if (apps.length > 0) yield* sql`update oauth_tokens set revoked_at = coalesce(revoked_at, ${at}) where app_id = ${apps[0].id}`
         return apps
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
       if (rows.length === 0) return yield* notFound("oauth app")
       yield* orgs.keysChanged(`app:${rows[0].id}`)
       return toApp(rows[0])

@@ -17,6 +17,7 @@ import { booking, type OctoRow, PLACEHOLDER_EMAIL, type UnitRef } from "./bookin
 import * as E from "./errors.ts"
 import { availability, type Ctx, fits, OPTION_ID, openingHoursOf, pricing as priced, product, type Slot, statusOf, UNIT_ID, unitPrice } from "./map.ts"
 import { fn, traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const AVAILABILITY_ID = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
@@ -262,7 +263,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
         }
         if (Object.keys(set).length === 0) return
         yield* sql`update bookings set ${sql.update({ ...set, updated_at: now })} where id = ${b.id}`
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
 
     const unitRefs = (items: ReadonlyArray<O.UnitItemInput>, before: ReadonlyArray<UnitRef> = []): ReadonlyArray<UnitRef> =>
       items.map((u, i) => ({ uuid: u.uuid ?? before[i]?.uuid ?? randomUUID(), resellerReference: u.resellerReference ?? before[i]?.resellerReference ?? null }))
@@ -306,7 +307,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
             })
           } where id = ${b.id} and org_id = ${org.id}`
         ),
-        sql.withTransaction
+        transaction(sql)
       )
       // The same uuid reserved at the same moment: the unique index refused this one, whose booking rolled back.
       yield* made.pipe(Effect.catchIf((e): e is SqlError => e instanceof SqlError, (e) =>

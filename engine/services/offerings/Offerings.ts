@@ -17,6 +17,7 @@ import { normalizeQuestions } from "./questions.ts"
 import { checkRules } from "./rules.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 type Changes = Record<string, unknown>
 
@@ -97,7 +98,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         const offering = toOffering(rows[0])
         yield* events.append(org.id, [{ type: "offering.created", data: offering }])
         return offering
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(transaction(sql), Effect.orDie)
     })
 
     const update = fn("Offerings.update")(function*(id: string, input: OfferingUpdate) {
@@ -126,7 +127,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
           : []
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }, ...opened.map(({ type, data }) => ({ type, data }))])
         return offering
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const remove = fn("Offerings.delete")(function*(id: string, cancelBookings: boolean | undefined) {
@@ -147,7 +148,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         yield* sql`update offerings set state = 'removed', deleted_at = ${at}, updated_at = ${at} where id = ${current.id}`
         yield* events.append(org.id, [{ type: "offering.deleted", data: { ...toOffering(current), active: false } }])
         return result
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const getHours = fn("Offerings.getHours")(function*(id: string) {
@@ -172,7 +173,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
           update offerings set hours = ${JSON.stringify(normalized)}, updated_at = ${yield* clock.now} where id = ${row.id} returning *`
         yield* events.append(org.id, [{ type: "offering.hours_updated", data: { ...toOffering(rows[0]), hours: normalized } }])
         return { data: normalized }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     return { list, get, create, update, remove, getHours, setHours, load } as const

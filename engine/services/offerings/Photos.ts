@@ -9,6 +9,7 @@ import { Links } from "../Links.ts"
 import { jpegSize } from "./jpeg.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 /** The largest photo accepted (5 MiB). */
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024
@@ -51,7 +52,7 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
         const offering = toOffering(rows[0])
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
         return offering
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const remove = fn("Photos.remove")(function*(id: string) {
@@ -65,7 +66,7 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
         const offering = toOffering(rows[0])
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
         return offering
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** The photo's bytes for GET /photos/{id}.jpg (no key: photo_url is public, like the offering's public fields). */

@@ -4,7 +4,6 @@ import { randomUUID } from "node:crypto"
 import { PaymentProcessor, type ProcessorEvent, type RawEvent, type Refund } from "../../ports/Payments.ts"
 import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
 import { bookingCascade } from "../bookings/cascade.ts"
-import { retryTransient } from "../bookings/refusals.ts"
 import { type BookingRow, toBooking } from "../bookings/row.ts"
 import { bookingStore } from "../bookings/store.ts"
 import { EngineClock } from "../Clock.ts"
@@ -16,6 +15,7 @@ import { retakeGift } from "../gifts/moves.ts"
 import { issuePurchased, type PurchaseRow } from "../gifts/purchased.ts"
 import { chargeOf, REFUND_BACKOFF } from "./refunds.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 /** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
 const FRESH_CHECKOUT_MINUTES = 30
@@ -67,7 +67,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const wakeups = yield* Wakeups
     const store = yield* bookingStore
     const cascade = yield* bookingCascade
-    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, retryTransient(3))
+    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(transaction(sql))
 
     const source = (where: { id: string } | { handle: string }) =>
       sql<CheckoutSource>`select b.*, o.name as o_name, o.deposit_cents, o.deposit_percent, c.email as c_email, g.currency, g.payments
@@ -93,7 +93,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
             sql.insert({ id: checkout.id, org_id: b.org_id, booking_id: b.id, amount_cents: amount, currency: b.currency, url: checkout.url, expires_at: checkout.expires_at, created_at: now })
           } on conflict (id) do nothing`
           yield* sql`update bookings set checkout_url = ${checkout.url} where id = ${b.id} and status = 'held'`
-        }).pipe(sql.withTransaction, Effect.orDie)
+        }).pipe(transaction(sql), Effect.orDie)
         return Option.some(checkout.url)
       })
 

@@ -10,6 +10,7 @@ import { isEmailTaken as isUniqueViolation } from "../customers/row.ts"
 import { Events } from "../Events.ts"
 import { discountOf, type PromoRow, refusalOf, toPromo } from "./rules.ts"
 import { fn, traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 /** promo_codes.*: the org's codes, and the check a booking makes of the code it brings. */
 export class Promos extends Effect.Service<Promos>()("Promos", {
@@ -64,7 +65,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
         yield* events.append(org.id, [{ type: "promo_code.created", data: promo }])
         return promo
       }).pipe(
-        sql.withTransaction,
+        transaction(sql),
         Effect.catchTag("SqlError", (e) =>
           isUniqueViolation(e) ? Effect.fail(conflict("promo_code_exists", `the org already has the code ${input.code.toUpperCase()} (codes match in any case)`)) : Effect.die(e))
       )
@@ -91,7 +92,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
         const promo = toPromo(updated)
         yield* events.append(org.id, [{ type: "promo_code.updated", data: promo }])
         return promo
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** Deleted for good; bookings made with it keep promo_code and discount_cents. */
@@ -103,7 +104,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
         const promo = toPromo(row)
         yield* events.append(org.id, [{ type: "promo_code.deleted", data: promo }])
         return promo
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /**

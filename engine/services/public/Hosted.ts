@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { notFound } from "../../schema/errors.ts"
 import { Orgs } from "../Orgs.ts"
+import { transaction } from "../../store/transaction.ts"
 
 /**
  * The engine's own booking page for an offering (/book?offering_id=…): the widget with a publishable key the engine
@@ -30,7 +31,7 @@ export class Hosted extends Effect.Service<Hosted>()("Hosted", {
           yield* sql`insert into hosted_pages (org_id, publishable_key) values (${o.org_id}, ${made.key})
             on conflict (org_id) do update set publishable_key = excluded.publishable_key`
           return { key: made.key, name: o.name }
-        }).pipe(sql.withTransaction)
+        }).pipe(transaction(sql))
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     return { keyFor } as const

@@ -11,6 +11,7 @@ import { Mail } from "../mail/Mail.ts"
 import { Orgs } from "../Orgs.ts"
 import { switchOffForKey } from "../webhooks/revoke.ts"
 import { fn, traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 /** An invite link works this long. */
 export const INVITE_DAYS = 7
@@ -57,7 +58,7 @@ export class Team extends Effect.Service<Team>()("Team", {
 
     const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
       org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may change the team")))
-    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 
     const list = Effect.gen(function*() {
       const org = yield* CurrentOrg

@@ -10,6 +10,7 @@ import { toCustomer } from "../customers/row.ts"
 import { Events } from "../Events.ts"
 import { endEntries } from "./open.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 interface EntryRow {
   readonly id: string
@@ -97,7 +98,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
         out.push({ type: "waitlist.joined", data: toEntry(entry) })
         yield* events.append(org.id, out)
         return toEntry(entry)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     const list = fn("Waitlist.list")(function*(q: { offering_id?: string | undefined; session_id?: string | undefined }) {
@@ -120,7 +121,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
         const left = yield* endEntries(sql, { ids: [id] }, reason, now)
         yield* events.append(org.id, left.map(({ type, data }) => ({ type, data })))
         return toEntry({ ...row, ended_at: now, end_reason: reason })
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** The guest's side of the "leave the waitlist" link: the entry by its token (no key), and leaving it. */
@@ -141,7 +142,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
         yield* Effect.gen(function*() {
           const left = yield* endEntries(sql, { ids: [entry.id] }, "left", now)
           yield* events.append(entry.org_id, left.map(({ type, data }) => ({ type, data })))
-        }).pipe(sql.withTransaction, Effect.orDie)
+        }).pipe(transaction(sql), Effect.orDie)
         return { ...entry, ended_at: now, end_reason: "left" }
       })
 

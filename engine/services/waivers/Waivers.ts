@@ -6,6 +6,7 @@ import { Events } from "../Events.ts"
 import { type BookingRow, signaturesOf } from "../bookings/row.ts"
 import { newSignatures } from "./sign.ts"
 import { fn } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 type Row = BookingRow & { readonly waiver_text: string | null; readonly waiver_version: number; readonly o_name: string; readonly timezone: string }
 
@@ -60,7 +61,7 @@ export class Waivers extends Effect.Service<Waivers>()("Waivers", {
         yield* events.append(r.org_id, signed.events)
         const s = signed.added[0]
         return { id: s.id, name: s.name, for: s.for, version: s.version, signed_at: s.signed_at, signed: signed.signatures.length, needed }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     return { get, sign } as const

@@ -12,6 +12,7 @@ import { WebhookDispatch } from "./Dispatch.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, type StoredState, toDelivery, toEndpoint } from "./row.ts"
 import { LOG_SIZE } from "./Settings.ts"
 import { fn, traced } from "../tracing.ts"
+import { transaction } from "../../store/transaction.ts"
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
 
@@ -60,7 +61,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
         }
         const [{ last }] = yield* sql<{ last: number }>`select coalesce(max(id), 0) as last from events where org_id = ${org.id}`
         yield* sql`insert into webhook_endpoints ${sql.insert({ ...row, cursor_id: last })}`
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
       yield* dispatch.forget(org.id)
       const { id, url, events, secret, api_key_id, created_at } = row
       return { id, url, events, active: true, secret, api_key_id, created_at: created_at.toISOString() }

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql } from "../../support/app.ts"
 import { type BookingsOrg, expectError, guest, hoursAhead, type TestApp } from "./helpers.ts"
-import { customers, liveRows as liveRowsOf, startRacing } from "./racing.ts"
+import { crossLocks, customers, liveRows as liveRowsOf, startRacing } from "./racing.ts"
 
 // Races only real Postgres can stage: the test holds a row lock in a transaction of its own while requests queue on it,
 // which needs more than PGlite's one connection. Runs only when DATABASE_URL is set (see vitest.config.ts).
@@ -16,35 +16,6 @@ beforeAll(async () => {
 afterAll(() => app?.close())
 
 const liveRows = (offeringId: string) => liveRowsOf(app, org, offeringId)
-
-/**
- * Stages a deadlock: a transaction of the test's own locks time `first`, then `request` is sent; once a booking update
- * waits for a lock, the transaction asks for time `second`. If the request's transaction holds `second` and waits for
- * `first`, Postgres ends the one that waited first (the request's) and the test's goes on and commits. Returns the
- * request's answer.
- */
-const crossLocks = async <A>(first: string, second: string, request: () => Promise<A>): Promise<A> => {
-  let go = () => {}
-  const crossing = new Promise<void>((resolve) => (go = resolve))
-  let locked = () => {}
-  const isLocked = new Promise<void>((resolve) => (locked = resolve))
-  const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
-    q.withTransaction(Effect.gen(function*() {
-      yield* q`select id from sessions where id = ${first} for update`
-      locked()
-      yield* Effect.promise(() => crossing)
-      yield* q`select id from sessions where id = ${second} for update`
-    }))).pipe(Effect.orDie))
-  await isLocked
-  const answer = request()
-  const waiting = async () =>
-    (await sql(app, (q) => q<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update bookings%'`))[0].n
-  for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
-  go()
-  await holder
-  return answer
-}
 
 describe.sequential("the last places, raced while a row is locked (Postgres)", () => {
   it("bookings that found a time before it was cancelled, and waited on its lock, are refused", async () => {
@@ -118,7 +89,7 @@ describe.sequential("the last places, raced while a row is locked (Postgres)", (
         where id = ${id}`)
     }
     // The test's transaction holds s2's row, then asks for s1's while the lapse holds s1's and waits for s2's.
-    const move = await crossLocks(s2.id, s1.id, () => org.act(mover.id, "move", { session_id: s3.id }))
+    const move = await crossLocks(app, { table: "sessions", id: s2.id }, { table: "sessions", id: s1.id }, "update bookings", () => org.act(mover.id, "move", { session_id: s3.id }))
     expectError(move, 409, "sold_out")
     expect(await sql(app, (q) => q<{ id: string; keeps_place: boolean }>`select id, keeps_place from bookings where id in (${h1.id}, ${h2.id}) order by expires_at`))
       .toEqual([{ id: h1.id, keeps_place: false }, { id: h2.id, keeps_place: false }])
@@ -130,7 +101,7 @@ describe.sequential("the last places, raced while a row is locked (Postgres)", (
     const [from, to] = await Promise.all([1, 2].map((i) => org.session(o.id, hoursAhead(now, 60 + i))))
     const moving = await org.booked({ offering_id: o.id, session_id: from.id, customer: guest("crossing") })
     // The move takes its place at `to` (that row locked) and waits for `from`, to give its place there back.
-    const res = await crossLocks(from.id, to.id, () => org.act(moving.id, "move", { session_id: to.id }))
+    const res = await crossLocks(app, { table: "sessions", id: from.id }, { table: "sessions", id: to.id }, "update bookings", () => org.act(moving.id, "move", { session_id: to.id }))
     expect([res.status, res.body.session_id]).toEqual([200, to.id])
     expect((await org.sessions(o.id)).map((s) => [s.id, s.booked])).toEqual([[from.id, 0], [to.id, 1]])
   })

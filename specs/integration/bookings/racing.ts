@@ -1,3 +1,5 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 import { sql } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, guest, startPinned, type TestApp } from "./helpers.ts"
 
@@ -19,3 +21,38 @@ export const liveRows = async (app: TestApp, org: BookingsOrg, offeringId: strin
 
 /** The i-th racer: 37 distinct guests per prefix, so many requests come from returning customers. */
 export const customers = (prefix: string, i: number) => guest(`${prefix}-${i % 37}`, `Racer ${i % 37}`)
+
+/** A row the test locks: which table, which id. */
+export interface Locked {
+  readonly table: "bookings" | "offerings" | "sessions"
+  readonly id: string
+}
+
+/**
+ * Stages a deadlock (real Postgres only): a transaction of the test's own locks `first`, then `request` is sent; once
+ * a statement of the request that starts with `waiting` waits for a lock, the transaction asks for `second`. If the
+ * request's transaction holds `second` and waits for `first`, Postgres ends the one that waited first (the request's)
+ * and the test's goes on and commits. Returns the request's answer.
+ */
+export const crossLocks = async <A>(app: TestApp, first: Locked, second: Locked, waiting: string, request: () => Promise<A>): Promise<A> => {
+  let go = () => {}
+  const crossing = new Promise<void>((resolve) => (go = resolve))
+  let locked = () => {}
+  const isLocked = new Promise<void>((resolve) => (locked = resolve))
+  const holder = app.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (q) =>
+    q.withTransaction(Effect.gen(function*() {
+      yield* q`select id from ${q(first.table)} where id = ${first.id} for update`
+      locked()
+      yield* Effect.promise(() => crossing)
+      yield* q`select id from ${q(second.table)} where id = ${second.id} for update`
+    }))).pipe(Effect.orDie))
+  await isLocked
+  const answer = request()
+  const waits = async () =>
+    (await sql(app, (q) => q<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`${waiting}%`}`))[0].n
+  for (let i = 0; i < 100 && (await waits()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
+  go()
+  await holder
+  return answer
+}
