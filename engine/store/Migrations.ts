@@ -35,6 +35,7 @@ import placesFastPath from "./migrations/0091_places_fast_path.ts"
 import relayQueue from "./migrations/0092_relay_queue.ts"
 import mailQueue from "./migrations/0093_mail_queue.ts"
 import quotaOnClock from "./migrations/0094_quota_on_clock.ts"
+import customerLookup from "./migrations/0095_customer_lookup.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -73,7 +74,8 @@ export const migrationsByName = {
   "0091_places_fast_path": placesFastPath,
   "0092_relay_queue": relayQueue,
   "0093_mail_queue": mailQueue,
-  "0094_quota_on_clock": quotaOnClock
+  "0094_quota_on_clock": quotaOnClock,
+  "0095_customer_lookup": customerLookup
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)
