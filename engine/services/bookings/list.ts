@@ -6,6 +6,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { type BookingRow, type Joined, toBooking } from "./row.ts"
 import { bookingStore } from "./store.ts"
 import { fn } from "../tracing.ts"
+import { ofOrg } from "../../store/tenancy.ts"
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
@@ -19,7 +20,7 @@ export const listBookings = Effect.gen(function*() {
     const desc = q.order === "desc"
     const cursor = q.after === undefined
       ? undefined
-      : (yield* sql<{ starts_at: Date; id: string }>`select starts_at, id from bookings where org_id = ${org.id} and id = ${q.after}`.pipe(Effect.orDie))[0]
+      : (yield* sql<{ starts_at: Date; id: string }>`select starts_at, id from bookings where id = ${q.after} and ${ofOrg(sql, "org_id", org.id)}`.pipe(Effect.orDie))[0]
     if (q.after !== undefined && cursor === undefined) return yield* badRequest("invalid_after", "after: no such booking")
     const rows = yield* sql<BookingRow & Joined>`${store.joined()} where b.org_id = ${org.id}
       ${q.from ? sql`and b.starts_at >= ${q.from}` : sql``}

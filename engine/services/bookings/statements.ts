@@ -10,7 +10,9 @@ import type { PreparedStatement } from "../../ports/Prepared.ts"
  * past it; migration 0094), and the booking's events stamped under it, their ids queued for the relay (relay_queue).
  * They run in the order the final select reads them (a CTE nothing reads runs last): the customer, the booking (the
  * time's row is locked from here to commit), its mail, and only then the org's row, which every booking of the org
- * waits on, so it is held for the least: the events, the commit.
+ * waits on, so it is held for the least: the events, the commit. READ checks the offering's org as
+ * `(o.org_id = $2) is true` so that the offering comes through its primary key, whatever the statistics say of the
+ * org (see ofOrg, engine/store/tenancy.ts).
  */
 export const READ: PreparedStatement = {
   name: "booking_read",
@@ -24,7 +26,7 @@ export const READ: PreparedStatement = {
     left join sessions s on s.offering_id = o.id and s.state <> 'removed' and s.id = coalesce($3::uuid,
       (select x.id from sessions x where x.offering_id = o.id and x.starts_at = $4::timestamptz and x.state = 'scheduled' order by x.id limit 1))
     left join customers c on c.org_id = o.org_id and lower(c.email) = lower($5::text) and c.erased_at is null
-    where o.id = $1::uuid and o.org_id = $2::uuid and o.deleted_at is null`
+    where o.id = $1::uuid and (o.org_id = $2::uuid) is true and o.deleted_at is null`
 }
 
 /**

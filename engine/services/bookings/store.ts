@@ -9,6 +9,7 @@ import { giveBackGift } from "../gifts/moves.ts"
 import { Links } from "../Links.ts"
 import { openings } from "../waitlist/open.ts"
 import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
+import { ofOrg } from "../../store/tenancy.ts"
 
 const joined = (sql: SqlClient.SqlClient) =>
   sql`select b.*, c.name as c_name, c.email as c_email, c.phone as c_phone, o.name as o_name, o.kind as o_kind, o.questions as o_questions
@@ -19,14 +20,18 @@ export const bookingStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const links = yield* Links
 
+  /** The statements of find and lock (bookings/lookups.test.ts reads their plans). */
+  const findStatement = (orgId: string, id: string) => sql<BookingRow & Joined>`${joined(sql)} where b.id = ${id}::uuid and ${ofOrg(sql, "b.org_id", orgId)}`
+  const lockStatement = (orgId: string, id: string) => sql<BookingRow>`select * from bookings where id = ${id}::uuid and ${ofOrg(sql, "org_id", orgId)} for update`
+
   const find = (orgId: string, id: string) =>
-    sql<BookingRow & Joined>`${joined(sql)} where b.org_id = ${orgId} and b.id = ${id}::uuid`.pipe(
+    findStatement(orgId, id).pipe(
       Effect.orDie,
       Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
     )
 
   const lock = (orgId: string, id: string) =>
-    sql<BookingRow>`select * from bookings where org_id = ${orgId} and id = ${id}::uuid for update`.pipe(
+    lockStatement(orgId, id).pipe(
       Effect.orDie,
       Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
     )
@@ -63,7 +68,7 @@ export const bookingStore = Effect.gen(function*() {
       return { booking, events, decided }
     })
 
-  return { find, lock, apply, joined: () => joined(sql) } as const
+  return { find, lock, apply, joined: () => joined(sql), findStatement, lockStatement } as const
 })
 
 export type Applied = { readonly booking: BookingRow & Joined; readonly events: ReadonlyArray<NewEvent> }

@@ -18,6 +18,7 @@ import { checkRules } from "./rules.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
 import { fn } from "../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
+import { ofOrg } from "../../store/tenancy.ts"
 
 type Changes = Record<string, unknown>
 
@@ -60,7 +61,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       Effect.gen(function*() {
         const org = yield* CurrentOrg
         const rows = yield* sql<OfferingRow>`
-          select * from offerings where id = ${id}::uuid and org_id = ${org.id} and deleted_at is null
+          select * from offerings where id = ${id}::uuid and ${ofOrg(sql, "org_id", org.id)} and deleted_at is null
           ${lock ? sql`for update` : sql``}`.pipe(Effect.orDie)
         return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("offering")), onSome: Effect.succeed })
       })
