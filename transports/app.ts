@@ -47,6 +47,7 @@ import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import type { AppConfig } from "./config.ts"
 import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
 import { RateLimits } from "./http/limits.ts"
+import { StreamLimits } from "./http/streams.ts"
 import { InboundEmailSecret } from "./http/inbound.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
@@ -177,8 +178,11 @@ const levels = {
 export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
 
 /** The configured database: Postgres with DATABASE_URL, else PGlite in DATA_DIR. */
-export const configuredDatabase = (config: Pick<AppConfig, "databaseUrl" | "dataDir" | "dbPoolSize">): DatabaseLayer =>
-  Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url, config.dbPoolSize ?? 20) })
+export const configuredDatabase = (config: Pick<AppConfig, "databaseUrl" | "dataDir" | "dbPoolSize" | "dbTimeoutMs">): DatabaseLayer =>
+  Option.match(config.databaseUrl, {
+    onNone: () => PgliteLive(config.dataDir),
+    onSome: (url) => PostgresLive(url, config.dbPoolSize ?? 20, config.dbTimeoutMs)
+  })
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
 export const AppLive = (config: AppConfig, database: DatabaseLayer = configuredDatabase(config)) => Composed(config, database, HttpAppLive(config))
@@ -199,5 +203,6 @@ const Composed = <A, E, R>(config: AppConfig, database: DatabaseLayer, front: La
       config.drafts ? OpenAiDrafterLive(config.drafts) : Layer.empty,
       TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"), Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config),
       Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
-      Layer.succeed(RateLimits, { perKey: config.rateLimit ?? 1200, perAddress: config.rateLimitAnonymous ?? 300, windowSeconds: config.rateLimitWindowSeconds ?? 60 })))
+      Layer.succeed(RateLimits, { perKey: config.rateLimit ?? 1200, perAddress: config.rateLimitAnonymous ?? 300, windowSeconds: config.rateLimitWindowSeconds ?? 60 }),
+      Layer.succeed(StreamLimits, { max: config.maxStreams ?? 1000, perOrg: config.streamsPerOrg ?? 100, perKey: config.streamsPerKey ?? 20 })))
   )

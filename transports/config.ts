@@ -29,6 +29,10 @@ export interface AppConfig {
   readonly bodyLimit?: number | undefined
   /** MAX_INFLIGHT: requests one instance serves at once before it sheds load (503 overloaded). */
   readonly maxInflight?: number | undefined
+  /** MAX_STREAMS, STREAMS_PER_ORG, STREAMS_PER_KEY: long-lived streams (SSE) open at once, outside MAX_INFLIGHT. */
+  readonly maxStreams?: number | undefined
+  readonly streamsPerOrg?: number | undefined
+  readonly streamsPerKey?: number | undefined
   /** SHUTDOWN_GRACE_MS: after SIGTERM, how long requests in flight may take before their connections close. */
   readonly shutdownGraceMs?: number | undefined
   /** RATE_LIMIT: requests per minute per API key (0: off); RATE_LIMIT_ANONYMOUS: per client address without a key. */
@@ -38,6 +42,8 @@ export interface AppConfig {
   readonly rateLimitWindowSeconds?: number | undefined
   /** DB_POOL_SIZE: connections to Postgres per instance (20 unless set). */
   readonly dbPoolSize?: number | undefined
+  /** DB_TIMEOUT_MS: the longest a request waits on Postgres for a connection or a statement (3000 unless set). */
+  readonly dbTimeoutMs?: number | undefined
   /** The domain of guest reply addresses, reply+<token>@MAIL_DOMAIN (default: MAIL_FROM's domain). */
   readonly mailDomain?: string | undefined
   /** INBOUND_EMAIL_SECRET: signs mail that providers post to POST /inbound/email; unset, that route is off. */
@@ -103,6 +109,18 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     Config.validate({ message: "MAX_INFLIGHT must be a number of requests from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
     Config.withDefault(512)
   ),
+  maxStreams: Config.integer("MAX_STREAMS").pipe(
+    Config.validate({ message: "MAX_STREAMS must be a number of streams from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.withDefault(1000)
+  ),
+  streamsPerOrg: Config.integer("STREAMS_PER_ORG").pipe(
+    Config.validate({ message: "STREAMS_PER_ORG must be a number of streams from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.withDefault(100)
+  ),
+  streamsPerKey: Config.integer("STREAMS_PER_KEY").pipe(
+    Config.validate({ message: "STREAMS_PER_KEY must be a number of streams from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.withDefault(20)
+  ),
   shutdownGraceMs: Config.integer("SHUTDOWN_GRACE_MS").pipe(
     Config.validate({ message: "SHUTDOWN_GRACE_MS must be milliseconds from 0 to 600000", validation: (n) => n >= 0 && n <= 600_000 }),
     Config.withDefault(10_000)
@@ -118,6 +136,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   dbPoolSize: Config.integer("DB_POOL_SIZE").pipe(
     Config.validate({ message: "DB_POOL_SIZE must be a number of connections from 1 to 500", validation: (n) => n >= 1 && n <= 500 }),
     Config.withDefault(20)
+  ),
+  dbTimeoutMs: Config.integer("DB_TIMEOUT_MS").pipe(
+    Config.validate({ message: "DB_TIMEOUT_MS must be milliseconds from 100 to 600000", validation: (n) => n >= 100 && n <= 600_000 }),
+    Config.withDefault(3000)
   ),
   mailDomain: optionalString("MAIL_DOMAIN").pipe(
     Config.validate({ message: "MAIL_DOMAIN must be a domain name such as mail.example.com", validation: Option.match({ onNone: () => true, onSome: (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".") }) })

@@ -1,7 +1,9 @@
 import { poolLayer } from "./pool.ts"
+import { DEFAULT_DB_TIMEOUT_MS } from "./timeouts.ts"
 
-/** A new connection that takes longer than this fails the request (503 unavailable) instead of making it wait. */
-export const CONNECT_TIMEOUT_MS = 3_000
-
-export const PostgresLive = (url: string, maxConnections = 20) =>
-  poolLayer("postgres", { connectionString: url, max: maxConnections, application_name: "booking-engine", connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+/**
+ * A real Postgres: `maxConnections` per instance (DB_POOL_SIZE), and `timeoutMs` (DB_TIMEOUT_MS) the longest a request
+ * waits for a connection or for a statement before it fails with 503 unavailable instead of waiting.
+ */
+export const PostgresLive = (url: string, maxConnections = 20, timeoutMs = DEFAULT_DB_TIMEOUT_MS) =>
+  poolLayer("postgres", { connectionString: url, max: maxConnections, application_name: "booking-engine" }, timeoutMs)

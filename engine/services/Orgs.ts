@@ -378,6 +378,9 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       }).pipe(transaction(sql), Effect.orDie)
     })
 
-    return { keysChanged: changed, create, createKey, revokeKey, listKeys, listOrgs, adminGet, adminUpdate, ownKeys, createOwnKey, revokeOwnKey, authenticate, addMember, get, update, member, waiver, setWaiver } as const
+    /** Whether this instance resolved the key lately (and it was not revoked since): which rate limit it counts against. */
+    const isKnown = (key: string) => keys.has(hashKey(key))
+
+    return { isKnown, keysChanged: changed, create, createKey, revokeKey, listKeys, listOrgs, adminGet, adminUpdate, ownKeys, createOwnKey, revokeOwnKey, authenticate, addMember, get, update, member, waiver, setWaiver } as const
   })
 }) {}

@@ -1,6 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { Context, Effect, Runtime } from "effect"
 import { createHash } from "node:crypto"
+import type { IncomingMessage } from "node:http"
+import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
 
 export interface LimitPolicy {
   /** Requests per window; 0 turns the limit off. */
@@ -11,6 +13,8 @@ export interface LimitPolicy {
 export type Verdict =
   | { readonly ok: true; readonly headers: Record<string, string> }
   | { readonly ok: false; readonly headers: Record<string, string>; readonly retryAfter: number }
+  /** The count could not be read: the database is unreachable, and the request would fail there too (503). */
+  | { readonly ok: false; readonly unavailable: true; readonly headers: Record<string, string>; readonly retryAfter: number }
 
 interface Local {
   window: number
@@ -23,8 +27,10 @@ interface Local {
 /**
  * Fixed-window rate limits that hold across instances: each window's count lives in Postgres (rate_windows), and an
  * instance leases a share of it (a twentieth of the limit) at a time, so one request in about twenty makes a round
- * trip and the total can pass the limit by at most one lease per instance. Answers carry the IETF RateLimit-Policy
- * and RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a refusal also Retry-After.
+ * trip and the total can pass the limit by at most one lease per instance. Once the count an instance read has reached
+ * the limit, the window is spent for every instance: its refusals until the window ends are decided here, with no
+ * write. Answers carry the IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a
+ * refusal also Retry-After.
  */
 export const makeLimiter = (sql: SqlClient.SqlClient, runtime: Runtime.Runtime<never>, name: string, policy: LimitPolicy) => {
   const local = new Map<string, Local>()
@@ -64,12 +70,12 @@ export const makeLimiter = (sql: SqlClient.SqlClient, runtime: Runtime.Runtime<n
       l = { window, granted: 0, used: 0, seen: 0 }
       local.set(key, l)
     }
-    if (l.used >= l.granted) {
+    if (l.used >= l.granted && l.seen < policy.limit) {
       try {
         await take(key, l, new Date(window * windowMs))
       } catch {
-        // The database is unreachable: the request fails on its own way there (503); the limit does not stand in front.
-        return { ok: true, headers: {} }
+        // The database is unreachable: the request would wait for it a second time and fail there too.
+        return { ok: false, unavailable: true, retryAfter: RETRY_AFTER_SECONDS, headers: {} }
       }
     }
     if (l.used >= l.granted) {
@@ -89,6 +95,22 @@ export class RateLimits extends Context.Reference<RateLimits>()("RateLimits", {
   defaultValue: (): { readonly perKey: number; readonly perAddress: number; readonly windowSeconds?: number } => ({ perKey: 1200, perAddress: 300 })
 }) {}
 
-/** Routes no limit applies to: probes, metrics, the widget script (cached by browsers), the platform's admin API, and the payment processor's signed events. */
+/** Routes no limit applies to: probes, metrics, the widget script (cached by browsers), and the payment processor's signed events. */
 export const unlimited = (url: string) =>
-  url === "/healthz" || url === "/readyz" || url === "/metrics" || url === "/widget.js" || url.startsWith("/admin/") || url.startsWith("/payments/")
+  url === "/healthz" || url === "/readyz" || url === "/metrics" || url === "/widget.js" || url.startsWith("/payments/")
+
+/**
+ * The client address a limit counts: IPv4 as it is (also when written IPv4-mapped), IPv6 by its /64, which one
+ * subscriber usually holds whole: rotating addresses inside it does not give a client more requests or more rows.
+ */
+export const clientAddress = (req: Pick<IncomingMessage, "socket">) => {
+  const raw = req.socket.remoteAddress ?? "unknown"
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(raw)
+  if (mapped !== null) return mapped[1]
+  if (!raw.includes(":")) return raw
+  const [head, tail = ""] = raw.toLowerCase().split("::")
+  const left = head === "" ? [] : head.split(":")
+  const right = tail === "" ? [] : tail.split(":")
+  const groups = raw.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`
+}

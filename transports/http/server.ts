@@ -7,6 +7,7 @@ import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
 import { Events } from "../../engine/services/Events.ts"
 import { eventStream, STREAM_PATH } from "./sse.ts"
+import { makeStreamBudget, STREAM_RETRY_SECONDS, StreamLimits } from "./streams.ts"
 import { Assistant } from "../../engine/services/assistant/Assistant.ts"
 import { ASSISTANT_PATH, assistantMcp } from "../mcp/assistant.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
@@ -15,7 +16,7 @@ import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
 import { demoPage, serveWidget } from "../pages/widget.ts"
 import { HTML, send as sendPage } from "../pages/html.ts"
 import { HttpServer } from "@effect/platform"
-import { Cause, Context, Effect, Fiber, Layer, Option, Runtime, Stream } from "effect"
+import { Cause, Context, Effect, Exit, Fiber, Layer, Option, Runtime, Stream } from "effect"
 import { databaseUnreachable, RETRY_AFTER_SECONDS } from "./unavailable.ts"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
@@ -34,7 +35,7 @@ import { Links } from "../../engine/services/Links.ts"
 import { SqlClient } from "@effect/sql"
 import { PgPool } from "../../adapters/db/pool.ts"
 import { makeMetrics } from "./metrics.ts"
-import { makeLimiter, RateLimits, unlimited } from "./limits.ts"
+import { clientAddress, makeLimiter, RateLimits, unlimited, type Verdict } from "./limits.ts"
 import { INBOUND_PATH, InboundEmailSecret, inboundEmail } from "./inbound.ts"
 import { Messages } from "../../engine/services/messages/Messages.ts"
 import { Octo } from "../../engine/services/octo/Octo.ts"
@@ -265,7 +266,8 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
       const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply))
       const hosted = hostedPages(yield* Effect.runtime<Hosted | Waitlist>())
-      const stream = eventStream(yield* Effect.runtime<Orgs | Events | EventBus>(), (res, reply) => send(res, reply))
+      const budget = makeStreamBudget(yield* StreamLimits)
+      const stream = eventStream(yield* Effect.runtime<Orgs | Events | EventBus>(), (res, reply) => send(res, reply), budget)
       const pool = yield* Effect.serviceOption(PgPool)
       const sqlClient = yield* SqlClient.SqlClient
       const metrics = makeMetrics(sqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
@@ -274,13 +276,29 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const perKey = makeLimiter(sqlClient, runtime, "key", { limit: limits.perKey, windowSeconds: limits.windowSeconds ?? 60 })
       const perAddress = makeLimiter(sqlClient, runtime, "address", { limit: limits.perAddress, windowSeconds: limits.windowSeconds ?? 60 })
       const assistant = assistantMcp(yield* Effect.runtime<Assistant>(), makeLimiter(sqlClient, runtime, "assistant_holds", { limit: ASSISTANT_HOLDS_PER_HOUR, windowSeconds: 3600 }))
-      /** The limit a request counts against: its Bearer credential, else its client address; none for some routes. */
+      /**
+       * The limit a request counts against: a credential this instance knows counts against itself; anything else (no
+       * credential, a string no key matches, a wrong admin token) against its client address, so guessing costs the
+       * guesser and adds no rows. The platform's admin token is not limited. None for probes and signed events.
+       */
       const limitFor = (req: IncomingMessage) => {
         const url = req.url ?? "/"
         if (unlimited(url)) return undefined
         const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-        if (bearer !== undefined) return perKey.off ? undefined : perKey.check(bearer)
-        return perAddress.off ? undefined : perAddress.check(req.socket.remoteAddress ?? "unknown")
+        if (url.startsWith("/admin/")) {
+          if (bearer !== undefined && Option.isSome(adminToken) && safeEqual(bearer, adminToken.value)) return undefined
+          return perAddress.off ? undefined : perAddress.check(clientAddress(req))
+        }
+        if (bearer === undefined) return perAddress.off ? undefined : perAddress.check(clientAddress(req))
+        if (orgs.isKnown(bearer)) return perKey.off ? undefined : perKey.check(bearer)
+        // A credential not seen lately counts against the address first; if it is a key, against itself as well.
+        const address = perAddress.off ? Promise.resolve<Verdict>({ ok: true, headers: {} }) : perAddress.check(clientAddress(req))
+        return address.then(async (v): Promise<Verdict> => {
+          if (!v.ok || perKey.off) return v
+          const known = await Runtime.runPromiseExit(runtime)(orgs.authenticate(bearer))
+          if (Exit.isFailure(known)) return { ok: false, unavailable: true, retryAfter: RETRY_AFTER_SECONDS, headers: {} }
+          return Option.isSome(known.value) ? perKey.check(bearer) : v
+        })
       }
       /** GET /metrics: Prometheus text, for the admin token only (the same Bearer as /admin/v1). */
       const scrape = (req: IncomingMessage, res: ServerResponse) => {
@@ -309,7 +327,18 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         }
         if (path === "/mcp" && req.method === "GET") {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
-          mcp.stream(req, res, send).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
+          const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+          void (bearer === undefined ? Promise.resolve(undefined) : orgOf(bearer)).then((org) => {
+            // Unauthenticated, the MCP handler answers 401 with its challenge; a known caller takes a stream's place.
+            const release = org === undefined || bearer === undefined ? () => undefined : budget.enter(org, `mcp:${bearer}`)
+            if (release === undefined) {
+              return send(res, errorReply(429, "too_many_streams", "this key or org has as many streams open as it may: close one, or try again later", {
+                "retry-after": String(STREAM_RETRY_SECONDS)
+              }))
+            }
+            res.once("close", release)
+            return mcp.stream(req, res, send)
+          }).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
           return
         }
         if (path === STREAM_PATH && req.method === "GET") {
@@ -373,6 +402,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (verdict === undefined) return handle(req, res, NO_HEADERS)
         verdict.then((v) => {
           if (v.ok) return handle(req, res, v.headers)
+          if ("unavailable" in v) return send(res, errorReply(503, "unavailable", "the service cannot reach its database just now; try again shortly", { "retry-after": String(v.retryAfter) }))
           metrics.observe("rate_limited", 429, 0)
           send(res, errorReply(429, "rate_limited", `too many requests; try again in ${v.retryAfter} s`, v.headers), true)
         }, (e) => failed(res, e))
@@ -381,6 +411,13 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       return onRequest
     })
   )
+
+/** A request that holds its answer open (Server-Sent Events): the event stream and MCP sessions' GET streams. */
+const isStream = (req: IncomingMessage) => {
+  if (req.method !== "GET") return false
+  const path = (req.url ?? "/").split("?")[0]
+  return path === STREAM_PATH || path === "/mcp"
+}
 
 /**
  * One node:http server over the request handler. It listens only once everything it needs is built (migrations
@@ -396,20 +433,30 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
       let inflight = 0
       let draining = false
       const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT
+      // Long-lived streams have a budget of their own (StreamLimits): they never fill the one of requests.
+      let streams = 0
+      const maxStreams = (yield* StreamLimits).max
       const probe = (url: string | undefined) => url === "/healthz" || url === "/readyz" || url === "/metrics"
       const serve = (req: IncomingMessage, res: ServerResponse) => {
         if (draining) {
           return send(res, errorReply(503, "shutting_down", "this instance is shutting down; try again", { "retry-after": "1" }), true)
         }
-        if (inflight >= maxInflight && !probe(req.url)) {
+        const streaming = isStream(req)
+        if (streaming ? streams >= maxStreams : inflight >= maxInflight && !probe(req.url)) {
           return send(res, errorReply(503, "overloaded", "too many requests in progress; try again shortly", { "retry-after": "1" }), true)
         }
-        inflight++
+        // Readiness tells a load balancer the truth: an instance whose request budget is spent cannot serve more.
+        if (req.url === "/readyz" && inflight >= maxInflight) {
+          return send(res, errorReply(503, "not_ready", "this instance is serving as many requests as it may", { "retry-after": "1" }))
+        }
+        if (streaming) streams++
+        else inflight++
         let done = false
         const finish = () => {
           if (done) return
           done = true
-          inflight--
+          if (streaming) streams--
+          else inflight--
           if (draining && inflight === 0) idle?.()
         }
         res.once("finish", finish)

@@ -6,6 +6,7 @@ import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { Events, SETTLE_MS } from "../../engine/services/Events.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { errorReply, type Reply } from "./dispatch.ts"
+import { STREAM_RETRY_SECONDS, type StreamBudget } from "./streams.ts"
 
 export const STREAM_PATH = "/api/v1/events/stream"
 /** A stream ends after this long; EventSource reconnects at once with Last-Event-ID and misses nothing. */
@@ -21,7 +22,7 @@ const Query = EventsQuery.pipe(Schema.pick("type"))
  * Last-Event-ID (or ?after=). It serves what events.list serves (events settled for 2 seconds, so ids never arrive
  * out of order), reading the feed again whenever the bus carries one of the org's events, and at least every second.
  */
-export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, write: (res: ServerResponse, reply: Reply) => void) => {
+export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, write: (res: ServerResponse, reply: Reply) => void, budget: StreamBudget) => {
   const run = Runtime.runPromise(runtime)
   return async (req: IncomingMessage, res: ServerResponse) => {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
@@ -34,6 +35,12 @@ export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, 
     const after0 = typeof resume === "string" && /^\d{1,15}$/.test(resume) ? Number(resume) : undefined
     if (Either.isLeft(query) || after0 === undefined) return write(res, errorReply(400, "invalid_query", "type: an event type such as booking.created; Last-Event-ID or after: an event id"))
     const type = query.right.type
+    const release = budget.enter(org.value.id, org.value.apiKeyId)
+    if (release === undefined) {
+      return write(res, errorReply(429, "too_many_streams", "this key or org has as many event streams open as it may: close one, or try again later", {
+        "retry-after": String(STREAM_RETRY_SECONDS)
+      }))
+    }
     const asOrg = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, CurrentOrg, org.value)
 
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" })
@@ -51,6 +58,7 @@ export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, 
     const close = () => {
       if (!open) return
       open = false
+      release()
       nudge()
       Runtime.runFork(runtime)(Fiber.interrupt(listening))
     }

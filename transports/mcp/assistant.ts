@@ -5,8 +5,9 @@ import { Effect, Either, JSONSchema, Option, ParseResult, Runtime, Schema } from
 import type { IncomingMessage } from "node:http"
 import { BookingCreate } from "../../engine/schema/booking.ts"
 import { AvailabilityQuery } from "../../engine/schema/calendar.ts"
-import { Assistant } from "../../engine/services/assistant/Assistant.ts"
+import { Assistant, HOLDS_PER_EMAIL } from "../../engine/services/assistant/Assistant.ts"
 import { errorReply, type Reply } from "../http/dispatch.ts"
+import { clientAddress, type Limiter } from "../http/limits.ts"
 import { pruneDefs } from "./tools.ts"
 
 /** The assistant channel's path: /api/mcp/book/{slug}. */
@@ -51,7 +52,7 @@ const refused = (code: string, message: string) => text({ error: { code, message
  */
 export const assistantMcp = (
   runtime: Runtime.Runtime<Assistant>,
-  perAddress: { readonly off: boolean; readonly check: (key: string) => Promise<{ ok: boolean; retryAfter?: number; headers: Record<string, string> }> }
+  perAddress: Pick<Limiter, "off" | "check">
 ) => {
   const run = <A>(f: (a: Assistant) => Effect.Effect<A, unknown>) =>
     Runtime.runPromise(runtime)(Effect.either(Effect.flatMap(Assistant, f))) as Promise<Either.Either<A, { _tag: string; code: string; message: string }>>
@@ -72,45 +73,62 @@ export const assistantMcp = (
     return Either.isRight(result) ? { ...text(result.right), structuredContent: result.right as Record<string, unknown> } : refused(result.left.code, result.left.message)
   }
 
-  /** The JSON-RPC request, when it asks to hold: for the limits. */
-  const holdOf = (body: string | undefined) => {
-    try {
-      const msg = JSON.parse(body ?? "")
-      return msg?.method === "tools/call" && msg?.params?.name === "hold_booking" ? (msg.params.arguments ?? {}) as { customer?: { email?: unknown } } : undefined
-    } catch {
-      return undefined
+  type Refusal = { readonly code: "rate_limited" | "unavailable"; readonly message: string; readonly retryAfter: number; readonly headers: Record<string, string> }
+  /** The hold limits, counted for one hold_booking call: per client address, then live holds per guest email. */
+  const holdRefusal = async (req: IncomingMessage, slug: string, args: Record<string, unknown>): Promise<Refusal | undefined> => {
+    if (!perAddress.off) {
+      const v = await perAddress.check(`${slug}:${clientAddress(req)}`)
+      if (!v.ok && "unavailable" in v) {
+        return { code: "unavailable", message: "the service cannot reach its database just now; try again shortly", retryAfter: v.retryAfter, headers: {} }
+      }
+      if (!v.ok) return { code: "rate_limited", message: `too many holds from this address; try again in ${v.retryAfter} s`, retryAfter: v.retryAfter, headers: v.headers }
     }
+    const customer = args.customer as { email?: unknown } | undefined
+    if (typeof customer?.email !== "string") return undefined
+    const full = await run((a) => a.holdsFull(slug, customer.email as string))
+    if (Either.isLeft(full) || Option.isNone(full.right)) return undefined
+    const wait = full.right.value
+    return { code: "rate_limited", message: `this guest already has ${HOLDS_PER_EMAIL} holds waiting for them to confirm; try again in ${wait} s`, retryAfter: wait, headers: {} }
   }
 
   return async (req: IncomingMessage, body: string | undefined, slug: string): Promise<Reply> => {
     const known = await run((a) => a.org(slug))
     if (Either.isLeft(known)) return errorReply(404, "not_found", "no org has this slug")
-    const hold = holdOf(body)
-    if (hold !== undefined) {
-      if (!perAddress.off) {
-        const v = await perAddress.check(`${slug}:${req.socket.remoteAddress ?? "unknown"}`)
-        if (!v.ok) return errorReply(429, "rate_limited", `too many holds from this address; try again in ${v.retryAfter} s`, v.headers)
-      }
-      const email = typeof hold.customer?.email === "string" ? hold.customer.email : undefined
-      if (email !== undefined) {
-        const full = await run((a) => a.holdsFull(slug, email))
-        if (Either.isRight(full) && Option.isSome(full.right)) {
-          return errorReply(429, "rate_limited", `this guest already has ${3} holds waiting for them to confirm; try again in ${full.right.value} s`, { "retry-after": String(full.right.value) })
+    // Every hold_booking call counts against the limits, however it arrives (one message or a JSON-RPC batch of
+    // many): the check runs per call, one call of the request at a time, so a batch cannot pass it in parallel.
+    let holds: Promise<unknown> = Promise.resolve()
+    let refusal: Refusal | undefined
+    const hold = (args: Record<string, unknown>) => {
+      const result = holds.then(async () => {
+        const refused_ = await holdRefusal(req, slug, args)
+        if (refused_ !== undefined) {
+          refusal = refused_
+          return refused(refused_.code, refused_.message)
         }
-      }
+        return call(slug, "hold_booking", args)
+      })
+      holds = result.catch(() => undefined)
+      return result
     }
     const server = new Server({ name: "booking-engine-assistant", version: "1.0.0" }, {
       capabilities: { tools: {} },
       instructions: "Help a guest book with this business: list_offerings, get_availability, then hold_booking with the guest's name and email. A hold is confirmed by the guest from their email, never by you."
     })
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
-    server.setRequestHandler(CallToolRequestSchema, async (r) => call(slug, r.params.name, (r.params.arguments ?? {}) as Record<string, unknown>))
+    server.setRequestHandler(CallToolRequestSchema, async (r) => {
+      const args = (r.params.arguments ?? {}) as Record<string, unknown>
+      return r.params.name === "hold_booking" ? hold(args) : call(slug, r.params.name, args)
+    })
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
     try {
       const response = await transport.handleRequest(new Request(`http://assistant.internal${req.url}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body }))
+      // A single call refused by a limit is answered as HTTP 429 with Retry-After; in a batch each call says so.
+      if (refusal !== undefined && !(body ?? "").trimStart().startsWith("[")) {
+        return errorReply(refusal.code === "unavailable" ? 503 : 429, refusal.code, refusal.message, { ...refusal.headers, "retry-after": String(refusal.retryAfter) })
+      }
       const out: Record<string, string> = {}
       response.headers.forEach((v, k) => (out[k] = v))
       delete out["content-length"]

@@ -115,6 +115,32 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     await a.client.close()
   })
 
+  it("counts every hold of a JSON-RPC batch against the limits: every call counts against the address's 10 an hour, 3 live per email", async () => {
+    const third = await bookingsOrg(app)
+    ok(await third.call("PATCH", "/org", { slug: "batch-school" }))
+    const { offering, session } = await third.classWithSession({ name: "Forty places", capacity: 40 }, 100)
+    const batch = async (customers: Array<{ name: string; email: string }>) => {
+      const res = await fetch(`${app.url}/api/mcp/book/batch-school`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-03-26" },
+        body: JSON.stringify(customers.map((customer, i) => ({
+          jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "hold_booking", arguments: { offering_id: offering.id, session_id: session.id, customer } }
+        })))
+      })
+      const replies = (await res.json()) as Array<{ result: { isError?: boolean; content: Array<{ text: string }> } }>
+      return replies.map((r) => (r.result.isError === true ? JSON.parse(r.result.content[0].text).error.code : "held"))
+    }
+    const sameGuest = await batch(Array.from({ length: 5 }, () => ({ name: "Ida", email: `same-${Date.now()}@example.com` })))
+    expect(sameGuest.filter((r) => r === "held")).toHaveLength(3)
+    expect(sameGuest.filter((r) => r === "rate_limited")).toHaveLength(2)
+    const many = await batch(Array.from({ length: 40 }, (_, i) => guest(`batch${i}`)))
+    // The five calls above used five of the address's ten: 40 more in one POST hold five places, not 40.
+    expect(many.filter((r) => r === "held")).toHaveLength(5)
+    expect(many.filter((r) => r === "rate_limited")).toHaveLength(35)
+    const held = ok(await third.call("GET", `/bookings?session_id=${session.id}&limit=100`)).data
+    expect(held).toHaveLength(8)
+  })
+
   it("is 404 for a slug no org has, and a slug is unique, validated and can be cleared", async () => {
     const res = await fetch(`${app.url}/api/mcp/book/no-such-org`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) })
     expect(res.status).toBe(404)

@@ -1,11 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
+import { createHash } from "node:crypto"
+import { afterAll, beforeEach, describe, expect, it } from "vitest"
+import { sql, startApp, type TestApp } from "../../support/app.ts"
 
 let app: TestApp
-beforeAll(async () => {
+let apps: Array<TestApp> = []
+/** Each test on an app of its own: a new key's first request also counts against the address, which they share. */
+beforeEach(async () => {
   app = await startApp({ rateLimit: 40, rateLimitAnonymous: 10, rateLimitWindowSeconds: 86_400 })
+  apps.push(app)
 })
-afterAll(() => app.close())
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()))
+  apps = []
+})
+
+const windowCount = async (prefix: string) =>
+  (await sql(app, (s) => s<{ n: number; rows: number }>`
+    select coalesce(sum(count), 0)::int as n, count(*)::int as rows from rate_windows where key like ${`${prefix}%`}`))[0]
+const keyOf = (credential: string) => `key:${createHash("sha256").update(credential).digest("hex").slice(0, 32)}`
 
 describe("rate limits", () => {
   it("per API key: the IETF RateLimit headers count down, then 429 rate_limited with Retry-After; another key has its own", async () => {
@@ -28,9 +40,31 @@ describe("rate limits", () => {
 
     const other = await app.newOrg()
     expect((await app.call(other.key, "GET", "/api/v1/org")).status).toBe(200)
-    // The admin API and the probes are not limited.
+    // The admin API (with its token) and the probes are not limited.
     expect((await app.admin("GET", "/clock")).status).toBe(200)
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200)
+
+    // Refusals are decided without a write: 100 more refused requests leave the window's count where it was.
+    const spent = await windowCount(keyOf(org.key))
+    expect(spent.n).toBeLessThanOrEqual(42)
+    for (let i = 0; i < 100; i++) expect((await app.call(org.key, "GET", "/api/v1/org")).status).toBe(429)
+    expect(await windowCount(keyOf(org.key))).toEqual(spent)
+  })
+
+  it("a Bearer string that is no key counts against the client address, and adds no rows", async () => {
+    const before = await windowCount("key:")
+    const statuses = []
+    for (let i = 0; i < 15; i++) statuses.push((await app.call(`bk_live_${"x".repeat(20)}${i}`, "GET", "/api/v1/org")).status)
+    expect(statuses).toEqual([...Array(10).fill(401), ...Array(5).fill(429)])
+    expect(await windowCount("key:")).toEqual(before)
+    expect((await windowCount("address:")).rows).toBe(1)
+  })
+
+  it("a wrong admin token counts against the client address (the right one is not limited)", async () => {
+    const statuses = []
+    for (let i = 0; i < 12; i++) statuses.push((await app.call(`wrong-admin-token-${i}-0123456789`, "GET", "/admin/v1/clock")).status)
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429])
+    for (let i = 0; i < 20; i++) expect((await app.admin("GET", "/clock")).status).toBe(200)
   })
 
   it("per client address on keyless routes (a waiver link, an invite), so a token cannot be guessed at speed", async () => {

@@ -46,6 +46,9 @@ describe("load shedding", () => {
     expect(shed.headers.get("retry-after")).toBe("1")
     expect(((await shed.json()) as { error: { code: string } }).error.code).toBe("overloaded")
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200)
+    // Readiness says the instance cannot take more, so a load balancer sends the next requests elsewhere.
+    const ready = await fetch(`${app.url}/readyz`)
+    expect({ status: ready.status, code: ((await ready.json()) as { error: { code: string } }).error.code }).toEqual({ status: 503, code: "not_ready" })
     // The two in flight get their (401: no key) answers, and then there is room again.
     expect(await a.finish()).toMatch(/^HTTP\/1\.1 401/)
     expect(await b.finish()).toMatch(/^HTTP\/1\.1 401/)
