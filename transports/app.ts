@@ -66,10 +66,11 @@ export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">)
  */
 const lazy = <A, E, R>(load: () => Promise<Layer.Layer<A, E, R>>) => Layer.unwrapEffect(Effect.promise(load))
 
-export const BusLive = (config: Pick<AppConfig, "natsUrl">) =>
+export const BusLive = (config: Pick<AppConfig, "natsUrl" | "natsStream" | "natsSubjectPrefix">) =>
   Option.match(config.natsUrl, {
     onNone: () => MemoryBusLive,
-    onSome: (url) => lazy(() => import("../adapters/bus/nats.ts").then((m) => m.NatsBusLive(url).pipe(Layer.orDie)))
+    onSome: (url) => lazy(() => import("../adapters/bus/nats.ts").then((m) =>
+      m.NatsBusLive(url, { stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix }).pipe(Layer.orDie)))
   })
 
 export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>

@@ -1,6 +1,7 @@
 import { Config, Option } from "effect"
 import type { StripeSettings } from "../adapters/payments/stripe.ts"
 import type { DraftSettings } from "../adapters/drafts/openai.ts"
+import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
 
 /** LOG_LEVEL, in any case; warn is warning. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warning", "error", "fatal", "none"] as const
@@ -18,6 +19,10 @@ export interface AppConfig {
   readonly databaseUrl: Option.Option<string>
   readonly dataDir: string
   readonly natsUrl: Option.Option<string>
+  /** NATS_STREAM: the JetStream stream the relay publishes to (EVENTS); deployments may share one. */
+  readonly natsStream?: string | undefined
+  /** NATS_SUBJECT_PREFIX: events go to <prefix>.<org_id>.<type> (events). */
+  readonly natsSubjectPrefix?: string | undefined
   readonly smtpUrl: Option.Option<string>
   readonly mailFrom: string
   readonly adminToken: Option.Option<string>
@@ -65,6 +70,13 @@ export interface AppConfig {
 const optionalString = (name: string) =>
   Config.string(name).pipe(Config.option, Config.map(Option.filter((s) => s.trim() !== "")))
 
+/** An optional name checked by `valid`, `fallback` when unset or blank. */
+const named = (name: string, fallback: string, message: string, valid: (s: string) => boolean) =>
+  optionalString(name).pipe(
+    Config.validate({ message, validation: Option.match({ onNone: () => true, onSome: valid }) }),
+    Config.map(Option.getOrElse(() => fallback))
+  )
+
 /** A public service's base URL: http(s), "off" for none. */
 const serviceUrl = (name: string, fallback: string) =>
   Config.string(name).pipe(
@@ -83,6 +95,11 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   natsUrl: optionalString("NATS_URL").pipe(
     Config.validate({ message: "must be a nats:// URL (or host:port)", validation: Option.match({ onNone: () => true, onSome: (u) => /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(u) }) })
   ),
+  natsStream: named("NATS_STREAM", DEFAULT_STREAM,
+    "NATS_STREAM must be a JetStream stream name such as EVENTS: no spaces, '.', '*', '>', '/' or '\\'", isStreamName),
+  natsSubjectPrefix: named("NATS_SUBJECT_PREFIX", DEFAULT_SUBJECT_PREFIX,
+    "NATS_SUBJECT_PREFIX must be dot-separated subject tokens such as events or acme.bookings: no spaces, '*' or '>'",
+    isSubjectPrefix),
   smtpUrl: optionalString("SMTP_URL").pipe(
     Config.validate({ message: "must be an smtp:// or smtps:// URL", validation: Option.match({ onNone: () => true, onSome: (u) => /^smtps?:\/\//.test(u) }) })
   ),

@@ -1,5 +1,6 @@
 import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
 import { MailFailed, Mailer, type OutgoingMail } from "../engine/ports/Mailer.ts"
 import { EmbeddedLive } from "./app.ts"
 import type { AppConfig, LogLevelName } from "./config.ts"
@@ -11,6 +12,9 @@ export interface EngineOptions {
   readonly dataDir?: string
   /** nats:// URL: committed events also go to JetStream; without it they stay in process (webhooks still work). */
   readonly natsUrl?: string
+  /** The JetStream stream ("EVENTS") and subject prefix ("events"), as NATS_STREAM and NATS_SUBJECT_PREFIX. */
+  readonly natsStream?: string
+  readonly natsSubjectPrefix?: string
   /** Where guests reach the engine: the base of every link in guest mail, with the prefix it is mounted under. */
   readonly publicUrl: string
   /** Bearer token of the admin API (/admin/v1), at least 16 characters; without it the admin API is off. */
@@ -46,6 +50,8 @@ const configOf = (o: EngineOptions): AppConfig => ({
   databaseUrl: Option.fromNullable(o.databaseUrl),
   dataDir: o.dataDir ?? "",
   natsUrl: Option.fromNullable(o.natsUrl),
+  natsStream: o.natsStream,
+  natsSubjectPrefix: o.natsSubjectPrefix,
   smtpUrl: Option.fromNullable(o.smtpUrl),
   mailFrom: o.mailFrom ?? "bookings@localhost",
   adminToken: Option.fromNullable(o.adminToken),
@@ -62,6 +68,14 @@ const check = (o: EngineOptions) => {
   if (!/^https?:\/\//.test(o.publicUrl ?? "")) throw new Error("createEngine: publicUrl must be the http(s) URL guests reach the engine at")
   if (o.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.databaseUrl)) throw new Error("createEngine: databaseUrl must be a postgres:// URL")
   if (o.adminToken !== undefined && o.adminToken.length < 16) throw new Error("createEngine: adminToken must be at least 16 characters")
+  if (o.natsStream !== undefined && !isStreamName(o.natsStream)) {
+    throw new Error("createEngine: natsStream must be a JetStream stream name such as EVENTS: " +
+      "no spaces, '.', '*', '>', '/' or '\\'")
+  }
+  if (o.natsSubjectPrefix !== undefined && !isSubjectPrefix(o.natsSubjectPrefix)) {
+    throw new Error("createEngine: natsSubjectPrefix must be dot-separated subject tokens such as events: " +
+      "no spaces, '*' or '>'")
+  }
   if (o.prefix !== undefined && !/^\/[^?#]*[^/?#]$/.test(o.prefix)) throw new Error("createEngine: prefix must look like /booking (no trailing slash)")
 }
 

@@ -1,14 +1,18 @@
-import { DeliverPolicy, type JetStreamManager, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, StorageType } from "@nats-io/jetstream"
+import {
+  DeliverPolicy, type JetStreamManager, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, type PubAck,
+  StorageType
+} from "@nats-io/jetstream"
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
 import { Effect, Layer, Schedule, Schema, Stream } from "effect"
-import { type BusEvent, BusUnavailable, EventBus, subjectOf } from "../../engine/ports/Bus.ts"
+import { type BusEvent, BusUnavailable, DeploymentReused, EventBus } from "../../engine/ports/Bus.ts"
 import { traced } from "../../engine/services/tracing.ts"
+import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, messageIdOf, subjectOf } from "./subjects.ts"
 
 export interface NatsBusOptions {
-  /** Stream name; default "EVENTS". */
+  /** Stream name (NATS_STREAM); default "EVENTS". Deployments may share it: message ids carry the deployment. */
   readonly stream?: string
-  /** Subjects the stream captures; default ["events.>"]. */
-  readonly subjects?: ReadonlyArray<string>
+  /** Subject prefix (NATS_SUBJECT_PREFIX): events go to <prefix>.<org_id>.<type>; default "events". */
+  readonly subjectPrefix?: string
   /** JetStream dedupe window on Nats-Msg-Id; must exceed the relay's longest retry. Default 2 minutes. */
   readonly duplicateWindowMs?: number
   /** Wait for each PubAck at most this long; default 2 s. */
@@ -17,6 +21,8 @@ export interface NatsBusOptions {
 
 const Payload = Schema.Struct({
   id: Schema.Number,
+  // Absent from messages of engines before deployment ids (0096).
+  deployment: Schema.optionalWith(Schema.String, { default: () => "" }),
   org_id: Schema.String,
   type: Schema.String,
   created_at: Schema.String,
@@ -37,23 +43,44 @@ const HEADER_ROOM = 4096
  * limit 1). So no event can stall the relay, and order on the stream is kept.
  */
 export const encodeEvent = (e: BusEvent, maxPayload: number): Uint8Array => {
-  const whole = encoder.encode(JSON.stringify({ id: e.id, org_id: e.org_id, type: e.type, created_at: e.created_at, data: e.data }))
+  const head = { id: e.id, org_id: e.org_id, type: e.type, created_at: e.created_at, deployment: e.deployment }
+  const whole = encoder.encode(JSON.stringify({ ...head, data: e.data }))
   if (whole.byteLength <= maxPayload - HEADER_ROOM) return whole
-  return encoder.encode(JSON.stringify({
-    id: e.id, org_id: e.org_id, type: e.type, created_at: e.created_at, data: null,
-    data_omitted: { reason: "too_large", bytes: whole.byteLength }
-  }))
+  const omitted = { reason: "too_large", bytes: whole.byteLength }
+  return encoder.encode(JSON.stringify({ ...head, data: null, data_omitted: omitted }))
 }
 
-/** Create the stream, or bring subjects and dedupe window of an existing one up to date. */
-const ensureStream = async (jsm: JetStreamManager, name: string, subjects: Array<string>, windowMs: number) => {
-  const wanted = { subjects, duplicate_window: nanos(windowMs) }
+/**
+ * Create the stream, or bring an existing one up to date: its dedupe window, and our subjects added to those it has
+ * (another deployment sharing the stream may have added its own prefix: never taken away).
+ */
+const ensureStream = async (jsm: JetStreamManager, name: string, subject: string, windowMs: number) => {
   try {
     const info = await jsm.streams.info(name)
-    await jsm.streams.update(name, { ...info.config, ...wanted })
+    const had = info.config.subjects ?? []
+    const subjects = had.includes(subject) ? had : [...had, subject]
+    await jsm.streams.update(name, { ...info.config, subjects, duplicate_window: nanos(windowMs) })
   } catch (err) {
     if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err
-    await jsm.streams.add({ name, storage: StorageType.File, ...wanted })
+    await jsm.streams.add({ name, storage: StorageType.File, subjects: [subject], duplicate_window: nanos(windowMs) })
+  }
+}
+
+/**
+ * Whether the message JetStream kept under an id (a duplicate's ack names its sequence) is the event we published
+ * again: a re-publish of the same event (the relay lost its progress) is; another database's event under the same
+ * deployment id (a copy or a restore) is not. A message no longer in the stream cannot show it: taken as not.
+ */
+const sameEvent = async (jsm: JetStreamManager, stream: string, ack: PubAck, e: BusEvent) => {
+  try {
+    const stored = await jsm.streams.getMessage(stream, { seq: ack.seq })
+    if (stored === null || stored.header?.get("Nats-Msg-Id") !== messageIdOf(e)) return false
+    const kept = decodePayload(stored.string())
+    return kept._tag === "Some" && kept.value.id === e.id && kept.value.org_id === e.org_id &&
+      kept.value.type === e.type && kept.value.created_at === e.created_at
+  } catch (err) {
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.NoMessageFound) return false
+    throw err
   }
 }
 
@@ -64,13 +91,13 @@ const closeConnection = (nc: NatsConnection) =>
     Effect.ignore
   )
 
-/** JetStream-backed bus: subject events.<org_id>.<type>, Nats-Msg-Id = event id. */
+/** JetStream-backed bus: subject <prefix>.<org_id>.<type>, Nats-Msg-Id = <deployment>:<event id>. */
 export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.Layer<EventBus, BusUnavailable> =>
   Layer.scoped(
     EventBus,
     Effect.gen(function*() {
-      const stream = options.stream ?? "EVENTS"
-      const subjects = [...(options.subjects ?? ["events.>"])]
+      const stream = options.stream ?? DEFAULT_STREAM
+      const prefix = options.subjectPrefix ?? DEFAULT_SUBJECT_PREFIX
       const timeout = options.publishTimeoutMs ?? 2_000
       const nc = yield* Effect.acquireRelease(
         Effect.tryPromise({
@@ -79,19 +106,35 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
         }),
         closeConnection
       )
-      yield* Effect.tryPromise({
-        try: async () => ensureStream(await jetstreamManager(nc), stream, subjects, options.duplicateWindowMs ?? 120_000),
+      const jsm = yield* Effect.tryPromise({
+        try: async () => {
+          const jsm = await jetstreamManager(nc)
+          await ensureStream(jsm, stream, `${prefix}.>`, options.duplicateWindowMs ?? 120_000)
+          return jsm
+        },
         catch: unavailable(`stream ${stream} setup`)
       })
       const js = jetstream(nc)
       const maxPayload = () => nc.info?.max_payload ?? 1024 * 1024
 
-      // All publishes of a batch go out at once on one connection, so the stream stores them in order.
+      // All publishes of a batch go out at once on one connection, so the stream stores them in order. A duplicate
+      // must be the same event published again; one that is not is another database's under our deployment id.
       const publish = (events: ReadonlyArray<BusEvent>) =>
         Effect.tryPromise({
-          try: () => Promise.all(events.map((e) => js.publish(subjectOf(e), encodeEvent(e, maxPayload()), { msgID: String(e.id), timeout }))),
+          try: async () => {
+            const acks = await Promise.all(events.map((e) =>
+              js.publish(subjectOf(e, prefix), encodeEvent(e, maxPayload()), { msgID: messageIdOf(e), timeout })))
+            const kept = await Promise.all(acks.map((ack, i) =>
+              !ack.duplicate || sameEvent(jsm, stream, ack, events[i])))
+            return events.filter((_, i) => !kept[i])
+          },
           catch: unavailable("publish")
-        }).pipe(Effect.asVoid, traced("EventBus.publish", { attributes: { count: events.length } }))
+        }).pipe(
+          Effect.flatMap((reused) => reused.length === 0
+            ? Effect.void
+            : Effect.fail(new DeploymentReused(reused[0].deployment, reused.map((e) => e.id)))),
+          traced("EventBus.publish", { attributes: { count: events.length } })
+        )
 
       // An ordered (ephemeral, flow-controlled) consumer of messages arriving after it starts. Messages are pushed
       // from the consumer's iterator; closing the stream stops the consumer (pulling with Stream.fromAsyncIterable
@@ -99,7 +142,9 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
       const subscribe = Stream.asyncScoped<BusEvent, BusUnavailable>((emit) =>
         Effect.gen(function*() {
           const consumer = yield* Effect.tryPromise({
-            try: () => js.consumers.get(stream, { deliver_policy: DeliverPolicy.New }),
+            // Our prefix only (the stream may carry another deployment's); one subject as a string: servers before
+            // 2.10 refuse a list.
+            try: () => js.consumers.get(stream, { deliver_policy: DeliverPolicy.New, filter_subjects: `${prefix}.>` }),
             catch: unavailable("consumer")
           })
           const messages = yield* Effect.acquireRelease(

@@ -36,6 +36,7 @@ import relayQueue from "./migrations/0092_relay_queue.ts"
 import mailQueue from "./migrations/0093_mail_queue.ts"
 import quotaOnClock from "./migrations/0094_quota_on_clock.ts"
 import customerLookup from "./migrations/0095_customer_lookup.ts"
+import deployment from "./migrations/0096_deployment.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -75,7 +76,8 @@ export const migrationsByName = {
   "0092_relay_queue": relayQueue,
   "0093_mail_queue": mailQueue,
   "0094_quota_on_clock": quotaOnClock,
-  "0095_customer_lookup": customerLookup
+  "0095_customer_lookup": customerLookup,
+  "0096_deployment": deployment
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

@@ -1,7 +1,6 @@
 import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
-import { randomInt } from "node:crypto"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { AppLive, type DatabaseLayer, NodeServerLive } from "../../transports/app.ts"
 import type { AppConfig } from "../../transports/config.ts"
 import { ADMIN_TOKEN, testConfig } from "./config.ts"
@@ -38,11 +37,6 @@ export const startApp = async (
   const server = await runtime.runPromise(HttpServer.HttpServer)
   const address = server.address._tag === "TcpAddress" ? server.address : undefined
   const url = `http://127.0.0.1:${address?.port}`
-  // Test databases all count event ids from 1 but share the EVENTS stream, which dedupes on the id: start high.
-  if (Option.isSome(config.natsUrl)) {
-    await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql`select setval('events_id_seq', greatest(last_value, ${randomInt(2 ** 40) * 1000})) from events_id_seq`).pipe(Effect.orDie))
-  }
   const call = async (key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const h: Record<string, string> = { ...headers }
     if (key !== null) h.authorization = `Bearer ${key}`

@@ -90,14 +90,28 @@ export interface StoredEvent {
   readonly seq: number
   readonly subject: string
   readonly msgId: string | undefined
-  readonly event: { readonly id: number; readonly org_id: string; readonly type: string; readonly created_at: string; readonly data: unknown }
+  readonly event: {
+    readonly id: number
+    readonly deployment: string
+    readonly org_id: string
+    readonly type: string
+    readonly created_at: string
+    readonly data: unknown
+  }
 }
 
-/** Every message of the EVENTS stream on `subject` (e.g. events.<org>.>), in stream order; stops when none came for idleMs. */
-export const readStream = async (url: string, subject: string, idleMs = 1_000): Promise<Array<StoredEvent>> => {
+/**
+ * Every message of a stream (EVENTS unless named) on `subject` (e.g. events.<org>.>), in stream order; stops when none
+ * came for idleMs.
+ */
+export const readStream = async (
+  url: string, subject: string, idleMs = 1_000, stream = "EVENTS"
+): Promise<Array<StoredEvent>> => {
   const nc = await connect({ servers: url, timeout: 5_000 })
   try {
-    const consumer = await jetstream(nc).consumers.get("EVENTS", { filter_subjects: subject, deliver_policy: DeliverPolicy.All })
+    const consumer = await jetstream(nc).consumers.get(stream, {
+      filter_subjects: subject, deliver_policy: DeliverPolicy.All
+    })
     const out: Array<StoredEvent> = []
     while (true) {
       const before = out.length

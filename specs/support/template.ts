@@ -21,7 +21,8 @@ const migrationsDir = join(root, "engine/store/migrations")
 
 export const migrationsHash = async () => {
   const hash = createHash("sha256")
-  const files = ["engine/store/Migrations.ts", "adapters/db/migrate.ts", "adapters/db/pglite.ts"].map((f) => join(root, f))
+  const files = ["engine/store/Migrations.ts", "adapters/db/migrate.ts", "adapters/db/pglite.ts", "specs/support/template.ts"]
+    .map((f) => join(root, f))
   files.push(...(await readdir(migrationsDir)).sort().map((f) => join(migrationsDir, f)))
   for (const f of files) hash.update(f.slice(root.length)).update(await readFile(f))
   hash.update(await readFile(join(root, "node_modules/@electric-sql/pglite/package.json")))
@@ -40,6 +41,10 @@ export const pgliteTemplate = async (): Promise<string> => {
   const db = await openPglite(undefined)
   const dump = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     yield* migrated(PgliteServed(() => Promise.resolve(db)))
+    // Each copy is a database of its own, as if made anew: it makes its deployment id on start
+    // (engine/store/deployment.ts). Copies of one data dir cannot tell themselves apart; a Postgres copy has an oid of
+    // its own and renews the id on start.
+    yield* Effect.promise(() => db.exec("delete from deployment"))
     return yield* Effect.promise(() => db.dumpDataDir("none"))
   })))
   const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Cause, Duration, Effect, Exit, Layer } from "effect"
-import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
+import { Cause, Duration, Effect, Exit, Layer, Option } from "effect"
+import { type BusEvent, DeploymentReused, EventBus } from "../../engine/ports/Bus.ts"
 import { Prepared, type PreparedStatement } from "../../engine/ports/Prepared.ts"
+import { Deployment } from "../../engine/store/deployment.ts"
 import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
 import { traced } from "../../engine/services/tracing.ts"
 
@@ -37,13 +38,14 @@ const RELAY_LOCK = 0x0e7f
  * in one statement ($1 the lock key, $2 how many): a row with leader false (and no event) when another instance holds
  * the relay's lock, one row with leader true and no event when there is nothing to do. The queue's ids are taken first
  * and the events looked up by them: joined, the planner merged the queue with the whole events table in id order, and
- * each batch read every event written so far. DONE: the batch off the queue ($1 its ids, one array: one text whatever
- * their number).
+ * each batch read every event written so far. Each row carries the deployment id in force (read once per statement),
+ * so an instance publishes under the id another instance renewed. DONE: the batch off the queue ($1 its ids, one
+ * array: one text whatever their number).
  */
 const READ: PreparedStatement = {
   name: "relay_read",
   text: `with l as (select pg_try_advisory_xact_lock($1::int, 0) as leader)
-    select l.leader, e.id, e.org_id, e.type, e.data, e.created_at
+    select l.leader, (select d.id from deployment d) as deployment, e.id, e.org_id, e.type, e.data, e.created_at
     from l left join lateral (
       select e.id, e.org_id, e.type, e.data, e.created_at from events e
       where l.leader and e.id = any(array(select q.event_id from relay_queue q order by q.event_id limit $2::int))
@@ -57,23 +59,28 @@ const DONE: PreparedStatement = {
 
 interface Row {
   readonly id: number
+  readonly deployment: string
   readonly org_id: string
   readonly type: string
   readonly data: unknown
   readonly created_at: Date
 }
 
-const toBusEvent = (r: Row): BusEvent => ({ id: r.id, org_id: r.org_id, type: r.type, data: r.data, created_at: r.created_at.toISOString() })
+const toBusEvent = (r: Row): BusEvent => ({
+  id: r.id, deployment: r.deployment, org_id: r.org_id, type: r.type, data: r.data, created_at: r.created_at.toISOString()
+})
 
 /**
  * Carries committed events to the bus in id order. Progress is per event: each writer of events queues their ids
  * (relay_queue) in the statement that writes them, and the relay deletes them from the queue once published. Ids of
  * different orgs are not handed out in commit order, so a single cursor could pass an event still being written. One
  * batch = one transaction: leader check, read the oldest queued events, publish, take them off the queue. A crash after
- * publish re-publishes the batch and the bus dedupes on the event id (Nats-Msg-Id). The rows are not locked: the
- * advisory lock already makes one instance the relay for the batch's transaction, and nothing else deletes from the
- * queue; a row lock per event cost a quarter of the relay's work in Postgres (22 against 17 µs of backend CPU an
- * event, 25,000 events, when progress was a column of the events).
+ * publish re-publishes the batch and the bus dedupes on (deployment, event id) (Nats-Msg-Id). A batch the bus finds
+ * already taken under this deployment's ids by other events (DeploymentReused: a copy or a restore of this database
+ * published them) renews the deployment id and goes out again under the new one, so none is dropped as another's
+ * duplicate. The rows are not locked: the advisory lock already makes one instance the relay for the batch's
+ * transaction, and nothing else deletes from the queue; a row lock per event cost a quarter of the relay's work in
+ * Postgres (22 against 17 µs of backend CPU an event, 25,000 events, when progress was a column of the events).
  */
 export const RelayLive = (options: RelayOptions = {}) =>
   Layer.scopedDiscard(Effect.gen(function*() {
@@ -86,12 +93,16 @@ export const RelayLive = (options: RelayOptions = {}) =>
     const maxBackoff = options.maxBackoffMs ?? 5_000
 
     const minGap = options.minGapMs ?? 50
+    const deployment = yield* Deployment
+    const claimed = yield* deployment.claim
+    yield* Effect.logInfo(`relay: deployment ${claimed.id}${claimed.renewed ? " (new for this database)" : ""}`)
 
     const batch = Effect.gen(function*() {
       const found = yield* prepared.run<Row & { leader: boolean }>(READ, [RELAY_LOCK, size])
       if (found.length > 0 && !found[0].leader) return -1
       const rows = found.filter((r) => r.id !== null)
       if (rows.length === 0) return 0
+      if (rows[0].deployment === null) return yield* Effect.dieMessage("relay: the deployment table has no row")
       yield* bus.publish(rows.map(toBusEvent))
       yield* prepared.run(DONE, [rows.map((r) => r.id)])
       return rows.length
@@ -108,6 +119,15 @@ export const RelayLive = (options: RelayOptions = {}) =>
       while (true) {
         startedAt = Date.now()
         const result = yield* Effect.exit(batch)
+        const reused = Exit.isFailure(result)
+          ? Option.filter(Cause.failureOption(result.cause), (e) => e instanceof DeploymentReused)
+          : Option.none()
+        if (Option.isSome(reused)) {
+          const fresh = yield* deployment.renew(reused.value.deployment)
+          yield* Effect.logError(`relay: ${reused.value.message}; this database is a copy or a restore of one that ` +
+            `published under its deployment id, so it is now deployment ${fresh} and the batch goes out again under it`)
+          continue
+        }
         if (Exit.isFailure(result)) {
           failures++
           const wait = Math.min(maxBackoff, 50 * 2 ** Math.min(failures, 16))

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { Deployment } from "../../engine/store/deployment.ts"
 import { Jobs } from "../../engine/services/Jobs.ts"
 import { WebhookDispatch } from "../../engine/services/webhooks/Dispatch.ts"
 import { DEFAULT_TIMEOUT_MS, WebhookSettings } from "../../engine/services/webhooks/Settings.ts"
@@ -18,7 +19,7 @@ export const WebhookSettingsLive = (config: Pick<AppConfig, "webhookAllowInsecur
  */
 export const WebhooksLive = (config: Pick<AppConfig, "webhookAllowInsecure">) =>
   Layer.mergeAll(RelayLive(), DispatcherLive()).pipe(
-    Layer.provideMerge(Layer.mergeAll(Webhooks.Default, WebhookDispatch.Default)),
+    Layer.provideMerge(Layer.mergeAll(Webhooks.Default, WebhookDispatch.Default, Deployment.Default)),
     Layer.provide(Jobs.Default),
     Layer.provide(WebhookSenderLive),
     Layer.provide(WebhookSettingsLive(config))

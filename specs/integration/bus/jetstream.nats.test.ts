@@ -1,23 +1,27 @@
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream"
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
 import { Chunk, Effect, Either, Fiber, Ref, Stream } from "effect"
-import { randomBytes, randomInt } from "node:crypto"
+import { randomBytes, randomInt, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { NatsBusLive, type NatsBusOptions } from "../../../adapters/bus/nats.ts"
-import { type BusEvent, BusUnavailable, EventBus, subjectOf } from "../../../engine/ports/Bus.ts"
+import { messageIdOf, subjectOf } from "../../../adapters/bus/subjects.ts"
+import { type BusEvent, BusUnavailable, DeploymentReused, EventBus } from "../../../engine/ports/Bus.ts"
 import { natsReachable, natsUrl as url, readStream, startPrivateNats, uniqueOrg } from "../../support/nats.ts"
 
 // Runs only when NATS_URL is set (see vitest.config.ts). Every test shares the engine's default EVENTS stream (events.>)
-// with unique org ids, and ids from a random range, since JetStream dedupes on the id across the whole stream. EVENTS is
-// never deleted. An unreachable server fails the suite: the first test says so, the others fail on connect.
+// with unique org ids; events of one run of this file are of one deployment, with ids from a random range, so that no
+// two tests publish the same (deployment, id). EVENTS is never deleted. An unreachable server fails the suite: the
+// first test says so, the others fail on connect.
 const reachable = await natsReachable(url)
 
 const privateStreams: Array<string> = []
 const firstId = () => randomInt(2 ** 40) * 1000
+const DEPLOYMENT = randomUUID()
 
-const makeEvents = (org: string, from: number, count: number): Array<BusEvent> =>
+const makeEvents = (org: string, from: number, count: number, deployment = DEPLOYMENT): Array<BusEvent> =>
   Array.from({ length: count }, (_, i) => ({
     id: from + i,
+    deployment,
     org_id: org,
     type: ["booking.held", "booking.confirmed", "offering.updated"][i % 3],
     created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
@@ -49,14 +53,16 @@ describe("NatsBusLive against a real JetStream", () => {
     expect(reachable, `NATS at ${url} is unreachable (NATS_URL is set, so it must answer)`).toBe(true)
   })
 
-  it("publishes to events.<org>.<type> on the EVENTS stream with the event id as Nats-Msg-Id, in order", async () => {
+  it("publishes to events.<org>.<type> on EVENTS with Nats-Msg-Id <deployment>:<event id>, in order", async () => {
     const org = uniqueOrg()
     const events = makeEvents(org, firstId(), 7)
     await withBus((bus) => bus.publish(events))
     const stored = await readStream(url, `events.${org}.>`)
-    expect(stored.map((m) => m.subject)).toEqual(events.map(subjectOf))
-    expect(stored.map((m) => m.msgId)).toEqual(events.map((e) => String(e.id)))
-    expect(stored.map((m) => m.event)).toEqual(events.map(({ id, org_id, type, created_at, data }) => ({ id, org_id, type, created_at, data })))
+    expect(stored.map((m) => m.subject)).toEqual(events.map((e) => subjectOf(e)))
+    expect(stored.map((m) => m.subject)).toEqual(events.map((e) => `events.${org}.${e.type}`))
+    expect(stored.map((m) => m.msgId)).toEqual(events.map((e) => `${DEPLOYMENT}:${e.id}`))
+    expect(stored.map((m) => m.event)).toEqual(events.map(({ id, deployment, org_id, type, created_at, data }) =>
+      ({ id, deployment, org_id, type, created_at, data })))
     expect(increasing(stored.map((m) => m.seq))).toBe(true)
     const info = await jsm.streams.info("EVENTS")
     expect(info.config.subjects).toEqual(["events.>"])
@@ -77,10 +83,10 @@ describe("NatsBusLive against a real JetStream", () => {
   it("creates a stream once and updates it on a later build (idempotent)", async () => {
     const stream = `BUS_TEST_${randomBytes(6).toString("hex")}`
     privateStreams.push(stream)
-    const options: NatsBusOptions = { stream, subjects: [`bustest_${stream.toLowerCase()}.>`] }
+    const options: NatsBusOptions = { stream, subjectPrefix: `bustest_${stream.toLowerCase()}` }
     await withBus(() => Effect.void, options)
     const first = await jsm.streams.info(stream)
-    expect(first.config.subjects).toEqual(options.subjects)
+    expect(first.config.subjects).toEqual([`${options.subjectPrefix}.>`])
     expect(first.config.storage).toBe("file")
     expect(first.config.duplicate_window).toBe(nanos(120_000))
 
@@ -93,6 +99,66 @@ describe("NatsBusLive against a real JetStream", () => {
     const third = await jsm.streams.info(stream)
     expect(third.created).toBe(first.created)
     expect(third.config.duplicate_window).toBe(nanos(300_000))
+  })
+
+  it("keeps the same event ids of two deployments apart, and dedupes each one's re-publish", async () => {
+    const org = uniqueOrg()
+    const base = firstId()
+    const [a, b] = [randomUUID(), randomUUID()]
+    const ofA = makeEvents(org, base, 4, a)
+    const ofB = makeEvents(org, base, 4, b).map((e) => ({ ...e, data: { of: "b" } }))
+    await withBus((bus) => Effect.zipRight(bus.publish(ofA), bus.publish(ofB)))
+    await withBus((bus) => Effect.zipRight(bus.publish(ofB), bus.publish(ofA.slice(1, 3))))
+    const stored = await readStream(url, `events.${org}.>`)
+    expect(stored.map((m) => m.msgId)).toEqual([...ofA, ...ofB].map(messageIdOf))
+    const keys = [...ofA, ...ofB].map((e) => [e.deployment, e.id])
+    expect(stored.map((m) => [m.event.deployment, m.event.id])).toEqual(keys)
+  })
+
+  it("fails with DeploymentReused when the stream holds other events under a batch's (deployment, id)s", async () => {
+    const base = firstId()
+    const deployment = randomUUID()
+    const original = makeEvents(uniqueOrg(), base, 3, deployment)
+    const copy = makeEvents(uniqueOrg(), base + 1, 3, deployment) // ids base + 1, base + 2 clash; base + 3 is new
+    const result = await withBus((bus) => Effect.zipRight(bus.publish(original), Effect.either(bus.publish(copy))))
+    expect(Either.isLeft(result)).toBe(true)
+    if (Either.isLeft(result)) {
+      expect(result.left).toBeInstanceOf(DeploymentReused)
+      expect(result.left).toMatchObject({ deployment, ids: [base + 1, base + 2] })
+    }
+  })
+
+  it("adds its subject prefix to a stream shared with another, and publishes and subscribes on its own", async () => {
+    const stream = `BUS_TEST_${randomBytes(6).toString("hex")}`
+    privateStreams.push(stream)
+    const [one, two] = [`one_${stream.toLowerCase()}`, `two.${stream.toLowerCase()}`]
+    const [orgOne, orgTwo] = [uniqueOrg(), uniqueOrg()]
+    const base = firstId()
+    const publishOnTwo = (events: ReadonlyArray<BusEvent>) =>
+      Effect.flatMap(EventBus, (bus) => bus.publish(events)).pipe(
+        Effect.provide(NatsBusLive(url, { stream, subjectPrefix: two })))
+    const received = await withBus((bus) =>
+      Effect.gen(function*() {
+        const seen = yield* Ref.make(0)
+        const fiber = yield* bus.subscribe.pipe(
+          Stream.tap(() => Ref.update(seen, (n) => n + 1)),
+          Stream.takeUntil((e) => e.id === base + 999),
+          Stream.runCollect,
+          Effect.fork
+        )
+        // Probe until the subscription is live, then publish on the other prefix, then one last event on ours.
+        for (let probe = base; (yield* Ref.get(seen)) === 0; probe++) {
+          yield* bus.publish(makeEvents(orgOne, probe, 1))
+          yield* Effect.sleep("100 millis")
+        }
+        yield* publishOnTwo(makeEvents(orgTwo, base + 500, 3))
+        yield* bus.publish(makeEvents(orgOne, base + 999, 1))
+        return yield* Fiber.join(fiber).pipe(Effect.timeout("60 seconds"))
+      }), { stream, subjectPrefix: one })
+    expect(Chunk.toReadonlyArray(received).every((e) => e.org_id === orgOne)).toBe(true)
+    expect((await jsm.streams.info(stream)).config.subjects).toEqual([`${one}.>`, `${two}.>`])
+    const stored = await readStream(url, `${two}.>`, 1_000, stream)
+    expect(stored.map((m) => m.subject)).toEqual(makeEvents(orgTwo, 0, 3).map((e) => `${two}.${orgTwo}.${e.type}`))
   })
 
   it("subscribe streams only events published after it starts, decoded", async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest"
 import { MemoryBusLive } from "../../../adapters/bus/memory.ts"
 import { type BusEvent, EventBus } from "../../../engine/ports/Bus.ts"
 
-const event = (id: number): BusEvent => ({ id, org_id: "org_1", type: "booking.held", created_at: "2025-01-01T00:00:00.000Z", data: { id } })
+const event = (id: number): BusEvent =>
+  ({ id, deployment: "d1", org_id: "org_1", type: "booking.held", created_at: "2025-01-01T00:00:00.000Z", data: { id } })
 
 describe("MemoryBusLive", () => {
   it("delivers events published after subscribing, in order, to every subscriber", async () => {

@@ -86,7 +86,8 @@ describe("MCP sessions", () => {
     const stream = await handle(new Request("http://mcp.internal/mcp", { headers: { accept: "text/event-stream", "mcp-session-id": id } }), "key-1", ORG)
     expect(stream.headers.get("content-type")).toBe("text/event-stream")
     const reader = stream.body!.getReader()
-    const event = (org: string, type: string, data: unknown): BusEvent => ({ id: 1, org_id: org, type, data, created_at: "" })
+    const event = (org: string, type: string, data: unknown): BusEvent =>
+      ({ id: 1, deployment: "d", org_id: org, type, data, created_at: "" })
     for (const l of listeners) {
       l(event("org-2", "booking.cancelled", { id: BOOKING }))
       l(event(ORG, "booking.cancelled", { id: BOOKING }))
@@ -105,7 +106,8 @@ describe("MCP sessions", () => {
     const { handle, initialize, post, listeners } = setup()
     const id = (await initialize()).headers.get("mcp-session-id")!
     await post({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: `booking-engine://bookings/${BOOKING}` } }, id)
-    for (const l of listeners) l({ id: 7, org_id: ORG, type: "booking.confirmed", data: { id: BOOKING }, created_at: "" })
+    const confirmed = { id: 7, deployment: "d", org_id: ORG, type: "booking.confirmed", data: { id: BOOKING }, created_at: "" }
+    for (const l of listeners) l(confirmed)
     await new Promise((r) => setTimeout(r, 20))
     const stream = await handle(new Request("http://mcp.internal/mcp", { headers: { accept: "text/event-stream", "mcp-session-id": id } }), "key-1", ORG)
     const reader = stream.body!.getReader()

@@ -1,0 +1,51 @@
+import { ConfigProvider, Effect, Either } from "effect"
+import { describe, expect, it } from "vitest"
+import { appConfig } from "../../../transports/config.ts"
+
+const load = (env: Record<string, string>) => {
+  const provider = ConfigProvider.fromMap(new Map(Object.entries(env)))
+  return Effect.runSync(Effect.either(Effect.withConfigProvider(appConfig, provider)))
+}
+
+const nats = (env: Record<string, string>) =>
+  Either.map(load(env), (c) => ({ stream: c.natsStream, prefix: c.natsSubjectPrefix }))
+
+/** The one line a start that fails on it would print (main.ts prints the error's message, whitespace folded). */
+const problem = (env: Record<string, string>) =>
+  Either.match(load(env), { onLeft: (e) => String(e).replace(/\s+/g, " "), onRight: () => "no error" })
+
+const DEFAULTS = Either.right({ stream: "EVENTS", prefix: "events" })
+
+describe("NATS_STREAM and NATS_SUBJECT_PREFIX", () => {
+  it("default to EVENTS and events (subjects events.<org_id>.<type>, as before); blank is unset", () => {
+    expect(nats({})).toEqual(DEFAULTS)
+    expect(nats({ NATS_STREAM: "", NATS_SUBJECT_PREFIX: "  " })).toEqual(DEFAULTS)
+  })
+
+  it("take a stream name and a prefix of dot-separated tokens", () => {
+    const valid: Array<[string, string]> = [
+      ["BOOKINGS", "bookings"], ["acme-prod_events", "acme.prod.events"], ["S1", "tenant-7.events"],
+      ["Ünïcode", "$app.events"]
+    ]
+    for (const [stream, prefix] of valid) {
+      expect(nats({ NATS_STREAM: stream, NATS_SUBJECT_PREFIX: prefix })).toEqual(Either.right({ stream, prefix }))
+    }
+  })
+
+  it("refuse a stream name with whitespace, '.', '*', '>', a path separator or over 255 characters, by name", () => {
+    const bad = ["MY EVENTS", " EVENTS", "my.events", "EVENTS*", "EVENTS>", "a/b", "a\\b", "tab\there", "x".repeat(256)]
+    for (const stream of bad) {
+      const line = problem({ NATS_STREAM: stream })
+      const says = expect.stringContaining("NATS_STREAM must be a JetStream stream name")
+      expect({ stream, line }).toEqual({ stream, line: says })
+    }
+  })
+
+  it("refuse a prefix with wildcards, whitespace or empty tokens, by name", () => {
+    for (const prefix of ["events.>", "events.*", "*", ">", "my events", "events.", ".events", "a..b", "a.\tb"]) {
+      const line = problem({ NATS_SUBJECT_PREFIX: prefix })
+      const says = expect.stringContaining("NATS_SUBJECT_PREFIX must be dot-separated subject tokens")
+      expect({ prefix, line }).toEqual({ prefix, line: says })
+    }
+  })
+})
