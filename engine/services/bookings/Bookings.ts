@@ -193,8 +193,10 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return yield* act(id, (row, now) =>
         Effect.gen(function*() {
           const refund = body.refund_cents ?? null
-          if (refund !== null && row.charged_cents !== null && refund > row.charged_cents) {
-            return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${row.charged_cents}, what the checkout charged`)
+          // Only what was charged online can go back: nothing, for a booking not paid online.
+          const charged = row.payment_intent_id === null ? 0 : row.charged_cents ?? 0
+          if (refund !== null && refund > charged) {
+            return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${charged}, what was charged online`)
           }
           const refunding = yield* refundOnCancel(sql, row, refund, now)
           return { event: { type: "cancel", at: at(now) }, changes: { cancelled_at: now, refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding },

@@ -48,13 +48,13 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
   )
   .add(
     post("confirm", "/confirm", "Confirm a hold (a lapsed hold only if its place is still free)")
-      .annotate(OpenApi.Description, "Confirms a held booking (state held; a lapsed hold only if its place is still free). A confirmed booking is 409 booking_not_held, a cancelled one booking_cancelled. Emits booking.confirmed.")
+      .annotate(OpenApi.Description, "Confirms a held booking (state held; a lapsed hold only if its place is still free). A confirmed booking is 409 booking_not_held, a cancelled one booking_cancelled. The hold's checkout closes at the processor; a payment that still lands on it pays the booking (booking.paid). Emits booking.confirmed.")
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["booking_not_held", "booking_cancelled", "booking_busy", "outside_booking_window", "sold_out", "time_not_available"] })
   )
   .add(
     post("cancel", "/cancel", "Cancel; refund_cents: null refunds the whole online payment, 0 none, otherwise that part")
       .setPayload(CancelBody)
-      .annotate(OpenApi.Description, "Cancels a held or confirmed booking (a cancelled one is 409 booking_cancelled); the guest is emailed. What was paid online is refunded: refund_cents null the whole payment, 0 none, otherwise that part (at most charged_cents). A gift card's part goes back to the card. Emits booking.cancelled, then booking.refunded or booking.refund_failed when the processor answers, gift_card.refunded, and waitlist.opened when a place opens for people waiting.")
+      .annotate(OpenApi.Description, "Cancels a held or confirmed booking (a cancelled one is 409 booking_cancelled); the guest is emailed. What was paid online is refunded: refund_cents null the whole payment, 0 none, otherwise that part (at most charged_cents: above it, or above 0 for a booking not paid online, is 400 invalid_refund_cents and changes nothing). A held booking's checkout closes at the processor; a payment that still lands on it is refunded in full. A gift card's part goes back to the card. Emits booking.cancelled, then booking.refunded or booking.refund_failed when the processor answers, gift_card.refunded, and waitlist.opened when a place opens for people waiting.")
       .annotate(ErrorCodes, { 400: ["invalid_refund_cents"], 404: ["not_found"], 409: ["booking_cancelled", "booking_busy"] })
   )
   .add(
