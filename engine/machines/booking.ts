@@ -6,7 +6,8 @@ import { decide, start, type Decision, type Refusals, type Row } from "./decide.
 // a keeping hold may move (it keeps its hold); a lapsed hold may not; held and reseller bookings are never called off
 // (the service cancels them instead); `lapse` needs now >= expires_at; attendance marks may be repeated;
 // a payment landing for a booking confirmed by hand and not paid yet pays it (booking.paid), any other is refused
-// (already_paid; the service refunds it); mark_unpaid clears paid_at (the service keeps any online payment's own fields).
+// (already_paid; the service refunds it); mark_unpaid takes back only the hand payment: paid_at goes back to the online
+// payment's (paid_online_at), or null.
 
 export interface Times {
   readonly starts_at: string
@@ -23,6 +24,8 @@ export interface BookingContext extends Times {
   readonly nudged_at: string | null
   readonly choose_by: string | null
   readonly paid_at: string | null
+  /** When the online payment landed (absent on bookings paid before it was kept). */
+  readonly paid_online_at?: string | null
   readonly paid_by_hand: boolean
   readonly checked_in_at: string | null
   readonly no_show_at: string | null
@@ -87,7 +90,7 @@ export const bookingMachine = setup({
   actions: {
     outbox: emit((_, params: { event: BookingEventName }) => ({ type: params.event })),
     recordConfirmed: assign({ confirmed_at: ({ event }) => event.at, expires_at: null }),
-    recordPayment: assign({ paid_at: ({ event }) => event.at, paid_by_hand: false }),
+    recordPayment: assign({ paid_at: ({ event }) => event.at, paid_online_at: ({ event }) => event.at, paid_by_hand: false }),
     recordNudge: assign({ nudged_at: ({ event }) => event.at }),
     recordCancel: assign({ cancelled_at: ({ event }) => event.at, choose_by: null }),
     recordMove: assign(({ context, event }) => {
@@ -104,7 +107,7 @@ export const bookingMachine = setup({
       return { starts_at: event.starts_at, session_id: event.session_id }
     }),
     recordPaidByHand: assign({ paid_at: ({ event }) => event.at, paid_by_hand: true }),
-    recordUnpaid: assign({ paid_at: null, paid_by_hand: false }),
+    recordUnpaid: assign({ paid_at: ({ context }) => context.paid_online_at ?? null, paid_by_hand: false }),
     recordCheckIn: assign({ checked_in_at: ({ event }) => event.at, no_show_at: null }),
     recordNoShow: assign({ no_show_at: ({ event }) => event.at, checked_in_at: null }),
     clearAttendance: assign({ checked_in_at: null, no_show_at: null })

@@ -124,3 +124,21 @@ describe("cancelling with refund_cents more than was charged", () => {
     await expectMoneyMatchesLedger(app, org, b.id)
   })
 })
+
+describe("marking paid by hand a booking paid online", () => {
+  it("counts the online payment: paid_cents at least it, and taking the hand payment back leaves paid_at and paid_cents as the checkout paid them", async () => {
+    const b = await heldSeat({ deposit_cents: 500 })
+    await payWith(app, b.checkout_url, CARD.pays)
+    const online = ok(await org.get(b.id))
+    expect(online).toMatchObject({ status: "confirmed", paid_cents: 500, charged_cents: 500 })
+    // Less than was paid online is not what was paid.
+    expectError(await org.act(b.id, "mark_paid", { paid_cents: 499 }), 400, "invalid_paid_cents")
+    expect(ok(await org.act(b.id, "mark_paid", {}))).toMatchObject({ paid_cents: 2000 })
+    const unpaid = ok(await org.act(b.id, "mark_unpaid"))
+    expect(unpaid).toMatchObject({ paid_cents: 500, paid_at: online.paid_at, charged_cents: 500, payment_intent_id: online.payment_intent_id })
+    await expectMoneyMatchesLedger(app, org, b.id)
+    // Marked paid again, and taken back again.
+    expect(ok(await org.act(b.id, "mark_paid", { paid_cents: 1500 }))).toMatchObject({ paid_cents: 1500 })
+    expect(ok(await org.act(b.id, "mark_unpaid"))).toMatchObject({ paid_cents: 500, paid_at: online.paid_at })
+  })
+})

@@ -6,7 +6,8 @@ import { CARD, expectMoneyMatchesLedger, ledger, payWith, steps } from "../../in
 
 // Random sequences of paying (a card whose refunds succeed or fail), paying a fresh checkout again, paying the first
 // checkout after the booking stopped needing it (confirmed by hand, cancelled: before the processor closed it, or
-// after), confirming by hand, cancelling with any refund choice (more than was charged is 400 and changes nothing), the hold lapsing, someone else taking the place, and the clock moving, on one
+// after), confirming by hand, marking paid and unpaid by hand, cancelling with any refund choice (more than was
+// charged is 400 and changes nothing), the hold lapsing, someone else taking the place, and the clock moving, on one
 // booking of a one-seat class, through the sandbox over HTTP. After every step the booking's money fields say what its
 // ledger says; after each sequence (and the refunds settled), money is conserved between what the processor holds and
 // what the engine records, and the booking was confirmed at most once.
@@ -25,6 +26,7 @@ type Cmd =
   | { readonly t: "payAgain"; readonly card: "pays" | "refundFails" }
   | { readonly t: "cancel"; readonly refund: "all" | "none" | "part" | "over" }
   | { readonly t: "confirm" }
+  | { readonly t: "markPaid"; readonly back: boolean }
   | { readonly t: "lapse" }
   | { readonly t: "rival" }
   | { readonly t: "settle" }
@@ -35,6 +37,7 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant("payAgain" as const), card }), weight: 3 },
   { arbitrary: fc.record({ t: fc.constant("cancel" as const), refund: fc.constantFrom("all" as const, "none" as const, "part" as const, "over" as const) }), weight: 3 },
   { arbitrary: fc.constant({ t: "confirm" as const }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant("markPaid" as const), back: fc.boolean() }), weight: 3 },
   { arbitrary: fc.constant({ t: "lapse" as const }), weight: 2 },
   { arbitrary: fc.constant({ t: "rival" as const }), weight: 1 },
   { arbitrary: fc.constant({ t: "settle" as const }), weight: 1 }
@@ -74,6 +77,11 @@ const run = async (cmds: ReadonlyArray<Cmd>) => {
       }
       case "confirm":
         expect([200, 409]).toContain((await org.act(b.id, "confirm")).status)
+        break
+      case "markPaid":
+        expect([200, 409]).toContain((await org.act(b.id, "mark_paid")).status)
+        // Taken back at once, or left for later steps.
+        if (c.back) expect([200, 409]).toContain((await org.act(b.id, "mark_unpaid")).status)
         break
       case "lapse":
         await steps(app, 16 * 60)
@@ -138,7 +146,7 @@ describe("money through any sequence of payments, confirms and cancels, refund o
       fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 8 }), async (cmds) => {
         await check(await run(cmds))
       }),
-      { numRuns: 20, endOnFailure: true }
+      { numRuns: 25, endOnFailure: true }
     )
   }, 600_000)
 })

@@ -270,10 +270,20 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
   it("confirmed by hand + payment lands -> paid online, booking.paid; once paid (online or by hand) a payment is refused", () => {
     const confirmedByOp = next(decideBooking(hold(), { type: "confirm", at: later }))
     const paid = ok(decideBooking(confirmedByOp, { type: "pay", at: later }))
-    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_by_hand]).toEqual([{ confirmed: "plain" }, ["booking.paid"], later, false])
+    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_online_at, paid.context.paid_by_hand]).toEqual([
+      { confirmed: "plain" }, ["booking.paid"], later, later, false
+    ])
     expect(decideBooking(next(paid), { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
     const byHand = next(decideBooking(confirmedByOp, { type: "mark_paid", at: later }))
     expect(decideBooking(byHand, { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
+  })
+
+  it("paid online, then the rest marked paid by hand and taken back -> paid_at is the online payment's again", () => {
+    const paidOnline = next(decideBooking(hold(), { type: "pay", at: later }))
+    const rest = next(decideBooking(paidOnline, { type: "mark_paid", at: "2030-01-16T00:00:00.000Z" }))
+    const unpaid = ok(decideBooking(rest, { type: "mark_unpaid", at: "2030-01-17T00:00:00.000Z" }))
+    expect([unpaid.emits, unpaid.context.paid_at, unpaid.context.paid_by_hand]).toEqual([["booking.unpaid"], later, false])
+    expect(decideBooking(next(unpaid), { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
   })
 
   it("confirmed + check-in / no-show once started / attendance cleared; never both marks at once", () => {

@@ -72,12 +72,12 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
   .add(
     post("mark_paid", "/mark_paid", "Mark paid by hand")
       .setPayload(MarkPaidBody)
-      .annotate(OpenApi.Description, "Marks a confirmed booking paid by hand (paid_cents: what was paid, default the total, at most the total). Already marked is 409 already_paid. Emits booking.paid.")
+      .annotate(OpenApi.Description, "Marks a confirmed booking paid by hand (paid_cents: what was paid in all, default the total, at most the total and at least what was paid online and by gift card). Already marked is 409 already_paid. Emits booking.paid.")
       .annotate(ErrorCodes, { 400: ["invalid_paid_cents"], 404: ["not_found"], 409: ["booking_not_confirmed", "booking_cancelled", "already_paid", "booking_busy"] })
   )
   .add(
     post("mark_unpaid", "/mark_unpaid", "Take back a payment marked by hand")
-      .annotate(OpenApi.Description, "Takes back a payment marked by hand on a confirmed booking (409 not_paid_by_hand otherwise); an online payment is not touched. Emits booking.unpaid.")
+      .annotate(OpenApi.Description, "Takes back a payment marked by hand on a confirmed booking (409 not_paid_by_hand otherwise); what was paid online or by gift card stays paid: paid_at and paid_cents go back to it. Emits booking.unpaid.")
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["booking_not_confirmed", "booking_cancelled", "not_paid_by_hand", "booking_busy"] })
   )
   .add(
