@@ -5,7 +5,9 @@ import { decide, start, type Decision, type Refusals, type Row } from "./decide.
 // Choices the spec leaves open: a lapsed hold may still be confirmed or paid (the service re-checks capacity first);
 // a keeping hold may move (it keeps its hold); a lapsed hold may not; held and reseller bookings are never called off
 // (the service cancels them instead); `lapse` needs now >= expires_at; attendance marks may be repeated;
-// mark_unpaid clears paid_at (the service keeps any online payment's own fields).
+// a payment landing for a booking confirmed by hand and not paid yet pays it (booking.paid), any other is refused
+// (already_paid; the service refunds it); mark_unpaid takes back only the hand payment: paid_at goes back to the online
+// payment's (paid_online_at), or null.
 
 export interface Times {
   readonly starts_at: string
@@ -22,6 +24,8 @@ export interface BookingContext extends Times {
   readonly nudged_at: string | null
   readonly choose_by: string | null
   readonly paid_at: string | null
+  /** When the online payment landed (absent on bookings paid before it was kept). */
+  readonly paid_online_at?: string | null
   readonly paid_by_hand: boolean
   readonly checked_in_at: string | null
   readonly no_show_at: string | null
@@ -61,6 +65,7 @@ const guards = {
   notReseller: ({ context }: { context: BookingContext }) => !context.is_reseller,
   isCourse: ({ context }: { context: BookingContext }) => context.series_id !== null,
   notPaidByHand: ({ context }: { context: BookingContext }) => !context.paid_by_hand,
+  unpaid: ({ context }: { context: BookingContext }) => context.paid_at === null,
   paidByHand: ({ context }: { context: BookingContext }) => context.paid_by_hand,
   started: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.starts_at)
 }
@@ -85,7 +90,7 @@ export const bookingMachine = setup({
   actions: {
     outbox: emit((_, params: { event: BookingEventName }) => ({ type: params.event })),
     recordConfirmed: assign({ confirmed_at: ({ event }) => event.at, expires_at: null }),
-    recordPayment: assign({ paid_at: ({ event }) => event.at, paid_by_hand: false }),
+    recordPayment: assign({ paid_at: ({ event }) => event.at, paid_online_at: ({ event }) => event.at, paid_by_hand: false }),
     recordNudge: assign({ nudged_at: ({ event }) => event.at }),
     recordCancel: assign({ cancelled_at: ({ event }) => event.at, choose_by: null }),
     recordMove: assign(({ context, event }) => {
@@ -102,7 +107,7 @@ export const bookingMachine = setup({
       return { starts_at: event.starts_at, session_id: event.session_id }
     }),
     recordPaidByHand: assign({ paid_at: ({ event }) => event.at, paid_by_hand: true }),
-    recordUnpaid: assign({ paid_at: null, paid_by_hand: false }),
+    recordUnpaid: assign({ paid_at: ({ context }) => context.paid_online_at ?? null, paid_by_hand: false }),
     recordCheckIn: assign({ checked_in_at: ({ event }) => event.at, no_show_at: null }),
     recordNoShow: assign({ no_show_at: ({ event }) => event.at, checked_in_at: null }),
     clearAttendance: assign({ checked_in_at: null, no_show_at: null })
@@ -137,6 +142,7 @@ export const bookingMachine = setup({
       on: {
         cancel: { target: "cancelled", actions: ["recordCancel", out("booking.cancelled")] },
         time_cancelled: { guard: "isCourse", actions: ["recordTimeLost", out("booking.session_cancelled")] },
+        pay: { guard: "unpaid", actions: ["recordPayment", out("booking.paid")] },
         mark_paid: { guard: "notPaidByHand", actions: ["recordPaidByHand", out("booking.paid")] },
         mark_unpaid: { guard: "paidByHand", actions: ["recordUnpaid", out("booking.unpaid")] },
         check_in: { actions: ["recordCheckIn", out("booking.checked_in")] },
@@ -176,7 +182,7 @@ export const bookingMessages = {
   choose_by_passed: "choose_by has passed",
   choose_by_not_passed: "choose_by has not passed",
   not_a_course: "The booking is not a course booking",
-  already_paid: "The booking is already marked paid",
+  already_paid: "The booking is already paid",
   not_paid_by_hand: "The booking was not marked paid by hand",
   not_started: "The booking's time has not started"
 } as const
@@ -189,7 +195,7 @@ export const bookingRefusals: Refusals<BookingCode, BookingEvent["type"]> = {
   guards: {
     holdExpired: "hold_not_expired", notNudged: "already_nudged", beforeChooseBy: "choose_by_passed",
     chooseByPassed: "choose_by_not_passed", notReseller: "reseller_booking", isCourse: "not_a_course",
-    notPaidByHand: "already_paid", paidByHand: "not_paid_by_hand", started: "not_started"
+    notPaidByHand: "already_paid", unpaid: "already_paid", paidByHand: "not_paid_by_hand", started: "not_started"
   } satisfies Record<Exclude<keyof typeof guards, "hold">, BookingCode>,
   states: {
     "held.keeping": { nudge: "hold_not_lapsed" },

@@ -33,7 +33,7 @@ const data: { readonly [K in EventType]: readonly [Schema.Schema.Any, string] } 
     bookingWith({ session: Session, note: Schema.NullOr(S) }),
     "One time of a course was cancelled; the booking stays confirmed on its other times"
   ],
-  "booking.paid": [Booking, "Marked paid by hand; paid_at is set"],
+  "booking.paid": [Booking, "Marked paid by hand, or an online payment landed for a booking confirmed by hand (payment_intent_id set); paid_at is set"],
   "booking.unpaid": [Booking, "A payment marked by hand was taken back"],
   "booking.checked_in": [Booking, "The guest checked in; checked_in_at is set"],
   "booking.no_show": [Booking, "Marked no-show once its time had started; no_show_at is set"],

@@ -14,7 +14,7 @@ export const EVENT_CATALOGUE: Record<EventType, { readonly when: string; readonl
   "booking.moved": { when: "A booking moves to another time, in place", data: "the booking; previous has the times it left" },
   "booking.called_off": { when: "Its session is cancelled with guests choose", data: "the booking, with choose_by, note, room (false when no other time had room for the party)" },
   "booking.session_cancelled": { when: "One time of a course is cancelled", data: "the booking, with session (the time called off) and note" },
-  "booking.paid": { when: "Marked paid by hand", data: "the booking, with paid_at" },
+  "booking.paid": { when: "Marked paid by hand, or an online payment landed for a booking confirmed by hand", data: "the booking, with paid_at (and payment_intent_id when paid online)" },
   "booking.unpaid": { when: "A hand-paid booking is marked unpaid", data: "the booking" },
   "booking.checked_in": { when: "The guest checked in", data: "the booking, with checked_in_at" },
   "booking.no_show": { when: "A confirmed booking is marked no-show once its time has started", data: "the booking, with no_show_at" },

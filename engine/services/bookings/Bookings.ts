@@ -193,8 +193,10 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return yield* act(id, (row, now) =>
         Effect.gen(function*() {
           const refund = body.refund_cents ?? null
-          if (refund !== null && row.charged_cents !== null && refund > row.charged_cents) {
-            return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${row.charged_cents}, what the checkout charged`)
+          // Only what was charged online can go back: nothing, for a booking not paid online.
+          const charged = row.payment_intent_id === null ? 0 : row.charged_cents ?? 0
+          if (refund !== null && refund > charged) {
+            return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${charged}, what was charged online`)
           }
           const refunding = yield* refundOnCancel(sql, row, refund, now)
           return { event: { type: "cancel", at: at(now) }, changes: { cancelled_at: now, refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding },
@@ -235,15 +237,37 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         ))
     })
 
+    /**
+     * What a booking has paid other than by hand: its online payment (paid_at as the ledger has it) and what its gift
+     * card paid (while the card has not had it back); paid_at null when neither paid it.
+     */
+    const paidOtherwise = (row: BookingRow) =>
+      Effect.gen(function*() {
+        const gift = row.gift_returned_at == null ? row.gift_cents : 0
+        const [online] = row.payment_intent_id === null
+          ? []
+          : yield* sql<{ amount_cents: number; created_at: Date }>`select amount_cents, created_at from payments where payment_intent_id = ${row.payment_intent_id}`.pipe(Effect.orDie)
+        const cents = (online?.amount_cents ?? 0) + gift
+        const paidAt = online?.created_at ?? (gift > 0 && gift >= row.total_cents ? row.created_at : null)
+        return { paid_at: paidAt, paid_cents: cents > 0 ? cents : null }
+      })
+
     const markPaid = fn("Bookings.markPaid")(function*(id: string, paidCents: number | undefined) {
       return yield* act(id, (row, now) =>
-        paidCents !== undefined && paidCents > row.total_cents
-          ? Effect.fail(badRequest("invalid_paid_cents", `paid_cents: at most the total, ${row.total_cents}`))
-          : Effect.succeed({ event: { type: "mark_paid", at: at(now) }, changes: { paid_at: now, paid_cents: paidCents ?? row.total_cents } }))
+        Effect.gen(function*() {
+          if (paidCents !== undefined && paidCents > row.total_cents) return yield* badRequest("invalid_paid_cents", `paid_cents: at most the total, ${row.total_cents}`)
+          const otherwise = (yield* paidOtherwise(row)).paid_cents ?? 0
+          if (paidCents !== undefined && paidCents < otherwise) {
+            return yield* badRequest("invalid_paid_cents", `paid_cents: at least ${otherwise}, what was paid online and by gift card`)
+          }
+          return { event: { type: "mark_paid", at: at(now) }, changes: { paid_at: now, paid_cents: paidCents ?? row.total_cents } } satisfies Plan
+        }))
     })
 
+    /** Takes back the hand payment only: what was paid online or by gift card stays paid. */
     const markUnpaid = fn("Bookings.markUnpaid")(function*(id: string) {
-      return yield* act(id, (_, now) => Effect.succeed({ event: { type: "mark_unpaid", at: at(now) }, changes: { paid_at: null, paid_cents: null } }))
+      return yield* act(id, (row, now) =>
+        Effect.map(paidOtherwise(row), (paid) => ({ event: { type: "mark_unpaid", at: at(now) }, changes: paid }) satisfies Plan))
     })
 
     const nudge = fn("Bookings.nudge")(function*(id: string) {

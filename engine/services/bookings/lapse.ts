@@ -29,9 +29,8 @@ export const holdLapses = Effect.gen(function*() {
    */
   const lapseRow = (row: BookingRow, now: Date) =>
     Effect.gen(function*() {
+      // Its checkout closes with it (store.apply; the payments job expires it at the processor after this commits).
       const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, { keeps_place: false }, now)
-      // Its checkout closes with it (the payments job expires it at the processor after this commits).
-      yield* sql`update payment_checkouts set status = 'expiring' where booking_id = ${row.id} and status = 'open'`
       // The promo code's use is given back (a code deleted since has nothing to give back to).
       if (row.promo_code !== null) {
         yield* sql`update promo_codes set uses = uses - 1 where org_id = ${row.org_id} and upper(code) = upper(${row.promo_code}) and uses > 0`

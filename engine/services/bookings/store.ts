@@ -10,6 +10,7 @@ import { Links } from "../Links.ts"
 import { openings } from "../waitlist/open.ts"
 import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
 import { ofOrg } from "../../store/tenancy.ts"
+import { closeCheckouts } from "../payments/checkouts.ts"
 
 const joined = (sql: SqlClient.SqlClient) =>
   sql`select b.*, c.name as c_name, c.email as c_email, c.phone as c_phone, o.name as o_name, o.kind as o_kind, o.questions as o_questions
@@ -38,25 +39,30 @@ export const bookingStore = Effect.gen(function*() {
 
   /**
    * Runs the booking machine on a locked row; when it accepts, writes the next state, the machine's
-   * context and `changes` in one statement. Returns the booking after it and the events to append. A change that
-   * gains places where there is no room is refused by the database (bookings_places): 409 sold_out. A deadlock stays
-   * an SqlError, for the caller's transaction to run again (retryTransient); other SQL errors are defects.
+   * context and `changes` in one statement. A booking that leaves its hold (confirmed, paid or cancelled) or whose hold
+   * lapses no longer needs a checkout: its open ones close (closeCheckouts), and one no longer held shows none. Returns
+   * the booking after it and the events to append. A change that gains places where there is no room is refused by the
+   * database (bookings_places): 409 sold_out. A deadlock stays an SqlError, for the caller's transaction to run again
+   * (retryTransient); other SQL errors are defects.
    */
   const apply = (row: BookingRow, event: BookingEvent, changes: Record<string, unknown>, now: Date, extra: Record<string, unknown> = {}) =>
     Effect.gen(function*() {
       const decided = decideBooking(machineRow(row), event)
       if (!decided.ok) return yield* conflict(decided.code, decided.message)
       const status = bookingStatus(decided.state)
+      const leftHold = row.status === "held" && status !== "held"
       yield* sql`update bookings set ${
         sql.update({
           state: stateText(decided.state),
           machine: JSON.stringify(decided.context),
           status,
           ...(status === "cancelled" ? { keeps_place: false, choose_by: null } : {}),
+          ...(leftHold ? { checkout_url: null } : {}),
           ...changes,
           updated_at: now
         })
       } where id = ${row.id}`.pipe(Effect.catchTag("SqlError", (e): Effect.Effect<never, Conflict | SqlError> => (isTransient(e) ? Effect.fail(e) : conflictOrDie(e))))
+      if (leftHold || event.type === "lapse") yield* closeCheckouts(sql, row.id).pipe(Effect.orDie)
       // A booking that leaves gives back what its gift card paid (once), and the places it held open to the waitlist.
       const leaves = status === "cancelled" || event.type === "lapse"
       const returned = leaves ? yield* giveBackGift(sql, row, now).pipe(Effect.orDie) : []

@@ -1,10 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { decideBooking } from "../../machines/booking.ts"
 import { PaymentProcessor, type ProcessorEvent, type RawEvent, type Refund } from "../../ports/Payments.ts"
 import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
 import { bookingCascade } from "../bookings/cascade.ts"
-import { type BookingRow, toBooking } from "../bookings/row.ts"
+import { type BookingRow, machineRow, toBooking } from "../bookings/row.ts"
 import { bookingStore } from "../bookings/store.ts"
 import { EngineClock } from "../Clock.ts"
 import { Events, type NewEvent } from "../Events.ts"
@@ -88,13 +89,17 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
           expires_at: keeping ? b.expires_at! : later(now, FRESH_CHECKOUT_MINUTES * 60),
           description: b.o_name, starts_at: b.starts_at, customer_email: b.c_email, idempotency_key: `${b.id}:checkout:${n}`
         })
-        yield* Effect.gen(function*() {
+        // The processor was called outside the booking's lock: if the hold was confirmed or cancelled meanwhile (which
+        // closed the checkouts it knew of), this one is closed as it is written, and never shown.
+        const needed = yield* Effect.gen(function*() {
+          const held = (yield* sql`update bookings set checkout_url = ${checkout.url} where id = ${b.id} and status = 'held' returning id`).length > 0
           yield* sql`insert into payment_checkouts ${
-            sql.insert({ id: checkout.id, org_id: b.org_id, booking_id: b.id, amount_cents: amount, currency: b.currency, url: checkout.url, expires_at: checkout.expires_at, created_at: now })
+            sql.insert({ id: checkout.id, org_id: b.org_id, booking_id: b.id, amount_cents: amount, currency: b.currency, url: checkout.url, expires_at: checkout.expires_at, status: held ? "open" : "expiring", created_at: now })
           } on conflict (id) do nothing`
-          yield* sql`update bookings set checkout_url = ${checkout.url} where id = ${b.id} and status = 'held'`
+          return held
         }).pipe(transaction(sql), Effect.orDie)
-        return Option.some(checkout.url)
+        if (!needed) yield* wakeups.poke
+        return needed ? Option.some(checkout.url) : Option.none<string>()
       })
 
     /** After bookings.create committed: the checkout of a priced hold, outside any lock. A processor failure leaves it without one. */
@@ -112,8 +117,10 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
       if (Option.isNone(b)) return yield* notFound("booking")
       if (b.value.status !== "held") return yield* conflict("booking_not_held", `the booking is ${b.value.status}`)
       const url = yield* open(b.value)
-      if (Option.isNone(url)) return yield* conflict("not_paid_online", "this booking is not paid online")
-      return url.value
+      if (Option.isSome(url)) return url.value
+      const after = yield* source({ handle })
+      if (Option.isSome(after) && after.value.status !== "held") return yield* conflict("booking_not_held", `the booking is ${after.value.status}`)
+      return yield* conflict("not_paid_online", "this booking is not paid online")
     })
 
     /**
@@ -149,8 +156,11 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const appendFor = (orgId: string, out: ReadonlyArray<NewEvent>) => (out.length > 0 ? events.append(orgId, out) : Effect.void)
 
     /**
-     * A payment landed. A hold not yet paid is confirmed (a lapsed one only if its place is still free: the
-     * database takes it or refuses); otherwise, or when no place is left, the payment is refunded in full.
+     * A payment landed. It becomes the booking's payment when the booking has none: a hold not yet paid is confirmed (a
+     * lapsed one only if its place is still free: the database takes it or refuses), a booking confirmed by hand and not
+     * paid yet is paid (booking.paid), and a hold whose place is gone, or a cancelled booking, is cancelled with this
+     * payment refunded in full (its fields say so: charged_cents, refund_cents null). A payment for a booking that has
+     * one already, or that was paid by hand, is refunded in full and only the ledger shows it.
      */
     const landed = (e: Extract<ProcessorEvent, { _tag: "PaymentLanded" }>) => {
       const attempt = (placeLeft: boolean) =>
@@ -166,26 +176,36 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
           } on conflict (payment_intent_id) do nothing returning id`
           if (inserted.length === 0) return
           const paid = { payment_intent_id: e.payment_intent_id, charged_cents: e.amount_cents }
+          const refundInFull = sql`update payments set refund_cents = amount_cents, refund_state = 'pending', refund_next_at = ${now} where payment_intent_id = ${e.payment_intent_id}`
+          // The booking has its payment: this one goes back whole.
+          if (b.payment_intent_id !== null) return yield* refundInFull
+          const pay = { type: "pay", at: now.toISOString() } as const
+          if (b.status === "confirmed") {
+            // Confirmed by hand before its checkout closed: the payment pays it, unless it was paid by hand already.
+            if (!decideBooking(machineRow(b), pay).ok) return yield* refundInFull
+            const gift = b.gift_returned_at == null ? b.gift_cents : 0
+            const applied = yield* store.apply(b, pay, { ...paid, paid_at: now, paid_cents: e.amount_cents + gift }, now)
+            return yield* appendFor(b.org_id, applied.events)
+          }
+          if (b.status === "cancelled") {
+            yield* refundInFull
+            return yield* sql`update bookings set ${sql.update({ ...paid, refund_cents: null, refund_next_at: now, updated_at: now })} where id = ${b.id}`
+          }
           // A lapsed hold whose gift card part went back needs the card to pay it again.
-          const giftPaid = b.status === "held" && b.payment_intent_id === null && placeLeft ? yield* retakeGift(sql, b, now) : true
-          if (b.status === "held" && b.payment_intent_id === null && placeLeft && giftPaid) {
-            const applied = yield* store.apply({ ...b, gift_returned_at: null }, { type: "pay", at: now.toISOString() }, {
+          const giftPaid = placeLeft ? yield* retakeGift(sql, b, now) : true
+          if (placeLeft && giftPaid) {
+            const applied = yield* store.apply({ ...b, gift_returned_at: null }, pay, {
               ...paid, paid_at: now, paid_cents: e.amount_cents + b.gift_cents, confirmed_at: now, expires_at: null, keeps_place: true, checkout_url: null
             }, now)
-            yield* sql`update payment_checkouts set status = 'expiring' where booking_id = ${b.id} and status = 'open'`
             yield* cascade.mailTo("confirmed", applied.booking)
             return yield* appendFor(b.org_id, applied.events)
           }
-          yield* sql`update payments set refund_cents = amount_cents, refund_state = 'pending', refund_next_at = ${now} where payment_intent_id = ${e.payment_intent_id}`
-          if (b.payment_intent_id !== null) return
-          if (b.status === "held") {
-            const applied = yield* store.apply(b, { type: "cancel", at: now.toISOString() }, {
-              ...paid, cancelled_at: now, cancel_reason: "paid_after_hold_lapsed_no_room", refund_cents: null, refund_next_at: now
-            }, now)
-            yield* cascade.mailTo("cancelled", applied.booking)
-            return yield* appendFor(b.org_id, applied.events)
-          }
-          yield* sql`update bookings set ${sql.update({ ...paid, refund_next_at: now })} where id = ${b.id}`
+          yield* refundInFull
+          const applied = yield* store.apply(b, { type: "cancel", at: now.toISOString() }, {
+            ...paid, cancelled_at: now, cancel_reason: "paid_after_hold_lapsed_no_room", refund_cents: null, refund_next_at: now
+          }, now)
+          yield* cascade.mailTo("cancelled", applied.booking)
+          return yield* appendFor(b.org_id, applied.events)
         }))
       return attempt(true).pipe(
         Effect.catchIf((x): x is Conflict => (x as { _tag?: string })._tag === "Conflict", () => attempt(false)),

@@ -86,7 +86,11 @@ export class Team extends Effect.Service<Team>()("Team", {
           id: randomUUID(), org_id: org.id, email, role: input.role, invited_by: org.userId ?? null, created_at: now,
           expires_at: new Date(now.getTime() + INVITE_DAYS * DAY_MS), accepted_at: null, ended_at: null
         }
-        yield* sql`insert into invites ${sql.insert({ ...row, token_hash: hashToken(token) })}`
+        // Another invite for the address may be committing now, unseen by the check above: the waiting-invite index
+        // decides (invites_waiting); the loser waits for the winner and answers as if it had seen it.
+        const inserted = yield* sql`insert into invites ${sql.insert({ ...row, token_hash: hashToken(token) })}
+          on conflict (org_id, lower(email)) where accepted_at is null and ended_at is null do nothing returning id`
+        if (inserted.length === 0) return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
         const [{ name }] = yield* sql<{ name: string }>`select name from orgs where id = ${org.id}`
         yield* mail.enqueue(org.id, {
           to: email,
@@ -133,7 +137,9 @@ export class Team extends Effect.Service<Team>()("Team", {
         const [taken] = yield* sql`select user_id from members where org_id = ${invite.org_id} and lower(email) = lower(${invite.email}) and removed_at is null`
         if (taken !== undefined) return yield* conflict("member_exists", `${invite.email} is already on the team`)
         const member = { user_id: randomUUID(), org_id: invite.org_id, email: invite.email, name: input.name ?? null, role: invite.role, created_at: now }
-        yield* sql`insert into members ${sql.insert(member)}`
+        // A member added another way at the same moment (the admin API) is decided by members_org_email, as above.
+        const joined = yield* sql`insert into members ${sql.insert(member)} on conflict (org_id, lower(email)) where removed_at is null do nothing returning user_id`
+        if (joined.length === 0) return yield* conflict("member_exists", `${invite.email} is already on the team`)
         yield* sql`update invites set accepted_at = ${now} where id = ${invite.id}`
         yield* events.append(invite.org_id, [{ type: "member.joined", data: { user_id: member.user_id, email: member.email, role: member.role, invite_id: invite.id } }])
         return toMember(member)

@@ -2,7 +2,7 @@ import Stripe from "stripe"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { advanceTo, bookingsOrg, type BookingsOrg, ok, PIN } from "../bookings/helpers.ts"
-import { ledger, steps } from "./helpers.ts"
+import { expectMoneyMatchesLedger, ledger, steps } from "./helpers.ts"
 import { startStripeServer } from "./stripeServer.ts"
 
 const SECRET = "whsec_test_local_0123456789"
@@ -126,6 +126,52 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     expect(stripe.sessions.get(checkoutId)!.status).toBe("expired")
     await deliver("checkout.session.completed", completed(checkout, "pi_test_late"))
     expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_late" })
+  })
+
+  it("a hold confirmed by hand or cancelled expires its Checkout Session at Stripe; a completion that still arrives leaves booking and ledger agreeing", async () => {
+    const confirmed = await heldSeat()
+    ok(await org.act(confirmed.b.id, "confirm"))
+    const cancelled = await heldSeat()
+    ok(await org.act(cancelled.b.id, "cancel", { refund_cents: 0 }))
+    await steps(app, 1)
+    for (const { checkoutId } of [confirmed, cancelled]) {
+      const expired = stripe.calls.filter((c) => c.method === "POST" && c.path === `/v1/checkout/sessions/${checkoutId}/expire`)
+      expect(expired.map((c) => c.idempotencyKey)).toEqual([`${checkoutId}:expire`])
+      expect(stripe.sessions.get(checkoutId)!.status).toBe("expired")
+    }
+    // Paid at Stripe in the moment before the expiry: the confirmed booking keeps it, the cancelled one gives it back whole.
+    await deliver("checkout.session.completed", completed(confirmed.checkout, "pi_test_confirmed_late"))
+    expect(ok(await org.get(confirmed.b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_confirmed_late", charged_cents: 4000, paid_cents: 4000, refund_next_at: null })
+    expect(await ledger(app, confirmed.b.id)).toEqual([expect.objectContaining({ refund_state: null })])
+    await deliver("checkout.session.completed", completed(cancelled.checkout, "pi_test_cancelled_late"))
+    expect(ok(await org.get(cancelled.b.id))).toMatchObject({ status: "cancelled", payment_intent_id: "pi_test_cancelled_late", charged_cents: 4000, refund_cents: null })
+    stripe.state.refundStatus = "succeeded"
+    await steps(app, 1)
+    expect(stripe.calls.find((c) => c.path === "/v1/refunds" && c.form.payment_intent === "pi_test_cancelled_late")!.form.amount).toBe("4000")
+    expect(ok(await org.get(cancelled.b.id)).refunded_at).not.toBeNull()
+    await expectMoneyMatchesLedger(app, org, confirmed.b.id)
+    await expectMoneyMatchesLedger(app, org, cancelled.b.id)
+  })
+
+  it("a hold confirmed while its Checkout Session was being opened: the session is expired at once, never left open", async () => {
+    const { offering, session } = await org.classWithSession({ price_cents: 4000 })
+    let release = () => {}
+    stripe.state.checkoutGate = new Promise<void>((resolve) => (release = resolve))
+    const calls = stripe.calls.length
+    const creating = org.book({ offering_id: offering.id, session_id: session.id })
+    while (!stripe.calls.slice(calls).some((c) => c.path === "/v1/checkout/sessions")) await new Promise((r) => setTimeout(r, 10))
+    const bookingId = stripe.calls.slice(calls).find((c) => c.path === "/v1/checkout/sessions")!.form["metadata[booking_id]"]
+    // The hold is written before the processor is called: confirmed by hand in the meantime.
+    ok(await org.act(bookingId, "confirm"))
+    release()
+    stripe.state.checkoutGate = null
+    expect(ok(await creating, 201)).toMatchObject({ id: bookingId, checkout_url: null })
+    const checkoutId = [...stripe.sessions.keys()].at(-1)!
+    expect(stripe.sessions.get(checkoutId)!.metadata).toMatchObject({ booking_id: bookingId })
+    expect(ok(await org.get(bookingId))).toMatchObject({ status: "confirmed", checkout_url: null })
+    await steps(app, 1)
+    expect(stripe.calls.some((c) => c.path === `/v1/checkout/sessions/${checkoutId}/expire`)).toBe(true)
+    expect(stripe.sessions.get(checkoutId)!.status).toBe("expired")
   })
 
   it("gift_cards.purchase opens a Checkout Session naming the purchase; completed issues one card however often it is delivered; an expired one issues none", async () => {

@@ -19,7 +19,8 @@ const read = (req: IncomingMessage) =>
 /**
  * A local server answering in Stripe's wire format (form-encoded requests, JSON objects, Stripe's error shape) for the
  * calls the adapter makes: create and expire a Checkout Session, create and retrieve a refund. It replays the first
- * answer for a repeated Idempotency-Key, as Stripe does. `refundStatus` sets how new refunds come back.
+ * answer for a repeated Idempotency-Key, as Stripe does. `refundStatus` sets how new refunds come back; while
+ * `checkoutGate` is set, a new Checkout Session is answered only once it resolves (the call is recorded at once).
  */
 export const startStripeServer = async () => {
   const calls: StripeCall[] = []
@@ -27,7 +28,7 @@ export const startStripeServer = async () => {
   const refunds = new Map<string, Record<string, unknown>>()
   const replies = new Map<string, { status: number; body: unknown }>()
   let n = 0
-  const state = { refundStatus: "pending" as "pending" | "succeeded" | "failed" }
+  const state = { refundStatus: "pending" as "pending" | "succeeded" | "failed", checkoutGate: null as Promise<void> | null }
   const answer = (method: string, path: string, form: Record<string, string>): { status: number; body: unknown } => {
     if (method === "POST" && path === "/v1/checkout/sessions") {
       const id = `cs_test_${++n}`
@@ -68,6 +69,7 @@ export const startStripeServer = async () => {
     const form = Object.fromEntries(new URLSearchParams(await read(req)))
     const key = req.headers["idempotency-key"] as string | undefined
     calls.push({ method: req.method ?? "", path: url.pathname, form, idempotencyKey: key, authorization: req.headers.authorization })
+    if (req.method === "POST" && url.pathname === "/v1/checkout/sessions" && state.checkoutGate !== null) await state.checkoutGate
     const cached = key === undefined ? undefined : replies.get(`${req.method} ${url.pathname} ${key}`)
     const reply = cached ?? answer(req.method ?? "", url.pathname, form)
     if (key !== undefined) replies.set(`${req.method} ${url.pathname} ${key}`, reply)

@@ -47,6 +47,37 @@ describe("team invites", () => {
     expect(events[2].data).toEqual({ user_id: joined.user_id, email: "sam@example.com", role: "staff", invite_id: invite.id })
   })
 
+  it("ten invites for one email at once: exactly one 201, the rest 409 invite_exists, one invite, one mail, one event", async () => {
+    const { org, ownerCall } = await teamOrg()
+    const email = "race@example.com"
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => ownerCall("POST", "/team/invites", { email: i % 2 === 0 ? email : "Race@Example.com", role: "staff" })))
+    const tally = replies.reduce<Record<number, number>>((t, r) => ({ ...t, [r.status]: (t[r.status] ?? 0) + 1 }), {})
+    expect(tally).toEqual({ 201: 1, 409: 9 })
+    for (const r of replies.filter((x) => x.status === 409)) expectError(r, 409, "invite_exists")
+    const invites = await sql(app, (s) => s<{ id: string }>`select id from invites where org_id = ${org.id} and lower(email) = ${email}`)
+    expect(invites).toEqual([{ id: replies.find((r) => r.status === 201)!.body.id }])
+    const mails = await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from mail_outbox where to_address = ${email} and kind = 'member.invited'`)
+    expect(mails).toEqual([{ n: 1 }])
+    expect((await org.events("member.invited")).map((e) => e.data.email)).toEqual([email])
+  })
+
+  it("an invitee accepting while the admin API adds the same email: one member, the other 409 member_exists", async () => {
+    const { org, ownerCall } = await teamOrg()
+    for (let round = 0; round < 5; round++) {
+      const email = `both${round}@example.com`
+      ok(await ownerCall("POST", "/team/invites", { email, role: "staff" }), 201)
+      const token = await tokenFor(email)
+      const [accepted, added] = await Promise.all([
+        app.call(null, "POST", `/api/v1/invites/${token}/accept`, {}),
+        app.admin("POST", `/orgs/${org.id}/members`, { email, role: "staff" })
+      ])
+      expect([accepted.status, added.status].sort()).toEqual([201, 409])
+      for (const r of [accepted, added].filter((x) => x.status === 409)) expectError(r, 409, "member_exists")
+      const members = await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from members where org_id = ${org.id} and lower(email) = ${email}`)
+      expect(members).toEqual([{ n: 1 }])
+    }
+  })
+
   it("an invite can be revoked or declined (member.invite_revoked) and expires after 7 days", async () => {
     const { org, ownerCall } = await teamOrg()
     const revoked = ok(await ownerCall("POST", "/team/invites", { email: "rev@example.com", role: "staff" }), 201)

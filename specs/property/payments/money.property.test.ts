@@ -2,12 +2,15 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, guest, ok, startPinned, type TestApp } from "../../integration/bookings/helpers.ts"
-import { CARD, payAgain, payWith, steps } from "../../integration/payments/helpers.ts"
+import { CARD, expectMoneyMatchesLedger, ledger, payWith, steps } from "../../integration/payments/helpers.ts"
 
-// Random sequences of paying (a card whose refunds succeed or fail), paying a fresh checkout again, cancelling with
-// any refund choice, the hold lapsing, someone else taking the place, and the clock moving, on one booking of a
-// one-seat class, through the sandbox over HTTP. After each sequence (and the refunds settled), money is conserved
-// between what the processor holds and what the engine records, and the booking was confirmed at most once.
+// Random sequences of paying (a card whose refunds succeed or fail), paying a fresh checkout again, paying the first
+// checkout after the booking stopped needing it (confirmed by hand, cancelled: before the processor closed it, or
+// after), confirming by hand, marking paid and unpaid by hand, cancelling with any refund choice (more than was
+// charged is 400 and changes nothing), the hold lapsing, someone else taking the place, and the clock moving, on one
+// booking of a one-seat class, through the sandbox over HTTP. After every step the booking's money fields say what its
+// ledger says; after each sequence (and the refunds settled), money is conserved between what the processor holds and
+// what the engine records, and the booking was confirmed at most once.
 
 let app: TestApp
 let org: BookingsOrg
@@ -21,7 +24,9 @@ afterAll(() => app.close())
 type Cmd =
   | { readonly t: "pay"; readonly card: "pays" | "refundFails" }
   | { readonly t: "payAgain"; readonly card: "pays" | "refundFails" }
-  | { readonly t: "cancel"; readonly refund: "all" | "none" | "part" }
+  | { readonly t: "cancel"; readonly refund: "all" | "none" | "part" | "over" }
+  | { readonly t: "confirm" }
+  | { readonly t: "markPaid"; readonly back: boolean }
   | { readonly t: "lapse" }
   | { readonly t: "rival" }
   | { readonly t: "settle" }
@@ -30,7 +35,9 @@ const card = fc.constantFrom("pays" as const, "refundFails" as const)
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant("pay" as const), card }), weight: 4 },
   { arbitrary: fc.record({ t: fc.constant("payAgain" as const), card }), weight: 3 },
-  { arbitrary: fc.record({ t: fc.constant("cancel" as const), refund: fc.constantFrom("all" as const, "none" as const, "part" as const) }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant("cancel" as const), refund: fc.constantFrom("all" as const, "none" as const, "part" as const, "over" as const) }), weight: 3 },
+  { arbitrary: fc.constant({ t: "confirm" as const }), weight: 2 },
+  { arbitrary: fc.record({ t: fc.constant("markPaid" as const), back: fc.boolean() }), weight: 3 },
   { arbitrary: fc.constant({ t: "lapse" as const }), weight: 2 },
   { arbitrary: fc.constant({ t: "rival" as const }), weight: 1 },
   { arbitrary: fc.constant({ t: "settle" as const }), weight: 1 }
@@ -56,11 +63,26 @@ const run = async (cmds: ReadonlyArray<Cmd>) => {
       case "cancel": {
         const now = ok(await org.get(b.id))
         const charged = now.charged_cents ?? 0
-        const refund_cents = c.refund === "all" ? null : c.refund === "none" ? 0 : Math.floor(charged / 3)
+        const refund_cents = c.refund === "all" ? null : c.refund === "none" ? 0 : c.refund === "part" ? Math.floor(charged / 3) : charged + 1
+        const before = await ledger(app, b.id)
         const res = await org.act(b.id, "cancel", { refund_cents })
-        expect([200, 409]).toContain(res.status)
+        if (c.refund === "over") {
+          // More than was charged (anything above 0 when nothing was): refused, and nothing is recorded.
+          expect(res.status).toBe(400)
+          expect(res.body.error.code).toBe("invalid_refund_cents")
+          expect(ok(await org.get(b.id))).toEqual(now)
+          expect(await ledger(app, b.id)).toEqual(before)
+        } else expect([200, 409]).toContain(res.status)
         break
       }
+      case "confirm":
+        expect([200, 409]).toContain((await org.act(b.id, "confirm")).status)
+        break
+      case "markPaid":
+        expect([200, 409]).toContain((await org.act(b.id, "mark_paid")).status)
+        // Taken back at once, or left for later steps.
+        if (c.back) expect([200, 409]).toContain((await org.act(b.id, "mark_unpaid")).status)
+        break
       case "lapse":
         await steps(app, 16 * 60)
         break
@@ -74,6 +96,7 @@ const run = async (cmds: ReadonlyArray<Cmd>) => {
         await steps(app, 1, 6)
         break
     }
+    await expectMoneyMatchesLedger(app, org, b.id)
   }
   // Every refund runs its course: taken, settled, retried with backoff until it succeeds or fails for good.
   await steps(app, 1, 6, 61, 6, 601, 6, 3601, 6)
@@ -99,6 +122,7 @@ const check = async (bookingId: string) => {
   expect(refunding).toBe(0)
   expect(processor.pending).toBe(0)
   for (const r of rows) expect(r.refund_cents).toBeLessThanOrEqual(r.amount_cents)
+  await expectMoneyMatchesLedger(app, org, bookingId)
 
   const booking = ok(await org.get(bookingId))
   const confirmations = (await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from events
@@ -116,13 +140,13 @@ const check = async (bookingId: string) => {
   expect(booking.refunded_at !== null).toBe(primary?.refund_state === "refunded")
 }
 
-describe("money through any sequence of payments, cancels, refund outcomes, lapses and late payments", () => {
-  it("is conserved, and no booking is confirmed twice", async () => {
+describe("money through any sequence of payments, confirms and cancels, refund outcomes, lapses and late payments", () => {
+  it("is conserved, the booking always says what its ledger says, and no booking is confirmed twice", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 7 }), async (cmds) => {
+      fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 8 }), async (cmds) => {
         await check(await run(cmds))
       }),
-      { numRuns: 20, endOnFailure: true }
+      { numRuns: 25, endOnFailure: true }
     )
   }, 600_000)
 })

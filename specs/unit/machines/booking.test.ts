@@ -81,13 +81,13 @@ const TABLE: Record<StateName, Record<EventName, Expect>> = {
     check_in: bnc, no_show: bnc, clear_attendance: bnc
   },
   plain: {
-    confirm: bnh, pay: bnh, lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
+    confirm: bnh, pay: ["plain", ["booking.paid"]], lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
     call_off: ["choosing", ["booking.called_off"]], choose_expired: "not_choosing", time_cancelled: "not_a_course",
     mark_paid: ["plain", ["booking.paid"]], mark_unpaid: "not_paid_by_hand", check_in: ["plain", ["booking.checked_in"]],
     no_show: "not_started", clear_attendance: ["plain", ["booking.attendance_cleared"]]
   },
   choosing: {
-    confirm: bnh, pay: bnh, lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
+    confirm: bnh, pay: ["choosing", ["booking.paid"]], lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
     call_off: "already_called_off", choose_expired: "choose_by_not_passed", time_cancelled: "not_a_course",
     mark_paid: ["choosing", ["booking.paid"]], mark_unpaid: "not_paid_by_hand",
     check_in: ["choosing", ["booking.checked_in"]], no_show: "not_started",
@@ -110,6 +110,8 @@ const FLIPS: ReadonlyArray<readonly [StateName, Partial<BookingContext>, Booking
   ["plain", { paid_by_hand: true, paid_at: NOW }, EVENTS.mark_paid, "already_paid"],
   ["plain", { paid_by_hand: true, paid_at: NOW }, EVENTS.mark_unpaid, ["plain", ["booking.unpaid"]]],
   ["plain", { paid_at: NOW }, EVENTS.mark_paid, ["plain", ["booking.paid"]]],
+  ["plain", { paid_at: NOW }, EVENTS.pay, "already_paid"],
+  ["choosing", { paid_by_hand: true, paid_at: NOW }, EVENTS.pay, "already_paid"],
   ["plain", { starts_at: NOW }, EVENTS.no_show, ["plain", ["booking.no_show"]]],
   ["choosing", { starts_at: "2030-01-01T00:00:00.000Z" }, EVENTS.no_show, ["choosing", ["booking.no_show"]]]
 ]
@@ -263,6 +265,25 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
     expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_by_hand]).toEqual([{ confirmed: "plain" }, ["booking.paid"], later, true])
     const unpaid = ok(decideBooking(next(paid), { type: "mark_unpaid", at: later }))
     expect([unpaid.emits, unpaid.context.paid_at, unpaid.context.paid_by_hand]).toEqual([["booking.unpaid"], null, false])
+  })
+
+  it("confirmed by hand + payment lands -> paid online, booking.paid; once paid (online or by hand) a payment is refused", () => {
+    const confirmedByOp = next(decideBooking(hold(), { type: "confirm", at: later }))
+    const paid = ok(decideBooking(confirmedByOp, { type: "pay", at: later }))
+    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_online_at, paid.context.paid_by_hand]).toEqual([
+      { confirmed: "plain" }, ["booking.paid"], later, later, false
+    ])
+    expect(decideBooking(next(paid), { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
+    const byHand = next(decideBooking(confirmedByOp, { type: "mark_paid", at: later }))
+    expect(decideBooking(byHand, { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
+  })
+
+  it("paid online, then the rest marked paid by hand and taken back -> paid_at is the online payment's again", () => {
+    const paidOnline = next(decideBooking(hold(), { type: "pay", at: later }))
+    const rest = next(decideBooking(paidOnline, { type: "mark_paid", at: "2030-01-16T00:00:00.000Z" }))
+    const unpaid = ok(decideBooking(rest, { type: "mark_unpaid", at: "2030-01-17T00:00:00.000Z" }))
+    expect([unpaid.emits, unpaid.context.paid_at, unpaid.context.paid_by_hand]).toEqual([["booking.unpaid"], later, false])
+    expect(decideBooking(next(unpaid), { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
   })
 
   it("confirmed + check-in / no-show once started / attendance cleared; never both marks at once", () => {

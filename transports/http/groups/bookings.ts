@@ -48,13 +48,13 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
   )
   .add(
     post("confirm", "/confirm", "Confirm a hold (a lapsed hold only if its place is still free)")
-      .annotate(OpenApi.Description, "Confirms a held booking (state held; a lapsed hold only if its place is still free). A confirmed booking is 409 booking_not_held, a cancelled one booking_cancelled. Emits booking.confirmed.")
+      .annotate(OpenApi.Description, "Confirms a held booking (state held; a lapsed hold only if its place is still free). A confirmed booking is 409 booking_not_held, a cancelled one booking_cancelled. The hold's checkout closes at the processor; a payment that still lands on it pays the booking (booking.paid). Emits booking.confirmed.")
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["booking_not_held", "booking_cancelled", "booking_busy", "outside_booking_window", "sold_out", "time_not_available"] })
   )
   .add(
     post("cancel", "/cancel", "Cancel; refund_cents: null refunds the whole online payment, 0 none, otherwise that part")
       .setPayload(CancelBody)
-      .annotate(OpenApi.Description, "Cancels a held or confirmed booking (a cancelled one is 409 booking_cancelled); the guest is emailed. What was paid online is refunded: refund_cents null the whole payment, 0 none, otherwise that part (at most charged_cents). A gift card's part goes back to the card. Emits booking.cancelled, then booking.refunded or booking.refund_failed when the processor answers, gift_card.refunded, and waitlist.opened when a place opens for people waiting.")
+      .annotate(OpenApi.Description, "Cancels a held or confirmed booking (a cancelled one is 409 booking_cancelled); the guest is emailed. What was paid online is refunded: refund_cents null the whole payment, 0 none, otherwise that part (at most charged_cents: above it, or above 0 for a booking not paid online, is 400 invalid_refund_cents and changes nothing). A held booking's checkout closes at the processor; a payment that still lands on it is refunded in full. A gift card's part goes back to the card. Emits booking.cancelled, then booking.refunded or booking.refund_failed when the processor answers, gift_card.refunded, and waitlist.opened when a place opens for people waiting.")
       .annotate(ErrorCodes, { 400: ["invalid_refund_cents"], 404: ["not_found"], 409: ["booking_cancelled", "booking_busy"] })
   )
   .add(
@@ -72,12 +72,12 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
   .add(
     post("mark_paid", "/mark_paid", "Mark paid by hand")
       .setPayload(MarkPaidBody)
-      .annotate(OpenApi.Description, "Marks a confirmed booking paid by hand (paid_cents: what was paid, default the total, at most the total). Already marked is 409 already_paid. Emits booking.paid.")
+      .annotate(OpenApi.Description, "Marks a confirmed booking paid by hand (paid_cents: what was paid in all, default the total, at most the total and at least what was paid online and by gift card). Already marked is 409 already_paid. Emits booking.paid.")
       .annotate(ErrorCodes, { 400: ["invalid_paid_cents"], 404: ["not_found"], 409: ["booking_not_confirmed", "booking_cancelled", "already_paid", "booking_busy"] })
   )
   .add(
     post("mark_unpaid", "/mark_unpaid", "Take back a payment marked by hand")
-      .annotate(OpenApi.Description, "Takes back a payment marked by hand on a confirmed booking (409 not_paid_by_hand otherwise); an online payment is not touched. Emits booking.unpaid.")
+      .annotate(OpenApi.Description, "Takes back a payment marked by hand on a confirmed booking (409 not_paid_by_hand otherwise); what was paid online or by gift card stays paid: paid_at and paid_cents go back to it. Emits booking.unpaid.")
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["booking_not_confirmed", "booking_cancelled", "not_paid_by_hand", "booking_busy"] })
   )
   .add(
