@@ -4,7 +4,7 @@
 // Each is split: what only some deployments load (NATS, SMTP, Stripe, inbound SMTP; see transports/app.ts) goes to
 // dist/chunks/ and is imported when configured, so a start compiles about 4 MB instead of 8.
 import { build } from "esbuild"
-import { rmSync } from "node:fs"
+import { cpSync, rmSync } from "node:fs"
 
 const bundle = (name, entry) =>
   build({
@@ -28,4 +28,11 @@ const bundle = (name, entry) =>
 export const bundleServer = async () => {
   rmSync("dist/chunks", { recursive: true, force: true })
   await Promise.all([bundle("server", "main.ts"), bundle("cli", "transports/cli/run.ts")])
+  copyRules()
+}
+
+/** The database rules (adapters/db/rules.ts reads them at start) next to the bundles that run the migrations. */
+export const copyRules = () => {
+  rmSync("dist/rules", { recursive: true, force: true })
+  cpSync("engine/store/rules", "dist/rules", { recursive: true })
 }

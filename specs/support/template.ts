@@ -18,12 +18,14 @@ import { PostgresLive } from "../../adapters/db/postgres.ts"
  */
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const migrationsDir = join(root, "engine/store/migrations")
+const rulesDir = join(root, "engine/store/rules")
 
 export const migrationsHash = async () => {
   const hash = createHash("sha256")
   const files = ["engine/store/Migrations.ts", "adapters/db/migrate.ts", "adapters/db/pglite.ts", "specs/support/template.ts"]
     .map((f) => join(root, f))
   files.push(...(await readdir(migrationsDir)).sort().map((f) => join(migrationsDir, f)))
+  files.push(join(root, "adapters/db/rules.ts"), ...(await readdir(rulesDir)).sort().map((f) => join(rulesDir, f)))
   for (const f of files) hash.update(f.slice(root.length)).update(await readFile(f))
   hash.update(await readFile(join(root, "node_modules/@electric-sql/pglite/package.json")))
   return hash.digest("hex").slice(0, 16)
