@@ -187,7 +187,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       const { params, route } = found
       const search = q === -1 ? "" : req.url.slice(q + 1)
       const query = new URLSearchParams(search)
-      const badQuery = refuseBadQuery(search, query)
+      const badQuery = refuseBadQuery(search)
       if (badQuery) return Promise.resolve(expected(badQuery)!)
       for (const [name, value] of Object.entries(params)) {
         if (value.length > MAX_PARAM) {

@@ -6,7 +6,9 @@ import type { IncomingMessage } from "node:http"
 import { BookingCreate } from "../../engine/schema/booking.ts"
 import { AvailabilityQuery } from "../../engine/schema/calendar.ts"
 import { Assistant, HOLDS_PER_EMAIL } from "../../engine/services/assistant/Assistant.ts"
+import { fieldName, findBadText } from "../../engine/schema/text.ts"
 import { errorReply, type Reply } from "../http/dispatch.ts"
+import { pathSegment } from "../http/json.ts"
 import { clientAddress, type Limiter } from "../http/limits.ts"
 import { pruneDefs } from "./tools.ts"
 
@@ -61,6 +63,9 @@ export const assistantMcp = (
   const call = async (slug: string, name: string, args: Record<string, unknown>) => {
     const tool = TOOLS.find((t) => t.name === name)
     if (tool === undefined) return refused("unknown_tool", `no tool named ${name}`)
+    // Text as REST takes it: no NUL (Postgres refuses it) and no lone surrogate, in any argument or key.
+    const bad = findBadText(args)
+    if (bad !== undefined) return refused("invalid_arguments", `${fieldName(bad.path).slice(0, 100) || "arguments"}: ${bad.problem}`)
     const decoded = Schema.decodeUnknownEither(tool.input as Schema.Schema<any, any>)(args)
     if (Either.isLeft(decoded)) return refused("invalid_arguments", ParseResult.TreeFormatter.formatErrorSync(decoded.left).split("\n").slice(0, 6).join(" "))
     const result: Either.Either<unknown, { _tag: string; code: string; message: string }> = name === "org_info"
@@ -91,7 +96,11 @@ export const assistantMcp = (
     return { code: "rate_limited", message: `this guest already has ${HOLDS_PER_EMAIL} holds waiting for them to confirm; try again in ${wait} s`, retryAfter: wait, headers: {} }
   }
 
-  return async (req: IncomingMessage, body: string | undefined, slug: string): Promise<Reply> => {
+  /** `rawSlug` is the path's segment as sent (%-encoded). */
+  return async (req: IncomingMessage, body: string | undefined, rawSlug: string): Promise<Reply> => {
+    const segment = pathSegment(rawSlug)
+    if (!segment.ok) return errorReply(400, "invalid_slug", `slug: ${segment.problem}`)
+    const slug = segment.value
     const known = await run((a) => a.org(slug))
     if (Either.isLeft(known)) return errorReply(404, "not_found", "no org has this slug")
     // Every hold_booking call counts against the limits, however it arrives (one message or a JSON-RPC batch of
@@ -99,6 +108,8 @@ export const assistantMcp = (
     let holds: Promise<unknown> = Promise.resolve()
     let refusal: Refusal | undefined
     const hold = (args: Record<string, unknown>) => {
+      // Arguments that are not text are refused by the tool itself, never counted or looked up.
+      if (findBadText(args) !== undefined) return call(slug, "hold_booking", args)
       const result = holds.then(async () => {
         const refused_ = await holdRefusal(req, slug, args)
         if (refused_ !== undefined) {

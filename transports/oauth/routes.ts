@@ -2,7 +2,8 @@ import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
-import { escape, HTML, page, readForm, send } from "../pages/html.ts"
+import { findBadQuery } from "../http/json.ts"
+import { escape, type Form, HTML, page, readForm, send } from "../pages/html.ts"
 
 /** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
 export const OAUTH_PATH = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
@@ -45,6 +46,9 @@ const MAX_JSON = 64 * 1024
 const CORS = { "access-control-allow-origin": "*" }
 const FRAMING = { "x-frame-options": "DENY", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'" }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** A JSON body, or undefined when it is larger than MAX_JSON, not UTF-8 or not JSON (registration then says what it wants). */
 const readJson = (req: IncomingMessage) =>
   new Promise<unknown>((resolve) => {
     const chunks: Array<Buffer> = []
@@ -56,7 +60,7 @@ const readJson = (req: IncomingMessage) =>
     req.on("end", () => {
       if (size > MAX_JSON) return resolve(undefined)
       try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+        resolve(JSON.parse(utf8.decode(Buffer.concat(chunks))))
       } catch {
         resolve(undefined)
       }
@@ -124,13 +128,16 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       json(res, 400, { error: "invalid_request", error_description: "send the body as application/x-www-form-urlencoded" })
       return undefined
     }
-    const form = await readForm(req)
-    if (form === undefined) json(res, 413, { error: "invalid_request", error_description: "the body is larger than 64 KiB" })
-    return form
+    const read = await readForm(req)
+    if (!read.ok) return void json(res, read.status, { error: "invalid_request", error_description: read.message })
+    return read.form
   }
 
-  const authorize = async (req: IncomingMessage, res: ServerResponse, base: string, params: URLSearchParams) => {
+  const authorize = async (req: IncomingMessage, res: ServerResponse, base: string, read: Form) => {
     const html = (status: number, body: string) => send(res, status, HTML, body, FRAMING)
+    // The query or form as REST takes text: what is not (bad %-encoding, NUL, a lone surrogate) is shown here.
+    if (!read.ok) return html(read.status, errorPage(`The request could not be read: ${read.message}.`))
+    const params = read.form
     const checked = await run(Effect.flatMap(OAuth, (o) => o.authorizeRequest(params, resourceUrl(base))))
     if (Exit.isFailure(checked)) {
       await run(Effect.logError("OAuth authorize failed", checked.cause))
@@ -178,10 +185,12 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       return answer(res, Effect.flatMap(OAuth, (o) => o.register(body)), (client) => json(res, 201, client))
     }
     if (path === "/oauth/authorize") {
-      if (method === "GET") return authorize(req, res, base, url.searchParams)
+      if (method === "GET") {
+        const bad = findBadQuery(url.search.slice(1))
+        return authorize(req, res, base, bad === undefined ? { ok: true, form: url.searchParams } : { ok: false, status: 400, message: `${bad.name ?? "a parameter name"}: ${bad.problem}` })
+      }
       if (!only("POST")) return
-      const form = await readForm(req)
-      return authorize(req, res, base, form ?? new URLSearchParams())
+      return authorize(req, res, base, await readForm(req))
     }
     if (path === "/oauth/token") {
       if (!only("POST")) return

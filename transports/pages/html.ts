@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { minorUnits } from "../../engine/schema/currency.ts"
+import { findBadQuery } from "../http/json.ts"
 
 /** Escapes text for HTML content and attribute values. */
 export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -52,18 +53,45 @@ export const send = (res: ServerResponse, status: number, type: string, body: st
 
 const MAX_FORM = 64 * 1024
 
-/** A form body (application/x-www-form-urlencoded), or undefined when larger than 64 KiB. */
+export type Form =
+  | { readonly ok: true; readonly form: URLSearchParams }
+  | { readonly ok: false; readonly status: 400 | 413; readonly message: string }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * A form body (application/x-www-form-urlencoded) read as REST reads a query: UTF-8, %-encoding that decodes to
+ * UTF-8, no NUL or lone surrogate in a name or value (400 naming the field), at most 64 KiB (413).
+ */
 export const readForm = (req: IncomingMessage) =>
-  new Promise<URLSearchParams | undefined>((resolve, reject) => {
+  new Promise<Form>((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on("data", (c: Buffer) => {
       size += c.length
       if (size > MAX_FORM) {
-        resolve(undefined)
+        resolve({ ok: false, status: 413, message: `the form is larger than ${MAX_FORM / 1024} KiB` })
         req.destroy()
       } else chunks.push(c)
     })
-    req.on("end", () => resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))))
+    req.on("end", () => {
+      let text: string
+      try {
+        text = utf8.decode(Buffer.concat(chunks))
+      } catch {
+        return resolve({ ok: false, status: 400, message: "the form is not UTF-8" })
+      }
+      const bad = findBadQuery(text)
+      if (bad !== undefined) return resolve({ ok: false, status: 400, message: `${bad.name ?? "a field name"}: ${bad.problem}` })
+      resolve({ ok: true, form: new URLSearchParams(text) })
+    })
     req.on("error", reject)
   })
+
+/** A link whose path is not text (%-encoding that is not UTF-8, a NUL, a lone surrogate): 400, as a page. */
+export const badLink = (res: ServerResponse, problem: string) =>
+  send(res, 400, HTML, page("This link is not valid", `<p role="alert">The address ${escape(problem)}. Check the link in your email.</p>`))
+
+/** A form refused (too large, not text), answered as a page. */
+export const formRefused = (res: ServerResponse, refused: Extract<Form, { ok: false }>) =>
+  send(res, refused.status, HTML, page(refused.status === 413 ? "Too much was sent" : "The form could not be read", `<p role="alert">${escape(refused.message)}</p>`))

@@ -4,7 +4,8 @@ import { Effect, Either, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
-import { escape, money, page } from "../pages/html.ts"
+import { pathSegment } from "../http/json.ts"
+import { badLink, escape, formRefused, money, page, readForm } from "../pages/html.ts"
 
 export { money }
 
@@ -80,11 +81,16 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     }
     const m = /^\/pay\/([^/]+)(?:\/([^/]+))?$/.exec(path)
     if (m === null) return false
+    // Each segment is text, as REST has it, before it goes near the database.
+    for (const raw of [m[1], m[2]]) {
+      const segment = raw === undefined ? undefined : pathSegment(raw)
+      if (segment !== undefined && !segment.ok) return (badLink(res, segment.problem), true)
+    }
     if (m[1] === "done" && m[2] === undefined && req.method === "GET") {
       return (send(res, 200, "text/html; charset=utf-8", page("Thank you", "<p>Your payment is being processed; your booking is confirmed by email once it lands.</p>")), true)
     }
     if (m[1] === "again" && m[2] !== undefined && req.method === "GET") {
-      const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.resume(m[2]!))))
+      const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.resume(decodeURIComponent(m[2]!)))))
       if (Either.isRight(result)) return (send(res, 303, "text/plain", "", { location: result.right }), true)
       const status = result.left._tag === "NotFound" ? 404 : 409
       return (send(res, status, "text/html; charset=utf-8", page(status === 404 ? "Booking not found" : "Nothing to pay", `<p>${escape(result.left.message)}</p>`)), true)
@@ -99,8 +105,9 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
       return (send(res, 200, "text/html; charset=utf-8", checkoutPage(c.value, await now())), true)
     }
     if (req.method !== "POST") return (send(res, 405, "text/plain", "GET or POST", { allow: "GET, POST" }), true)
-    const body = await readBody(req)
-    const card = new URLSearchParams(body ?? "").get("card_number") ?? ""
+    const read = await readForm(req)
+    if (!read.ok) return (formRefused(res, read), true)
+    const card = read.form.get("card_number") ?? ""
     const paid = await run(pages.pay(id, card))
     if (paid._tag === "not_found") return (send(res, 404, "text/html; charset=utf-8", page("Checkout not found", "<p>No such checkout.</p>")), true)
     if (paid._tag === "paid") {
