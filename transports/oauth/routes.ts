@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
 import { findBadQuery } from "../http/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
 import { escape, type Form, HTML, page, readForm, send } from "../pages/html.ts"
 
 /** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
@@ -113,13 +114,26 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
   }
   const oauthFailure = (res: ServerResponse, e: OAuthError) =>
     json(res, e.status, errorBody(e), e.status === 401 ? { "www-authenticate": `Basic realm="oauth", error="${e.error}"` } : {})
-  /** Runs an operation; its OAuthError is the answer, anything else a 500 in the same shape. */
+  const retry = { "retry-after": String(RETRY_AFTER_SECONDS) }
+  /** Whether a failure of ours is the database out of reach (logged as a warning) rather than a fault (logged as an error). */
+  const unreachable = async (cause: Cause.Cause<unknown>, what: string) => {
+    if (databaseUnreachable(cause)) {
+      await run(Effect.logWarning("database unreachable", Cause.pretty(cause).split("\n")[0]))
+      return true
+    }
+    await run(Effect.logError(what, cause))
+    return false
+  }
+  /**
+   * Runs an operation; its OAuthError is the answer, the database out of reach 503 temporarily_unavailable (RFC 6749's
+   * word for it) with Retry-After, anything else a 500 in the same shape.
+   */
   const answer = async <A>(res: ServerResponse, effect: Effect.Effect<A, OAuthError, OAuth>, ok: (a: A) => void) => {
     const exit = await run(effect)
     if (Exit.isSuccess(exit)) return ok(exit.value)
     const failure = Cause.failureOption(exit.cause)
     if (Option.isSome(failure)) return oauthFailure(res, failure.value)
-    await run(Effect.logError("OAuth request failed", exit.cause))
+    if (await unreachable(exit.cause, "OAuth request failed")) return json(res, 503, { error: "temporarily_unavailable", error_description: UNAVAILABLE_MESSAGE }, retry)
     json(res, 500, { error: "server_error", error_description: "something went wrong on our side" })
   }
   const credentials = (form: URLSearchParams) => ({ clientId: form.get("client_id") ?? undefined, clientSecret: form.get("client_secret") ?? undefined })
@@ -135,14 +149,15 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
 
   const authorize = async (req: IncomingMessage, res: ServerResponse, base: string, read: Form) => {
     const html = (status: number, body: string) => send(res, status, HTML, body, FRAMING)
+    const failedPage = async (cause: Cause.Cause<unknown>, what: string) =>
+      (await unreachable(cause, what))
+        ? send(res, 503, HTML, page("Try again shortly", `<p role="alert">This service cannot reach its database just now. Try again in a few seconds.</p>`), { ...FRAMING, ...retry })
+        : html(500, errorPage("Something went wrong on our side."))
     // The query or form as REST takes text: what is not (bad %-encoding, NUL, a lone surrogate) is shown here.
     if (!read.ok) return html(read.status, errorPage(`The request could not be read: ${read.message}.`))
     const params = read.form
     const checked = await run(Effect.flatMap(OAuth, (o) => o.authorizeRequest(params, resourceUrl(base))))
-    if (Exit.isFailure(checked)) {
-      await run(Effect.logError("OAuth authorize failed", checked.cause))
-      return html(500, errorPage("Something went wrong on our side."))
-    }
+    if (Exit.isFailure(checked)) return failedPage(checked.cause, "OAuth authorize failed")
     const c = checked.value
     // A wrong client or redirect URI: no one to send the answer to, so it is shown here, never redirected.
     if (c._tag === "Unsafe") return html(400, errorPage(c.message))
@@ -155,10 +170,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       return go(redirectTo(redirectUri, state, { error: "access_denied", error_description: "the org owner denied the request" }))
     }
     const approved = await run(Effect.flatMap(OAuth, (o) => o.approve(request, (params.get("api_key") ?? "").trim())))
-    if (Exit.isFailure(approved)) {
-      await run(Effect.logError("OAuth approval failed", approved.cause))
-      return html(500, errorPage("Something went wrong on our side."))
-    }
+    if (Exit.isFailure(approved)) return failedPage(approved.cause, "OAuth approval failed")
     if (Either.isLeft(approved.value)) return html(403, consentPage(request, params, approved.value.left))
     return go(redirectTo(redirectUri, state, { code: approved.value.right }))
   }

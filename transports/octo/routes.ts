@@ -7,6 +7,7 @@ import { Octo } from "../../engine/services/octo/Octo.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { traced } from "../../engine/services/tracing.ts"
 import { findBadQuery, parseBody, pathSegment } from "../http/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
 
 /** Paths these routes answer: the OCTO core API for resellers. */
 export const OCTO_PATH = /^\/api\/octo(\/|$)/
@@ -98,19 +99,31 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
     const path = url.pathname.replace(/^\/api\/octo/, "").replace(/\/+$/, "") || "/"
     const asked = String(req.headers["octo-capabilities"] ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "")
     const granted = CAPABILITIES.filter((c) => asked.includes(c))
-    const send = (status: number, body: unknown) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const text = JSON.stringify(body)
       res.writeHead(status, {
-        "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "octo-capabilities": granted.join(", ")
+        "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "octo-capabilities": granted.join(", "), ...headers
       })
       res.end(text)
     }
     const refuse = (f: E.OctoFailure) => send(f.status, E.errorBody(f))
+    /**
+     * A failure of ours: 503 with Retry-After when the database cannot be reached (OCTO's own code, the status says
+     * it is passing), else 500; logged either way, without details on the wire.
+     */
+    const failed = async (cause: Cause.Cause<unknown>, what: string) => {
+      if (databaseUnreachable(cause)) {
+        await run(Effect.logWarning("database unreachable", Cause.pretty(cause).split("\n")[0]))
+        return send(503, { error: "INTERNAL_SERVER_ERROR", errorMessage: UNAVAILABLE_MESSAGE }, { "retry-after": String(RETRY_AFTER_SECONDS) })
+      }
+      await run(Effect.logError(what, cause))
+      return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+    }
 
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
     if (bearer === undefined) return refuse(E.unauthorized("send Authorization: Bearer <reseller API key>"))
     const found = await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
-    if (Exit.isFailure(found)) return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+    if (Exit.isFailure(found)) return failed(found.cause, "OCTO authentication failed")
     if (Option.isNone(found.value)) return refuse(E.unauthorized("the API key is unknown or revoked"))
     const org = found.value.value
     if (org.keyKind !== "reseller") return refuse(E.forbiddenKey("the OCTO API takes a reseller key (kind reseller, rk_live_…)"))
@@ -138,7 +151,6 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
     if (Exit.isSuccess(exit)) return send(200, exit.value)
     const failure = Cause.failureOption(exit.cause)
     if (Option.isSome(failure)) return refuse(failure.value)
-    await run(Effect.logError("OCTO request failed", exit.cause))
-    return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+    return failed(exit.cause, "OCTO request failed")
   }
 }
