@@ -10,6 +10,7 @@ import { fieldName, findBadText } from "../../engine/schema/text.ts"
 import { errorReply, type Reply } from "../http/dispatch.ts"
 import { pathSegment } from "../http/json.ts"
 import { clientAddress, type Limiter } from "../http/limits.ts"
+import { guardParams } from "./params.ts"
 import { pruneDefs } from "./tools.ts"
 
 /** The assistant channel's path: /api/mcp/book/{slug}. */
@@ -126,14 +127,17 @@ export const assistantMcp = (
       instructions: "Help a guest book with this business: list_offerings, get_availability, then hold_booking with the guest's name and email. A hold is confirmed by the guest from their email, never by you."
     })
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
-    server.setRequestHandler(CallToolRequestSchema, async (r) => {
-      const args = (r.params.arguments ?? {}) as Record<string, unknown>
+    let argumentsOf: ReturnType<typeof guardParams>["argumentsOf"] = () => undefined
+    server.setRequestHandler(CallToolRequestSchema, async (r, extra) => {
+      const args = argumentsOf(extra.requestId) ?? r.params.arguments ?? {}
       return r.params.name === "hold_booking" ? hold(args) : call(slug, r.params.name, args)
     })
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
+    // Params that do not fit their method are -32602 with a short message; tool arguments are read as sent.
+    argumentsOf = guardParams(transport, ["initialize", "ping", "tools/list", "tools/call"]).argumentsOf
     try {
       const response = await transport.handleRequest(new Request(`http://assistant.internal${req.url}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body }))
       // A single call refused by a limit is answered as HTTP 429 with Retry-After; in a batch each call says so.
