@@ -4,7 +4,7 @@ import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
 import { findBadQuery } from "../http/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
-import { escape, type Form, HTML, page, readForm, send } from "../pages/html.ts"
+import { CLOSE, escape, type Form, HTML, page, readForm, readLimited, send } from "../pages/html.ts"
 
 /** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
 export const OAUTH_PATH = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
@@ -49,25 +49,16 @@ const FRAMING = { "x-frame-options": "DENY", "content-security-policy": "default
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
-/** A JSON body, or undefined when it is larger than MAX_JSON, not UTF-8 or not JSON (registration then says what it wants). */
+/** A JSON body; undefined when it is not UTF-8 or not JSON (registration then says what it wants), "too_large" past MAX_JSON. */
 const readJson = (req: IncomingMessage) =>
-  new Promise<unknown>((resolve) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size <= MAX_JSON) chunks.push(c)
-    })
-    req.on("end", () => {
-      if (size > MAX_JSON) return resolve(undefined)
-      try {
-        resolve(JSON.parse(utf8.decode(Buffer.concat(chunks))))
-      } catch {
-        resolve(undefined)
-      }
-    })
-    req.on("error", () => resolve(undefined))
-  })
+  readLimited(req, MAX_JSON).then((body) => {
+    if (body === "too_large") return body
+    try {
+      return JSON.parse(utf8.decode(body)) as unknown
+    } catch {
+      return undefined
+    }
+  }, () => undefined)
 
 const HIDDEN = ["response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "resource"] as const
 
@@ -143,7 +134,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       return undefined
     }
     const read = await readForm(req)
-    if (!read.ok) return void json(res, read.status, { error: "invalid_request", error_description: read.message })
+    if (!read.ok) return void json(res, read.status, { error: "invalid_request", error_description: read.message }, read.status === 413 ? CLOSE : {})
     return read.form
   }
 
@@ -154,7 +145,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
         ? send(res, 503, HTML, page("Try again shortly", `<p role="alert">This service cannot reach its database just now. Try again in a few seconds.</p>`), { ...FRAMING, ...retry })
         : html(500, errorPage("Something went wrong on our side."))
     // The query or form as REST takes text: what is not (bad %-encoding, NUL, a lone surrogate) is shown here.
-    if (!read.ok) return html(read.status, errorPage(`The request could not be read: ${read.message}.`))
+    if (!read.ok) return send(res, read.status, HTML, errorPage(`The request could not be read: ${read.message}.`), { ...FRAMING, ...(read.status === 413 ? CLOSE : {}) })
     const params = read.form
     const checked = await run(Effect.flatMap(OAuth, (o) => o.authorizeRequest(params, resourceUrl(base))))
     if (Exit.isFailure(checked)) return failedPage(checked.cause, "OAuth authorize failed")
@@ -194,6 +185,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     if (path === "/oauth/register") {
       if (!only("POST")) return
       const body = await readJson(req)
+      if (body === "too_large") return json(res, 413, { error: "invalid_client_metadata", error_description: `the client metadata is larger than ${MAX_JSON / 1024} KiB` }, CLOSE)
       return answer(res, Effect.flatMap(OAuth, (o) => o.register(body)), (client) => json(res, 201, client))
     }
     if (path === "/oauth/authorize") {

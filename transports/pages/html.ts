@@ -60,38 +60,52 @@ export type Form =
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
 /**
+ * A body of at most `max` bytes, or "too_large" as soon as it passes that. What comes after is read and dropped,
+ * never kept, and the socket stays whole, so the answer (413, sent with Connection: close) reaches the client.
+ */
+export const readLimited = (req: IncomingMessage, max: number) =>
+  new Promise<Buffer | "too_large">((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (c: Buffer) => {
+      size += c.length
+      if (size <= max) return void chunks.push(c)
+      chunks.length = 0
+      req.off("data", onData)
+      req.resume()
+      resolve("too_large")
+    }
+    req.on("data", onData)
+    req.on("end", () => resolve(Buffer.concat(chunks)))
+    req.on("error", reject)
+  })
+
+/** Headers of an answer given before the request's body was read to its end: the connection is not used again. */
+export const CLOSE = { connection: "close" } as const
+
+/**
  * A form body (application/x-www-form-urlencoded) read as REST reads a query: UTF-8, %-encoding that decodes to
  * UTF-8, no NUL or lone surrogate in a name or value (400 naming the field), at most 64 KiB (413).
  */
 export const readForm = (req: IncomingMessage) =>
-  new Promise<Form>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size > MAX_FORM) {
-        resolve({ ok: false, status: 413, message: `the form is larger than ${MAX_FORM / 1024} KiB` })
-        req.destroy()
-      } else chunks.push(c)
-    })
-    req.on("end", () => {
-      let text: string
-      try {
-        text = utf8.decode(Buffer.concat(chunks))
-      } catch {
-        return resolve({ ok: false, status: 400, message: "the form is not UTF-8" })
-      }
-      const bad = findBadQuery(text)
-      if (bad !== undefined) return resolve({ ok: false, status: 400, message: `${bad.name ?? "a field name"}: ${bad.problem}` })
-      resolve({ ok: true, form: new URLSearchParams(text) })
-    })
-    req.on("error", reject)
+  readLimited(req, MAX_FORM).then((body): Form => {
+    if (body === "too_large") return { ok: false, status: 413, message: `the form is larger than ${MAX_FORM / 1024} KiB` }
+    let text: string
+    try {
+      text = utf8.decode(body)
+    } catch {
+      return { ok: false, status: 400, message: "the form is not UTF-8" }
+    }
+    const bad = findBadQuery(text)
+    if (bad !== undefined) return { ok: false, status: 400, message: `${bad.name ?? "a field name"}: ${bad.problem}` }
+    return { ok: true, form: new URLSearchParams(text) }
   })
 
 /** A link whose path is not text (%-encoding that is not UTF-8, a NUL, a lone surrogate): 400, as a page. */
 export const badLink = (res: ServerResponse, problem: string) =>
   send(res, 400, HTML, page("This link is not valid", `<p role="alert">The address ${escape(problem)}. Check the link in your email.</p>`))
 
-/** A form refused (too large, not text), answered as a page. */
+/** A form refused (too large, not text), answered as a page; a form too large is answered before it was all read. */
 export const formRefused = (res: ServerResponse, refused: Extract<Form, { ok: false }>) =>
-  send(res, refused.status, HTML, page(refused.status === 413 ? "Too much was sent" : "The form could not be read", `<p role="alert">${escape(refused.message)}</p>`))
+  send(res, refused.status, HTML, page(refused.status === 413 ? "Too much was sent" : "The form could not be read", `<p role="alert">${escape(refused.message)}</p>`),
+    refused.status === 413 ? CLOSE : {})

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
 import { pathSegment } from "../http/json.ts"
-import { badLink, escape, formRefused, money, page, readForm } from "../pages/html.ts"
+import { badLink, CLOSE, escape, formRefused, money, page, readForm, readLimited } from "../pages/html.ts"
 
 export { money }
 
@@ -13,26 +13,14 @@ export { money }
 export const PAYMENT_PATH = /^\/(pay\/[^/]+(\/[^/]+)?|payments\/stripe\/events)$/
 const MAX_BODY = 512 * 1024
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string | undefined>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) {
-        resolve(undefined)
-        req.destroy()
-      } else chunks.push(c)
-    })
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    req.on("error", reject)
-  })
+/** The processor's event as sent (its signature covers these bytes), or undefined past MAX_BODY. */
+const readBody = (req: IncomingMessage) => readLimited(req, MAX_BODY).then((body) => (body === "too_large" ? undefined : body.toString("utf8")))
 
 const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
   res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...headers })
   res.end(body)
 }
-const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, "application/json", JSON.stringify(body))
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => send(res, status, "application/json", JSON.stringify(body), headers)
 
 const summary = (c: SandboxCheckoutRow) =>
   `<dl><dt>Offering</dt><dd>${escape(c.description)}</dd>` +
@@ -73,7 +61,7 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     if (path === "/payments/stripe/events") {
       if (req.method !== "POST") return (send(res, 405, "text/plain", "POST only", { allow: "POST" }), true)
       const body = await readBody(req)
-      if (body === undefined) return (json(res, 413, { error: { code: "too_large", message: "the event is too large" } }), true)
+      if (body === undefined) return (json(res, 413, { error: { code: "payload_too_large", message: `the event is larger than ${MAX_BODY} bytes` } }, CLOSE), true)
       const signature = req.headers["stripe-signature"]
       const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.receive({ body, signature: Array.isArray(signature) ? signature[0] : signature }))))
       if (Either.isLeft(result)) return (json(res, 400, { error: { code: "invalid_signature", message: result.left.message } }), true)

@@ -6,7 +6,7 @@ import { handleFromMail } from "../guest/helpers.ts"
 /**
  * Text as REST takes it (no NUL, no lone surrogate, %-encoding that is UTF-8) on every other surface: the checkout
  * pages, the assistant channel, OAuth, the guest's and waiver pages. Each refusal is a 400 in the surface's own shape,
- * never a 500, and changes nothing.
+ * never a 500, and changes nothing. And bodies past these surfaces' limits: a 413 that reaches the client.
  */
 let app: TestApp
 let org: BookingsOrg
@@ -140,6 +140,32 @@ describe("text that is not text, on every surface besides REST", () => {
     ] as const) {
       const res = await send("POST", path, body, FORM)
       expect({ path, body, status: res.status, type: res.type }).toEqual({ path, body, status: 400, type: "text/html; charset=utf-8" })
+    }
+    expect(await state()).toEqual(before)
+  })
+})
+
+describe("bodies past their limit, outside REST", () => {
+  it("are 413 in the surface's shape, answered on a socket left whole (Connection: close), and change nothing", async () => {
+    const before = await state()
+    const big = (name: string) => `${name}=${"a".repeat(70 * 1024)}`
+    const cases: Array<[string, string, Record<string, string>, "page" | "json"]> = [
+      [`/b/${handle}/messages`, big("body"), FORM, "page"],
+      [`/b/${handle}/cancel`, big("x"), FORM, "page"],
+      [`/w/${waiverToken}`, big("name"), FORM, "page"],
+      [`/pay/${checkout}`, big("card_number"), FORM, "page"],
+      ["/oauth/authorize", big("client_id"), FORM, "page"],
+      ["/oauth/token", big("grant_type"), FORM, "json"],
+      ["/oauth/revoke", big("token"), FORM, "json"],
+      ["/oauth/register", JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/cb"], client_name: "a".repeat(70 * 1024) }), JSON_TYPE, "json"],
+      ["/payments/stripe/events", JSON.stringify({ data: "a".repeat(600 * 1024) }), JSON_TYPE, "json"]
+    ]
+    for (const [path, body, headers, shape] of cases) {
+      const res = await fetch(`${app.url}${path}`, { method: "POST", headers, body, redirect: "manual" })
+      const text = await res.text()
+      expect({ path, status: res.status, connection: res.headers.get("connection") }).toEqual({ path, status: 413, connection: "close" })
+      if (shape === "page") expect(text).toMatch(/<title>(Too much was sent|Cannot connect this app)<\/title>/)
+      else expect(Object.keys(JSON.parse(text))).toEqual(expect.arrayContaining(["error"]))
     }
     expect(await state()).toEqual(before)
   })
