@@ -4,7 +4,7 @@ import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
 import { findBadQuery } from "../http/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
-import { CLOSE, escape, type Form, HTML, page, readForm, readLimited, send } from "../pages/html.ts"
+import { CLOSE, escape, type Form, HTML, page, pageHeaders, readForm, readLimited, send } from "../pages/html.ts"
 
 /** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
 export const OAUTH_PATH = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
@@ -45,7 +45,8 @@ const FORM = /^application\/x-www-form-urlencoded\s*(;.*)?$/i
 const MAX_JSON = 64 * 1024
 /** Connectors may run in a browser: the JSON endpoints answer any origin (no cookies are involved). */
 const CORS = { "access-control-allow-origin": "*" }
-const FRAMING = { "x-frame-options": "DENY", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'" }
+/** The consent form's answer is a redirect to the connector's own (https, or loopback http) redirect URI. */
+const FRAMING = pageHeaders({ forms: ["'self'", "https:", "http:"] })
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 

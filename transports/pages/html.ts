@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { minorUnits } from "../../engine/schema/currency.ts"
+import { STYLE as WIDGET_STYLE } from "../../widget/style.ts"
 import { findBadQuery } from "../http/json.ts"
 
 /** Escapes text for HTML content and attribute values. */
@@ -46,8 +48,72 @@ export const page = (title: string, body: string, lang = "en") =>
 
 export const HTML = "text/html; charset=utf-8"
 
+/** The CSP source that allows exactly this inline script or style. */
+export const hashOf = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
+
+/** The booking widget's script tag (data-key and the rest as attributes, already escaped): a page with it may run it. */
+export const widgetTag = (attributes: string) => `<script src="/widget.js" ${attributes}></script>`
+const WIDGET_TAG = `<script src="/widget.js" `
+
+/** page()'s own styles. */
+export const PAGE_STYLE = hashOf(STYLE)
+
+/** What a page may load or run (each a list of CSP sources). */
+export interface PagePolicy {
+  readonly scripts?: ReadonlyArray<string>
+  /** page()'s styles (PAGE_STYLE) unless told. */
+  readonly styles?: ReadonlyArray<string>
+  readonly connect?: ReadonlyArray<string>
+  readonly images?: ReadonlyArray<string>
+  readonly fonts?: ReadonlyArray<string>
+  readonly workers?: ReadonlyArray<string>
+  /** Where its forms may go (and be redirected to): this origin unless told. */
+  readonly forms?: ReadonlyArray<string>
+}
+
+/** What a page with the widget needs: its script from this origin, its styles (in its shadow root), the public API. */
+export const WIDGET_POLICY: PagePolicy = { scripts: ["'self'"], styles: [PAGE_STYLE, hashOf(WIDGET_STYLE)], connect: ["'self'"] }
+
+/**
+ * The Content-Security-Policy of an engine page: nothing but what the policy names (default-src 'none'), page()'s own
+ * styles by hash unless told, no inline script unless hashed, forms to this origin, never framed, no <base>.
+ */
+export const contentSecurityPolicy = (policy: PagePolicy = {}) =>
+  [
+    "default-src 'none'",
+    ...(policy.scripts ? [`script-src ${policy.scripts.join(" ")}`] : []),
+    `style-src ${(policy.styles ?? [PAGE_STYLE]).join(" ")}`,
+    ...(policy.connect ? [`connect-src ${policy.connect.join(" ")}`] : []),
+    ...(policy.images ? [`img-src ${policy.images.join(" ")}`] : []),
+    ...(policy.fonts ? [`font-src ${policy.fonts.join(" ")}`] : []),
+    ...(policy.workers ? [`worker-src ${policy.workers.join(" ")}`] : []),
+    `form-action ${(policy.forms ?? ["'self'"]).join(" ")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'"
+  ].join("; ")
+
+/**
+ * The headers every HTML page the engine serves sends: its CSP, no framing (frame-ancestors, and X-Frame-Options for
+ * older browsers), no MIME sniffing, and no Referer (a page's address carries its credential: a handle, a checkout).
+ */
+export const pageHeaders = (policy: PagePolicy = {}): Record<string, string> => ({
+  "content-security-policy": contentSecurityPolicy(policy),
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer"
+})
+
+/**
+ * Sends a page (or a redirect, a file) of the engine with pageHeaders. An HTML page that carries the widget's tag gets
+ * the widget's policy; `headers` may replace any of them (the consent page's form-action).
+ */
 export const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store", "referrer-policy": "no-referrer", ...headers })
+  res.writeHead(status, {
+    "content-type": type,
+    "cache-control": "no-store",
+    ...pageHeaders(type === HTML && body.includes(WIDGET_TAG) ? WIDGET_POLICY : {}),
+    ...headers
+  })
   res.end(body)
 }
 
