@@ -41,18 +41,37 @@ type Path = TextPath
 
 export { badText }
 
-const clipPath = (path: Path): Path => path.map((p) => (typeof p === "string" ? clip(p) : p))
+/** A name as a message may quote it (never a code): control characters and lone surrogates as "?", clipped. */
+export const printable = (s: string) => clip(s.replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, "?"))
 
-const refuse = (found: { path: Path; problem: string }) =>
+const printablePath = (path: Path): Path => path.map((p) => (typeof p === "string" ? printable(p) : p))
+
+/** The 400 codes an operation documents (its `x-error-codes`): a refusal answers one of them and nothing else. */
+export type Documented = ReadonlySet<string>
+
+/**
+ * The code of a refusal that names `field` (what was sent: any string): `invalid_<field>` only when the operation
+ * documents that code, so never a code made of what a client chose to send; else the first of `generic` it documents
+ * (the last when it documents none, or when the operation is not known).
+ */
+export const codeFor = (documented: Documented | undefined, field: string | undefined, generic: ReadonlyArray<string>): string => {
+  if (field !== undefined && documented?.has(`invalid_${field}`)) return `invalid_${field}`
+  return (documented === undefined ? generic[0] : generic.find((c) => documented.has(c))) ?? generic[generic.length - 1]
+}
+
+/** Bad text in a body: its top-level field's code, else the body's (a key the operation does not take is unknown). */
+const refuse = (found: { path: Path; problem: string }, documented: Documented | undefined) =>
   new BadRequest({
-    code: found.path.length === 0 ? "invalid_body" : `invalid_${found.path[0]}`,
-    message: `${fieldName(found.path) || "body"}: ${found.problem}`
+    code: found.path.length === 0
+      ? codeFor(documented, undefined, ["invalid_body", "invalid_json"])
+      : codeFor(documented, String(found.path[0]), ["unknown_field", "invalid_body", "invalid_json"]),
+    message: `${fieldName(printablePath(found.path)) || "body"}: ${found.problem}`
   })
 
 /** NUL characters and lone surrogates anywhere in a parsed body: 400 naming the field, the same for every operation. */
-export const refuseBadText = (u: unknown): BadRequest | undefined => {
+export const refuseBadText = (u: unknown, documented?: Documented): BadRequest | undefined => {
   const found = findBadText(u)
-  return found && refuse({ path: clipPath(found.path), problem: found.problem })
+  return found && refuse(found, documented)
 }
 
 /** A %-encoded URL part (a path segment, a query name or value; `+` is a space in a query) decoded, or undefined when its %-encoding is not UTF-8. */
@@ -77,8 +96,8 @@ const QUERY_UNICODE = "must be valid Unicode (UTF-8, no lone surrogates)"
 /**
  * The first query parameter (of `search`, without its `?`; a form body is the same) that is not text: its %-encoding
  * is not UTF-8 (a surrogate escaped as %ED%A0%80, which would otherwise be read as U+FFFD), or it holds a NUL or a
- * lone surrogate. `name` is the parameter's name, clipped (printable when the name itself is at fault), or undefined
- * when the name is not UTF-8.
+ * lone surrogate. `name` is the parameter's name as sent (quote it with printable()), or undefined when the name is
+ * not UTF-8.
  */
 export const findBadQuery = (search: string): { readonly name: string | undefined; readonly problem: string } | undefined => {
   if (search === "") return undefined
@@ -88,10 +107,10 @@ export const findBadQuery = (search: string): { readonly name: string | undefine
     const v = eq === -1 ? "" : decodeUrlPart(part.slice(eq + 1), true)
     if (k === undefined) return { name: undefined, problem: QUERY_UNICODE }
     const bad = badText(k)
-    if (bad !== undefined) return { name: clip(k.replace(/[^\x20-\x7e]/g, "?")), problem: bad }
-    if (v === undefined) return { name: clip(k), problem: QUERY_UNICODE }
+    if (bad !== undefined) return { name: k, problem: bad }
+    if (v === undefined) return { name: k, problem: QUERY_UNICODE }
     const problem = badText(v)
-    if (problem !== undefined) return { name: clip(k), problem }
+    if (problem !== undefined) return { name: k, problem }
   }
   return undefined
 }
@@ -100,9 +119,12 @@ export const findBadQuery = (search: string): { readonly name: string | undefine
  * The same check for query parameters (name and value). A surrogate escaped in the query (%ED%A0%80) is not UTF-8, and
  * is refused the same way rather than read as U+FFFD.
  */
-export const refuseBadQuery = (search: string): BadRequest | undefined => {
+export const refuseBadQuery = (search: string, documented?: Documented): BadRequest | undefined => {
   const found = findBadQuery(search)
-  return found && refuse({ path: [found.name ?? "query"], problem: found.problem })
+  return found && new BadRequest({
+    code: codeFor(documented, found.name, ["invalid_query"]),
+    message: `${found.name === undefined ? "query" : printable(found.name)}: ${found.problem}`
+  })
 }
 
 /** JSON with object keys sorted at every level: equal for the same data whatever order the keys came in. */
@@ -117,8 +139,8 @@ export const canonicalJson = (u: unknown): string => {
 
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BadRequest }
 
-/** A request body: JSON, at most MAX_DEPTH deep, no NUL or lone surrogate in any string. */
-export const parseBody = (text: string): Parsed => {
+/** A request body: JSON, at most MAX_DEPTH deep, no NUL or lone surrogate in any string (codes from `documented`). */
+export const parseBody = (text: string, documented?: Documented): Parsed => {
   if (depthOver(text)) {
     return { ok: false, error: new BadRequest({ code: "invalid_json", message: `the body nests arrays and objects deeper than ${MAX_DEPTH} levels` }) }
   }
@@ -128,6 +150,6 @@ export const parseBody = (text: string): Parsed => {
   } catch {
     return { ok: false, error: new BadRequest({ code: "invalid_json", message: "the body is not valid JSON: send a JSON document with Content-Type: application/json" }) }
   }
-  const bad = refuseBadText(value)
+  const bad = refuseBadText(value, documented)
   return bad ? { ok: false, error: bad } : { ok: true, value }
 }

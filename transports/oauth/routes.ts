@@ -2,7 +2,7 @@ import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
-import { findBadQuery } from "../http/json.ts"
+import { findBadQuery, printable } from "../http/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
 import { CLOSE, escape, type Form, HTML, page, pageHeaders, readForm, readLimited, send } from "../pages/html.ts"
 
@@ -192,7 +192,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     if (path === "/oauth/authorize") {
       if (method === "GET") {
         const bad = findBadQuery(url.search.slice(1))
-        return authorize(req, res, base, bad === undefined ? { ok: true, form: url.searchParams } : { ok: false, status: 400, message: `${bad.name ?? "a parameter name"}: ${bad.problem}` })
+        return authorize(req, res, base, bad === undefined ? { ok: true, form: url.searchParams } : { ok: false, status: 400, message: `${bad.name === undefined ? "a parameter name" : printable(bad.name)}: ${bad.problem}` })
       }
       if (!only("POST")) return
       return authorize(req, res, base, await readForm(req))

@@ -6,7 +6,7 @@ import * as E from "../../engine/services/octo/errors.ts"
 import { Octo } from "../../engine/services/octo/Octo.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { traced } from "../../engine/services/tracing.ts"
-import { findBadQuery, parseBody, pathSegment } from "../http/json.ts"
+import { findBadQuery, parseBody, pathSegment, printable } from "../http/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
 
 /** Paths these routes answer: the OCTO core API for resellers. */
@@ -130,7 +130,7 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
 
     const method = req.method ?? "GET"
     const badQuery = findBadQuery(url.search.slice(1))
-    if (badQuery !== undefined) return refuse(E.badRequest(`${badQuery.name ?? "query"}: ${badQuery.problem}`))
+    if (badQuery !== undefined) return refuse(E.badRequest(`${badQuery.name === undefined ? "query" : printable(badQuery.name)}: ${badQuery.problem}`))
     const matched = routes.map(([m, re, names, h]) => [m, re.exec(path), names, h] as const).filter(([, match]) => match !== null)
     const route = matched.find(([m]) => m === method)
     if (route === undefined) {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { minorUnits } from "../../engine/schema/currency.ts"
 import { STYLE as WIDGET_STYLE } from "../../widget/style.ts"
-import { findBadQuery } from "../http/json.ts"
+import { findBadQuery, printable } from "../http/json.ts"
 
 /** Escapes text for HTML content and attribute values. */
 export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -163,7 +163,7 @@ export const readForm = (req: IncomingMessage) =>
       return { ok: false, status: 400, message: "the form is not UTF-8" }
     }
     const bad = findBadQuery(text)
-    if (bad !== undefined) return { ok: false, status: 400, message: `${bad.name ?? "a field name"}: ${bad.problem}` }
+    if (bad !== undefined) return { ok: false, status: 400, message: `${bad.name === undefined ? "a field name" : printable(bad.name)}: ${bad.problem}` }
     return { ok: true, form: new URLSearchParams(text) }
   })
 
