@@ -197,6 +197,13 @@ export type Booking = typeof Booking.Type
 
 const LocalDate = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/), Schema.annotations({ message: () => "a local date YYYY-MM-DD" }))
 const Ref = Schema.String.pipe(Schema.maxLength(200))
+/**
+ * A reseller's uuid, as OCTO has it (`z.string().uuid()` in @octocloud/types): 8-4-4-4-12 hex digits, any version.
+ * It is the reservation's idempotency key, kept exactly as sent.
+ */
+export const OctoUuid = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: () => "must be a UUID (8-4-4-4-12 hex digits), as OCTO requires" })
+)
 export const AvailabilityUnit = Schema.Struct({ id: Str, quantity: Schema.Int.pipe(Schema.between(0, 10000)) })
 
 export const CalendarBody = Schema.Struct({
@@ -232,7 +239,7 @@ export const ContactInput = Schema.Struct({
 export type ContactInput = typeof ContactInput.Type
 
 export const UnitItemInput = Schema.Struct({
-  uuid: Schema.optional(Ref),
+  uuid: Schema.optional(OctoUuid),
   unitId: Str,
   resellerReference: Schema.optional(Ref),
   contact: Schema.optional(ContactInput)
@@ -243,7 +250,7 @@ const Minutes = Schema.Int.pipe(Schema.between(1, 1440), Schema.annotations({ me
 const Notes = Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000)))
 
 export const ReserveBody = Schema.Struct({
-  uuid: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+  uuid: Schema.optional(OctoUuid),
   productId: Str,
   optionId: Str,
   availabilityId: Str,

@@ -13,9 +13,12 @@ export const launch = async (): Promise<Browser> => {
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"] })
 }
 
-/** axe-core on the page as it stands: no serious or critical violation (each one named when there are). */
+/**
+ * axe-core on the page as it stands: no serious or critical violation (each one named when there are). It is
+ * evaluated through the DevTools protocol, not added as an inline <script>, which the pages' CSP refuses.
+ */
 export const expectAccessible = async (page: Page) => {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axe.source })
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source)
   const result = await page.evaluate(async () => {
     const r = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] })
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }))
@@ -40,6 +43,18 @@ export const screenshots = async (page: Page, name: string) => {
   await page.setViewportSize({ width: 320, height: 800 })
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
   await page.setViewportSize(size)
+}
+
+/**
+ * Every Content-Security-Policy violation the page reports from now on (Chromium logs each to the console and fires
+ * securitypolicyviolation): a page the engine serves must run under its own policy with none.
+ */
+export const cspViolations = (page: Page) => {
+  const seen: Array<string> = []
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) seen.push(`${page.url()}: ${m.text()}`)
+  })
+  return seen
 }
 
 /** dist/widget.js, built again when any file of widget/ is newer (the engine serves the built file). */

@@ -1,18 +1,21 @@
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { BadRequest } from "../../engine/schema/errors.ts"
-import { clip, clipQuoted } from "./json.ts"
+import { clipQuoted, codeFor, type Documented, printable } from "./json.ts"
 
 const fieldOf = (path: ReadonlyArray<PropertyKey>) =>
-  path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
+  path.map((p) => (typeof p === "number" ? `[${p}]` : `.${printable(String(p))}`)).join("").replace(/^\./, "")
 
-/** A decode failure becomes 400 with a code naming the first field at fault: invalid_<field> or unknown_field. */
-export const toBadRequest = (e: HttpApiDecodeError): BadRequest => {
+/**
+ * A decode failure becomes 400 with a code naming the first field at fault: invalid_<field> or unknown_field, each
+ * only as the operation documents it (else `generic`: invalid_body for a body, invalid_query for the URL). A name a
+ * client made up is quoted in the message, printable and clipped, never made into a code.
+ */
+export const toBadRequest = (e: HttpApiDecodeError, documented?: Documented, generic = "invalid_body"): BadRequest => {
   const issue = e.issues[0]
   if (issue === undefined || issue.path.length === 0) {
-    return new BadRequest({ code: "invalid_body", message: clipQuoted(issue?.message ?? e.message) })
+    return new BadRequest({ code: codeFor(documented, undefined, [generic]), message: clipQuoted(issue?.message ?? e.message) })
   }
   const field = fieldOf(issue.path)
-  if (issue._tag === "Unexpected") return new BadRequest({ code: "unknown_field", message: `${clip(field)}: unknown field` })
-  return new BadRequest({ code: `invalid_${String(issue.path[0])}`, message: clipQuoted(`${field}: ${issue.message}`) })
+  if (issue._tag === "Unexpected") return new BadRequest({ code: codeFor(documented, undefined, ["unknown_field", generic]), message: `${field}: unknown field` })
+  return new BadRequest({ code: codeFor(documented, String(issue.path[0]), [generic]), message: clipQuoted(`${field}: ${issue.message}`) })
 }
-

@@ -28,7 +28,7 @@ import { WaitlistHandlers } from "./handlers/waitlist.ts"
 import { PublicHandlers } from "./handlers/public.ts"
 import { GuestHandlers } from "./handlers/guest.ts"
 import { WebhooksHandlers } from "./handlers/webhooks.ts"
-import { canonicalJson, clip, parseBody, refuseBadQuery } from "./json.ts"
+import { canonicalJson, clip, type Documented, parseBody, refuseBadQuery } from "./json.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
 import { safeEqual } from "./security.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS } from "./unavailable.ts"
@@ -111,7 +111,13 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
     const sql = yield* SqlClient.SqlClient
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromiseExit(runtime)
-    const openapi = JSON.stringify(openApiDocument((yield* Links).publicUrl))
+    const document = openApiDocument((yield* Links).publicUrl)
+    const openapi = JSON.stringify(document)
+    /** Each operation's documented 400 codes: a refusal's code is one of them (see codeFor). */
+    const documented = new Map<string, Documented>()
+    for (const item of Object.values<Record<string, { operationId: string; "x-error-codes"?: Record<string, Array<string>> }>>(document.paths)) {
+      for (const op of Object.values(item)) documented.set(op.operationId, new Set(op["x-error-codes"]?.["400"] ?? []))
+    }
     const tracing = (yield* Tracing).enabled
 
     /**
@@ -185,9 +191,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         return Promise.resolve(errorReply(405, "method_not_allowed", `${pathname.length > 100 ? "this path" : pathname} takes ${found.allow.join(", ")}`, { allow: found.allow.join(", ") }))
       }
       const { params, route } = found
+      const codes = documented.get(route.operationId)
       const search = q === -1 ? "" : req.url.slice(q + 1)
       const query = new URLSearchParams(search)
-      const badQuery = refuseBadQuery(search, query)
+      const badQuery = refuseBadQuery(search, codes)
       if (badQuery) return Promise.resolve(expected(badQuery)!)
       for (const [name, value] of Object.entries(params)) {
         if (value.length > MAX_PARAM) {
@@ -201,21 +208,21 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         const text = req.body ?? ""
         let body: unknown = undefined
         if (text.trim() !== "") {
-          const parsed = parseBody(text)
+          const parsed = parseBody(text, codes)
           if (!parsed.ok) return yield* parsed.error
           body = parsed.value
         }
         const input: { path?: unknown; urlParams?: unknown; payload?: unknown; headers?: unknown } = {}
-        const decodeOrFail = <A>(r: Either.Either<A, ParseResult.ParseError>) =>
-          Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(toBadRequest(decodeError(r.left)))
-        if (route.decodePath) input.path = yield* decodeOrFail(route.decodePath(params))
-        if (route.decodePayload) input.payload = yield* decodeOrFail(route.decodePayload(text.trim() === "" ? {} : body))
+        const decodeOrFail = <A>(r: Either.Either<A, ParseResult.ParseError>, generic: string) =>
+          Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(toBadRequest(decodeError(r.left), codes, generic))
+        if (route.decodePath) input.path = yield* decodeOrFail(route.decodePath(params), "invalid_query")
+        if (route.decodePayload) input.payload = yield* decodeOrFail(route.decodePayload(text.trim() === "" ? {} : body), "invalid_body")
         const key = header(req.headers, "idempotency-key")
         if (key !== undefined && req.method === "POST" && (key.length === 0 || key.length > 255 || CONTROL_OR_BROKEN.test(key))) {
           return yield* new BadRequest({ code: "invalid_idempotency_key", message: "Idempotency-Key must be 1 to 255 printable characters" })
         }
-        if (route.decodeHeaders) input.headers = yield* decodeOrFail(route.decodeHeaders(req.headers))
-        if (route.decodeQuery) input.urlParams = yield* decodeOrFail(route.decodeQuery(query))
+        if (route.decodeHeaders) input.headers = yield* decodeOrFail(route.decodeHeaders(req.headers), "invalid_query")
+        if (route.decodeQuery) input.urlParams = yield* decodeOrFail(route.decodeQuery(query), "invalid_query")
         const respond = route.handler(input).pipe(
           Effect.flatMap((value) => {
             const encoded = route.encodeSuccess(value)

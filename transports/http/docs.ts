@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { hashOf, pageHeaders } from "../pages/html.ts"
 
 /** The rendered API reference, and the Scalar bundle it runs, served from node_modules (no CDN). */
 export const DOCS_PATH = "/docs"
@@ -27,12 +28,27 @@ const load = (): Bundle => {
   return bundle
 }
 
+const START = `Scalar.createApiReference("#app", { url: "/api/v1/openapi.json", withDefaultFonts: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } })`
+
 /** The reference of /api/v1/openapi.json, with nothing that calls Scalar's services (web fonts, AI agent, MCP generator). */
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
   `<title>Booking engine API reference</title></head><body><div id="app"></div>` +
   `<script src="${DOCS_BUNDLE_PATH}"></script>` +
-  `<script>Scalar.createApiReference("#app", { url: "/api/v1/openapi.json", withDefaultFonts: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } })</script>` +
+  `<script>${START}</script>` +
   `</body></html>`
+
+/**
+ * What the reference needs: the bundle and its one inline start (by hash), the document from this origin, and the
+ * styles Scalar writes into the page as it renders (inline, so not hashable), its icons and fonts as data: URLs.
+ */
+const POLICY = pageHeaders({
+  scripts: ["'self'", hashOf(START)],
+  styles: ["'self'", "'unsafe-inline'"],
+  connect: ["'self'"],
+  images: ["'self'", "data:"],
+  fonts: ["'self'", "data:"],
+  forms: ["'none'"]
+})
 
 const plain = (res: ServerResponse, status: number, text: string) => {
   res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) })
@@ -44,10 +60,10 @@ export const serveDocs = (req: IncomingMessage, res: ServerResponse, path: strin
   const b = load()
   if (b === undefined) return plain(res, 404, "the API reference needs @scalar/api-reference installed; the document is at /api/v1/openapi.json")
   if (path === DOCS_PATH) {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": Buffer.byteLength(PAGE), "cache-control": "no-cache" })
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": Buffer.byteLength(PAGE), "cache-control": "no-cache", ...POLICY })
     return res.end(req.method === "HEAD" ? undefined : PAGE)
   }
-  const headers = { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400", etag: b.etag }
+  const headers = { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400", etag: b.etag, "x-content-type-options": "nosniff" }
   if (req.headers["if-none-match"] === b.etag) {
     res.writeHead(304, headers)
     return res.end()

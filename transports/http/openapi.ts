@@ -1,5 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { Context, Option, type Schema, SchemaAST } from "effect"
+import { Context, Option } from "effect"
 import { EVENT_TYPES } from "../../engine/schema/webhook.ts"
 import { Api } from "./Api.ts"
 import { ErrorCodes, type ErrorStatus } from "./errorCodes.ts"
@@ -21,32 +21,13 @@ const REASON: Record<number, string> = {
 
 const BODY_METHODS = new Set(["post", "put", "patch", "delete"])
 
-interface Declared {
-  readonly codes: Partial<Record<ErrorStatus, ReadonlyArray<string>>>
-  /** Path and query parameters that can fail to decode (all but those taking any string). */
-  readonly decoded: ReadonlySet<string>
-}
-
-/** A parameter of type string, with no check and no transformation, takes whatever the URL carries. */
-const anyString = (ast: SchemaAST.AST): boolean =>
-  ast._tag === "StringKeyword" || (ast._tag === "Union" && ast.types.every((t) => t._tag === "UndefinedKeyword" || anyString(t)))
-
-const decodedParams = (schema: Option.Option<Schema.Schema.All>): Array<string> =>
-  Option.match(schema, {
-    onNone: () => [],
-    onSome: (s) => SchemaAST.getPropertySignatures(s.ast).filter((ps) => !anyString(ps.type)).map((ps) => String(ps.name))
-  })
-
-/** The operations' own codes, and which parameters can fail to decode, by operation id, read off the contract. */
+/** The operations' own codes, by operation id, read off the contract. */
 const declared = () => {
-  const out = new Map<string, Declared>()
+  const out = new Map<string, Partial<Record<ErrorStatus, ReadonlyArray<string>>>>()
   HttpApi.reflect(Api, {
     onGroup() {},
     onEndpoint({ endpoint, group }) {
-      out.set(`${group.identifier}.${endpoint.name}`, {
-        codes: Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({})),
-        decoded: new Set([...decodedParams(endpoint.pathSchema), ...decodedParams(endpoint.urlParamsSchema)])
-      })
+      out.set(`${group.identifier}.${endpoint.name}`, Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({})))
     }
   })
   return out
@@ -60,17 +41,20 @@ const resolve = (doc: Json, schema: Json | undefined): Json | undefined =>
  * (invalid_<field>, named by the top-level field), a body that is not JSON, a key the server does not know, an
  * Idempotency-Key that is malformed, reused or still running, a body too large or not JSON, the rate limit.
  */
-const generic = (doc: Json, method: string, op: Json, decoded: ReadonlySet<string>): Record<number, Set<string>> => {
+const generic = (doc: Json, method: string, op: Json): Record<number, Set<string>> => {
   const codes: Record<number, Set<string>> = {}
   const add = (status: number, ...cs: ReadonlyArray<string>) => cs.forEach((c) => (codes[status] ??= new Set()).add(c))
   const params: ReadonlyArray<Json> = op.parameters ?? []
+  // A parameter that can fail to decode, or whose MCP argument can be missing, not a string or not text.
   for (const p of params) {
     if (p.in === "path") {
-      if (decoded.has(p.name)) add(400, `invalid_${p.name}`)
+      add(400, `invalid_${p.name}`)
       add(404, "not_found") // a path parameter longer than any id is answered 404 before decoding
     }
-    if (p.in === "query" && decoded.has(p.name)) add(400, `invalid_${p.name}`)
+    if (p.in === "query") add(400, `invalid_${p.name}`)
   }
+  // A query parameter the operation does not take that is not text; an argument or body field it does not know.
+  add(400, "invalid_query", "unknown_field")
   if (BODY_METHODS.has(method)) {
     add(400, "invalid_json")
     add(413, "payload_too_large")
@@ -80,7 +64,6 @@ const generic = (doc: Json, method: string, op: Json, decoded: ReadonlySet<strin
   if (body !== undefined) {
     add(400, "invalid_body")
     for (const field of Object.keys(body.properties ?? {})) add(400, `invalid_${field}`)
-    if (body.additionalProperties === false) add(400, "unknown_field")
   }
   if (method === "post") add(400, "invalid_idempotency_key")
   if ((op.security ?? []).length > 0) {
@@ -118,7 +101,8 @@ const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
 const COMMON = "\n\nEvery error is `{ \"error\": { \"code\", \"message\" } }`. Each operation lists the codes it can answer, by status " +
   "(also as `x-error-codes`). Any operation may also answer `503 unavailable`, `overloaded` or `shutting_down` (with Retry-After), `500 internal_error`, " +
   "`404 not_found` or `405 method_not_allowed` for a path or method that is not an operation, `414 uri_too_long`; " +
-  "a query or body key that is not valid Unicode is `400 invalid_<that key>`.\n\n" +
+  "a code names only the operation's own fields: a body key it does not know is `400 unknown_field` and a query " +
+  "parameter it does not take that is not valid Unicode `400 invalid_query`, whatever they are called.\n\n" +
   "Money is in the currency's minor units (fields ending `_cents`). Instants (`*_at`) are ISO 8601 UTC; local dates and times " +
   "(`YYYY-MM-DD`, `HH:MM:SS`) are wall-clock in the org's time zone. Every POST takes an `Idempotency-Key` header. " +
   "The event catalogue (the webhooks, and components `…Event`) gives each event type's `data`, as events.list, webhooks and the bus carry it."
@@ -176,8 +160,8 @@ export const openApiDocument = (publicUrl: string): Json => {
   for (const item of Object.values<Json>(doc.paths)) {
     for (const [method, op] of Object.entries<Json>(item)) {
       const mine = own.get(op.operationId)
-      const codes = generic(doc, method, op, mine?.decoded ?? new Set())
-      for (const [status, cs] of Object.entries(mine?.codes ?? {})) for (const c of cs ?? []) (codes[Number(status)] ??= new Set()).add(c)
+      const codes = generic(doc, method, op)
+      for (const [status, cs] of Object.entries(mine ?? {})) for (const c of cs ?? []) (codes[Number(status)] ??= new Set()).add(c)
       const responses: Json = {}
       for (const [status, response] of Object.entries<Json>(op.responses)) if (Number(status) < 400) responses[status] = response
       const table: Record<string, Array<string>> = {}

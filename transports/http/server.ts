@@ -201,14 +201,6 @@ export class RequestHandler extends Context.Tag("RequestHandler")<RequestHandler
 
 const NO_HEADERS: Record<string, string> = {}
 
-const safeDecode = (s: string) => {
-  try {
-    return decodeURIComponent(s)
-  } catch {
-    return ""
-  }
-}
-
 /** Holds one client address may make on one org's assistant channel per hour. */
 export const ASSISTANT_HOLDS_PER_HOUR = 10
 
@@ -385,7 +377,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           const reply = isMcp
             ? mcp.buffered(req, body.text)
             : book !== null
-            ? assistant(req, body.text, safeDecode(book[1]))
+            ? assistant(req, body.text, book[1])
             : url === INBOUND_PATH && req.method === "POST"
             ? inbound(typeof req.headers["x-inbound-signature"] === "string" ? req.headers["x-inbound-signature"] : undefined, body.text)
             : dispatch(incoming)

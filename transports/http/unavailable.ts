@@ -21,3 +21,6 @@ export const databaseUnreachable = (cause: Cause.Cause<unknown>) =>
 
 /** Seconds a client should wait before trying again when the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5
+
+/** What every surface says, in its own error shape, when the database is unreachable (503, Retry-After). */
+export const UNAVAILABLE_MESSAGE = "the service cannot reach its database just now; try again shortly"

@@ -6,8 +6,11 @@ import type { IncomingMessage } from "node:http"
 import { BookingCreate } from "../../engine/schema/booking.ts"
 import { AvailabilityQuery } from "../../engine/schema/calendar.ts"
 import { Assistant, HOLDS_PER_EMAIL } from "../../engine/services/assistant/Assistant.ts"
+import { fieldName, findBadText } from "../../engine/schema/text.ts"
 import { errorReply, type Reply } from "../http/dispatch.ts"
+import { pathSegment } from "../http/json.ts"
 import { clientAddress, type Limiter } from "../http/limits.ts"
+import { guardParams } from "./params.ts"
 import { pruneDefs } from "./tools.ts"
 
 /** The assistant channel's path: /api/mcp/book/{slug}. */
@@ -61,6 +64,9 @@ export const assistantMcp = (
   const call = async (slug: string, name: string, args: Record<string, unknown>) => {
     const tool = TOOLS.find((t) => t.name === name)
     if (tool === undefined) return refused("unknown_tool", `no tool named ${name}`)
+    // Text as REST takes it: no NUL (Postgres refuses it) and no lone surrogate, in any argument or key.
+    const bad = findBadText(args)
+    if (bad !== undefined) return refused("invalid_arguments", `${fieldName(bad.path).slice(0, 100) || "arguments"}: ${bad.problem}`)
     const decoded = Schema.decodeUnknownEither(tool.input as Schema.Schema<any, any>)(args)
     if (Either.isLeft(decoded)) return refused("invalid_arguments", ParseResult.TreeFormatter.formatErrorSync(decoded.left).split("\n").slice(0, 6).join(" "))
     const result: Either.Either<unknown, { _tag: string; code: string; message: string }> = name === "org_info"
@@ -91,7 +97,11 @@ export const assistantMcp = (
     return { code: "rate_limited", message: `this guest already has ${HOLDS_PER_EMAIL} holds waiting for them to confirm; try again in ${wait} s`, retryAfter: wait, headers: {} }
   }
 
-  return async (req: IncomingMessage, body: string | undefined, slug: string): Promise<Reply> => {
+  /** `rawSlug` is the path's segment as sent (%-encoded). */
+  return async (req: IncomingMessage, body: string | undefined, rawSlug: string): Promise<Reply> => {
+    const segment = pathSegment(rawSlug)
+    if (!segment.ok) return errorReply(400, "invalid_slug", `slug: ${segment.problem}`)
+    const slug = segment.value
     const known = await run((a) => a.org(slug))
     if (Either.isLeft(known)) return errorReply(404, "not_found", "no org has this slug")
     // Every hold_booking call counts against the limits, however it arrives (one message or a JSON-RPC batch of
@@ -99,6 +109,8 @@ export const assistantMcp = (
     let holds: Promise<unknown> = Promise.resolve()
     let refusal: Refusal | undefined
     const hold = (args: Record<string, unknown>) => {
+      // Arguments that are not text are refused by the tool itself, never counted or looked up.
+      if (findBadText(args) !== undefined) return call(slug, "hold_booking", args)
       const result = holds.then(async () => {
         const refused_ = await holdRefusal(req, slug, args)
         if (refused_ !== undefined) {
@@ -115,14 +127,17 @@ export const assistantMcp = (
       instructions: "Help a guest book with this business: list_offerings, get_availability, then hold_booking with the guest's name and email. A hold is confirmed by the guest from their email, never by you."
     })
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
-    server.setRequestHandler(CallToolRequestSchema, async (r) => {
-      const args = (r.params.arguments ?? {}) as Record<string, unknown>
+    let argumentsOf: ReturnType<typeof guardParams>["argumentsOf"] = () => undefined
+    server.setRequestHandler(CallToolRequestSchema, async (r, extra) => {
+      const args = argumentsOf(extra.requestId) ?? r.params.arguments ?? {}
       return r.params.name === "hold_booking" ? hold(args) : call(slug, r.params.name, args)
     })
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
+    // Params that do not fit their method are -32602 with a short message; tool arguments are read as sent.
+    argumentsOf = guardParams(transport, ["initialize", "ping", "tools/list", "tools/call"]).argumentsOf
     try {
       const response = await transport.handleRequest(new Request(`http://assistant.internal${req.url}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body }))
       // A single call refused by a limit is answered as HTTP 429 with Retry-After; in a batch each call says so.

@@ -10,11 +10,13 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type RequestId,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { randomUUID } from "node:crypto"
 import type { BusEvent } from "../../engine/ports/Bus.ts"
+import { guardParams, invalidParams, type Method } from "./params.ts"
 import { PROMPTS, promptMessages } from "./prompts.ts"
 import { bookingUri, catalogue, contentsOf, EVENTS_RESOURCE, offeringUri, parseUri, RESOURCE_NOT_FOUND, TEMPLATES } from "./resources.ts"
 import { argumentError, requestOf, type Tool } from "./tools.ts"
@@ -81,6 +83,12 @@ interface Session {
 
 const errorText = (code: string, message: string) => JSON.stringify({ error: { code, message } })
 
+/** The requests this server answers: their params are checked before the SDK sees them (-32602, see params.ts). */
+const METHODS: ReadonlyArray<Method> = [
+  "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
+  "resources/unsubscribe", "prompts/list", "prompts/get"
+]
+
 const jsonError = (status: number, code: number, message: string) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "content-type": "application/json" } })
 
@@ -142,16 +150,21 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     return contentsOf(uri, res.status, res.body)
   }
 
-  /** A Server with every handler; sessionOf is its session once initialize made it (never, when stateless). */
+  /**
+   * A Server with every handler; sessionOf is its session once initialize made it (never, when stateless). Connect it
+   * with `connect`, which puts the params check in front of it and keeps tool arguments as they were sent.
+   */
   const makeServer = (sessionOf: () => Session | undefined, toolsets: ReadonlySet<string> | undefined) => {
     const subscribe = sessionOf !== none
+    let argumentsOf = (_id: RequestId): Record<string, unknown> | undefined => undefined
     const server = new Server(
       { name: "booking-engine", version: "1.0.0" },
       { capabilities: { tools: {}, resources: { subscribe, listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS }
     )
     const shown = listedFor(toolsets)
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: shown }))
-    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => callTool(req.params.name, req.params.arguments ?? {}, bearerOf(extra), toolsets))
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
+      callTool(req.params.name, argumentsOf(extra.requestId) ?? req.params.arguments ?? {}, bearerOf(extra), toolsets))
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }))
     server.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => {
       // The catalogue, and the org's offerings by name (bookings are too many to list: read them by id).
@@ -189,7 +202,11 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       if (session !== undefined && at !== undefined && at.kind !== "events") session.subscriptions.delete(at.kind === "booking" ? bookingUri(at.id) : offeringUri(at.id))
       return {}
     })
-    return server
+    const connect = async (transport: WebStandardStreamableHTTPServerTransport) => {
+      await server.connect(transport)
+      argumentsOf = guardParams(transport, METHODS).argumentsOf
+    }
+    return { server, connect }
   }
 
   // ---- sessions ----
@@ -259,17 +276,17 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
         if (s !== undefined) close(s)
       }
     })
-    const server = makeServer(() => session, toolsets)
-    await server.connect(transport)
+    const { server, connect } = makeServer(() => session, toolsets)
+    await connect(transport)
     const response = await transport.handleRequest(request, { authInfo: { token: bearer, clientId: org, scopes: [] } })
     if (session === undefined) await server.close()
     return response
   }
 
   const stateless = async (request: Request, bearer: string, toolsets: ReadonlySet<string> | undefined) => {
-    const server = makeServer(none, toolsets)
+    const { server, connect } = makeServer(none, toolsets)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    await server.connect(transport)
+    await connect(transport)
     try {
       return await transport.handleRequest(request, { authInfo: { token: bearer, clientId: "", scopes: [] } })
     } finally {
@@ -287,7 +304,9 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     }
     const id = request.headers.get("mcp-session-id")
     if (id === null) {
-      if (request.method === "POST" && maxSessions > 0 && isInitialize(safeJson(await request.clone().text()))) {
+      // An initialize whose params do not fit opens no session: it is answered -32602 statelessly.
+      const body = request.method === "POST" && maxSessions > 0 ? safeJson(await request.clone().text()) : undefined
+      if (isInitialize(body) && invalidParams(body) === undefined) {
         const opened = await open(request.clone(), bearer, org, toolsets)
         if (opened !== undefined) return opened
       }

@@ -206,7 +206,8 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
  */
 export const argumentError = (tool: Tool, args: Record<string, unknown>): { code: string; message: string } | undefined => {
   const bodiless = tool.method === "GET" || tool.method === "HEAD" || (tool.method === "DELETE" && tool.bodyKeys.length === 0)
-  const unknown = bodiless ? Object.keys(args).find((k) => !(k in (tool.inputSchema.properties ?? {}))) : undefined
+  // Own keys only: `__proto__` is no property of the tool even though every object "has" it.
+  const unknown = bodiless ? Object.keys(args).find((k) => !Object.hasOwn(tool.inputSchema.properties ?? {}, k)) : undefined
   if (unknown !== undefined) return { code: "unknown_field", message: `${unknown}: unknown field` }
   const missing = tool.pathKeys.find((k) => args[k] === undefined || args[k] === null || args[k] === "")
   if (missing !== undefined) return { code: `invalid_${missing}`, message: `${missing}: is missing` }

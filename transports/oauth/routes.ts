@@ -2,7 +2,9 @@ import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
-import { escape, HTML, page, readForm, send } from "../pages/html.ts"
+import { findBadQuery, printable } from "../http/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
+import { CLOSE, escape, type Form, HTML, page, pageHeaders, readForm, readLimited, send } from "../pages/html.ts"
 
 /** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
 export const OAUTH_PATH = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
@@ -43,26 +45,21 @@ const FORM = /^application\/x-www-form-urlencoded\s*(;.*)?$/i
 const MAX_JSON = 64 * 1024
 /** Connectors may run in a browser: the JSON endpoints answer any origin (no cookies are involved). */
 const CORS = { "access-control-allow-origin": "*" }
-const FRAMING = { "x-frame-options": "DENY", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'" }
+/** The consent form's answer is a redirect to the connector's own (https, or loopback http) redirect URI. */
+const FRAMING = pageHeaders({ forms: ["'self'", "https:", "http:"] })
 
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** A JSON body; undefined when it is not UTF-8 or not JSON (registration then says what it wants), "too_large" past MAX_JSON. */
 const readJson = (req: IncomingMessage) =>
-  new Promise<unknown>((resolve) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size <= MAX_JSON) chunks.push(c)
-    })
-    req.on("end", () => {
-      if (size > MAX_JSON) return resolve(undefined)
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-      } catch {
-        resolve(undefined)
-      }
-    })
-    req.on("error", () => resolve(undefined))
-  })
+  readLimited(req, MAX_JSON).then((body) => {
+    if (body === "too_large") return body
+    try {
+      return JSON.parse(utf8.decode(body)) as unknown
+    } catch {
+      return undefined
+    }
+  }, () => undefined)
 
 const HIDDEN = ["response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "resource"] as const
 
@@ -109,13 +106,26 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
   }
   const oauthFailure = (res: ServerResponse, e: OAuthError) =>
     json(res, e.status, errorBody(e), e.status === 401 ? { "www-authenticate": `Basic realm="oauth", error="${e.error}"` } : {})
-  /** Runs an operation; its OAuthError is the answer, anything else a 500 in the same shape. */
+  const retry = { "retry-after": String(RETRY_AFTER_SECONDS) }
+  /** Whether a failure of ours is the database out of reach (logged as a warning) rather than a fault (logged as an error). */
+  const unreachable = async (cause: Cause.Cause<unknown>, what: string) => {
+    if (databaseUnreachable(cause)) {
+      await run(Effect.logWarning("database unreachable", Cause.pretty(cause).split("\n")[0]))
+      return true
+    }
+    await run(Effect.logError(what, cause))
+    return false
+  }
+  /**
+   * Runs an operation; its OAuthError is the answer, the database out of reach 503 temporarily_unavailable (RFC 6749's
+   * word for it) with Retry-After, anything else a 500 in the same shape.
+   */
   const answer = async <A>(res: ServerResponse, effect: Effect.Effect<A, OAuthError, OAuth>, ok: (a: A) => void) => {
     const exit = await run(effect)
     if (Exit.isSuccess(exit)) return ok(exit.value)
     const failure = Cause.failureOption(exit.cause)
     if (Option.isSome(failure)) return oauthFailure(res, failure.value)
-    await run(Effect.logError("OAuth request failed", exit.cause))
+    if (await unreachable(exit.cause, "OAuth request failed")) return json(res, 503, { error: "temporarily_unavailable", error_description: UNAVAILABLE_MESSAGE }, retry)
     json(res, 500, { error: "server_error", error_description: "something went wrong on our side" })
   }
   const credentials = (form: URLSearchParams) => ({ clientId: form.get("client_id") ?? undefined, clientSecret: form.get("client_secret") ?? undefined })
@@ -124,18 +134,22 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       json(res, 400, { error: "invalid_request", error_description: "send the body as application/x-www-form-urlencoded" })
       return undefined
     }
-    const form = await readForm(req)
-    if (form === undefined) json(res, 413, { error: "invalid_request", error_description: "the body is larger than 64 KiB" })
-    return form
+    const read = await readForm(req)
+    if (!read.ok) return void json(res, read.status, { error: "invalid_request", error_description: read.message }, read.status === 413 ? CLOSE : {})
+    return read.form
   }
 
-  const authorize = async (req: IncomingMessage, res: ServerResponse, base: string, params: URLSearchParams) => {
+  const authorize = async (req: IncomingMessage, res: ServerResponse, base: string, read: Form) => {
     const html = (status: number, body: string) => send(res, status, HTML, body, FRAMING)
+    const failedPage = async (cause: Cause.Cause<unknown>, what: string) =>
+      (await unreachable(cause, what))
+        ? send(res, 503, HTML, page("Try again shortly", `<p role="alert">This service cannot reach its database just now. Try again in a few seconds.</p>`), { ...FRAMING, ...retry })
+        : html(500, errorPage("Something went wrong on our side."))
+    // The query or form as REST takes text: what is not (bad %-encoding, NUL, a lone surrogate) is shown here.
+    if (!read.ok) return send(res, read.status, HTML, errorPage(`The request could not be read: ${read.message}.`), { ...FRAMING, ...(read.status === 413 ? CLOSE : {}) })
+    const params = read.form
     const checked = await run(Effect.flatMap(OAuth, (o) => o.authorizeRequest(params, resourceUrl(base))))
-    if (Exit.isFailure(checked)) {
-      await run(Effect.logError("OAuth authorize failed", checked.cause))
-      return html(500, errorPage("Something went wrong on our side."))
-    }
+    if (Exit.isFailure(checked)) return failedPage(checked.cause, "OAuth authorize failed")
     const c = checked.value
     // A wrong client or redirect URI: no one to send the answer to, so it is shown here, never redirected.
     if (c._tag === "Unsafe") return html(400, errorPage(c.message))
@@ -148,10 +162,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       return go(redirectTo(redirectUri, state, { error: "access_denied", error_description: "the org owner denied the request" }))
     }
     const approved = await run(Effect.flatMap(OAuth, (o) => o.approve(request, (params.get("api_key") ?? "").trim())))
-    if (Exit.isFailure(approved)) {
-      await run(Effect.logError("OAuth approval failed", approved.cause))
-      return html(500, errorPage("Something went wrong on our side."))
-    }
+    if (Exit.isFailure(approved)) return failedPage(approved.cause, "OAuth approval failed")
     if (Either.isLeft(approved.value)) return html(403, consentPage(request, params, approved.value.left))
     return go(redirectTo(redirectUri, state, { code: approved.value.right }))
   }
@@ -175,13 +186,16 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     if (path === "/oauth/register") {
       if (!only("POST")) return
       const body = await readJson(req)
+      if (body === "too_large") return json(res, 413, { error: "invalid_client_metadata", error_description: `the client metadata is larger than ${MAX_JSON / 1024} KiB` }, CLOSE)
       return answer(res, Effect.flatMap(OAuth, (o) => o.register(body)), (client) => json(res, 201, client))
     }
     if (path === "/oauth/authorize") {
-      if (method === "GET") return authorize(req, res, base, url.searchParams)
+      if (method === "GET") {
+        const bad = findBadQuery(url.search.slice(1))
+        return authorize(req, res, base, bad === undefined ? { ok: true, form: url.searchParams } : { ok: false, status: 400, message: `${bad.name === undefined ? "a parameter name" : printable(bad.name)}: ${bad.problem}` })
+      }
       if (!only("POST")) return
-      const form = await readForm(req)
-      return authorize(req, res, base, form ?? new URLSearchParams())
+      return authorize(req, res, base, await readForm(req))
     }
     if (path === "/oauth/token") {
       if (!only("POST")) return

@@ -6,6 +6,8 @@ import * as E from "../../engine/services/octo/errors.ts"
 import { Octo } from "../../engine/services/octo/Octo.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { traced } from "../../engine/services/tracing.ts"
+import { findBadQuery, parseBody, pathSegment, printable } from "../http/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
 
 /** Paths these routes answer: the OCTO core API for resellers. */
 export const OCTO_PATH = /^\/api\/octo(\/|$)/
@@ -14,36 +16,39 @@ const MAX_BODY = 512 * 1024
 export const CAPABILITIES = ["octo/pricing"] as const
 
 type Handler = (input: { params: ReadonlyArray<string>; body: unknown; query: URLSearchParams; pricing: boolean }) => Effect.Effect<unknown, E.OctoFailure, Octo | CurrentOrg>
+type Route = readonly [method: string, path: RegExp, params: ReadonlyArray<string>, handler: Handler]
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown) =>
   Schema.decodeUnknown(schema, { errors: "first", onExcessProperty: "ignore" })(value).pipe(
     Effect.mapError((e) => E.badRequest(ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`).join("; ")))
   )
 
-const uuidOf = (params: ReadonlyArray<string>) => decodeURIComponent(params[0])
-
-const routes: ReadonlyArray<readonly [string, RegExp, Handler]> = [
-  ["GET", /^\/supplier$/, () => Effect.flatMap(Octo, (o) => o.supplier)],
-  ["GET", /^\/products$/, ({ pricing }) => Effect.flatMap(Octo, (o) => o.products(pricing))],
-  ["GET", /^\/products\/([^/]+)$/, ({ params, pricing }) => Effect.flatMap(Octo, (o) => o.product(decodeURIComponent(params[0]), pricing))],
-  ["POST", /^\/availability\/calendar$/, ({ body, pricing }) => Effect.flatMap(decode(O.CalendarBody, body), (b) => Effect.flatMap(Octo, (o) => o.calendar(b, pricing)))],
-  ["POST", /^\/availability$/, ({ body, pricing }) => Effect.flatMap(decode(O.AvailabilityBody, body), (b) => Effect.flatMap(Octo, (o) => o.availability(b, pricing)))],
-  ["POST", /^\/bookings$/, ({ body, pricing }) => Effect.flatMap(decode(O.ReserveBody, body), (b) => Effect.flatMap(Octo, (o) => o.reserve(b, pricing)))],
-  ["GET", /^\/bookings$/, ({ query, pricing }) =>
+/** Path parameters arrive decoded (and refused as REST refuses them when they are not text): `[uuid]`, `[productId]`. */
+const routes: ReadonlyArray<Route> = [
+  ["GET", /^\/supplier$/, [], () => Effect.flatMap(Octo, (o) => o.supplier)],
+  ["GET", /^\/products$/, [], ({ pricing }) => Effect.flatMap(Octo, (o) => o.products(pricing))],
+  ["GET", /^\/products\/([^/]+)$/, ["productId"], ({ params, pricing }) => Effect.flatMap(Octo, (o) => o.product(params[0], pricing))],
+  ["POST", /^\/availability\/calendar$/, [], ({ body, pricing }) => Effect.flatMap(decode(O.CalendarBody, body), (b) => Effect.flatMap(Octo, (o) => o.calendar(b, pricing)))],
+  ["POST", /^\/availability$/, [], ({ body, pricing }) => Effect.flatMap(decode(O.AvailabilityBody, body), (b) => Effect.flatMap(Octo, (o) => o.availability(b, pricing)))],
+  ["POST", /^\/bookings$/, [], ({ body, pricing }) => Effect.flatMap(decode(O.ReserveBody, body), (b) => Effect.flatMap(Octo, (o) => o.reserve(b, pricing)))],
+  ["GET", /^\/bookings$/, [], ({ query, pricing }) =>
     Effect.flatMap(decode(O.BookingsQuery, Object.fromEntries(query)), (q) => Effect.flatMap(Octo, (o) => o.list(q, pricing)))],
-  ["GET", /^\/bookings\/([^/]+)$/, ({ params, pricing }) => Effect.flatMap(Octo, (o) => o.get(uuidOf(params), pricing))],
-  ["PATCH", /^\/bookings\/([^/]+)$/, ({ params, body, pricing }) =>
-    Effect.flatMap(decode(O.UpdateBody, body), (b) => Effect.flatMap(Octo, (o) => o.update(uuidOf(params), b, pricing)))],
-  ["POST", /^\/bookings\/([^/]+)\/confirm$/, ({ params, body, pricing }) =>
-    Effect.flatMap(decode(O.ConfirmBody, body), (b) => Effect.flatMap(Octo, (o) => o.confirm(uuidOf(params), b, pricing)))],
-  ["POST", /^\/bookings\/([^/]+)\/extend$/, ({ params, body, pricing }) =>
-    Effect.flatMap(decode(O.ExtendBody, body ?? {}), (b) => Effect.flatMap(Octo, (o) => o.extend(uuidOf(params), b, pricing)))],
-  ["POST", /^\/bookings\/([^/]+)\/cancel$/, ({ params, body, pricing }) =>
-    Effect.flatMap(decode(O.CancelBody, body ?? {}), (b) => Effect.flatMap(Octo, (o) => o.cancel(uuidOf(params), b, pricing)))]
+  ["GET", /^\/bookings\/([^/]+)$/, ["uuid"], ({ params, pricing }) => Effect.flatMap(Octo, (o) => o.get(params[0], pricing))],
+  ["PATCH", /^\/bookings\/([^/]+)$/, ["uuid"], ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.UpdateBody, body), (b) => Effect.flatMap(Octo, (o) => o.update(params[0], b, pricing)))],
+  ["POST", /^\/bookings\/([^/]+)\/confirm$/, ["uuid"], ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.ConfirmBody, body), (b) => Effect.flatMap(Octo, (o) => o.confirm(params[0], b, pricing)))],
+  ["POST", /^\/bookings\/([^/]+)\/extend$/, ["uuid"], ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.ExtendBody, body ?? {}), (b) => Effect.flatMap(Octo, (o) => o.extend(params[0], b, pricing)))],
+  ["POST", /^\/bookings\/([^/]+)\/cancel$/, ["uuid"], ({ params, body, pricing }) =>
+    Effect.flatMap(decode(O.CancelBody, body ?? {}), (b) => Effect.flatMap(Octo, (o) => o.cancel(params[0], b, pricing)))]
 ]
 
 type Body = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: E.OctoFailure }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** A JSON body read as REST reads one: UTF-8, at most MAX_DEPTH deep, no NUL or lone surrogate in any string or key. */
 const readJson = (req: IncomingMessage) =>
   new Promise<Body>((resolve) => {
     const chunks: Array<Buffer> = []
@@ -58,16 +63,29 @@ const readJson = (req: IncomingMessage) =>
       else chunks.push(c)
     })
     req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8")
-      if (text.trim() === "") return finish({ ok: true, value: undefined })
+      let text: string
       try {
-        finish({ ok: true, value: JSON.parse(text) })
+        text = utf8.decode(Buffer.concat(chunks))
       } catch {
-        finish({ ok: false, failure: E.badRequest("the body is not valid JSON") })
+        return finish({ ok: false, failure: E.badRequest("the body is not UTF-8") })
       }
+      if (text.trim() === "") return finish({ ok: true, value: undefined })
+      const parsed = parseBody(text)
+      finish(parsed.ok ? { ok: true, value: parsed.value } : { ok: false, failure: E.badRequest(parsed.error.message) })
     })
     req.on("error", () => finish({ ok: false, failure: E.badRequest("the body could not be read") }))
   })
+
+/** The route's path parameters decoded, or the refusal of the first that is not text. */
+const paramsOf = (names: ReadonlyArray<string>, raw: ReadonlyArray<string>): { ok: true; params: ReadonlyArray<string> } | { ok: false; failure: E.OctoFailure } => {
+  const params: Array<string> = []
+  for (let i = 0; i < names.length; i++) {
+    const segment = pathSegment(raw[i])
+    if (!segment.ok) return { ok: false, failure: E.badRequest(`${names[i]} (in the path): ${segment.problem}`) }
+    params.push(segment.value)
+  }
+  return { ok: true, params }
+}
 
 /**
  * The OCTO API at /api/octo as a plain node handler: Bearer with a reseller key (rk_live_…; any other key is 403),
@@ -81,25 +99,39 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
     const path = url.pathname.replace(/^\/api\/octo/, "").replace(/\/+$/, "") || "/"
     const asked = String(req.headers["octo-capabilities"] ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "")
     const granted = CAPABILITIES.filter((c) => asked.includes(c))
-    const send = (status: number, body: unknown) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const text = JSON.stringify(body)
       res.writeHead(status, {
-        "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "octo-capabilities": granted.join(", ")
+        "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "octo-capabilities": granted.join(", "), ...headers
       })
       res.end(text)
     }
     const refuse = (f: E.OctoFailure) => send(f.status, E.errorBody(f))
+    /**
+     * A failure of ours: 503 with Retry-After when the database cannot be reached (OCTO's own code, the status says
+     * it is passing), else 500; logged either way, without details on the wire.
+     */
+    const failed = async (cause: Cause.Cause<unknown>, what: string) => {
+      if (databaseUnreachable(cause)) {
+        await run(Effect.logWarning("database unreachable", Cause.pretty(cause).split("\n")[0]))
+        return send(503, { error: "INTERNAL_SERVER_ERROR", errorMessage: UNAVAILABLE_MESSAGE }, { "retry-after": String(RETRY_AFTER_SECONDS) })
+      }
+      await run(Effect.logError(what, cause))
+      return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+    }
 
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
     if (bearer === undefined) return refuse(E.unauthorized("send Authorization: Bearer <reseller API key>"))
     const found = await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
-    if (Exit.isFailure(found)) return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+    if (Exit.isFailure(found)) return failed(found.cause, "OCTO authentication failed")
     if (Option.isNone(found.value)) return refuse(E.unauthorized("the API key is unknown or revoked"))
     const org = found.value.value
     if (org.keyKind !== "reseller") return refuse(E.forbiddenKey("the OCTO API takes a reseller key (kind reseller, rk_live_…)"))
 
     const method = req.method ?? "GET"
-    const matched = routes.map(([m, re, h]) => [m, re.exec(path), h] as const).filter(([, match]) => match !== null)
+    const badQuery = findBadQuery(url.search.slice(1))
+    if (badQuery !== undefined) return refuse(E.badRequest(`${badQuery.name === undefined ? "query" : printable(badQuery.name)}: ${badQuery.problem}`))
+    const matched = routes.map(([m, re, names, h]) => [m, re.exec(path), names, h] as const).filter(([, match]) => match !== null)
     const route = matched.find(([m]) => m === method)
     if (route === undefined) {
       return matched.length === 0
@@ -108,8 +140,10 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
     }
     const body = method === "GET" ? { ok: true as const, value: undefined } : await readJson(req)
     if (!body.ok) return refuse(body.failure)
-    const [, match, handler] = route
-    const exit = await run(handler({ params: match!.slice(1), body: body.value, query: url.searchParams, pricing: granted.includes("octo/pricing") }).pipe(
+    const [, match, names, handler] = route
+    const params = paramsOf(names, match!.slice(1))
+    if (!params.ok) return refuse(params.failure)
+    const exit = await run(handler({ params: params.params, body: body.value, query: url.searchParams, pricing: granted.includes("octo/pricing") }).pipe(
       Effect.provideService(CurrentOrg, org),
       Effect.provideService(RequestSurface, "octo"),
       traced(`octo ${method} ${path.replace(/\/bookings\/[^/]+/, "/bookings/{uuid}").replace(/\/products\/[^/]+/, "/products/{id}")}`)
@@ -117,7 +151,6 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
     if (Exit.isSuccess(exit)) return send(200, exit.value)
     const failure = Cause.failureOption(exit.cause)
     if (Option.isSome(failure)) return refuse(failure.value)
-    await run(Effect.logError("OCTO request failed", exit.cause))
-    return refuse(new E.OctoFailure({ status: 500, error: "INTERNAL_SERVER_ERROR", errorMessage: "something went wrong on our side" }))
+    return failed(exit.cause, "OCTO request failed")
   }
 }

@@ -3,7 +3,7 @@ import type { GaugeReading, Weather } from "../../engine/ports/Outdoors.ts"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { GuestView } from "../../engine/schema/guest.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
-import { dayOnly, escape, HTML, money, page, readForm, send, timeOnly, when } from "./html.ts"
+import { dayOnly, escape, formRefused, HTML, money, page, readForm, send, timeOnly, when } from "./html.ts"
 
 type Slot = { starts_at: string; ends_at: string; remaining: number; session_id?: string }
 type Message = { from: "guest" | "business"; body: string; created_at: string }
@@ -176,8 +176,9 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
         return send(res, 303, "text/plain", "", { location: `${base}#messages` })
       }
       if (method !== "POST") return send(res, 405, "text/plain", "GET or POST", { allow: "GET, POST" })
-      const form = await readForm(req)
-      if (form === undefined) return send(res, 413, "text/plain", "the form is too large")
+      const read = await readForm(req)
+      if (!read.ok) return formRefused(res, read)
+      const form = read.form
       if (action === "cancel") {
         const done = await run((g) => g.cancel(handle))
         if (Either.isRight(done)) return send(res, 303, "text/plain", "", { location: `${base}?done=cancelled` })

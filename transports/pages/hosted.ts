@@ -2,7 +2,7 @@ import { Effect, Either, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Hosted } from "../../engine/services/public/Hosted.ts"
 import { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
-import { escape, HTML, page, readForm, send, when } from "./html.ts"
+import { escape, formRefused, HTML, page, readForm, send, when, widgetTag } from "./html.ts"
 
 /** /book?offering_id=… (the engine's own booking page) and /wl/{token} (leave a waitlist). */
 export const HOSTED_PATH = /^\/(book|wl\/([^/]+))$/
@@ -19,7 +19,7 @@ export const hostedPages = (runtime: Runtime.Runtime<Hosted | Waitlist>) => {
       const found = await run(Effect.flatMap(Hosted, (h) => h.keyFor(url.searchParams.get("offering_id") ?? "")))
       if (Either.isLeft(found)) return send(res, 404, HTML, page("Not bookable", "<p>This offering is not taking bookings.</p>"))
       return send(res, 200, HTML, page(`Book ${found.right.name}`,
-        `<script src="/widget.js" data-key="${escape(found.right.key)}" data-offering="${escape(url.searchParams.get("offering_id")!)}"></script>`))
+        widgetTag(`data-key="${escape(found.right.key)}" data-offering="${escape(url.searchParams.get("offering_id")!)}"`)))
     }
     const token = m[2]
     const entry = await run(Effect.flatMap(Waitlist, (w) => w.byToken(token)))
@@ -27,7 +27,8 @@ export const hostedPages = (runtime: Runtime.Runtime<Hosted | Waitlist>) => {
     const e = entry.right
     const what = `${escape(e.name)}, <time datetime="${escape(e.starts_at.toISOString())}">${escape(when(e.starts_at.toISOString(), e.timezone))}</time> <span class="note">(${escape(e.timezone)} time)</span>`
     if (req.method === "POST") {
-      if ((await readForm(req)) === undefined) return send(res, 413, "text/plain", "the form is too large")
+      const read = await readForm(req)
+      if (!read.ok) return formRefused(res, read)
       const left = await run(Effect.flatMap(Waitlist, (w) => w.leave(token)))
       if (Either.isLeft(left)) return send(res, 404, HTML, page("Not found", "<p>This link does not open a waitlist place.</p>"))
       return send(res, 200, HTML, page("You have left the waitlist", `<p role="status">You are no longer waiting for ${what}.</p>`))

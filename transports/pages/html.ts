@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { minorUnits } from "../../engine/schema/currency.ts"
+import { STYLE as WIDGET_STYLE } from "../../widget/style.ts"
+import { findBadQuery, printable } from "../http/json.ts"
 
 /** Escapes text for HTML content and attribute values. */
 export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -45,25 +48,130 @@ export const page = (title: string, body: string, lang = "en") =>
 
 export const HTML = "text/html; charset=utf-8"
 
+/** The CSP source that allows exactly this inline script or style. */
+export const hashOf = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
+
+/** The booking widget's script tag (data-key and the rest as attributes, already escaped): a page with it may run it. */
+export const widgetTag = (attributes: string) => `<script src="/widget.js" ${attributes}></script>`
+const WIDGET_TAG = `<script src="/widget.js" `
+
+/** page()'s own styles. */
+export const PAGE_STYLE = hashOf(STYLE)
+
+/** What a page may load or run (each a list of CSP sources). */
+export interface PagePolicy {
+  readonly scripts?: ReadonlyArray<string>
+  /** page()'s styles (PAGE_STYLE) unless told. */
+  readonly styles?: ReadonlyArray<string>
+  readonly connect?: ReadonlyArray<string>
+  readonly images?: ReadonlyArray<string>
+  readonly fonts?: ReadonlyArray<string>
+  readonly workers?: ReadonlyArray<string>
+  /** Where its forms may go (and be redirected to): this origin unless told. */
+  readonly forms?: ReadonlyArray<string>
+}
+
+/** What a page with the widget needs: its script from this origin, its styles (in its shadow root), the public API. */
+export const WIDGET_POLICY: PagePolicy = { scripts: ["'self'"], styles: [PAGE_STYLE, hashOf(WIDGET_STYLE)], connect: ["'self'"] }
+
+/**
+ * The Content-Security-Policy of an engine page: nothing but what the policy names (default-src 'none'), page()'s own
+ * styles by hash unless told, no inline script unless hashed, forms to this origin, never framed, no <base>.
+ */
+export const contentSecurityPolicy = (policy: PagePolicy = {}) =>
+  [
+    "default-src 'none'",
+    ...(policy.scripts ? [`script-src ${policy.scripts.join(" ")}`] : []),
+    `style-src ${(policy.styles ?? [PAGE_STYLE]).join(" ")}`,
+    ...(policy.connect ? [`connect-src ${policy.connect.join(" ")}`] : []),
+    ...(policy.images ? [`img-src ${policy.images.join(" ")}`] : []),
+    ...(policy.fonts ? [`font-src ${policy.fonts.join(" ")}`] : []),
+    ...(policy.workers ? [`worker-src ${policy.workers.join(" ")}`] : []),
+    `form-action ${(policy.forms ?? ["'self'"]).join(" ")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'"
+  ].join("; ")
+
+/**
+ * The headers every HTML page the engine serves sends: its CSP, no framing (frame-ancestors, and X-Frame-Options for
+ * older browsers), no MIME sniffing, and no Referer (a page's address carries its credential: a handle, a checkout).
+ */
+export const pageHeaders = (policy: PagePolicy = {}): Record<string, string> => ({
+  "content-security-policy": contentSecurityPolicy(policy),
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer"
+})
+
+/**
+ * Sends a page (or a redirect, a file) of the engine with pageHeaders. An HTML page that carries the widget's tag gets
+ * the widget's policy; `headers` may replace any of them (the consent page's form-action).
+ */
 export const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store", "referrer-policy": "no-referrer", ...headers })
+  res.writeHead(status, {
+    "content-type": type,
+    "cache-control": "no-store",
+    ...pageHeaders(type === HTML && body.includes(WIDGET_TAG) ? WIDGET_POLICY : {}),
+    ...headers
+  })
   res.end(body)
 }
 
 const MAX_FORM = 64 * 1024
 
-/** A form body (application/x-www-form-urlencoded), or undefined when larger than 64 KiB. */
-export const readForm = (req: IncomingMessage) =>
-  new Promise<URLSearchParams | undefined>((resolve, reject) => {
+export type Form =
+  | { readonly ok: true; readonly form: URLSearchParams }
+  | { readonly ok: false; readonly status: 400 | 413; readonly message: string }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * A body of at most `max` bytes, or "too_large" as soon as it passes that. What comes after is read and dropped,
+ * never kept, and the socket stays whole, so the answer (413, sent with Connection: close) reaches the client.
+ */
+export const readLimited = (req: IncomingMessage, max: number) =>
+  new Promise<Buffer | "too_large">((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    req.on("data", (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length
-      if (size > MAX_FORM) {
-        resolve(undefined)
-        req.destroy()
-      } else chunks.push(c)
-    })
-    req.on("end", () => resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))))
+      if (size <= max) return void chunks.push(c)
+      chunks.length = 0
+      req.off("data", onData)
+      req.resume()
+      resolve("too_large")
+    }
+    req.on("data", onData)
+    req.on("end", () => resolve(Buffer.concat(chunks)))
     req.on("error", reject)
   })
+
+/** Headers of an answer given before the request's body was read to its end: the connection is not used again. */
+export const CLOSE = { connection: "close" } as const
+
+/**
+ * A form body (application/x-www-form-urlencoded) read as REST reads a query: UTF-8, %-encoding that decodes to
+ * UTF-8, no NUL or lone surrogate in a name or value (400 naming the field), at most 64 KiB (413).
+ */
+export const readForm = (req: IncomingMessage) =>
+  readLimited(req, MAX_FORM).then((body): Form => {
+    if (body === "too_large") return { ok: false, status: 413, message: `the form is larger than ${MAX_FORM / 1024} KiB` }
+    let text: string
+    try {
+      text = utf8.decode(body)
+    } catch {
+      return { ok: false, status: 400, message: "the form is not UTF-8" }
+    }
+    const bad = findBadQuery(text)
+    if (bad !== undefined) return { ok: false, status: 400, message: `${bad.name === undefined ? "a field name" : printable(bad.name)}: ${bad.problem}` }
+    return { ok: true, form: new URLSearchParams(text) }
+  })
+
+/** A link whose path is not text (%-encoding that is not UTF-8, a NUL, a lone surrogate): 400, as a page. */
+export const badLink = (res: ServerResponse, problem: string) =>
+  send(res, 400, HTML, page("This link is not valid", `<p role="alert">The address ${escape(problem)}. Check the link in your email.</p>`))
+
+/** A form refused (too large, not text), answered as a page; a form too large is answered before it was all read. */
+export const formRefused = (res: ServerResponse, refused: Extract<Form, { ok: false }>) =>
+  send(res, refused.status, HTML, page(refused.status === 413 ? "Too much was sent" : "The form could not be read", `<p role="alert">${escape(refused.message)}</p>`),
+    refused.status === 413 ? CLOSE : {})

@@ -1,7 +1,7 @@
 import { Effect, Either, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Waivers } from "../../engine/services/waivers/Waivers.ts"
-import { escape, HTML, page, readForm, send, when } from "./html.ts"
+import { escape, formRefused, HTML, page, readForm, send, when } from "./html.ts"
 
 type View = Effect.Effect.Success<ReturnType<Waivers["get"]>>
 type Fail = { readonly _tag: string; readonly message: string; readonly code?: string }
@@ -40,8 +40,9 @@ export const waiverPages = (runtime: Runtime.Runtime<Waivers>) => {
     }
     if (req.method === "GET" || req.method === "HEAD") return show(200, query.get("done") === "signed" ? "Thank you: your signature is in." : undefined)
     if (req.method !== "POST") return send(res, 405, "text/plain", "GET or POST", { allow: "GET, POST" })
-    const form = await readForm(req)
-    if (form === undefined) return send(res, 413, "text/plain", "the form is too large")
+    const read = await readForm(req)
+    if (!read.ok) return formRefused(res, read)
+    const form = read.form
     const name = (form.get("name") ?? "").trim()
     if (name === "" || name.length > 120) return show(400, undefined, "Write the full name of the person signing (at most 120 characters).")
     if (form.get("accept") !== "yes") return show(400, undefined, "Tick the box to accept the waiver.")

@@ -4,7 +4,8 @@ import { Effect, Either, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
-import { escape, money, page } from "../pages/html.ts"
+import { pathSegment } from "../http/json.ts"
+import { badLink, CLOSE, escape, formRefused, HTML, money, page, readForm, readLimited, send } from "../pages/html.ts"
 
 export { money }
 
@@ -12,26 +13,13 @@ export { money }
 export const PAYMENT_PATH = /^\/(pay\/[^/]+(\/[^/]+)?|payments\/stripe\/events)$/
 const MAX_BODY = 512 * 1024
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string | undefined>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) {
-        resolve(undefined)
-        req.destroy()
-      } else chunks.push(c)
-    })
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    req.on("error", reject)
-  })
+/** The processor's event as sent (its signature covers these bytes), or undefined past MAX_BODY. */
+const readBody = (req: IncomingMessage) => readLimited(req, MAX_BODY).then((body) => (body === "too_large" ? undefined : body.toString("utf8")))
 
-const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...headers })
-  res.end(body)
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers })
+  res.end(JSON.stringify(body))
 }
-const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, "application/json", JSON.stringify(body))
 
 const summary = (c: SandboxCheckoutRow) =>
   `<dl><dt>Offering</dt><dd>${escape(c.description)}</dd>` +
@@ -72,7 +60,7 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     if (path === "/payments/stripe/events") {
       if (req.method !== "POST") return (send(res, 405, "text/plain", "POST only", { allow: "POST" }), true)
       const body = await readBody(req)
-      if (body === undefined) return (json(res, 413, { error: { code: "too_large", message: "the event is too large" } }), true)
+      if (body === undefined) return (json(res, 413, { error: { code: "payload_too_large", message: `the event is larger than ${MAX_BODY} bytes` } }, CLOSE), true)
       const signature = req.headers["stripe-signature"]
       const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.receive({ body, signature: Array.isArray(signature) ? signature[0] : signature }))))
       if (Either.isLeft(result)) return (json(res, 400, { error: { code: "invalid_signature", message: result.left.message } }), true)
@@ -80,14 +68,19 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     }
     const m = /^\/pay\/([^/]+)(?:\/([^/]+))?$/.exec(path)
     if (m === null) return false
+    // Each segment is text, as REST has it, before it goes near the database.
+    for (const raw of [m[1], m[2]]) {
+      const segment = raw === undefined ? undefined : pathSegment(raw)
+      if (segment !== undefined && !segment.ok) return (badLink(res, segment.problem), true)
+    }
     if (m[1] === "done" && m[2] === undefined && req.method === "GET") {
-      return (send(res, 200, "text/html; charset=utf-8", page("Thank you", "<p>Your payment is being processed; your booking is confirmed by email once it lands.</p>")), true)
+      return (send(res, 200, HTML, page("Thank you", "<p>Your payment is being processed; your booking is confirmed by email once it lands.</p>")), true)
     }
     if (m[1] === "again" && m[2] !== undefined && req.method === "GET") {
-      const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.resume(m[2]!))))
+      const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.resume(decodeURIComponent(m[2]!)))))
       if (Either.isRight(result)) return (send(res, 303, "text/plain", "", { location: result.right }), true)
       const status = result.left._tag === "NotFound" ? 404 : 409
-      return (send(res, status, "text/html; charset=utf-8", page(status === 404 ? "Booking not found" : "Nothing to pay", `<p>${escape(result.left.message)}</p>`)), true)
+      return (send(res, status, HTML, page(status === 404 ? "Booking not found" : "Nothing to pay", `<p>${escape(result.left.message)}</p>`)), true)
     }
     if (m[2] !== undefined || Option.isNone(sandbox)) return false
     const pages = sandbox.value
@@ -95,21 +88,22 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     const now = () => run(Effect.flatMap(Payments, (p) => p.now))
     if (req.method === "GET") {
       const c = await run(pages.view(id))
-      if (Option.isNone(c)) return (send(res, 404, "text/html; charset=utf-8", page("Checkout not found", "<p>No such checkout.</p>")), true)
-      return (send(res, 200, "text/html; charset=utf-8", checkoutPage(c.value, await now())), true)
+      if (Option.isNone(c)) return (send(res, 404, HTML, page("Checkout not found", "<p>No such checkout.</p>")), true)
+      return (send(res, 200, HTML, checkoutPage(c.value, await now())), true)
     }
     if (req.method !== "POST") return (send(res, 405, "text/plain", "GET or POST", { allow: "GET, POST" }), true)
-    const body = await readBody(req)
-    const card = new URLSearchParams(body ?? "").get("card_number") ?? ""
+    const read = await readForm(req)
+    if (!read.ok) return (formRefused(res, read), true)
+    const card = read.form.get("card_number") ?? ""
     const paid = await run(pages.pay(id, card))
-    if (paid._tag === "not_found") return (send(res, 404, "text/html; charset=utf-8", page("Checkout not found", "<p>No such checkout.</p>")), true)
+    if (paid._tag === "not_found") return (send(res, 404, HTML, page("Checkout not found", "<p>No such checkout.</p>")), true)
     if (paid._tag === "paid") {
       await run(Effect.flatMap(Payments, (p) => p.receive(paid.event)).pipe(Effect.orDie))
-      return (send(res, 200, "text/html; charset=utf-8", checkoutPage(paid.checkout, await now())), true)
+      return (send(res, 200, HTML, checkoutPage(paid.checkout, await now())), true)
     }
     const r = results[paid._tag]
     const html = paid._tag === "declined" || paid._tag === "invalid_card" ? page("Pay for your booking", summary(paid.checkout) + form(paid.checkout, r.error)) : page(r.error, summary(paid.checkout))
-    return (send(res, r.status, "text/html; charset=utf-8", html), true)
+    return (send(res, r.status, HTML, html), true)
   }
 }
 

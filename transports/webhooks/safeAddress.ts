@@ -19,7 +19,8 @@ for (const [net, prefix] of [
   ["fc00::", 7], // unique-local
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8] // multicast
+  ["ff00::", 8], // multicast
+  ["64:ff9b:1::", 48] // NAT64 for local use (RFC 8215): a translator inside some network, to its own IPv4
 ] as const) forbidden.addSubnet(net, prefix, "ipv6")
 
 /** True for any address a webhook must never reach; anything that is not an IP is refused too. */
@@ -28,19 +29,28 @@ export const isForbiddenAddress = (ip: string): boolean => {
   const family = isIP(address)
   if (family === 4) return forbidden.check(address, "ipv4")
   if (family !== 6) return true
-  const embedded = embeddedIPv4(address)
-  if (embedded !== null && forbidden.check(embedded, "ipv4")) return true
+  if (embeddedIPv4(address).some((v4) => forbidden.check(v4, "ipv4"))) return true
   return forbidden.check(address, "ipv6")
 }
 
-/** The IPv4 inside an IPv4-mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96) address. */
-const embeddedIPv4 = (ip: string): string | null => {
+const v4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".")
+
+/**
+ * The IPv4 addresses an IPv6 address carries, which a packet to it may end up at: IPv4-mapped (::ffff:0:0/96),
+ * IPv4-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16, the IPv4 after the prefix) and Teredo
+ * (2001::/32: its server's IPv4, and its client's, stored inverted in the last 32 bits). IPv4-compatible
+ * (::/96) and local-use NAT64 (64:ff9b:1::/48) are refused whole.
+ */
+const embeddedIPv4 = (ip: string): ReadonlyArray<string> => {
   const words = expand(ip)
-  if (words === null) return null
-  const mapped = words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff
-  const nat64 = words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)
-  if (!mapped && !nat64) return null
-  return [words[6] >> 8, words[6] & 0xff, words[7] >> 8, words[7] & 0xff].join(".")
+  if (words === null) return []
+  const zero = (from: number, to: number) => words.slice(from, to).every((w) => w === 0)
+  if (zero(0, 5) && words[5] === 0xffff) return [v4(words[6], words[7])]
+  if (zero(0, 4) && words[4] === 0xffff && words[5] === 0) return [v4(words[6], words[7])]
+  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return [v4(words[6], words[7])]
+  if (words[0] === 0x2002) return [v4(words[1], words[2])]
+  if (words[0] === 0x2001 && words[1] === 0) return [v4(words[2], words[3]), v4(words[6] ^ 0xffff, words[7] ^ 0xffff)]
+  return []
 }
 
 const expand = (ip: string): Array<number> | null => {

@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { createHash, randomBytes } from "node:crypto"
+import { fieldName, findBadText } from "../../schema/text.ts"
 import { oauthError, type OAuthError } from "./errors.ts"
 
 export const CODE_SECONDS = 10 * 60
@@ -46,6 +47,12 @@ const text = (v: unknown, max: number) => typeof v === "string" && v.length > 0 
 export const parseClientMetadata = (body: unknown): Either.Either<ClientMetadata, OAuthError> => {
   const bad = (d: string) => Either.left(oauthError("invalid_client_metadata", d))
   if (typeof body !== "object" || body === null || Array.isArray(body)) return bad("send the client metadata as a JSON object")
+  // Text as every surface takes it: no NUL (Postgres refuses it) and no lone surrogate, in any value or key.
+  const badText = findBadText(body)
+  if (badText !== undefined) {
+    const field = fieldName(badText.path).slice(0, 100)
+    return Either.left(oauthError(badText.path[0] === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata", `${field}: ${badText.problem}`))
+  }
   const m = body as Record<string, unknown>
   const uris = m.redirect_uris
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every((u) => typeof u === "string")) {

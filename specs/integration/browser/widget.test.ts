@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer as createNetServer } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { sql, type TestApp } from "../../support/app.ts"
+import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { ensureWidget, expectAccessible, launch, screenshots } from "../../support/browser.ts"
-import { bookingsOrg, type BookingsOrg, guest, ok, startPinned } from "../bookings/helpers.ts"
+import { advanceTo, bookingsOrg, type BookingsOrg, guest, ok, PIN } from "../bookings/helpers.ts"
 
 let app: TestApp
 let org: BookingsOrg
@@ -21,7 +21,16 @@ const shopPage = (offering?: string) =>
 
 beforeAll(async () => {
   await ensureWidget()
-  app = await startPinned()
+  // PUBLIC_URL is the app's own address, as in production: the checkout and guest pages it links to are that origin,
+  // and their forms post to it (form-action 'self').
+  const port = await new Promise<number>((resolve) => {
+    const s = createNetServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as AddressInfo).port
+      s.close(() => resolve(p))
+    })
+  })
+  app = await startApp({ port, publicUrl: `http://127.0.0.1:${port}` })
+  await advanceTo(app, PIN)
   org = await bookingsOrg(app, { timezone: "Europe/Amsterdam" })
   pk = ok(await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable", name: "shop" }), 201).key
   shop = createServer((req, res) => {
@@ -34,8 +43,6 @@ beforeAll(async () => {
   ok(await org.call("PATCH", "/org", { allowed_origins: [shopUrl] }))
   browser = await launch()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })
-  // Links the engine makes carry PUBLIC_URL (http://127.0.0.1 in tests, no port): the same path on the running app.
-  await page.route(/^http:\/\/127\.0\.0\.1\/(pay|b|w)\//, (route) => route.continue({ url: `${app.url}${new URL(route.request().url()).pathname}` }))
 })
 afterAll(async () => {
   await browser?.close()

@@ -108,12 +108,21 @@ describe("request bodies", () => {
       ["PATCH", `/api/v1/offerings/${offeringId}`, "{\"metadata\":{\"k\\udc00\":1}}", "invalid_metadata"],
       ["POST", "/api/v1/customers", "{\"email\":\"s@example.com\",\"name\":\"\\ud83d\"}", "invalid_name"],
       ["GET", "/api/v1/customers?q=%ED%A0%80", undefined, "invalid_q"],
-      ["GET", "/api/v1/bookings?status=confirmed&q=ab%ED%B0%80", undefined, "invalid_q"]
+      ["GET", "/api/v1/bookings?status=confirmed&q=ab%ED%B0%80", undefined, "invalid_q"],
+      // A name the operation does not have is never made into a code: it is quoted, printable, in the message only.
+      ["POST", "/api/v1/offerings", "{\"na\\udc00me\":1}", "unknown_field"],
+      ["POST", "/api/v1/offerings", "{\"name\":\"x\",\"kind\":\"class\",\"colour\":\"\\u0000\"}", "unknown_field"],
+      ["GET", "/api/v1/customers?na%ED%A0%80me=1", undefined, "invalid_query"],
+      ["GET", "/api/v1/customers?colour=%00", undefined, "invalid_query"],
+      ["GET", "/api/v1/customers?%E0%A4%A=1", undefined, "invalid_query"]
     ]
     for (const [method, path, body, code] of cases) {
       const res = body === undefined ? await raw(method, path, {}) : await raw(method, path, { "content-type": "application/json" }, [body])
       expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status: 400, code })
+      expect(res.body.error.message).not.toMatch(/[\u0000-\u001f]|\p{Cs}/u)
     }
+    const named = await raw("POST", "/api/v1/offerings", { "content-type": "application/json" }, ["{\"na\\udc00me\":1}"])
+    expect(named.body.error.message).toBe("na?me: must be valid Unicode (no lone surrogates)")
   })
 
   it("quotes at most ~100 characters of an offending value", async () => {

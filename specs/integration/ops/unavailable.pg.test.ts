@@ -100,3 +100,47 @@ describe("the database unreachable", () => {
     expect(rows[0].n).toBe(1)
   })
 })
+
+describe("the database unreachable, on OCTO and OAuth", () => {
+  it("answers 503 with Retry-After in each surface's own error shape (never 500), and recovers by itself", async () => {
+    const org = await app.newOrg()
+    const resellerKey = async () => (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "reseller" })).body.key as string
+    const warm = await resellerKey()
+    // Never used before the cut: finding it needs the database (the other may still be in the key cache).
+    const cold = await resellerKey()
+    const products = (key: string) => fetch(`${app.url}/api/octo/products`, { headers: { authorization: `Bearer ${key}` }, ...timed(30_000) })
+    expect((await products(warm)).status).toBe(200)
+    const form = (path: string, fields: Record<string, string>) =>
+      fetch(`${app.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields), ...timed(30_000) })
+    const register = () =>
+      fetch(`${app.url}/oauth/register`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Outage", redirect_uris: ["http://127.0.0.1:9/cb"] }), ...timed(30_000)
+      })
+    const client = (await (await register()).json()) as { client_id: string }
+
+    proxy.cut()
+    try {
+      const seen: Array<unknown> = []
+      for (const key of [warm, cold]) {
+        const res = await products(key)
+        seen.push({ status: res.status, retry: res.headers.get("retry-after"), body: await res.json() })
+      }
+      for (const res of [
+        await register(),
+        await form("/oauth/token", { grant_type: "authorization_code", client_id: client.client_id, code: "mcp_ac_x", code_verifier: "v".repeat(43), redirect_uri: "http://127.0.0.1:9/cb" }),
+        await form("/oauth/token", { grant_type: "refresh_token", client_id: client.client_id, refresh_token: "mcp_rt_x" }),
+        await form("/oauth/revoke", { client_id: client.client_id, token: "mcp_at_x" })
+      ]) seen.push({ status: res.status, retry: res.headers.get("retry-after"), body: await res.json() })
+      const octo = { status: 503, retry: "5", body: { error: "INTERNAL_SERVER_ERROR", errorMessage: expect.stringMatching(/database/) } }
+      const oauth = { status: 503, retry: "5", body: { error: "temporarily_unavailable", error_description: expect.stringMatching(/database/) } }
+      expect(seen).toEqual([octo, octo, oauth, oauth, oauth, oauth])
+      const authorize = await fetch(`${app.url}/oauth/authorize?response_type=code&client_id=${client.client_id}`, timed(30_000))
+      expect([authorize.status, authorize.headers.get("retry-after"), authorize.headers.get("content-type")]).toEqual([503, "5", "text/html; charset=utf-8"])
+      expect(await authorize.text()).toContain("Try again")
+    } finally {
+      proxy.restore()
+    }
+    await waitFor(async () => (await products(cold)).status === 200, 60_000, "OCTO back")
+    await waitFor(async () => (await register()).status === 201, 60_000, "OAuth back")
+  })
+})

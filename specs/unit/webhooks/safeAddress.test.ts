@@ -38,6 +38,18 @@ describe("isForbiddenAddress", () => {
     ["mapped multicast", "::ffff:224.0.0.1"],
     ["mapped broadcast", "::ffff:255.255.255.255"],
     ["NAT64 of loopback", "64:ff9b::127.0.0.1"],
+    ["NAT64 of metadata", "64:ff9b::a9fe:a9fe"],
+    ["NAT64 for local use", "64:ff9b:1::5db8:d822"],
+    ["6to4 of loopback", "2002:7f00:1::"],
+    ["6to4 of 10/8", "2002:a00:1::1"],
+    ["6to4 of 192.168", "2002:c0a8:101:1::1"],
+    ["6to4 of metadata", "2002:a9fe:a9fe::1"],
+    ["6to4 of this network", "2002::1"],
+    ["Teredo with a private client", "2001:0:4136:e378:8000:63bf:f5ff:fffe"],
+    ["Teredo with a loopback client", "2001:0:4136:e378:8000:63bf:80ff:fffe"],
+    ["Teredo with a private server", "2001:0:a00:1::1"],
+    ["IPv4-translated loopback", "::ffff:0:127.0.0.1"],
+    ["IPv4-translated private", "::ffff:0:a00:1"],
     ["IPv4-compatible loopback", "::127.0.0.1"],
     ["bracketed v6", "[::1]"],
     ["upper-case v6", "FE80::1"],
@@ -60,7 +72,9 @@ describe("isForbiddenAddress", () => {
     ["public v6", "2606:4700:4700::1111"],
     ["global unicast v6", "2001:db9::1"],
     ["mapped public", "::ffff:93.184.216.34"],
-    ["NAT64 of public", "64:ff9b::1.1.1.1"]
+    ["NAT64 of public", "64:ff9b::1.1.1.1"],
+    ["6to4 of public", "2002:5db8:d822::1"],
+    ["Teredo of public server and client", "2001:0:4136:e378:8000:63bf:fefe:fefe"]
   ])("allows %s (%s)", (_name, ip) => {
     expect(isForbiddenAddress(ip)).toBe(false)
   })
@@ -101,6 +115,8 @@ describe("validateWebhookUrl", () => {
     "https://10.0.0.5:8443/",
     "https://169.254.169.254/latest/meta-data",
     "https://[fd00::1]/",
+    "https://[2002:a9fe:a9fe::1]/",
+    "https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/",
     "https://0.0.0.0/",
     "https://localhost/",
     "https://api.localhost/"
