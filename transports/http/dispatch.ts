@@ -9,7 +9,7 @@ import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { statusOf } from "./errors.ts"
-import { openApiDocument } from "./openapi.ts"
+import { adminDocument, openApiDocument } from "./openapi.ts"
 import { Links } from "../../engine/services/Links.ts"
 import { AdminHandlers } from "./handlers/admin.ts"
 import { BookingsHandlers } from "./handlers/bookings.ts"
@@ -115,8 +115,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
     const openapi = JSON.stringify(document)
     /** Each operation's documented 400 codes: a refusal's code is one of them (see codeFor). */
     const documented = new Map<string, Documented>()
-    for (const item of Object.values<Record<string, { operationId: string; "x-error-codes"?: Record<string, Array<string>> }>>(document.paths)) {
-      for (const op of Object.values(item)) documented.set(op.operationId, new Set(op["x-error-codes"]?.["400"] ?? []))
+    for (const doc of [document, adminDocument()]) {
+      for (const item of Object.values<Record<string, { operationId: string; "x-error-codes"?: Record<string, Array<string>> }>>(doc.paths)) {
+        for (const op of Object.values(item)) documented.set(op.operationId, new Set(op["x-error-codes"]?.["400"] ?? []))
+      }
     }
     const tracing = (yield* Tracing).enabled
 

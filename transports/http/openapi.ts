@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Context, Option } from "effect"
 import { EVENT_TYPES } from "../../engine/schema/webhook.ts"
 import { Api } from "./Api.ts"
+import { AdminGroup } from "./groups/admin.ts"
 import { ErrorCodes, type ErrorStatus } from "./errorCodes.ts"
 
 type Json = Record<string, any>
@@ -22,9 +23,9 @@ const REASON: Record<number, string> = {
 const BODY_METHODS = new Set(["post", "put", "patch", "delete"])
 
 /** The operations' own codes, by operation id, read off the contract. */
-const declared = () => {
+const declared = (api: HttpApi.HttpApi.Any) => {
   const out = new Map<string, Partial<Record<ErrorStatus, ReadonlyArray<string>>>>()
-  HttpApi.reflect(Api, {
+  HttpApi.reflect(api as typeof Api, {
     onGroup() {},
     onEndpoint({ endpoint, group }) {
       out.set(`${group.identifier}.${endpoint.name}`, Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({})))
@@ -152,9 +153,9 @@ const eventWebhooks = (doc: Json): Json => {
  * The served OpenAPI document: the contract's, with the server to call (PUBLIC_URL, else this instance's address),
  * and each operation's error responses replaced by the codes it can answer, as an enum per status.
  */
-export const openApiDocument = (publicUrl: string): Json => {
-  const doc: Json = structuredClone(OpenApi.fromApi(Api))
-  const own = declared()
+export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Api, webhooks = true): Json => {
+  const doc: Json = structuredClone(OpenApi.fromApi(api as typeof Api))
+  const own = declared(api)
   doc.servers = [{ url: publicUrl, description: "This instance (PUBLIC_URL, else http://HOST:PORT)" }]
   doc.info.description = `${doc.info.description ?? ""}${COMMON}`
   for (const item of Object.values<Json>(doc.paths)) {
@@ -174,7 +175,7 @@ export const openApiDocument = (publicUrl: string): Json => {
       op["x-error-codes"] = table
     }
   }
-  doc.webhooks = eventWebhooks(doc)
+  if (webhooks) doc.webhooks = eventWebhooks(doc)
   // The error classes' own components are replaced by the per-operation enums above; the platform's decode error
   // is never sent (a decode failure is a 400 in the error shape).
   for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "Unprocessable", "TooMany", "PaymentRequired"]) {
@@ -182,3 +183,9 @@ export const openApiDocument = (publicUrl: string): Json => {
   }
   return doc
 }
+
+/**
+ * The admin API's operations as a document of their own (the served one leaves them out): what the dispatcher reads
+ * their documented codes from, as it does every other operation's.
+ */
+export const adminDocument = (): Json => openApiDocument("", HttpApi.make("admin").add(AdminGroup.annotate(OpenApi.Exclude, false)), false)
