@@ -2,7 +2,7 @@
  * The same-statement baseline: node:http + a pg Pool (the size the engine's pool has) sending the statements the engine
  * sends for POST /api/v1/bookings of a free class time without Idempotency-Key: the API key lookup (the text
  * Orgs.authenticate sends), then the booking path's two prepared statements (READ and WRITE of
- * engine/services/bookings/statements.ts, imported so the texts cannot drift) with the same parameters.
+ * engine/services/bookings/statements.ts and engine/store/bookings.ts, imported so the texts cannot drift) with the same parameters.
  * bench/bookings.ts traces one booking through each server at the pg driver and reports whether the two statement
  * lists are equal (`parity`); when the engine's path changes, change this to match.
  * No framework, no schemas, no background work (the engine also relays events and sends mail while it runs).
@@ -14,7 +14,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { pathToFileURL } from "node:url"
 import pg from "pg"
-import { READ, WRITE } from "../engine/services/bookings/statements.ts"
+import { READ } from "../engine/services/bookings/statements.ts"
+import { WRITE } from "../engine/store/bookings.ts"
 
 const ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 const QUOTA: Record<string, number> = { free: 25, pro: 1_000, growth: 5_000, scale: 15_000 }

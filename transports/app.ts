@@ -21,6 +21,7 @@ import { Customers } from "../engine/services/customers/Customers.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
+import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
 import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Events } from "../engine/services/Events.ts"
@@ -35,7 +36,7 @@ import { Orgs } from "../engine/services/Orgs.ts"
 import { Payments } from "../engine/services/payments/Payments.ts"
 import { Promos } from "../engine/services/promos/Promos.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
-import { GiftPurchases } from "../engine/services/gifts/Purchases.ts"
+import { GiftPurchases } from "../engine/services/payments/GiftPurchases.ts"
 import { Team } from "../engine/services/team/Team.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
@@ -85,7 +86,7 @@ export const ClockLive = (config: Pick<AppConfig, "clock">) => (config.clock ===
 const BookingHooksLive = Layer.mergeAll(OfferingHooksLive, CalendarBookingsLive).pipe(Layer.provide([Events.Default, Mail.Default]))
 
 /** Every engine service, over a database, a clock and a mailer. */
-export const EngineLive = Layer.mergeAll(
+const Services = Layer.mergeAll(
   Orgs.Default,
   Offerings.Default,
   Events.Default,
@@ -114,6 +115,9 @@ export const EngineLive = Layer.mergeAll(
   Photos.Default,
   OAuth.Default
 ).pipe(Layer.provide(BookingHooksLive))
+
+/** The services with what a booking's change does elsewhere (engine/services/bookings/reactions.ts), which they all share. */
+export const EngineLive = Services.pipe(Layer.provideMerge(BookingReactionsLive))
 
 /** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */
 export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => {

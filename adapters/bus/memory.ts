@@ -1,6 +1,6 @@
 import { Effect, Layer, PubSub, Stream } from "effect"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
-import { traced } from "../../engine/services/tracing.ts"
+import { traced } from "../../engine/tracing.ts"
 
 /** In-process bus (the default without NATS_URL): an unbounded PubSub, live events only. */
 export const MemoryBusLive: Layer.Layer<EventBus> = Layer.scoped(

@@ -5,7 +5,7 @@ import {
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
 import { Effect, Layer, Schedule, Schema, Stream } from "effect"
 import { type BusEvent, BusUnavailable, DeploymentReused, EventBus } from "../../engine/ports/Bus.ts"
-import { traced } from "../../engine/services/tracing.ts"
+import { traced } from "../../engine/tracing.ts"
 import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, messageIdOf, subjectOf } from "./subjects.ts"
 
 export interface NatsBusOptions {

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { Mailer } from "../../engine/ports/Mailer.ts"
-import { traced } from "../../engine/services/tracing.ts"
+import { traced } from "../../engine/tracing.ts"
 
 /** Without SMTP_URL: every mail becomes one log line (JSON with the app's JSON logger) and counts as sent. */
 export const LogMailerLive = (from: string) =>

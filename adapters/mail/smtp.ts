@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import nodemailer from "nodemailer"
 import { MailFailed, Mailer } from "../../engine/ports/Mailer.ts"
-import { traced } from "../../engine/services/tracing.ts"
+import { traced } from "../../engine/tracing.ts"
 
 /** SMTP_URL (smtp://user:pass@host:port, smtps:// for TLS from the start) through nodemailer; one pooled transport. */
 export const SmtpMailerLive = (url: string, from: string) =>

@@ -24,7 +24,10 @@ export interface BookingContext extends Times {
   readonly nudged_at: string | null
   readonly choose_by: string | null
   readonly paid_at: string | null
-  /** When the online payment landed (absent on bookings paid before it was kept). */
+  /**
+   * When it was paid other than by hand: the online payment, or a gift card that paid the whole of it as it was
+   * booked (absent on bookings paid before it was kept).
+   */
   readonly paid_online_at?: string | null
   readonly paid_by_hand: boolean
   readonly checked_in_at: string | null
@@ -39,13 +42,18 @@ export interface BookingInput extends Times {
   readonly series_id: string | null
   readonly is_reseller: boolean
   readonly expires_at: string | null
+  /** Paid as it is booked: a gift card covers the whole of it. */
+  readonly paid?: boolean
 }
 
 type At = { readonly at: string }
-type Bare = "confirm" | "pay" | "lapse" | "nudge" | "cancel" | "choose_expired" | "mark_paid" | "mark_unpaid" | "check_in" | "no_show" | "clear_attendance"
+type Bare =
+  | "confirm" | "pay" | "lapse" | "nudge" | "cancel" | "choose_expired" | "mark_paid" | "mark_unpaid" | "check_in" | "no_show"
+  | "clear_attendance" | "checkout_opened" | "sign_waiver"
 export type BookingEvent =
   | { readonly [K in Bare]: { readonly type: K } & At }[Bare]
   | ({ readonly type: "move" } & At & Times)
+  | ({ readonly type: "extend_hold"; readonly expires_at: string } & At)
   | ({ readonly type: "call_off"; readonly choose_by: string } & At)
   | ({ readonly type: "time_cancelled"; readonly starts_at: string; readonly session_id: string | null } & At)
 
@@ -59,6 +67,7 @@ const ms = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso))
 const guards = {
   hold: ({ context }: { context: BookingContext }) => context.confirmed_at === null,
   holdExpired: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.expires_at),
+  beforeExpiry: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) < ms(context.expires_at),
   notNudged: ({ context }: { context: BookingContext }) => context.nudged_at === null,
   beforeChooseBy: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) < ms(context.choose_by),
   chooseByPassed: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.choose_by),
@@ -75,7 +84,8 @@ const initialContext = (input: BookingInput): BookingContext => ({
   starts_at: input.starts_at, ends_at: input.ends_at, session_id: input.session_id, series_id: input.series_id,
   is_reseller: input.is_reseller, expires_at: input.hold ? input.expires_at : null,
   confirmed_at: input.hold ? null : input.at, cancelled_at: null, nudged_at: null, choose_by: null,
-  paid_at: null, paid_by_hand: false, checked_in_at: null, no_show_at: null, previous: null
+  paid_at: input.paid === true ? input.at : null, paid_online_at: input.paid === true ? input.at : null,
+  paid_by_hand: false, checked_in_at: null, no_show_at: null, previous: null
 })
 
 const out = (event: BookingEventName) => ({ type: "outbox", params: { event } }) as const
@@ -110,7 +120,13 @@ export const bookingMachine = setup({
     recordUnpaid: assign({ paid_at: ({ context }) => context.paid_online_at ?? null, paid_by_hand: false }),
     recordCheckIn: assign({ checked_in_at: ({ event }) => event.at, no_show_at: null }),
     recordNoShow: assign({ no_show_at: ({ event }) => event.at, checked_in_at: null }),
-    clearAttendance: assign({ checked_in_at: null, no_show_at: null })
+    clearAttendance: assign({ checked_in_at: null, no_show_at: null }),
+    recordExtension: assign(({ event }) => {
+      assertEvent(event, "extend_hold")
+      return { expires_at: event.expires_at }
+    }),
+    /** A fact the machine allows but does not keep (a checkout's address, a signature): the store writes it. */
+    recordFact: () => undefined
   },
   guards
 }).createMachine({
@@ -124,12 +140,15 @@ export const bookingMachine = setup({
       on: {
         confirm: { target: "confirmed", actions: ["recordConfirmed", out("booking.confirmed")] },
         pay: { target: "confirmed", actions: ["recordConfirmed", "recordPayment", out("booking.confirmed")] },
-        cancel: { target: "cancelled", actions: ["recordCancel", out("booking.cancelled")] }
+        cancel: { target: "cancelled", actions: ["recordCancel", out("booking.cancelled")] },
+        checkout_opened: { actions: "recordFact" }
       },
       states: {
         keeping: {
           on: {
             lapse: { guard: "holdExpired", target: "lapsed" },
+            extend_hold: { guard: "beforeExpiry", actions: "recordExtension" },
+            sign_waiver: { actions: "recordFact" },
             move: { target: "keeping", actions: ["recordMove", out("booking.moved")] },
             time_cancelled: { guard: "isCourse", target: "keeping", actions: ["recordTimeLost", out("booking.session_cancelled")] }
           }
@@ -147,7 +166,8 @@ export const bookingMachine = setup({
         mark_unpaid: { guard: "paidByHand", actions: ["recordUnpaid", out("booking.unpaid")] },
         check_in: { actions: ["recordCheckIn", out("booking.checked_in")] },
         no_show: { guard: "started", actions: ["recordNoShow", out("booking.no_show")] },
-        clear_attendance: { actions: ["clearAttendance", out("booking.attendance_cleared")] }
+        clear_attendance: { actions: ["clearAttendance", out("booking.attendance_cleared")] },
+        sign_waiver: { actions: "recordFact" }
       },
       states: {
         plain: {
@@ -193,13 +213,13 @@ export const bookingCodes = Object.keys(bookingMessages) as ReadonlyArray<Bookin
 export const bookingRefusals: Refusals<BookingCode, BookingEvent["type"]> = {
   messages: bookingMessages,
   guards: {
-    holdExpired: "hold_not_expired", notNudged: "already_nudged", beforeChooseBy: "choose_by_passed",
+    holdExpired: "hold_not_expired", beforeExpiry: "hold_lapsed", notNudged: "already_nudged", beforeChooseBy: "choose_by_passed",
     chooseByPassed: "choose_by_not_passed", notReseller: "reseller_booking", isCourse: "not_a_course",
     notPaidByHand: "already_paid", unpaid: "already_paid", paidByHand: "not_paid_by_hand", started: "not_started"
   } satisfies Record<Exclude<keyof typeof guards, "hold">, BookingCode>,
   states: {
     "held.keeping": { nudge: "hold_not_lapsed" },
-    "held.lapsed": { lapse: "hold_lapsed", move: "hold_lapsed" },
+    "held.lapsed": { lapse: "hold_lapsed", move: "hold_lapsed", extend_hold: "hold_lapsed", sign_waiver: "hold_lapsed" },
     held: { "*": "booking_not_confirmed" },
     "confirmed.plain": { choose_expired: "not_choosing" },
     "confirmed.choosing": { call_off: "already_called_off" },

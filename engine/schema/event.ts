@@ -16,3 +16,9 @@ export const EventsQuery = Schema.Struct({
   order: Schema.optional(Schema.Literal("asc", "desc"))
 })
 export const EventPage = Schema.Struct({ data: Schema.Array(Event), next_after: Schema.Int })
+
+/** An event a change appends to the org's feed, in its transaction (the outbox). */
+export interface NewEvent {
+  readonly type: string
+  readonly data: unknown
+}

@@ -3,7 +3,7 @@ import { Text, strict } from "./common.ts"
 import { Email } from "./customer.ts"
 import { isValidZone } from "../time/local.ts"
 import { isCurrency } from "./currency.ts"
-import { MAIL_KINDS } from "../services/mail/render.ts"
+import { MAIL_KINDS } from "./mailKinds.ts"
 
 export { minorUnits } from "./currency.ts"
 

@@ -2,15 +2,12 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
 import { Wakeups } from "./Wakeups.ts"
-import type { Event } from "../schema/event.ts"
+import type { Event, NewEvent } from "../schema/event.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
-import { fn, traced } from "./tracing.ts"
+import { fn, traced } from "../tracing.ts"
 
-export interface NewEvent {
-  readonly type: string
-  readonly data: unknown
-}
+export type { NewEvent } from "../schema/event.ts"
 
 /** Events are served only once this old, so a cursor never passes one still being written. */
 export const SETTLE_MS = 2000

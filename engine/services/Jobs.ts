@@ -1,6 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option, Ref } from "effect"
-import { traced } from "./tracing.ts"
+import { traced } from "../tracing.ts"
 
 export interface Job {
   readonly name: string

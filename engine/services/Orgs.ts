@@ -1,4 +1,4 @@
-import { isEmailTaken as isUniqueViolation } from "./customers/row.ts"
+import { isEmailTaken as isUniqueViolation } from "../store/customerRow.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
@@ -9,7 +9,7 @@ import { CurrentOrg, type KeyKind, type Plan, type Role } from "./CurrentOrg.ts"
 import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
 import { switchOffForKey } from "./webhooks/revoke.ts"
-import { fn, traced } from "./tracing.ts"
+import { fn, traced } from "../tracing.ts"
 import { transaction } from "../store/transaction.ts"
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")

@@ -37,6 +37,7 @@ import mailQueue from "./migrations/0093_mail_queue.ts"
 import quotaOnClock from "./migrations/0094_quota_on_clock.ts"
 import customerLookup from "./migrations/0095_customer_lookup.ts"
 import deployment from "./migrations/0096_deployment.ts"
+import machineFromColumns from "./migrations/0097_machine_from_columns.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -77,7 +78,8 @@ export const migrationsByName = {
   "0093_mail_queue": mailQueue,
   "0094_quota_on_clock": quotaOnClock,
   "0095_customer_lookup": customerLookup,
-  "0096_deployment": deployment
+  "0096_deployment": deployment,
+  "0097_machine_from_columns": machineFromColumns
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

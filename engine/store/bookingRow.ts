@@ -1,6 +1,6 @@
-import type { BookingContext, BookingRow as MachineRow, BookingState } from "../../machines/booking.ts"
-import type { Booking } from "../../schema/booking.ts"
-import type { Question } from "../../schema/offering.ts"
+import { type BookingContext, type BookingRow as MachineRow, type BookingState, bookingStatus } from "../machines/booking.ts"
+import type { Booking } from "../schema/booking.ts"
+import type { Question } from "../schema/offering.ts"
 
 export interface BookingRow {
   readonly id: string
@@ -81,6 +81,39 @@ export const stateValue = (text: string): BookingState => {
   return (sub === undefined ? top : { [top]: sub }) as BookingState
 }
 export const machineRow = (row: BookingRow): MachineRow => ({ value: stateValue(row.state), context: row.machine })
+
+const date = (iso: string | null | undefined) => (iso == null ? null : new Date(iso))
+
+/** Whether a booking in this state keeps its places: a live hold, or a confirmed booking not called off. */
+export const keepsPlace = (state: BookingState) => {
+  const path = stateText(state)
+  return path === "held.keeping" || path === "confirmed.plain"
+}
+
+/**
+ * Every column the booking machine governs, from its state and context: the one place they are derived. A
+ * transition's other facts (a cancel's reason and refund, a payment's amounts) are not the machine's and are written
+ * beside these (engine/store/bookings.ts, BookingFacts).
+ */
+export const lifecycleColumns = (state: BookingState, c: BookingContext) => ({
+  state: stateText(state),
+  machine: JSON.stringify(c),
+  status: bookingStatus(state),
+  keeps_place: keepsPlace(state),
+  starts_at: new Date(c.starts_at),
+  ends_at: new Date(c.ends_at),
+  session_id: c.session_id,
+  expires_at: date(c.expires_at),
+  confirmed_at: date(c.confirmed_at),
+  cancelled_at: date(c.cancelled_at),
+  nudged_at: date(c.nudged_at),
+  choose_by: date(c.choose_by),
+  paid_at: date(c.paid_at),
+  checked_in_at: date(c.checked_in_at),
+  no_show_at: date(c.no_show_at),
+  previous: c.previous === null ? null : JSON.stringify(c.previous)
+})
+export type LifecycleColumns = ReturnType<typeof lifecycleColumns>
 
 /** The resource as the API shows it. The guest's handle is never shown: it goes only to the guest's email. */
 export interface WaiverSignature {

@@ -1,80 +1,199 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
-import { type BookingEvent, bookingStatus, decideBooking } from "../../machines/booking.ts"
-import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
-import type { NewEvent } from "../Events.ts"
-import { conflictOrDie, isTransient } from "./refusals.ts"
-import { giveBackGift } from "../gifts/moves.ts"
-import { Links } from "../Links.ts"
-import { openings } from "../waitlist/open.ts"
-import { type BookingRow, type Joined, machineRow, stateText, toBooking } from "./row.ts"
-import { ofOrg } from "../../store/tenancy.ts"
-import { closeCheckouts } from "../payments/checkouts.ts"
+import { Context, Effect } from "effect"
+import { type BookingEvent, decideBooking } from "../machines/booking.ts"
+import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
+import { type Conflict, conflict, notFound } from "../schema/errors.ts"
+import type { NewEvent } from "../schema/event.ts"
+import { type BookingRow, type Joined, lifecycleColumns, machineRow, signaturesOf, toBooking } from "./bookingRow.ts"
+import { CUSTOMER_WRITE, type CustomerMode } from "./customers.ts"
+import { conflictOrDie } from "./refusals.ts"
+import { ofOrg } from "./tenancy.ts"
+import { isTransient } from "./transaction.ts"
+
+/**
+ * The bookings table's one writer. A booking's lifecycle changes only through its machine (apply): the columns the
+ * machine governs are derived from its result (lifecycleColumns, engine/store/bookingRow.ts), and a transition's
+ * other facts are the few BookingFacts below. Everything else a booking records (what a new booking adds after its
+ * WRITE, a reseller's references, its money's progress after it was cancelled) has a named operation here.
+ */
+
+/** What a transition records besides the machine's own columns. */
+export type BookingFacts = {
+  readonly cancel_reason?: string | null
+  readonly refund_cents?: number | null
+  readonly refund_next_at?: Date | null
+  readonly paid_cents?: number | null
+  readonly payment_intent_id?: string | null
+  readonly charged_cents?: number | null
+  readonly checkout_url?: string | null
+  readonly gift_returned_at?: Date | null
+  readonly waiver_signed?: number
+  readonly waiver_signatures?: string
+}
+
+/**
+ * What a booking's change does elsewhere, in its transaction, after the row is written: a booking that leaves gives
+ * back its gift card's part and opens its places to the waitlist, one that leaves its hold closes its checkouts. The
+ * bookings service provides it (engine/services/bookings/reactions.ts), so that payments, OCTO and waivers, which
+ * change bookings through this store, never import the bookings service.
+ */
+export class BookingReactions extends Context.Tag("BookingReactions")<BookingReactions, {
+  readonly changed: (before: BookingRow, after: BookingRow, event: BookingEvent, now: Date) => Effect.Effect<{
+    readonly facts: BookingFacts
+    readonly events: ReadonlyArray<NewEvent>
+  }>
+}>() {}
+
+/**
+ * The booking path's WRITE, for each way of meeting the guest (CUSTOMER_WRITE), all three with the same parameters:
+ * everything a new booking changes, in one statement and so one transaction: the customer, the booking (the
+ * booking_places trigger takes its places or refuses), its mail and the mail's place in mail_queue (none when $33,
+ * the address, is null: a quiet booking), then the org's event clock row, which also counts the month's bookings
+ * against the plan's quota (refused past it; engine/store/rules/quota.sql), and the booking's events stamped under it,
+ * their ids queued for the relay (relay_queue). They run in the order the final select reads them (a CTE nothing
+ * reads runs last): the customer, the booking (the time's row is locked from here to commit), its mail, and only then
+ * the org's row, which every booking of the org waits on, so it is held for the least: the events, the commit. $2
+ * (the mode), $4-$6 and $8-$9 (the guest's details) are also named in the final select, so that each statement knows
+ * their types whether it reads them or not.
+ */
+const writeFor = (mode: CustomerMode): PreparedStatement => ({
+  name: `booking_write_${mode}`,
+  text: `with c as (
+      ${CUSTOMER_WRITE[mode]}
+    ), b as (
+      insert into bookings (id, org_id, offering_id, customer_id, session_id, series_id, starts_at, ends_at, quantity, places, state, machine,
+        status, keeps_place, expires_at, total_cents, reference, handle, source, notes, answers, metadata, confirmed_at, created_at,
+        waiver_token, waiver_needed, guest_cancel_hours)
+      select $10::uuid, $1::uuid, $11::uuid, c.id, $12::uuid, $13::uuid, $14::timestamptz, $15::timestamptz, $16::int, $17::int, $18::text,
+        $19::jsonb, $20::text, true, $21::timestamptz, $22::int, $23::text, $24::text, $25::text, $26::text, $27::jsonb, $28::jsonb,
+        $29::timestamptz, $7::timestamptz, $30::text, $31::int, $42::int
+      from c
+      returning id
+    ), m as (
+      insert into mail_outbox (id, org_id, to_address, subject, body, kind, booking_id, created_at, attempts, next_at, vars)
+      select $32::uuid, $1::uuid, $33::text, $34::text, $35::text, $36::text, b.id, $7::timestamptz, 0, $7::timestamptz, $41::jsonb from b
+      where $33::text is not null
+      returning id, next_at
+    ), mq as (
+      insert into mail_queue (mail_id, due_at) select id, next_at from m
+      returning 1
+    ), t as (
+      insert into org_events as x (org_id, last_at, month, used, quota) select $1::uuid, $7::timestamptz, $37::text, 1, $38::int from b
+      on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at),
+        used = case when excluded.month > x.month then 1 else x.used + 1 end, month = greatest(x.month, excluded.month), quota = excluded.quota
+      returning last_at
+    ), e as (
+      insert into events (org_id, type, data, created_at)
+      select $1::uuid, v.type, v.data, t.last_at from t, rows from (unnest($39::text[]), jsonb_array_elements($40::jsonb)) with ordinality as v(type, data, n)
+      order by v.n
+      returning id
+    ), r as (
+      insert into relay_queue (event_id) select id from e
+    )
+    select (select count(*) from b)::int as written, (select count(*) from mq)::int as mails, (select count(*) from e)::int as events,
+      ($2::text, $4::text, $5::text, $6::text, $8::text, $9::text) is null as unread`
+})
+
+export const WRITE: Record<CustomerMode, PreparedStatement> = { new: writeFor("new"), fill: writeFor("fill"), keep: writeFor("keep") }
 
 const joined = (sql: SqlClient.SqlClient) =>
   sql`select b.*, c.name as c_name, c.email as c_email, c.phone as c_phone, o.name as o_name, o.kind as o_kind, o.questions as o_questions
       from bookings b join customers c on c.id = b.customer_id join offerings o on o.id = b.offering_id`
 
-/** Booking rows: load (scoped by org), lock, and apply one machine event, collecting its outbox events. */
+/** The statements of find and lock (bookings/lookups.test.ts reads their plans). */
+export const findStatement = (sql: SqlClient.SqlClient, orgId: string, id: string) =>
+  sql<BookingRow & Joined>`${joined(sql)} where b.id = ${id}::uuid and ${ofOrg(sql, "b.org_id", orgId)}`
+export const lockStatement = (sql: SqlClient.SqlClient, orgId: string, id: string) =>
+  sql<BookingRow>`select * from bookings where id = ${id}::uuid and ${ofOrg(sql, "org_id", orgId)} for update`
+
+/** A reseller's own references (OCTO), kept beside the booking; the contact may move the booking to another guest. */
+export type ResellerFacts = {
+  readonly octo_uuid?: string
+  readonly customer_id?: string
+  readonly reseller_reference?: string | null
+  readonly octo_contact?: string | null
+  readonly octo_units?: string
+  readonly notes?: string
+}
+
+/** Booking rows: load (scoped by org), lock, write a new one, and apply one machine event, collecting its events. */
 export const bookingStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const links = yield* Links
+  const prepared = yield* Prepared
+  const reactions = yield* BookingReactions
 
-  /** The statements of find and lock (bookings/lookups.test.ts reads their plans). */
-  const findStatement = (orgId: string, id: string) => sql<BookingRow & Joined>`${joined(sql)} where b.id = ${id}::uuid and ${ofOrg(sql, "b.org_id", orgId)}`
-  const lockStatement = (orgId: string, id: string) => sql<BookingRow>`select * from bookings where id = ${id}::uuid and ${ofOrg(sql, "org_id", orgId)} for update`
+  const one = <A>(rows: ReadonlyArray<A>) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0]))
 
-  const find = (orgId: string, id: string) =>
-    findStatement(orgId, id).pipe(
-      Effect.orDie,
-      Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
-    )
+  const find = (orgId: string, id: string) => findStatement(sql, orgId, id).pipe(Effect.orDie, Effect.flatMap(one))
+  const lock = (orgId: string, id: string) => lockStatement(sql, orgId, id).pipe(Effect.orDie, Effect.flatMap(one))
 
-  const lock = (orgId: string, id: string) =>
-    lockStatement(orgId, id).pipe(
-      Effect.orDie,
-      Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])))
-    )
+  /** A refusal of the database (no room) is the change's 409; a deadlock stays an SqlError (to run again); else a defect. */
+  const refusal = (e: SqlError): Effect.Effect<never, Conflict | SqlError> => (isTransient(e) ? Effect.fail(e) : conflictOrDie(e))
+  const write = (id: string, columns: Record<string, unknown>) =>
+    sql`update bookings set ${sql.update(columns)} where id = ${id}`.pipe(Effect.catchTag("SqlError", refusal))
 
   /**
-   * Runs the booking machine on a locked row; when it accepts, writes the next state, the machine's
-   * context and `changes` in one statement. A booking that leaves its hold (confirmed, paid or cancelled) or whose hold
-   * lapses no longer needs a checkout: its open ones close (closeCheckouts), and one no longer held shows none. Returns
-   * the booking after it and the events to append. A change that gains places where there is no room is refused by the
-   * database (bookings_places): 409 sold_out. A deadlock stays an SqlError, for the caller's transaction to run again
-   * (retryTransient); other SQL errors are defects.
+   * Runs the booking machine on a locked row; when it accepts, writes the columns it governs and `facts` in one
+   * statement, then what the change does elsewhere (BookingReactions). A booking no longer held shows no checkout.
+   * Returns the booking after it and the events to append. A change that gains places where there is no room is
+   * refused by the database (booking_places): 409 sold_out.
    */
-  const apply = (row: BookingRow, event: BookingEvent, changes: Record<string, unknown>, now: Date, extra: Record<string, unknown> = {}) =>
+  const apply = (row: BookingRow, event: BookingEvent, now: Date, facts: BookingFacts = {}, extra: Record<string, unknown> = {}) =>
     Effect.gen(function*() {
       const decided = decideBooking(machineRow(row), event)
       if (!decided.ok) return yield* conflict(decided.code, decided.message)
-      const status = bookingStatus(decided.state)
-      const leftHold = row.status === "held" && status !== "held"
-      yield* sql`update bookings set ${
-        sql.update({
-          state: stateText(decided.state),
-          machine: JSON.stringify(decided.context),
-          status,
-          ...(status === "cancelled" ? { keeps_place: false, choose_by: null } : {}),
-          ...(leftHold ? { checkout_url: null } : {}),
-          ...changes,
-          updated_at: now
-        })
-      } where id = ${row.id}`.pipe(Effect.catchTag("SqlError", (e): Effect.Effect<never, Conflict | SqlError> => (isTransient(e) ? Effect.fail(e) : conflictOrDie(e))))
-      if (leftHold || event.type === "lapse") yield* closeCheckouts(sql, row.id).pipe(Effect.orDie)
-      // A booking that leaves gives back what its gift card paid (once), and the places it held open to the waitlist.
-      const leaves = status === "cancelled" || event.type === "lapse"
-      const returned = leaves ? yield* giveBackGift(sql, row, now).pipe(Effect.orDie) : []
-      const opened = (leaves || event.type === "move") && row.session_id !== null && row.keeps_place
-        ? (yield* openings(sql, row.session_id, now, links.publicUrl).pipe(Effect.orDie)).map(({ type, data }) => ({ type, data }))
-        : []
+      const after = lifecycleColumns(decided.state, decided.context)
+      yield* write(row.id, { ...after, ...(after.status !== "held" ? { checkout_url: null } : {}), ...facts, updated_at: now })
+      const reacted = yield* reactions.changed(row, { ...row, ...after, machine: decided.context, previous: decided.context.previous }, event, now)
+      if (Object.keys(reacted.facts).length > 0) yield* write(row.id, reacted.facts)
       const booking = yield* find(row.org_id, row.id)
-      const events: NewEvent[] = [...decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } })), ...returned, ...opened]
+      const events: NewEvent[] = [...decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } })), ...reacted.events]
       return { booking, events, decided }
     })
 
-  return { find, lock, apply, joined: () => joined(sql), findStatement, lockStatement } as const
+  /**
+   * A checkout the processor opened for the booking (its machine's checkout_opened, accepted while it is held): its
+   * address is shown on the booking. False when the booking no longer takes it (confirmed or cancelled meanwhile).
+   */
+  const checkoutOpened = (orgId: string, id: string, url: string, now: Date) =>
+    Effect.gen(function*() {
+      const row = yield* lock(orgId, id)
+      if (!decideBooking(machineRow(row), { type: "checkout_opened", at: now.toISOString() }).ok) return false
+      yield* write(row.id, { checkout_url: url })
+      return true
+    }).pipe(Effect.catchTag("NotFound", () => Effect.succeed(false)))
+
+  /** WRITE: a new booking with everything it changes (its places taken or refused by the database). */
+  const insert = (mode: CustomerMode, values: ReadonlyArray<unknown>) => prepared.run<{ written: number }>(WRITE[mode], values)
+
+  /** What a new booking adds in its transaction after WRITE: a promo code's discount, a gift card's part, signatures. */
+  const recordExtras = (row: BookingRow) =>
+    sql`update bookings set ${sql.update({
+      promo_code: row.promo_code, discount_cents: row.discount_cents, gift_card_id: row.gift_card_id, gift_cents: row.gift_cents,
+      paid_cents: row.paid_cents, paid_at: row.paid_at, waiver_signed: row.waiver_signed, waiver_signatures: JSON.stringify(signaturesOf(row))
+    })} where id = ${row.id}`
+
+  const recordReseller = (orgId: string, id: string, facts: ResellerFacts, now: Date) =>
+    sql`update bookings set ${sql.update({ ...facts, updated_at: now })} where id = ${id} and org_id = ${orgId}`
+
+  /**
+   * The money of a booking as its payment's ledger moves after the booking's last transition: a refund's progress,
+   * or a payment that landed after it was cancelled. Only the row of that payment (payment_intent_id) is touched;
+   * `adopt` makes a cancelled booking without a payment take this one (it is refunded in full).
+   */
+  const recordMoney = (id: string, paymentIntentId: string, facts: BookingFacts & {
+    readonly refund_id?: string | null
+    readonly refunded_at?: Date | null
+    readonly refund_failed_at?: Date | null
+    readonly refund_error?: string | null
+  }, adopt = false) =>
+    sql`update bookings set ${sql.update(facts)} where id = ${id} and ${
+      adopt ? sql`status = 'cancelled' and payment_intent_id is null` : sql`payment_intent_id = ${paymentIntentId}`
+    }`
+
+  return { find, lock, apply, checkoutOpened, insert, recordExtras, recordReseller, recordMoney, joined: () => joined(sql) } as const
 })
 
+export type BookingStore = Effect.Effect.Success<typeof bookingStore>
 export type Applied = { readonly booking: BookingRow & Joined; readonly events: ReadonlyArray<NewEvent> }

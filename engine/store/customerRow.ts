@@ -1,5 +1,5 @@
 import type { SqlError } from "@effect/sql"
-import type { Customer } from "../../schema/customer.ts"
+import type { Customer } from "../schema/customer.ts"
 
 export interface CustomerRow {
   readonly id: string

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { traced } from "../services/tracing.ts"
+import { traced } from "../tracing.ts"
 
 /**
  * The deployment's id (table `deployment`, migration 0096): what makes this database's event ids unique on a bus that

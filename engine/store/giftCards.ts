@@ -1,7 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
-import type { NewEvent } from "../Events.ts"
+import type { NewEvent } from "../schema/event.ts"
 
 /** Crockford's base32 without I, L, O, U: nothing a guest can misread. */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -41,8 +41,8 @@ interface Gifted {
 
 /**
  * A booking that leaves (cancelled, or its hold lapsed) gives back what its gift card paid, once: the card's balance
- * and a `return` move, the booking's gift_returned_at, and the event gift_card.refunded. Runs in the caller's
- * transaction, with the booking row locked.
+ * and a `return` move, and the event gift_card.refunded; the booking records it (gift_returned_at) as a fact of its
+ * change. Runs in the caller's transaction, with the booking row locked. Answers whether anything went back.
  */
 export const giveBackGift = (sql: SqlClient.SqlClient, row: Gifted, now: Date) =>
   Effect.gen(function*() {
@@ -52,13 +52,13 @@ export const giveBackGift = (sql: SqlClient.SqlClient, row: Gifted, now: Date) =
       where id = ${row.gift_card_id} returning for_email`
     if (card === undefined) return []
     yield* recordMove(sql, { org_id: row.org_id, gift_card_id: row.gift_card_id, booking_id: row.id, cents: row.gift_cents, kind: "return", note: null, at: now })
-    yield* sql`update bookings set gift_returned_at = ${now} where id = ${row.id}`
     return [{ type: "gift_card.refunded", data: { gift_card_id: row.gift_card_id, booking_id: row.id, cents: row.gift_cents, for_email: card.for_email } }]
   })
 
 /**
  * A lapsed hold whose gift went back is paid after all: the card pays its part again if its balance still covers it
- * (false otherwise: the payment is then refunded, as when the place is gone).
+ * (false otherwise: the payment is then refunded, as when the place is gone); the booking records it (its
+ * gift_returned_at cleared) with the payment.
  */
 export const retakeGift = (sql: SqlClient.SqlClient, row: Gifted, now: Date) =>
   Effect.gen(function*() {
@@ -67,6 +67,5 @@ export const retakeGift = (sql: SqlClient.SqlClient, row: Gifted, now: Date) =>
       where id = ${row.gift_card_id} and balance_cents >= ${row.gift_cents} returning id`
     if (taken.length === 0) return false
     yield* recordMove(sql, { org_id: row.org_id, gift_card_id: row.gift_card_id, booking_id: row.id, cents: -row.gift_cents, kind: "redeem", note: null, at: now })
-    yield* sql`update bookings set gift_returned_at = null where id = ${row.id}`
     return true
   })

@@ -1,6 +1,6 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { conflict } from "../../schema/errors.ts"
+import { conflict } from "../schema/errors.ts"
 
 export type Refusal = "sold_out" | "time_not_available" | "plan_quota_exceeded" | "too_many_holds" | "places_on_hold"
 const REFUSALS: ReadonlySet<string> = new Set(["sold_out", "time_not_available", "plan_quota_exceeded", "too_many_holds", "places_on_hold"])
@@ -22,4 +22,4 @@ export const conflictOrDie = (e: SqlError) => {
   return refused === undefined || refused.reason === "plan_quota_exceeded" ? Effect.die(e) : Effect.fail(conflict(refused.reason, refused.message))
 }
 
-export { isTransient, retryTransient } from "../../store/transaction.ts"
+export { isTransient, retryTransient } from "./transaction.ts"

@@ -4,7 +4,7 @@ import { type BusEvent, DeploymentReused, EventBus } from "../../engine/ports/Bu
 import { Prepared, type PreparedStatement } from "../../engine/ports/Prepared.ts"
 import { Deployment } from "../../engine/store/deployment.ts"
 import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
-import { traced } from "../../engine/services/tracing.ts"
+import { traced } from "../../engine/tracing.ts"
 
 export interface RelayOptions {
   /**

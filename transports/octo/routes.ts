@@ -5,7 +5,7 @@ import { CurrentOrg, RequestSurface } from "../../engine/services/CurrentOrg.ts"
 import * as E from "../../engine/services/octo/errors.ts"
 import { Octo } from "../../engine/services/octo/Octo.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
-import { traced } from "../../engine/services/tracing.ts"
+import { traced } from "../../engine/tracing.ts"
 import { findBadQuery, parseBody, pathSegment, printable } from "../http/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
 

@@ -6,7 +6,7 @@ import { WebhookSettings } from "../../engine/services/webhooks/Settings.ts"
 import { deliver } from "./deliver.ts"
 import { validateWebhookUrl } from "./safeAddress.ts"
 import { sign } from "./signature.ts"
-import { traced } from "../../engine/services/tracing.ts"
+import { traced } from "../../engine/tracing.ts"
 
 const MAX_AGENTS = 1_000
 /** Idle kept-alive connections close after this, below the usual server keep-alive time-outs (5 s in Node). */

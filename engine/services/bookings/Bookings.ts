@@ -14,11 +14,11 @@ import { Offerings } from "../offerings/Offerings.ts"
 import { bookingCreator } from "./create.ts"
 import { holdLapses } from "./lapse.ts"
 import { listBookings } from "./list.ts"
-import { type BookingMailKind, bookingMail } from "./mails.ts"
+import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
 import { type Placement, placementOf } from "./placement.ts"
-import { conflictOrDie } from "./refusals.ts"
-import { type BookingRow, machineRow, toBooking } from "./row.ts"
-import { bookingStore } from "./store.ts"
+import { conflictOrDie } from "../../store/refusals.ts"
+import { type BookingRow, machineRow, toBooking } from "../../store/bookingRow.ts"
+import { type BookingFacts, bookingStore } from "../../store/bookings.ts"
 import { Payments } from "../payments/Payments.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 import { Wakeups } from "../Wakeups.ts"
@@ -32,7 +32,7 @@ const sameRow = (a: BookingRow, b: BookingRow) =>
 
 interface Plan {
   readonly event: BookingEvent
-  readonly changes?: Record<string, unknown>
+  readonly facts?: BookingFacts
   readonly mail?: BookingMailKind
 }
 
@@ -40,7 +40,7 @@ export { HOLD_MINUTES } from "./create.ts"
 const MINUTE_MS = 60_000
 import { Promos } from "../promos/Promos.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
-import { fn, traced } from "../tracing.ts"
+import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
@@ -123,7 +123,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           const settled = yield* settle(locked, now)
           const row = settled.booking
           const plan = yield* build(row, now, prepared)
-          const applied = yield* store.apply(row, plan.event, plan.changes ?? {}, now)
+          const applied = yield* store.apply(row, plan.event, now, plan.facts)
           yield* events.append(org.id, [...settled.events, ...applied.events])
           if (plan.mail) yield* notify(org.id, plan.mail, applied.booking)
           return toBooking(applied.booking)
@@ -177,11 +177,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return yield* act(
         id,
         (_, now) =>
-          Effect.succeed({
-            event: { type: "confirm", at: at(now) },
-            changes: { confirmed_at: now, expires_at: null, keeps_place: true },
-            ...(options.quiet === true ? {} : { mail: "confirmed" as const })
-          }),
+          Effect.succeed({ event: { type: "confirm", at: at(now) }, ...(options.quiet === true ? {} : { mail: "confirmed" as const }) }),
         (row, now) =>
           row.status === "held" && (!row.keeps_place || expired(row, now))
             ? Effect.asVoid(replace(row, { starts_at: row.starts_at, session_id: row.session_id ?? undefined }, now))
@@ -199,7 +195,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
             return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${charged}, what was charged online`)
           }
           const refunding = yield* refundOnCancel(sql, row, refund, now)
-          return { event: { type: "cancel", at: at(now) }, changes: { cancelled_at: now, refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding },
+          return { event: { type: "cancel", at: at(now) }, facts: { refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding },
             ...(body.quiet === true ? {} : { mail: "cancelled" as const }) }
         })).pipe(Effect.tap(() => wakeups.poke))
     })
@@ -208,14 +204,11 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       if (body.starts_at === undefined && body.session_id === undefined) return yield* badRequest("invalid_body", "send starts_at or session_id of the new time")
       return yield* act<Placement>(
         id,
-        (row, now, placed) => {
-          const previous = { starts_at: row.starts_at.toISOString(), ends_at: row.ends_at.toISOString(), session_id: row.session_id }
-          return Effect.succeed({
+        (_, now, placed) =>
+          Effect.succeed({
             event: { type: "move", at: at(now), starts_at: placed.starts_at.toISOString(), ends_at: placed.ends_at.toISOString(), session_id: placed.session_id },
-            changes: { starts_at: placed.starts_at, ends_at: placed.ends_at, session_id: placed.session_id, previous: JSON.stringify(previous), choose_by: null, keeps_place: true },
             ...(options.quiet === true ? {} : { mail: "moved" as const })
-          })
-        },
+          }),
         (row, now) =>
           row.series_id !== null
             ? Effect.fail(conflict("course_booking", "a course booking holds every time of its course and cannot move"))
@@ -229,11 +222,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     const setAttendance = fn("Bookings.setAttendance")(function*(id: string, attendance: "checked_in" | "no_show" | "clear") {
       return yield* act(id, (_, now) =>
         Effect.succeed(
-          attendance === "checked_in"
-            ? { event: { type: "check_in", at: at(now) }, changes: { checked_in_at: now, no_show_at: null } }
-            : attendance === "no_show"
-            ? { event: { type: "no_show", at: at(now) }, changes: { no_show_at: now, checked_in_at: null } }
-            : { event: { type: "clear_attendance", at: at(now) }, changes: { checked_in_at: null, no_show_at: null } }
+          { event: { type: attendance === "checked_in" ? "check_in" : attendance === "no_show" ? "no_show" : "clear_attendance", at: at(now) } }
         ))
     })
 
@@ -260,18 +249,18 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           if (paidCents !== undefined && paidCents < otherwise) {
             return yield* badRequest("invalid_paid_cents", `paid_cents: at least ${otherwise}, what was paid online and by gift card`)
           }
-          return { event: { type: "mark_paid", at: at(now) }, changes: { paid_at: now, paid_cents: paidCents ?? row.total_cents } } satisfies Plan
+          return { event: { type: "mark_paid", at: at(now) }, facts: { paid_cents: paidCents ?? row.total_cents } } satisfies Plan
         }))
     })
 
     /** Takes back the hand payment only: what was paid online or by gift card stays paid. */
     const markUnpaid = fn("Bookings.markUnpaid")(function*(id: string) {
       return yield* act(id, (row, now) =>
-        Effect.map(paidOtherwise(row), (paid) => ({ event: { type: "mark_unpaid", at: at(now) }, changes: paid }) satisfies Plan))
+        Effect.map(paidOtherwise(row), (paid) => ({ event: { type: "mark_unpaid", at: at(now) }, facts: { paid_cents: paid.paid_cents } }) satisfies Plan))
     })
 
     const nudge = fn("Bookings.nudge")(function*(id: string) {
-      return yield* act(id, (_, now) => Effect.succeed({ event: { type: "nudge", at: at(now) }, changes: { nudged_at: now }, mail: "nudged" as const }))
+      return yield* act(id, (_, now) => Effect.succeed({ event: { type: "nudge", at: at(now) }, mail: "nudged" as const }))
     })
 
     /** Emails the guest their booking page again; changes nothing. */

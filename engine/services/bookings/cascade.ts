@@ -7,9 +7,9 @@ import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import type { SessionRef } from "../calendar/hooks.ts"
 import { bookedExpr } from "../calendar/booked.ts"
-import { bookingMail, type BookingMailKind } from "./mails.ts"
-import type { BookingRow } from "./row.ts"
-import { bookingStore } from "./store.ts"
+import { bookingMail, type BookingMailKind } from "../mail/bookingMails.ts"
+import type { BookingRow } from "../../store/bookingRow.ts"
+import { bookingStore } from "../../store/bookings.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 
 /** Guests who were called off pick another time until the end of the 7th day in the org's time zone. */
@@ -43,7 +43,7 @@ export const bookingCascade = Effect.gen(function*() {
       const out: NewEvent[] = []
       for (const row of rows) {
         const refund = yield* refundOnCancel(sql, row, null, now)
-        const applied = yield* Effect.orDie(store.apply(row, { type: "cancel", at: at(now) }, { cancelled_at: now, cancel_reason: reason, ...refund }, now))
+        const applied = yield* Effect.orDie(store.apply(row, { type: "cancel", at: at(now) }, now, { cancel_reason: reason, ...refund }))
         out.push(...applied.events)
         yield* mailTo("cancelled", applied.booking, note)
       }
@@ -73,7 +73,7 @@ export const bookingCascade = Effect.gen(function*() {
         const chooseBy = chooseByOf(now, zone)
         for (const row of singles.filter((b) => b.status === "confirmed" && b.source !== "octo")) {
           const room = yield* roomElsewhere(row, now)
-          const applied = yield* Effect.orDie(store.apply(row, { type: "call_off", at: at(now), choose_by: chooseBy.toISOString() }, { choose_by: chooseBy, keeps_place: false }, now, { note, room }))
+          const applied = yield* Effect.orDie(store.apply(row, { type: "call_off", at: at(now), choose_by: chooseBy.toISOString() }, now, {}, { note, room }))
           out.push(...applied.events)
           yield* mailTo("called_off", applied.booking, note)
         }
@@ -87,8 +87,8 @@ export const bookingCascade = Effect.gen(function*() {
           const applied = yield* Effect.orDie(store.apply(
             row,
             { type: "time_cancelled", at: at(now), starts_at: first ? next[0].starts_at.toISOString() : row.starts_at.toISOString(), session_id: first ? next[0].id : row.session_id },
-            first ? { starts_at: next[0].starts_at, session_id: next[0].id } : {},
             now,
+            {},
             { session: { id: session.id, starts_at: session.starts_at.toISOString(), ends_at: session.ends_at.toISOString() }, note }
           ))
           out.push(...applied.events)

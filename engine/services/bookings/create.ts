@@ -2,22 +2,24 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Data, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { bookingStatus, startBooking } from "../../machines/booking.ts"
+import { startBooking } from "../../machines/booking.ts"
 import { Prepared } from "../../ports/Prepared.ts"
 import type { Booking, BookingCreate } from "../../schema/booking.ts"
 import { badRequest, conflict, notFound, PaymentRequired } from "../../schema/errors.ts"
 import { monthIn } from "../../time/local.ts"
 import { EngineClock } from "../Clock.ts"
 import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
-import { toCustomer } from "../customers/row.ts"
+import { type CustomerRow, toCustomer } from "../../store/customerRow.ts"
+import { customerPlan } from "../../store/customers.ts"
+import { bookingStore } from "../../store/bookings.ts"
 import type { NewEvent } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { Wakeups } from "../Wakeups.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 import { checkAnswers } from "./answers.ts"
-import { newHandle, newReference } from "./codes.ts"
+import { newHandle, newReference } from "../../store/codes.ts"
 import { holdLapses } from "./lapse.ts"
-import { bookingMail } from "./mails.ts"
+import { bookingMail } from "../mail/bookingMails.ts"
 import { calendarPlacement, onHours, type Placement, type PlacedOffering, placementOf, placesOf, soldOut } from "./placement.ts"
 import { priceOf } from "./pricing.ts"
 import { MONTHLY_QUOTA } from "./quota.ts"
@@ -25,10 +27,10 @@ import { Promos } from "../promos/Promos.ts"
 import { Events } from "../Events.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
-import { isTransient, type Refusal, refusalOf, retryTransient } from "./refusals.ts"
-import { type BookingRow, signaturesOf, stateText, toBooking } from "./row.ts"
+import { isTransient, type Refusal, refusalOf, retryTransient } from "../../store/refusals.ts"
+import { type BookingRow, lifecycleColumns, toBooking } from "../../store/bookingRow.ts"
 import { newSignatures } from "../waivers/sign.ts"
-import { READ, WRITE } from "./statements.ts"
+import { READ } from "./statements.ts"
 
 type Promo = { readonly id: string; readonly code: string; readonly discount: number }
 type Gift = { readonly id: string; readonly cents: number }
@@ -71,18 +73,11 @@ type Read = Booked & {
   readonly g_cancel_hours: number | null
 }
 
-/** The customer as READ saw it, and what WRITE does to it: create, fill in a missing name or phone, or only check it. */
-const customerPlan = (read: Read, input: BookingCreate["customer"], orgId: string, now: Date) => {
-  const phone = input.phone ?? null
-  if (read.c_id === null) {
-    const row = { id: randomUUID(), org_id: orgId, email: input.email.trim(), name: input.name, phone, created_at: now, updated_at: null, erased_at: null }
-    return { mode: "new" as const, row, event: true }
-  }
-  const existing = { id: read.c_id, org_id: orgId, email: read.c_email, name: read.c_name, phone: read.c_phone, created_at: read.c_created_at!, updated_at: read.c_updated_at, erased_at: null }
-  const fills = (read.c_name === null && input.name !== null) || (read.c_phone === null && phone !== null)
-  if (!fills) return { mode: "keep" as const, row: existing, event: false }
-  return { mode: "fill" as const, row: { ...existing, name: read.c_name ?? input.name, phone: read.c_phone ?? phone, updated_at: now }, event: true }
-}
+/** The guest as READ found them, if the org knows their email. */
+const foundGuest = (read: Read, orgId: string): CustomerRow | undefined =>
+  read.c_id === null
+    ? undefined
+    : { id: read.c_id, org_id: orgId, email: read.c_email, name: read.c_name, phone: read.c_phone, created_at: read.c_created_at!, updated_at: read.c_updated_at, erased_at: null }
 
 /**
  * bookings.create in two statements: READ, then WRITE (its own transaction, or the caller's when an
@@ -100,6 +95,7 @@ export const bookingCreator = Effect.gen(function*() {
   const wakeups = yield* Wakeups
   const promos = yield* Promos
   const gifts = yield* GiftCards
+  const store = yield* bookingStore
   /**
    * What a promo code or gift card adds to a booking, in the booking's transaction after WRITE: the code's use is
    * counted (if it is still active and not used up) and the card's part taken off its balance; the booking's row
@@ -114,10 +110,7 @@ export const bookingCreator = Effect.gen(function*() {
         if (claimed.length === 0) return yield* badRequest("promo_code_used_up", `promo_code: ${promo.code} was used up or switched off just now`)
       }
       if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now))) return yield* Effect.fail(new GiftChanged())
-      yield* sql`update bookings set ${sql.update({
-        promo_code: row.promo_code, discount_cents: row.discount_cents, gift_card_id: row.gift_card_id, gift_cents: row.gift_cents,
-        paid_cents: row.paid_cents, paid_at: row.paid_at, waiver_signed: row.waiver_signed, waiver_signatures: JSON.stringify(signaturesOf(row))
-      })} where id = ${row.id}`
+      yield* store.recordExtras(row)
     })
   /** The booker signs the org's waiver as they book, for themselves and the children they name: one signature each. */
   const bookerSigns = (orgId: string, o: Booked, row: BookingRow, waiver: NonNullable<BookingCreate["waiver"]>, now: Date) =>
@@ -183,25 +176,24 @@ export const bookingCreator = Effect.gen(function*() {
       yield* checkAnswers(o.questions, input.answers ?? {})
       const { placed: p, full } = yield* place(o, input, quantity, org.timezone, now)
       if (full) return { _tag: "full" as const, o, p }
-      const customer = customerPlan(o, input.customer, org.id, now)
+      const customer = customerPlan(foundGuest(o, org.id), input.customer, org.id, now)
       // What the gift card pays counts as paid: only the rest is held for a checkout.
       const hold = options.hold === true || total - giftCents > 0
       const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
       const started = startBooking({
-        at: now.toISOString(), hold, starts_at: p.starts_at.toISOString(), ends_at: p.ends_at.toISOString(),
-        session_id: p.session_id, series_id: p.series_id, is_reseller: options.reseller === true, expires_at: expires?.toISOString() ?? null
+        at: now.toISOString(), hold, starts_at: p.starts_at.toISOString(), ends_at: p.ends_at.toISOString(), session_id: p.session_id,
+        series_id: p.series_id, is_reseller: options.reseller === true, expires_at: expires?.toISOString() ?? null, paid: giftCents > 0 && !hold
       })
+      // The machine's columns come from its start (lifecycleColumns); the rest is what this booking is.
+      const { machine: _, previous: __, ...lifecycle } = lifecycleColumns(started.state, started.context)
       const row: BookingRow = {
-        id: randomUUID(), org_id: org.id, offering_id: o.id, customer_id: customer.row.id, session_id: p.session_id, series_id: p.series_id,
-        starts_at: p.starts_at, ends_at: p.ends_at, quantity, places: placesOf(o, quantity), state: stateText(started.state), machine: started.context,
-        status: bookingStatus(started.state), keeps_place: true, expires_at: expires, choose_by: null, total_cents: total,
+        ...lifecycle, id: randomUUID(), org_id: org.id, offering_id: o.id, customer_id: customer.row.id, series_id: p.series_id,
+        quantity, places: placesOf(o, quantity), machine: started.context, previous: null, total_cents: total,
         discount_cents: promo?.discount ?? 0, promo_code: promo?.code ?? null, gift_card_id: gift?.id ?? null, gift_cents: giftCents, reference: newReference(), handle: newHandle(), source, notes: input.notes ?? "",
-        answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null,
-        paid_at: giftCents > 0 && !hold ? now : null, paid_cents: giftCents > 0 ? giftCents : null,
+        answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null, paid_cents: giftCents > 0 ? giftCents : null,
         payment_intent_id: null, charged_cents: null, refund_id: null, refund_cents: null, refunded_at: null, refund_failed_at: null,
-        refund_error: null, refund_next_at: null, guest_cancel_hours: o.g_cancel_hours, nudged_at: null,
-        waiver_token: o.waiver_required ? newHandle() : null, confirmed_at: hold ? null : now, cancelled_at: null, reseller_reference: null,
-        cancel_reason: null, checked_in_at: null, no_show_at: null, previous: null, created_at: now, updated_at: null,
+        refund_error: null, refund_next_at: null, guest_cancel_hours: o.g_cancel_hours, waiver_token: o.waiver_required ? newHandle() : null,
+        reseller_reference: null, cancel_reason: null, created_at: now, updated_at: null,
         waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null, waiver_signed: 0
       }
       const signed = input.waiver === undefined ? undefined : yield* bookerSigns(org.id, o, row, input.waiver, now)
@@ -214,7 +206,7 @@ export const bookingCreator = Effect.gen(function*() {
       ]
       const mail = bookingMail(hold ? "held" : "confirmed", row, customer.row.email ?? input.customer.email, o.name, links.publicUrl)
       const month = monthIn(now, org.timezone)
-      const write = prepared.run<{ written: number }>(WRITE[customer.mode], [
+      const write = store.insert(customer.mode, [
         org.id, customer.mode, customer.row.id, customer.row.email, input.customer.name, input.customer.phone ?? null, now, o.c_name, o.c_phone,
         row.id, o.id, row.session_id, row.series_id, row.starts_at, row.ends_at, row.quantity, row.places, row.state,
         JSON.stringify(row.machine), row.status, row.expires_at, row.total_cents, row.reference, row.handle, row.source, row.notes,

@@ -4,9 +4,9 @@ import { Effect } from "effect"
 import { EngineClock } from "../Clock.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { bookingCascade } from "./cascade.ts"
-import { retryTransient } from "./refusals.ts"
-import type { BookingRow } from "./row.ts"
-import { bookingStore } from "./store.ts"
+import { retryTransient } from "../../store/transaction.ts"
+import type { BookingRow } from "../../store/bookingRow.ts"
+import { bookingStore } from "../../store/bookings.ts"
 
 /**
  * Holds past expires_at stop keeping their place, and the guest of each is nudged once (a link to finish booking;
@@ -30,13 +30,13 @@ export const holdLapses = Effect.gen(function*() {
   const lapseRow = (row: BookingRow, now: Date) =>
     Effect.gen(function*() {
       // Its checkout closes with it (store.apply; the payments job expires it at the processor after this commits).
-      const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, { keeps_place: false }, now)
+      const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, now)
       // The promo code's use is given back (a code deleted since has nothing to give back to).
       if (row.promo_code !== null) {
         yield* sql`update promo_codes set uses = uses - 1 where org_id = ${row.org_id} and upper(code) = upper(${row.promo_code}) and uses > 0`
       }
       if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo") return { booking: lapsed.booking, events: lapsed.events }
-      const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, { nudged_at: now }, now)
+      const nudged = yield* store.apply(lapsed.booking, { type: "nudge", at: now.toISOString() }, now)
       yield* cascade.mailTo("nudged", nudged.booking)
       return { booking: nudged.booking, events: [...lapsed.events, ...nudged.events] }
     }).pipe(Effect.catchAll((e) => (e instanceof SqlError ? Effect.fail(e) : Effect.die(e))))

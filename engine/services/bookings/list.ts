@@ -3,9 +3,9 @@ import { Effect } from "effect"
 import type { BookingsQuery } from "../../schema/booking.ts"
 import { badRequest } from "../../schema/errors.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { type BookingRow, type Joined, toBooking } from "./row.ts"
-import { bookingStore } from "./store.ts"
-import { fn } from "../tracing.ts"
+import { type BookingRow, type Joined, toBooking } from "../../store/bookingRow.ts"
+import { bookingStore } from "../../store/bookings.ts"
+import { fn } from "../../tracing.ts"
 import { ofOrg } from "../../store/tenancy.ts"
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`

@@ -7,9 +7,9 @@ import { Jobs } from "../Jobs.ts"
 import { OfferingHooks } from "../offerings/hooks.ts"
 import { bookingCascade } from "./cascade.ts"
 import { holdLapses } from "./lapse.ts"
-import type { BookingRow } from "./row.ts"
+import type { BookingRow } from "../../store/bookingRow.ts"
 import { endEntries } from "../waitlist/open.ts"
-import { bookingStore } from "./store.ts"
+import { bookingStore } from "../../store/bookings.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 import { transaction } from "../../store/transaction.ts"
 
@@ -89,7 +89,7 @@ export const BookingJobsLive = Layer.effectDiscard(Effect.gen(function*() {
     const out: Array<NewEvent & { org: string }> = []
     for (const row of due) {
       const refund = yield* refundOnCancel(sql, row, null, now)
-      const applied = yield* store.apply(row, { type: "choose_expired", at: now.toISOString() }, { cancelled_at: now, cancel_reason: "choose_by_passed", ...refund }, now)
+      const applied = yield* store.apply(row, { type: "choose_expired", at: now.toISOString() }, now, { cancel_reason: "choose_by_passed", ...refund })
       out.push(...applied.events.map((e) => ({ ...e, org: row.org_id })))
       yield* cascade.mailTo("cancelled", applied.booking)
     }

@@ -10,7 +10,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 import { bookedExpr } from "./booked.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 
 const DEFAULT_DAYS = 14
 const MAX_DAYS = 92

@@ -18,7 +18,7 @@ import { type EntryTimes, madeUntil, timesBetween, validTimes } from "./material
 import { calendarQueries } from "./queries.ts"
 import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 /** The longest booking window (max_advance_days at most): an entry starting later could not be booked. */

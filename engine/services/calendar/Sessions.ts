@@ -15,7 +15,7 @@ import { CalendarBookings } from "./hooks.ts"
 import { weeklyTimes } from "./materialize.ts"
 import { calendarQueries } from "./queries.ts"
 import { type SessionRow, toSession } from "./rows.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 const LIST_CAP = 2000

@@ -9,8 +9,9 @@ import { Events, type NewEvent } from "../Events.ts"
 import { Mail } from "../mail/Mail.ts"
 import { importRows } from "./csv.ts"
 import { BATCH_SIZE, importBatch, MAX_ROWS } from "./importBatch.ts"
-import { containsPattern, type CustomerRow, isEmailTaken, phoneDigits, toCustomer } from "./row.ts"
-import { fn } from "../tracing.ts"
+import { containsPattern, type CustomerRow, isEmailTaken, phoneDigits, toCustomer } from "../../store/customerRow.ts"
+import { customerStore, type Guest } from "../../store/customers.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 const emailTaken = () => conflict("customer_exists", "another customer of this org has that email")
@@ -22,6 +23,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
     const clock = yield* EngineClock
     const events = yield* Events
     const mail = yield* Mail
+    const store = yield* customerStore
 
     const updated = (orgId: string, row: CustomerRow) =>
       Effect.as(events.append(orgId, [{ type: "customer.updated", data: toCustomer(row) }]), toCustomer(row))
@@ -64,9 +66,9 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
       const org = yield* CurrentOrg
       const row = { id: randomUUID(), org_id: org.id, email: input.email, name: input.name ?? null, phone: input.phone ?? null, created_at: yield* clock.now }
       return yield* Effect.gen(function*() {
-        const rows = yield* sql<CustomerRow>`insert into customers ${sql.insert(row)} on conflict do nothing returning *`
-        if (rows.length === 0) return yield* emailTaken()
-        return yield* updated(org.id, rows[0])
+        const made = yield* store.insert(row)
+        if (made === undefined) return yield* emailTaken()
+        return yield* updated(org.id, made)
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
@@ -75,9 +77,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
       return yield* Effect.gen(function*() {
         const current = yield* load(id, { lock: true, live: true })
-        const rows = yield* sql<CustomerRow>`
-          update customers set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${current.id} returning *`
-        return yield* updated(org.id, rows[0])
+        return yield* updated(org.id, yield* store.update(current.id, changes, yield* clock.now))
       }).pipe(
         transaction(sql),
         Effect.catchTag("SqlError", (e) => (isEmailTaken(e) ? Effect.fail(emailTaken()) : Effect.die(e)))
@@ -90,9 +90,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
       return yield* Effect.gen(function*() {
         const current = yield* load(id, { lock: true, live: true })
         const at = yield* clock.now
-        const rows = yield* sql<CustomerRow>`
-          update customers set email = null, name = null, phone = null, erased_at = ${at}, updated_at = ${at}
-          where id = ${current.id} returning *`
+        const erased = yield* store.erase(current.id, at)
         if (current.email !== null) yield* mail.forget(org.id, current.email)
         // What was written with the guest goes too: the messages keep their place in the thread, without their words,
         // and replies drafted for them are dropped.
@@ -101,7 +99,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
             status = case when status = 'pending' then 'failed' else status end
           where conversation_id in (select id from conversations where org_id = ${org.id} and customer_id = ${current.id})`
         yield* events.append(org.id, [{ type: "customer.deleted", data: { id: current.id } }])
-        return toCustomer(rows[0])
+        return toCustomer(erased)
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
@@ -117,7 +115,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
       for (let start = 0; start < parsed.rows.length; start += BATCH_SIZE) {
         const batch = parsed.rows.slice(start, start + BATCH_SIZE)
         const counts = yield* Effect.gen(function*() {
-          const counts = yield* importBatch(sql, org.id, batch, yield* clock.now)
+          const counts = yield* importBatch(store, org.id, batch, yield* clock.now)
           yield* events.append(org.id, [{ type: "customers.imported", data: counts }])
           return counts
         }).pipe(transaction(sql), Effect.orDie)
@@ -134,25 +132,9 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
      * customer.updated event (none when nothing changed) for the caller to append with its own events, last.
      * Takes no org-wide lock, so it may run anywhere before the caller's append.
      */
-    const upsert = fn("Customers.upsert")(function*(
-      orgId: string,
-      input: { readonly email: string; readonly name: string | null; readonly phone?: string | null | undefined }
-    ) {
-      const at = yield* clock.now
-      const row = { id: randomUUID(), org_id: orgId, email: input.email.trim(), name: input.name, phone: input.phone ?? null, created_at: at }
-      const written = yield* sql<CustomerRow>`
-        insert into customers ${sql.insert(row)}
-        on conflict (org_id, lower(email)) where erased_at is null do update
-        set name = coalesce(customers.name, excluded.name), phone = coalesce(customers.phone, excluded.phone), updated_at = excluded.created_at
-        where (customers.name is null and excluded.name is not null) or (customers.phone is null and excluded.phone is not null)
-        returning *`.pipe(Effect.orDie)
-      if (written.length > 0) {
-        const customer = toCustomer(written[0])
-        return { customer, events: [{ type: "customer.updated", data: customer }] as ReadonlyArray<NewEvent> }
-      }
-      const found = yield* sql<CustomerRow>`
-        select * from customers where org_id = ${orgId} and lower(email) = lower(${row.email}) and erased_at is null`.pipe(Effect.orDie)
-      return { customer: toCustomer(found[0]), events: [] as ReadonlyArray<NewEvent> }
+    const upsert = fn("Customers.upsert")(function*(orgId: string, input: Guest) {
+      const { customer, events: emitted } = yield* store.findOrCreate(orgId, input, yield* clock.now)
+      return { customer, events: emitted }
     })
 
     /**
@@ -161,10 +143,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
      * (the unique index decides). It may append an event (the org's event lock), so call it after the caller's
      * own row locks.
      */
-    const findOrCreate = fn("Customers.findOrCreate")(function*(
-      orgId: string,
-      input: { readonly email: string; readonly name: string | null; readonly phone?: string | null | undefined }
-    ) {
+    const findOrCreate = fn("Customers.findOrCreate")(function*(orgId: string, input: Guest) {
       return yield* Effect.gen(function*() {
         const { customer, events: emitted } = yield* upsert(orgId, input)
         yield* events.append(orgId, emitted)

@@ -1,6 +1,5 @@
-import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
+import type { customerStore } from "../../store/customers.ts"
 import { truncateChars } from "../../schema/common.ts"
 import { isEmail, isPhone } from "../../schema/customer.ts"
 import type { ImportRow } from "./csv.ts"
@@ -38,19 +37,11 @@ export const cleanRows = (rows: ReadonlyArray<ImportRow>) => {
  * One batch in one statement: new emails become customers; existing ones gain only a missing name or
  * phone. created + updated + skipped = the batch's rows (a row naming an existing customer is updated).
  */
-export const importBatch = (sql: SqlClient.SqlClient, orgId: string, rows: ReadonlyArray<ImportRow>, at: Date) =>
+export const importBatch = (store: Effect.Effect.Success<typeof customerStore>, orgId: string, rows: ReadonlyArray<ImportRow>, at: Date) =>
   Effect.gen(function*() {
     const { customers, valid } = cleanRows(rows)
     const skipped = rows.length - valid
     if (customers.length === 0) return { created: 0, updated: 0, skipped }
-    const values = customers.map((c) => ({ id: randomUUID(), org_id: orgId, email: c.email, name: c.name, phone: c.phone, created_at: at }))
-    const written = yield* sql<{ id: string }>`
-      insert into customers ${sql.insert(values)}
-      on conflict (org_id, lower(email)) where erased_at is null do update
-      set name = coalesce(customers.name, excluded.name), phone = coalesce(customers.phone, excluded.phone), updated_at = excluded.created_at
-      where (customers.name is null and excluded.name is not null) or (customers.phone is null and excluded.phone is not null)
-      returning id`
-    const fresh = new Set<string>(values.map((v) => v.id))
-    const created = written.filter((w) => fresh.has(w.id)).length
+    const { created } = yield* store.importMany(orgId, customers, at)
     return { created, updated: valid - created, skipped }
   })

@@ -6,8 +6,8 @@ import type { GiftCard } from "../../schema/gift.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
-import { hashGiftCode, newGiftCode, normalizeGiftCode, recordMove } from "./moves.ts"
-import { fn, traced } from "../tracing.ts"
+import { hashGiftCode, newGiftCode, normalizeGiftCode, recordMove } from "../../store/giftCards.ts"
+import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 interface CardRow {

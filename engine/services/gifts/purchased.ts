@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto"
 import { minorUnits } from "../../schema/currency.ts"
 import type { NewEvent } from "../Events.ts"
 import type { Mail } from "../mail/Mail.ts"
-import { hashGiftCode, newGiftCode, recordMove } from "./moves.ts"
+import { hashGiftCode, newGiftCode, recordMove } from "../../store/giftCards.ts"
 
 /** A purchase as stored (migration 0086). */
 export interface PurchaseRow {

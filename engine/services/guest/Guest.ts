@@ -4,7 +4,7 @@ import { Outdoors } from "../../ports/Outdoors.ts"
 import { conflict, notFound } from "../../schema/errors.ts"
 import type { GuestView } from "../../schema/guest.ts"
 import { Bookings } from "../bookings/Bookings.ts"
-import type { BookingRow } from "../bookings/row.ts"
+import type { BookingRow } from "../../store/bookingRow.ts"
 import { Availability } from "../calendar/Availability.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, type Plan, RequestSurface } from "../CurrentOrg.ts"
@@ -12,7 +12,7 @@ import { guestPage, Links, payAgainPage, waiverPage } from "../Links.ts"
 import { Messages } from "../messages/Messages.ts"
 import { minorUnits } from "../../schema/currency.ts"
 import { type GuestActions, guestActions } from "./policy.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 
 type Row = BookingRow & {
   readonly o_name: string

@@ -7,7 +7,7 @@ import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
 import { afterFailure, BATCH, insertMail, LEASE_SECONDS, MAX_BATCHES, type OutboxRow, VACUUM_EVERY } from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
-import { fn, traced } from "../tracing.ts"
+import { fn, traced } from "../../tracing.ts"
 
 export interface NewMail {
   readonly to: string

@@ -1,7 +1,8 @@
-import type { NewMail } from "../mail/Mail.ts"
-import { type MailKind, type MailVars, renderMail } from "../mail/render.ts"
+import type { NewMail } from "./Mail.ts"
+import type { MailKind } from "../../schema/mailKinds.ts"
+import { type MailVars, renderMail } from "./render.ts"
 import { guestPage, payAgainPage, waiverPage } from "../Links.ts"
-import type { BookingRow } from "./row.ts"
+import type { BookingRow } from "../../store/bookingRow.ts"
 
 export type BookingMailKind = MailKind
 

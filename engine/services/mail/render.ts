@@ -4,8 +4,7 @@
  * the booking path writes no prose and a mail sent later still speaks the org's current language.
  */
 
-export const MAIL_KINDS = ["confirmed", "held", "cancelled", "nudged", "called_off", "moved", "resend", "time_cancelled"] as const
-export type MailKind = typeof MAIL_KINDS[number]
+import type { MailKind } from "../../schema/mailKinds.ts"
 
 /** What a booking mail says, kept on the outbox row. */
 export interface MailVars {

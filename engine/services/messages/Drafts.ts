@@ -5,7 +5,7 @@ import { Drafter, type DraftRequest } from "../../ports/Drafter.ts"
 import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
-import { traced } from "../tracing.ts"
+import { traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 /** Rows taken per pass, how long a taken row is left alone, how much of the conversation the drafter sees. */

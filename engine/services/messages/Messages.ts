@@ -9,7 +9,7 @@ import { Events } from "../Events.ts"
 import { Links, replyAddress } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Drafts } from "./Drafts.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 type MessageRow = {

@@ -9,7 +9,7 @@ import { invalidClient, invalidGrant, invalidRequest, oauthError, OAuthError as 
 import {
   ACCESS_SECONDS, type AuthMethod, CODE_SECONDS, parseClientMetadata, REFRESH_SECONDS, secret, sha256, validChallenge, verifierMatches
 } from "./rules.ts"
-import { fn, traced } from "../tracing.ts"
+import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 export const REFRESH_TOKEN_PREFIX = "mcp_rt_"

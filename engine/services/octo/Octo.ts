@@ -8,7 +8,8 @@ import { Bookings } from "../bookings/Bookings.ts"
 import { Availability } from "../calendar/Availability.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { toCustomer } from "../customers/row.ts"
+import { customerStore } from "../../store/customers.ts"
+import { bookingStore } from "../../store/bookings.ts"
 import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import type { OfferingRow } from "../offerings/row.ts"
@@ -16,7 +17,7 @@ import { Orgs } from "../Orgs.ts"
 import { booking, type OctoRow, PLACEHOLDER_EMAIL, type UnitRef } from "./booking.ts"
 import * as E from "./errors.ts"
 import { availability, type Ctx, fits, OPTION_ID, openingHoursOf, pricing as priced, product, type Slot, statusOf, UNIT_ID, unitPrice } from "./map.ts"
-import { fn, traced } from "../tracing.ts"
+import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -76,6 +77,8 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
     const bookings = yield* Bookings
     const orgs = yield* Orgs
     const events = yield* Events
+    const customers = yield* customerStore
+    const store = yield* bookingStore
 
     const context = (pricing: boolean) =>
       Effect.gen(function*() {
@@ -230,19 +233,11 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
       })
     const one = (uuid: string, ctx: Ctx) => Effect.map(Effect.flatMap(find(uuid), (b) => render([b], ctx)), (r) => r[0])
 
-    /** The guest the engine knows for a contact: found or made by email (customer.updated when made). */
+    /** The guest the engine knows for a contact: found or made by email, as every path finds a guest. */
     const guestFor = (orgId: string, contact: O.Contact) =>
       Effect.gen(function*() {
-        const email = contact.emailAddress!
-        const now = yield* clock.now
-        const row = { id: randomUUID(), org_id: orgId, email, name: contact.fullName, phone: contact.phoneNumber, created_at: now }
-        const made = yield* sql<{ id: string }>`insert into customers ${sql.insert(row)}
-          on conflict (org_id, lower(email)) where erased_at is null do nothing returning id`
-        if (made.length > 0) {
-          yield* events.append(orgId, [{ type: "customer.updated", data: toCustomer({ ...row, updated_at: null, erased_at: null }) }])
-          return row.id
-        }
-        const [found] = yield* sql<{ id: string }>`select id from customers where org_id = ${orgId} and lower(email) = lower(${email}) and erased_at is null`
+        const found = yield* customers.findOrCreate(orgId, { email: contact.emailAddress!, name: contact.fullName ?? null, phone: contact.phoneNumber ?? null }, yield* clock.now)
+        yield* events.append(orgId, found.events)
         return found.id
       })
 
@@ -262,7 +257,7 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
           ...(changes.units !== undefined ? { octo_units: JSON.stringify(changes.units) } : {})
         }
         if (Object.keys(set).length === 0) return
-        yield* sql`update bookings set ${sql.update({ ...set, updated_at: now })} where id = ${b.id}`
+        yield* store.recordReseller(org.id, b.id, set, now)
       }).pipe(transaction(sql), Effect.orDie)
 
     const unitRefs = (items: ReadonlyArray<O.UnitItemInput>, before: ReadonlyArray<UnitRef> = []): ReadonlyArray<UnitRef> =>
@@ -298,14 +293,13 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
           e._tag === "Conflict" && e.code === "time_not_available" ? E.invalidAvailability(body.availabilityId) : fromEngine(() => E.invalidProduct(o.id))(e)
         ),
         Effect.tap((b) =>
-          sql`update bookings set ${
-            sql.update({
+          Effect.flatMap(clock.now, (now) =>
+            store.recordReseller(org.id, b.id, {
               octo_uuid: uuid,
               reseller_reference: body.resellerReference ?? null,
               octo_contact: body.contact === undefined ? null : JSON.stringify(contact),
               octo_units: JSON.stringify(unitRefs(body.unitItems))
-            })
-          } where id = ${b.id} and org_id = ${org.id}`
+            }, now))
         ),
         transaction(sql)
       )
@@ -319,15 +313,20 @@ export class Octo extends Effect.Service<Octo>()("Octo", {
     const statusText = (b: OctoRow, now: Date) =>
       b.status === "cancelled" ? "cancelled" : b.status === "confirmed" ? "confirmed" : held(b, now) ? "on hold" : "expired"
 
-    /** A hold is given more time from now; its expiry (column and machine) moves only while it still keeps its place. */
+    /** A hold is given more time from now (its machine's extend_hold): only while it still keeps its place. */
     const extendHold = (b: OctoRow, minutes: number) =>
       Effect.gen(function*() {
+        const org = yield* CurrentOrg
         const now = yield* clock.now
         const until = new Date(now.getTime() + minutes * MINUTE_MS)
-        const moved = yield* sql`update bookings set expires_at = ${until}, updated_at = ${now},
-            machine = jsonb_set(machine, '{expires_at}', to_jsonb(${until.toISOString()}::text))
-          where id = ${b.id} and status = 'held' and keeps_place and expires_at > ${now} returning id`.pipe(Effect.orDie)
-        if (moved.length === 0) return yield* E.unprocessable(`only a booking ON_HOLD can be extended; this one is ${statusText(b, now)}`)
+        const extended = yield* store.lock(org.id, b.id).pipe(
+          Effect.flatMap((row) => store.apply(row, { type: "extend_hold", at: now.toISOString(), expires_at: until.toISOString() }, now)),
+          Effect.flatMap((applied) => events.append(org.id, applied.events)),
+          transaction(sql),
+          Effect.as(true),
+          Effect.catchTags({ Conflict: () => Effect.succeed(false), NotFound: () => Effect.succeed(false), SqlError: Effect.die })
+        )
+        if (!extended) return yield* E.unprocessable(`only a booking ON_HOLD can be extended; this one is ${statusText(b, now)}`)
       })
 
     const extend = fn("Octo.extend")(function*(uuid: string, body: { readonly expirationMinutes?: number | undefined }, pricing: boolean) {

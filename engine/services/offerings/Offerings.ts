@@ -16,7 +16,7 @@ import { coordinatesIn } from "./location.ts"
 import { normalizeQuestions } from "./questions.ts"
 import { checkRules } from "./rules.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 import { ofOrg } from "../../store/tenancy.ts"
 

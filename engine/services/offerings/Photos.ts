@@ -8,7 +8,7 @@ import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { jpegSize } from "./jpeg.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 /** The largest photo accepted (5 MiB). */

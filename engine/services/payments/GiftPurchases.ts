@@ -6,9 +6,9 @@ import { badRequest, conflict } from "../../schema/errors.ts"
 import type { GiftCardPurchase, GiftCardPurchased } from "../../schema/gift.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
-import { Payments } from "../payments/Payments.ts"
-import { formatAmount, type PurchaseRow } from "./purchased.ts"
-import { fn } from "../tracing.ts"
+import { Payments } from "./Payments.ts"
+import { formatAmount, type PurchaseRow } from "../gifts/purchased.ts"
+import { fn } from "../../tracing.ts"
 
 /** A purchase's checkout stays open this long (Stripe keeps its sessions open at least 30 minutes). */
 export const PURCHASE_CHECKOUT_MINUTES = 60

@@ -4,18 +4,19 @@ import { randomUUID } from "node:crypto"
 import { decideBooking } from "../../machines/booking.ts"
 import { PaymentProcessor, type ProcessorEvent, type RawEvent, type Refund } from "../../ports/Payments.ts"
 import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
-import { bookingCascade } from "../bookings/cascade.ts"
-import { type BookingRow, machineRow, toBooking } from "../bookings/row.ts"
-import { bookingStore } from "../bookings/store.ts"
+import { type BookingRow, machineRow, toBooking } from "../../store/bookingRow.ts"
+import { bookingStore } from "../../store/bookings.ts"
+import { retakeGift } from "../../store/giftCards.ts"
+import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
+import { Links } from "../Links.ts"
 import { EngineClock } from "../Clock.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Wakeups } from "../Wakeups.ts"
-import { retakeGift } from "../gifts/moves.ts"
 import { issuePurchased, type PurchaseRow } from "../gifts/purchased.ts"
 import { chargeOf, REFUND_BACKOFF } from "./refunds.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 /** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
@@ -67,7 +68,9 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const jobs = yield* Jobs
     const wakeups = yield* Wakeups
     const store = yield* bookingStore
-    const cascade = yield* bookingCascade
+    const links = yield* Links
+    const mailTo = (kind: BookingMailKind, b: BookingRow & { c_email?: string | null; o_name?: string }) =>
+      b.c_email ? mail.enqueue(b.org_id, bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", links.publicUrl)) : Effect.void
     const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(transaction(sql))
 
     const source = (where: { id: string } | { handle: string }) =>
@@ -92,7 +95,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
         // The processor was called outside the booking's lock: if the hold was confirmed or cancelled meanwhile (which
         // closed the checkouts it knew of), this one is closed as it is written, and never shown.
         const needed = yield* Effect.gen(function*() {
-          const held = (yield* sql`update bookings set checkout_url = ${checkout.url} where id = ${b.id} and status = 'held' returning id`).length > 0
+          const held = yield* store.checkoutOpened(b.org_id, b.id, checkout.url, now)
           yield* sql`insert into payment_checkouts ${
             sql.insert({ id: checkout.id, org_id: b.org_id, booking_id: b.id, amount_cents: amount, currency: b.currency, url: checkout.url, expires_at: checkout.expires_at, status: held ? "open" : "expiring", created_at: now })
           } on conflict (id) do nothing`
@@ -150,8 +153,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const seen = (id: string, type: string, now: Date) =>
       Effect.map(sql`insert into processor_events (id, type, received_at) values (${id}, ${type}, ${now}) on conflict (id) do nothing returning id`, (r) => r.length === 0)
 
-    const lockBooking = (id: string, orgId: string) =>
-      Effect.map(sql<BookingRow>`select * from bookings where id = ${id}::uuid and org_id = ${orgId}::uuid for update`, (r) => Option.fromNullable(r[0]))
+    const lockBooking = (id: string, orgId: string) => Effect.option(store.lock(orgId, id))
 
     const appendFor = (orgId: string, out: ReadonlyArray<NewEvent>) => (out.length > 0 ? events.append(orgId, out) : Effect.void)
 
@@ -184,27 +186,27 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
             // Confirmed by hand before its checkout closed: the payment pays it, unless it was paid by hand already.
             if (!decideBooking(machineRow(b), pay).ok) return yield* refundInFull
             const gift = b.gift_returned_at == null ? b.gift_cents : 0
-            const applied = yield* store.apply(b, pay, { ...paid, paid_at: now, paid_cents: e.amount_cents + gift }, now)
+            const applied = yield* store.apply(b, pay, now, { ...paid, paid_cents: e.amount_cents + gift })
             return yield* appendFor(b.org_id, applied.events)
           }
           if (b.status === "cancelled") {
             yield* refundInFull
-            return yield* sql`update bookings set ${sql.update({ ...paid, refund_cents: null, refund_next_at: now, updated_at: now })} where id = ${b.id}`
+            return yield* store.recordMoney(b.id, e.payment_intent_id, { ...paid, refund_cents: null, refund_next_at: now }, true)
           }
           // A lapsed hold whose gift card part went back needs the card to pay it again.
           const giftPaid = placeLeft ? yield* retakeGift(sql, b, now) : true
           if (placeLeft && giftPaid) {
-            const applied = yield* store.apply({ ...b, gift_returned_at: null }, pay, {
-              ...paid, paid_at: now, paid_cents: e.amount_cents + b.gift_cents, confirmed_at: now, expires_at: null, keeps_place: true, checkout_url: null
-            }, now)
-            yield* cascade.mailTo("confirmed", applied.booking)
+            const applied = yield* store.apply({ ...b, gift_returned_at: null }, pay, now, {
+              ...paid, paid_cents: e.amount_cents + b.gift_cents, gift_returned_at: null
+            })
+            yield* mailTo("confirmed", applied.booking)
             return yield* appendFor(b.org_id, applied.events)
           }
           yield* refundInFull
-          const applied = yield* store.apply(b, { type: "cancel", at: now.toISOString() }, {
-            ...paid, cancelled_at: now, cancel_reason: "paid_after_hold_lapsed_no_room", refund_cents: null, refund_next_at: now
-          }, now)
-          yield* cascade.mailTo("cancelled", applied.booking)
+          const applied = yield* store.apply(b, { type: "cancel", at: now.toISOString() }, now, {
+            ...paid, cancel_reason: "paid_after_hold_lapsed_no_room", refund_cents: null, refund_next_at: now
+          })
+          yield* mailTo("cancelled", applied.booking)
           return yield* appendFor(b.org_id, applied.events)
         }))
       return attempt(true).pipe(
@@ -254,8 +256,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
         // A gift purchase's payment (refunded only when paid twice) has no booking to mirror it or event to tell.
         if (p.booking_id === null) return
         const { refund_state: _, refund_attempts: __, ...mirror } = change as Record<string, unknown>
-        yield* sql`update bookings set ${sql.update({ ...mirror, refund_id: refundId ?? p.refund_id, ...(outcome.ok ? { refund_failed_at: null, refund_error: null } : {}) })}
-          where id = ${p.booking_id} and payment_intent_id = ${pi}`
+        yield* store.recordMoney(p.booking_id, pi, { ...mirror, refund_id: refundId ?? p.refund_id, ...(outcome.ok ? { refund_failed_at: null, refund_error: null } : {}) })
         if (!outcome.ok && !final) return
         const booking = yield* store.find(p.org_id, p.booking_id).pipe(Effect.orDie)
         const payment = { payment_intent_id: pi, refund_id: refundId ?? p.refund_id, refund_cents: p.refund_cents }
@@ -339,7 +340,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
           const moved = yield* sql`update payments set refund_id = ${r.id}, refund_state = 'taken', refund_next_at = ${later(now, POLL_SECONDS)}
             where id = ${p.id} and refund_state = 'pending' returning id`
           if (moved.length > 0) {
-            yield* sql`update bookings set refund_id = ${r.id}, refund_next_at = ${later(now, POLL_SECONDS)} where id = ${p.booking_id} and payment_intent_id = ${p.payment_intent_id}`
+            if (p.booking_id !== null) yield* store.recordMoney(p.booking_id, p.payment_intent_id, { refund_id: r.id, refund_next_at: later(now, POLL_SECONDS) })
           }
           yield* outcomeOf({ ...p, refund_id: r.id }, r)
         }))

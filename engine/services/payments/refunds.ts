@@ -1,6 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { BookingRow } from "../bookings/row.ts"
+import type { BookingRow } from "../../store/bookingRow.ts"
 
 /** Retries of a failed refund wait this long (seconds), one after the other; after the last, it failed for good. */
 export const REFUND_BACKOFF = [60, 600, 3600] as const

@@ -6,10 +6,10 @@ import type { PromoCode, PromoCodeCreate, PromoCodeUpdate } from "../../schema/p
 import { todayIn } from "../../time/local.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { isEmailTaken as isUniqueViolation } from "../customers/row.ts"
+import { isEmailTaken as isUniqueViolation } from "../../store/customerRow.ts"
 import { Events } from "../Events.ts"
 import { discountOf, type PromoRow, refusalOf, toPromo } from "./rules.ts"
-import { fn, traced } from "../tracing.ts"
+import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 /** promo_codes.*: the org's codes, and the check a booking makes of the code it brings. */

@@ -10,7 +10,7 @@ import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Orgs } from "../Orgs.ts"
 import { switchOffForKey } from "../webhooks/revoke.ts"
-import { fn, traced } from "../tracing.ts"
+import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 /** An invite link works this long. */

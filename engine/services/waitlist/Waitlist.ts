@@ -1,4 +1,4 @@
-import { newHandle } from "../bookings/codes.ts"
+import { newHandle } from "../../store/codes.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -6,10 +6,10 @@ import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import type { WaitlistEntry } from "../../schema/waitlist.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { toCustomer } from "../customers/row.ts"
+import { customerStore } from "../../store/customers.ts"
 import { Events } from "../Events.ts"
 import { endEntries } from "./open.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 interface EntryRow {
@@ -40,6 +40,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
+    const customers = yield* customerStore
     const entrySql = (where: ReturnType<typeof sql.and>) =>
       sql<EntryRow>`select e.*, s.starts_at, c.name as c_name, c.email as c_email
         from waitlist_entries e join sessions s on s.id = e.session_id join customers c on c.id = e.customer_id where ${where} order by e.seq`
@@ -78,15 +79,8 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
         if (places > t.max_per_booking) return yield* badRequest("invalid_places", `places: at most ${t.max_per_booking}, as in one booking`)
         const needed = t.kind === "appointment" ? 1 : places
         if (t.cap - t.booked >= needed) return yield* conflict("has_room", `the time has room for ${places}: book it instead`)
-        const email = input.customer.email.trim()
-        let [customer] = yield* sql<{ id: string }>`select id from customers where org_id = ${org.id} and lower(email) = lower(${email}) and erased_at is null`
-        const out = []
-        if (customer === undefined) {
-          const row = { id: randomUUID(), org_id: org.id, email, name: input.customer.name, phone: null, created_at: now, updated_at: null, erased_at: null }
-          yield* sql`insert into customers ${sql.insert(row)}`
-          out.push({ type: "customer.updated", data: toCustomer(row) })
-          customer = { id: row.id }
-        }
+        const customer = yield* customers.findOrCreate(org.id, input.customer, now)
+        const out = [...customer.events]
         const [live] = yield* sql<{ id: string }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
         const id = live?.id ?? randomUUID()
         if (live === undefined) {

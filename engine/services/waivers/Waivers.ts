@@ -3,9 +3,10 @@ import { Effect } from "effect"
 import { conflict, notFound } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
-import { type BookingRow, signaturesOf } from "../bookings/row.ts"
+import { type BookingRow, signaturesOf } from "../../store/bookingRow.ts"
+import { bookingStore } from "../../store/bookings.ts"
 import { newSignatures } from "./sign.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 type Row = BookingRow & { readonly waiver_text: string | null; readonly waiver_version: number; readonly o_name: string; readonly timezone: string }
@@ -20,6 +21,7 @@ export class Waivers extends Effect.Service<Waivers>()("Waivers", {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
+    const store = yield* bookingStore
 
     const load = (token: string, lock: boolean) =>
       Effect.gen(function*() {
@@ -56,9 +58,10 @@ export class Waivers extends Effect.Service<Waivers>()("Waivers", {
         const needed = r.waiver_needed ?? r.quantity
         if (r.waiver_signed >= needed) return yield* conflict("waiver_complete", `every signature this booking needs (${needed}) is in`)
         const signed = newSignatures(r, signaturesOf(r), [{ name: input.name, for: "guest" }], needed, r.waiver_version, now)
-        yield* sql`update bookings set waiver_signed = ${signed.signatures.length}, waiver_signatures = ${JSON.stringify(signed.signatures)}, updated_at = ${now}
-          where id = ${r.id}`
-        yield* events.append(r.org_id, signed.events)
+        const applied = yield* store.apply(r, { type: "sign_waiver", at: now.toISOString() }, now, {
+          waiver_signed: signed.signatures.length, waiver_signatures: JSON.stringify(signed.signatures)
+        })
+        yield* events.append(r.org_id, [...applied.events, ...signed.events])
         const s = signed.added[0]
         return { id: s.id, name: s.name, for: s.for, version: s.version, signed_at: s.signed_at, signed: signed.signatures.length, needed }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import type { NewEvent } from "../Events.ts"
-import type { WaiverSignature } from "../bookings/row.ts"
+import type { WaiverSignature } from "../../store/bookingRow.ts"
 
 /** Signatures for people on a booking, and a waiver.signed event for each, counting on from those held. */
 export const newSignatures = (

@@ -8,7 +8,7 @@ import { EngineClock } from "../Clock.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, payloadOf, type StoredState, toDelivery } from "./row.ts"
 import { RETRY_INTERVAL_MS, RUN_SIZE, WebhookSettings } from "./Settings.ts"
 import { endpointStore } from "./store.ts"
-import { fn } from "../tracing.ts"
+import { fn } from "../../tracing.ts"
 
 /** Progress of a run is saved at least this often. */
 const SAVE_EVERY_MS = 200

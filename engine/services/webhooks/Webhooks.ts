@@ -11,7 +11,7 @@ import { Events } from "../Events.ts"
 import { WebhookDispatch } from "./Dispatch.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, type StoredState, toDelivery, toEndpoint } from "./row.ts"
 import { LOG_SIZE } from "./Settings.ts"
-import { fn, traced } from "../tracing.ts"
+import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`

@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { decideWebhookEndpoint } from "../../machines/webhookEndpoint.ts"
 import { type EndpointRow, machineRow } from "./row.ts"
-import { traced } from "../tracing.ts"
+import { traced } from "../../tracing.ts"
 
 /**
  * Revoking an API key switches off every endpoint it created, at once (spec "Key revocation"). Run it in the

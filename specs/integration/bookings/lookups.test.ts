@@ -1,7 +1,8 @@
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { READ } from "../../../engine/services/bookings/statements.ts"
-import { bookingStore } from "../../../engine/services/bookings/store.ts"
+import { findStatement, lockStatement } from "../../../engine/store/bookings.ts"
 import { sql } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, guest, startPinned, type TestApp } from "./helpers.ts"
 
@@ -35,7 +36,7 @@ const copyOffering = (offeringId: string, n: number) =>
 
 /** The text and parameters of one of the booking store's statements. */
 const storeStatement = (which: "findStatement" | "lockStatement", orgId: string, id: string) =>
-  app.runtime.runPromise(Effect.map(bookingStore, (store) => store[which](orgId, id).compile()))
+  app.runtime.runPromise(Effect.map(SqlClient.SqlClient, (s) => (which === "findStatement" ? findStatement : lockStatement)(s, orgId, id).compile()))
 
 interface PlanNode {
   readonly "Relation Name"?: string

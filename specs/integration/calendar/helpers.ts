@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
 import { decideBooking, startBooking } from "../../../engine/machines/booking.ts"
-import { stateText } from "../../../engine/services/bookings/row.ts"
+import { stateText } from "../../../engine/store/bookingRow.ts"
 import { type Reply, sql, startApp, type TestApp } from "../../support/app.ts"
 import { wallOf } from "../../property/time/intl.ts"
 

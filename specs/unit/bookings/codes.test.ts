@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { newHandle, newReference } from "../../../engine/services/bookings/codes.ts"
+import { newHandle, newReference } from "../../../engine/store/codes.ts"
 
 describe("booking codes", () => {
   it("handles are 24 base64url characters (18 random bytes), none repeated across pool refills", () => {

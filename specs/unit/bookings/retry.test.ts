@@ -1,7 +1,7 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { retryTransient } from "../../../engine/services/bookings/refusals.ts"
+import { retryTransient } from "../../../engine/store/refusals.ts"
 
 const sqlError = (code: string) => new SqlError({ cause: { code }, message: code })
 

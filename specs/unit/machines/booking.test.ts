@@ -58,7 +58,10 @@ const EVENTS = {
   mark_unpaid: { type: "mark_unpaid", at: NOW },
   check_in: { type: "check_in", at: NOW },
   no_show: { type: "no_show", at: NOW },
-  clear_attendance: { type: "clear_attendance", at: NOW }
+  clear_attendance: { type: "clear_attendance", at: NOW },
+  checkout_opened: { type: "checkout_opened", at: NOW },
+  sign_waiver: { type: "sign_waiver", at: NOW },
+  extend_hold: { type: "extend_hold", at: NOW, expires_at: "2030-01-15T01:00:00.000Z" }
 } as const satisfies { [K in BookingEvent["type"]]: Extract<BookingEvent, { type: K }> }
 type EventName = keyof typeof EVENTS
 
@@ -73,25 +76,30 @@ const TABLE: Record<StateName, Record<EventName, Expect>> = {
   keeping: {
     confirm: confirmed, pay: confirmed, lapse: ["lapsed", []], nudge: "hold_not_lapsed", cancel: cancelled,
     move: ["keeping", ["booking.moved"]], call_off: bnc, choose_expired: bnc, time_cancelled: "not_a_course", mark_paid: bnc,
-    mark_unpaid: bnc, check_in: bnc, no_show: bnc, clear_attendance: bnc
+    mark_unpaid: bnc, check_in: bnc, no_show: bnc, clear_attendance: bnc,
+    // Its hold has reached expires_at (the lapse above is accepted): too late to extend.
+    checkout_opened: ["keeping", []], sign_waiver: ["keeping", []], extend_hold: "hold_lapsed"
   },
   lapsed: {
     confirm: confirmed, pay: confirmed, lapse: "hold_lapsed", nudge: ["lapsed", ["booking.nudged"]], cancel: cancelled,
     move: "hold_lapsed", call_off: bnc, choose_expired: bnc, time_cancelled: bnc, mark_paid: bnc, mark_unpaid: bnc,
-    check_in: bnc, no_show: bnc, clear_attendance: bnc
+    check_in: bnc, no_show: bnc, clear_attendance: bnc,
+    checkout_opened: ["lapsed", []], sign_waiver: "hold_lapsed", extend_hold: "hold_lapsed"
   },
   plain: {
     confirm: bnh, pay: ["plain", ["booking.paid"]], lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
     call_off: ["choosing", ["booking.called_off"]], choose_expired: "not_choosing", time_cancelled: "not_a_course",
     mark_paid: ["plain", ["booking.paid"]], mark_unpaid: "not_paid_by_hand", check_in: ["plain", ["booking.checked_in"]],
-    no_show: "not_started", clear_attendance: ["plain", ["booking.attendance_cleared"]]
+    no_show: "not_started", clear_attendance: ["plain", ["booking.attendance_cleared"]],
+    checkout_opened: bnh, sign_waiver: ["plain", []], extend_hold: bnh
   },
   choosing: {
     confirm: bnh, pay: ["choosing", ["booking.paid"]], lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
     call_off: "already_called_off", choose_expired: "choose_by_not_passed", time_cancelled: "not_a_course",
     mark_paid: ["choosing", ["booking.paid"]], mark_unpaid: "not_paid_by_hand",
     check_in: ["choosing", ["booking.checked_in"]], no_show: "not_started",
-    clear_attendance: ["choosing", ["booking.attendance_cleared"]]
+    clear_attendance: ["choosing", ["booking.attendance_cleared"]],
+    checkout_opened: bnh, sign_waiver: ["choosing", []], extend_hold: bnh
   },
   cancelled: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, "booking_cancelled"])) as Record<EventName, Expect>
 }
@@ -100,6 +108,7 @@ const TABLE: Record<StateName, Record<EventName, Expect>> = {
 const FLIPS: ReadonlyArray<readonly [StateName, Partial<BookingContext>, BookingEvent, Expect]> = [
   ["keeping", { expires_at: "2030-01-16T00:00:00.000Z" }, EVENTS.lapse, "hold_not_expired"],
   ["keeping", { expires_at: null }, EVENTS.lapse, "hold_not_expired"],
+  ["keeping", { expires_at: "2030-01-16T00:00:00.000Z" }, EVENTS.extend_hold, ["keeping", []]],
   ["lapsed", { nudged_at: "2030-01-14T01:00:00.000Z" }, EVENTS.nudge, "already_nudged"],
   ["plain", { is_reseller: true }, EVENTS.call_off, "reseller_booking"],
   ["choosing", { choose_by: "2030-01-14T23:59:59.999Z" }, EVENTS.move, "choose_by_passed"],

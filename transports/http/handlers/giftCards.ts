@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { GiftCards } from "../../../engine/services/gifts/GiftCards.ts"
-import { GiftPurchases } from "../../../engine/services/gifts/Purchases.ts"
+import { GiftPurchases } from "../../../engine/services/payments/GiftPurchases.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 

@@ -1,0 +1,30 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { BookingReactions } from "../../store/bookings.ts"
+import { giveBackGift } from "../../store/giftCards.ts"
+import { Links } from "../Links.ts"
+import { closeCheckouts } from "../payments/checkouts.ts"
+import { openings } from "../waitlist/open.ts"
+
+/**
+ * What a booking's change does elsewhere (engine/store/bookings.ts calls it after writing the row): a booking that
+ * leaves its hold (confirmed, paid or cancelled) or whose hold lapses closes its open checkouts (the payments job
+ * expires them at the processor after the commit); one that leaves (cancelled, lapsed) gives back what its gift card
+ * paid (once) and, with a move, opens the places it held to the waitlist.
+ */
+export const BookingReactionsLive = Layer.effect(BookingReactions, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const links = yield* Links
+  return {
+    changed: (before, after, event, now) =>
+      Effect.gen(function*() {
+        if ((before.status === "held" && after.status !== "held") || event.type === "lapse") yield* closeCheckouts(sql, before.id)
+        const leaves = after.status === "cancelled" || event.type === "lapse"
+        const returned = leaves ? yield* giveBackGift(sql, before, now) : []
+        const opened = (leaves || event.type === "move") && before.session_id !== null && before.keeps_place
+          ? (yield* openings(sql, before.session_id, now, links.publicUrl)).map(({ type, data }) => ({ type, data }))
+          : []
+        return { facts: returned.length > 0 ? { gift_returned_at: now } : {}, events: [...returned, ...opened] }
+      }).pipe(Effect.orDie)
+  }
+}))
