@@ -3,7 +3,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
 import pg from "pg"
 import { pgTypes } from "./pgTypes.ts"
-import { makeTimeouts, serverTimeouts, timedClient, type Timeouts } from "./timeouts.ts"
+import { boundCheckout, makeTimeouts, serverTimeouts, timedClient, type Timeouts } from "./timeouts.ts"
 
 /**
  * The pg pool behind the SqlClient, for adapters that need the driver itself (LISTEN, named prepared statements).
@@ -18,8 +18,8 @@ export class PgPool extends Context.Tag("PgPool")<PgPool, {
 
 /**
  * A pg pool (ended with the scope) that answered a first query, the SqlClient over it, and the pool itself as
- * PgPool. PGlite keeps its one connection open (it serves one session to every connection). On Postgres every wait
- * is bounded by `timeoutMs` (see timeouts.ts): a frozen or unreachable server fails requests, never holds them.
+ * PgPool. PGlite keeps its one connection open (it serves one session to every connection). On Postgres a database
+ * that answers nothing for `timeoutMs` fails the requests waiting on it (see timeouts.ts), never holds them.
  */
 export const poolLayer = (kind: "postgres" | "pglite", config: pg.PoolConfig, timeoutMs = 0) =>
   Layer.unwrapScoped(Effect.gen(function*() {
@@ -31,6 +31,7 @@ export const poolLayer = (kind: "postgres" | "pglite", config: pg.PoolConfig, ti
     )
     // An idle client's connection lost (server restart, network) must not crash the process; the pool replaces it.
     pool.on("error", () => {})
+    if (timeouts.ms > 0) boundCheckout(pool, timeouts)
     yield* Effect.tryPromise({
       try: () => pool.query("select 1"),
       catch: (cause) => new SqlError({ cause, message: `the database does not answer: ${cause instanceof Error ? cause.message : String(cause)}` })

@@ -2,12 +2,15 @@ import { Effect, Layer } from "effect"
 import pg from "pg"
 import { inProcessSignals, type SignalHandlers, Signals, type SignalsShape } from "../../engine/ports/Signals.ts"
 import { PgPool } from "../db/pool.ts"
+import { answered, type Timeouts } from "../db/timeouts.ts"
 
 /** Reconnects wait FIRST_RETRY_MS, doubling to at most MAX_RETRY_MS, each time a random 50-100% of that (jitter). */
 export const FIRST_RETRY_MS = 250
 export const MAX_RETRY_MS = 10_000
 /** A connect or a LISTEN that takes longer than this counts as failed. */
 const ATTEMPT_TIMEOUT_MS = 5_000
+/** A second without any answer from the database, the listening client asks it something (timeouts.ts). */
+const PING_MS = 1_000
 
 export const retryDelay = (failures: number, random = Math.random) =>
   Math.round(Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(failures, 16)) * (0.5 + random() / 2))
@@ -17,9 +20,11 @@ export const retryDelay = (failures: number, random = Math.random) =>
  * listening client exists at a time, and at most one attempt to make one is under way: a client that fails or drops
  * is ended and schedules exactly one reconnect, after a backoff that grows with each failure in a row (with jitter,
  * so instances that lost the same server do not return in step). Every listener is reset (told it may have missed
- * messages) when the client drops and once a new one listens.
+ * messages) when the client drops and once a new one listens. The same client pings the database each second in
+ * which nothing else heard from it, so the pool can tell a busy database (it answers) from a frozen one (timeouts.ts);
+ * a ping not answered in time drops the client like any other failure.
  */
-const postgresSignals = (config: pg.ClientConfig) =>
+const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
   Effect.gen(function*() {
     const pool = (yield* PgPool).pool
     const channels = new Map<string, Set<SignalHandlers>>()
@@ -29,11 +34,18 @@ const postgresSignals = (config: pg.ClientConfig) =>
     let timer: ReturnType<typeof setTimeout> | undefined
     const resetAll = () => channels.forEach((set) => set.forEach((h) => h.onReset()))
     const quote = (channel: string) => `"${channel.replace(/"/g, "\"\"")}"`
-    const listenOn = (c: pg.Client, channel: string) =>
+    const within = (c: pg.Client, text: string, ms: number) =>
       new Promise<void>((resolve, reject) => {
-        const late = setTimeout(() => reject(new Error("LISTEN did not answer")), ATTEMPT_TIMEOUT_MS)
-        c.query(`listen ${quote(channel)}`).then(() => resolve(), reject).finally(() => clearTimeout(late))
+        const late = setTimeout(() => reject(new Error(`${text} did not answer`)), ms)
+        c.query(text).then(() => resolve(), reject).finally(() => clearTimeout(late))
       })
+    const listenOn = (c: pg.Client, channel: string) => within(c, `listen ${quote(channel)}`, ATTEMPT_TIMEOUT_MS)
+    const ping = setInterval(() => {
+      const c = client
+      if (c === undefined || !timeouts.enabled || Date.now() - timeouts.answeredAt < PING_MS) return
+      within(c, "select 1", timeouts.ms).then(() => answered(timeouts), () => c.emit("error", new Error("the database did not answer a ping")))
+    }, PING_MS)
+    ping.unref()
 
     const schedule = () => {
       if (closed || timer !== undefined) return
@@ -72,12 +84,14 @@ const postgresSignals = (config: pg.ClientConfig) =>
       if (closed) return void c.end().catch(() => {})
       failures = 0
       client = c
+      answered(timeouts)
       resetAll()
     }
 
     yield* Effect.acquireRelease(Effect.promise(connect), () =>
       Effect.promise(async () => {
         closed = true
+        clearInterval(ping)
         if (timer !== undefined) clearTimeout(timer)
         await client?.end().catch(() => {})
       }))
@@ -103,6 +117,8 @@ const postgresSignals = (config: pg.ClientConfig) =>
 /** Postgres LISTEN/NOTIFY on a real server; in-process over PGlite, which one process owns. */
 export const SignalsLive = Layer.scoped(
   Signals,
-  Effect.flatMap(PgPool, ({ kind, pool }) =>
-    kind === "postgres" ? postgresSignals((pool as unknown as { options: pg.ClientConfig }).options) : Effect.succeed(inProcessSignals()))
+  Effect.flatMap(PgPool, ({ kind, pool, timeouts }) =>
+    kind === "postgres"
+      ? postgresSignals((pool as unknown as { options: pg.ClientConfig }).options, timeouts)
+      : Effect.succeed(inProcessSignals()))
 )
