@@ -9,10 +9,10 @@ import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Orgs } from "../Orgs.ts"
-import { switchOffForKey } from "../webhooks/revoke.ts"
 import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 import { sessionStore } from "../../store/sessions.ts"
+import { webhookStore } from "../../store/webhooks.ts"
 
 /** An invite link works this long. */
 export const INVITE_DAYS = 7
@@ -52,6 +52,7 @@ export class Team extends Effect.Service<Team>()("Team", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const times = sessionStore(sql)
+    const hooks = webhookStore(sql)
     const clock = yield* EngineClock
     const events = yield* Events
     const mail = yield* Mail
@@ -191,7 +192,7 @@ export class Team extends Effect.Service<Team>()("Team", {
         }
         yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
         const keys = yield* sql<{ id: string }>`update api_keys set revoked_at = ${now} where user_id = ${userId} and revoked_at is null returning id`
-        for (const k of keys) yield* switchOffForKey(sql, k.id, now)
+        for (const k of keys) yield* hooks.switchOffForKey(k.id, now)
         yield* times.clearTeacher(userId)
         yield* events.append(org.id, [{ type: "member.removed", data: { user_id: userId, email: member.email, role: member.role } }])
         return toMember(member)
