@@ -109,8 +109,7 @@ export const sessionStore = (sql: SqlClient.SqlClient) => {
       : sql<{ readonly id: string }>`insert into sessions ${
         sql.insert(times.map((t) => {
           const started = startSession({ starts_at: t.starts_at.toISOString(), ends_at: t.ends_at.toISOString(), series_id: base.series_id })
-          const { state, starts_at, ends_at } = columnsOf(started.state, started.context)
-          return { id: crypto.randomUUID(), ...base, occurs_on: base.series_id === null ? null : t.occurs_on, starts_at, ends_at, state, created_at: at }
+          return { id: crypto.randomUUID(), ...base, occurs_on: base.series_id === null ? null : t.occurs_on, ...columnsOf(started.state, started.context), created_at: at }
         }))
       } on conflict do nothing returning *`
 
