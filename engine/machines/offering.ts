@@ -1,4 +1,4 @@
-import { setup, transition } from "xstate"
+import { initialTransition, setup, transition } from "xstate"
 
 export type OfferingState = "active" | "paused" | "removed"
 export type OfferingEvent = { type: "pause" } | { type: "resume" } | { type: "remove" }
@@ -16,10 +16,17 @@ export const offeringMachine = setup({
   }
 })
 
-export const decideOffering = (
-  state: OfferingState,
-  event: OfferingEvent
-): { ok: true; state: OfferingState } | { ok: false; code: string } => {
+export type OfferingDecision = { ok: true; state: OfferingState } | { ok: false; code: string }
+export type OfferingAccepted = Extract<OfferingDecision, { ok: true }>
+
+/** A new offering: the machine's first state, paused at once when it is made inactive. */
+export const startOffering = (active: boolean): OfferingDecision => {
+  const [snapshot] = initialTransition(offeringMachine)
+  const state = snapshot.value as OfferingState
+  return active ? { ok: true, state } : decideOffering(state, { type: "pause" })
+}
+
+export const decideOffering = (state: OfferingState, event: OfferingEvent): OfferingDecision => {
   const snapshot = offeringMachine.resolveState({ value: state, context: {} })
   if (!snapshot.can(event)) return { ok: false, code: state === "removed" ? "offering_removed" : "offering_state" }
   const [next] = transition(offeringMachine, snapshot, event)

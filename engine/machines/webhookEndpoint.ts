@@ -12,6 +12,9 @@ export interface WebhookEndpointContext {
   readonly off_at: string | null
 }
 
+/** A failing endpoint is retried this long after its last failure (and on its org's next event). */
+export const RETRY_INTERVAL_MS = 5 * 60_000
+
 type At = { readonly at: string }
 export type WebhookEndpointEvent =
   | ({ readonly type: "delivered"; readonly status: number } & At)

@@ -8,9 +8,9 @@ import { EngineClock } from "./Clock.ts"
 import { CurrentOrg, type KeyKind, type Plan, type Role } from "./CurrentOrg.ts"
 import { Signals } from "../ports/Signals.ts"
 import { Events } from "./Events.ts"
-import { switchOffForKey } from "./webhooks/revoke.ts"
 import { fn, traced } from "../tracing.ts"
 import { transaction } from "../store/transaction.ts"
+import { webhookStore } from "../store/webhooks.ts"
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")
 const newKey = () => `bk_live_${randomBytes(24).toString("base64url")}`
@@ -95,6 +95,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
   dependencies: [Events.Default],
   scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const webhooks = webhookStore(sql)
     const clock = yield* EngineClock
     const events = yield* Events
     const signals = yield* Signals
@@ -188,7 +189,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       const rows = yield* sql<{ id: string; revoked_at: Date }>`
         update api_keys set revoked_at = coalesce(revoked_at, ${at})
         where id = ${id} ${orgId === undefined ? sql`` : sql`and org_id = ${orgId}`} returning id, revoked_at`.pipe(
-        Effect.tap((rows) => rows.length === 0 ? Effect.void : switchOffForKey(sql, id, at)),
+        Effect.tap((rows) => rows.length === 0 ? Effect.void : webhooks.switchOffForKey(id, at)),
         transaction(sql),
         Effect.orDie
       )

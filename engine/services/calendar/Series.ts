@@ -20,6 +20,7 @@ import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
 import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
+import { type SessionLife, sessionStore } from "../../store/sessions.ts"
 
 /** The longest booking window (max_advance_days at most): an entry starting later could not be booked. */
 const LONGEST_WINDOW_DAYS = 730
@@ -37,6 +38,7 @@ export class Series extends Effect.Service<Series>()("Series", {
     const jobs = yield* Jobs
     const bookings = yield* CalendarBookings
     const q = yield* calendarQueries
+    const store = sessionStore(sql)
 
     const check = (draft: Draft, course: boolean, today: string) =>
       Effect.gen(function*() {
@@ -58,7 +60,7 @@ export class Series extends Effect.Service<Series>()("Series", {
     const materialize = (row: { id: string; org_id: string; offering_id: string } & Draft, zone: string, from: string, until: string) =>
       Effect.gen(function*() {
         const times = timesBetween(row, from, until, zone)
-        yield* q.insertTimes({ org_id: row.org_id, offering_id: row.offering_id, series_id: row.id, capacity: row.capacity, teacher_id: row.teacher_id }, times, yield* clock.now)
+        yield* store.insertTimes({ org_id: row.org_id, offering_id: row.offering_id, series_id: row.id, capacity: row.capacity, teacher_id: row.teacher_id }, times, yield* clock.now)
       })
 
     const calendarChanged = (orgId: string, offeringId: string) =>
@@ -92,7 +94,7 @@ export class Series extends Effect.Service<Series>()("Series", {
         const today = todayIn(now, org.timezone)
         yield* check(draft, offering.course, today)
         const row = { ...draft, id: crypto.randomUUID(), org_id: org.id, offering_id: offering.id, made_until: madeUntil(draft, today), created_at: now }
-        yield* sql`insert into series ${sql.insert(row)}`
+        yield* store.insertSeries(row)
         yield* materialize(row, org.timezone, draft.starts_on > today ? draft.starts_on : today, row.made_until)
         yield* calendarChanged(org.id, offering.id)
         const [created] = yield* q.oneSeries(org.id, row.id, false)
@@ -102,8 +104,9 @@ export class Series extends Effect.Service<Series>()("Series", {
 
     /** Future times of an entry with what each has taken. */
     const futureTimes = (seriesId: string, now: Date) =>
-      sql<SessionRef & { booked: number; state: string }>`
-        select s.id, s.org_id, s.offering_id, s.series_id, s.starts_at, s.ends_at, s.state, ${bookedExpr(sql, now)} as booked
+      sql<SessionRef & SessionLife & { booked: number }>`
+        select s.id, s.org_id, s.offering_id, s.series_id, s.starts_at, s.ends_at, s.state, s.cancel_guests, s.cancel_note, s.cancelled_at,
+          ${bookedExpr(sql, now)} as booked
         from sessions s join offerings o on o.id = s.offering_id
         where s.series_id = ${seriesId} and s.starts_at > ${now} and s.state <> 'removed' for update of s`
 
@@ -129,21 +132,18 @@ export class Series extends Effect.Service<Series>()("Series", {
         const today = todayIn(now, org.timezone)
         yield* check(draft, offering.course, today)
         const made_until = madeUntil(draft, today)
-        yield* sql`update series set ${sql.update({ ...draft, made_until, updated_at: now })} where id = ${current.id}`
+        yield* store.updateSeries(current.id, { ...draft, made_until }, now)
         const timesChanged = (["starts_on", "start_time", "end_time", "span_days", "repeat", "ends_on"] as const).some((k) => draft[k] !== current[k])
         if (timesChanged) {
           const future = yield* futureTimes(current.id, now)
-          const unbooked = future.filter((t) => t.booked === 0 && t.state === "scheduled").map((t) => t.id)
-          if (unbooked.length > 0) yield* sql`update sessions set state = 'removed', updated_at = ${now} where id in ${sql.in(unbooked)}`
+          const unbooked = future.filter((t) => t.booked === 0 && t.state === "scheduled")
+          yield* store.applyAll(unbooked, { type: "remove", at: now.toISOString() }, now)
         }
         const carried = {
           ...(patch.teacher === undefined ? {} : { teacher_id: draft.teacher_id }),
           ...(patch.capacity === undefined ? {} : { capacity: draft.capacity })
         }
-        if (Object.keys(carried).length > 0) {
-          yield* sql`update sessions set ${sql.update({ ...carried, updated_at: now })}
-            where series_id = ${current.id} and starts_at > ${now} and state <> 'removed'`
-        }
+        if (Object.keys(carried).length > 0) yield* store.patchFuture(current.id, carried, now)
         yield* materialize({ ...draft, id: current.id, org_id: org.id, offering_id: current.offering_id }, org.timezone, draft.starts_on > today ? draft.starts_on : today, made_until)
         yield* calendarChanged(org.id, current.offering_id)
         // More seats on the series' times: the waitlist hears of them as of any opening.
@@ -168,8 +168,8 @@ export class Series extends Effect.Service<Series>()("Series", {
           return yield* conflict("series_has_bookings", `${booked.length} future time(s) of this entry are booked; pass cancel_bookings=true to cancel them`)
         }
         const cancelled = booked.length > 0 ? yield* bookings.cancelOnSessions(booked, "series_deleted") : 0
-        yield* sql`update sessions set state = 'removed', updated_at = ${now} where series_id = ${current.id} and starts_at > ${now} and state = 'scheduled'`
-        yield* sql`update series set deleted_at = ${now} where id = ${current.id}`
+        yield* store.applyAll(future.filter((t) => t.state === "scheduled"), { type: "remove", at: now.toISOString() }, now)
+        yield* store.deleteSeries(current.id, now)
         yield* calendarChanged(org.id, current.offering_id)
         return { cancelled }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
@@ -187,7 +187,7 @@ export class Series extends Effect.Service<Series>()("Series", {
         const until = madeUntil(row, todayIn(now, row.timezone))
         if (until <= row.made_until) continue
         yield* materialize(row, row.timezone, addDays(row.made_until, 1), until)
-        yield* sql`update series set made_until = ${until} where id = ${row.id}`
+        yield* store.madeUntil(row.id, until)
       }
     }).pipe(transaction(sql), Effect.orDie)
 

@@ -1,8 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { decideSession } from "../../machines/session.ts"
 import type { SessionCreate, SessionUpdate } from "../../schema/calendar.ts"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import { badRequest, notFound } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
@@ -17,6 +16,7 @@ import { calendarQueries } from "./queries.ts"
 import { type SessionRow, toSession } from "./rows.ts"
 import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
+import { sessionStore } from "../../store/sessions.ts"
 
 const LIST_CAP = 2000
 
@@ -30,6 +30,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
     const orgs = yield* Orgs
     const bookings = yield* CalendarBookings
     const q = yield* calendarQueries
+    const store = sessionStore(sql)
 
     const select = (now: Date) =>
       sql`select s.*, m.name as teacher_name, m.email as teacher_email, ${bookedExpr(sql, now)} as booked
@@ -69,21 +70,12 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         const times = weeklyTimes(input.starts_at, length, input.repeat_weeks ?? 1, org.timezone)
         const now = yield* clock.now
         const base = { org_id: org.id, offering_id: offering.id, series_id: null, capacity: input.capacity ?? null, teacher_id: input.teacher ?? null }
-        const inserted = yield* q.insertTimes(base, times, now)
+        const inserted = yield* store.insertTimes(base, times, now)
         const rows = yield* sql<SessionRow>`${select(now)} where s.id in ${sql.in(inserted.map((r) => r.id))} order by s.starts_at`
         const sessions = rows.map(({ booked: _, ...r }) => toSession(r))
         yield* events.append(org.id, sessions.map((data) => ({ type: "session.created", data })))
         return { data: sessions }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
-    })
-
-    const contextOf = (row: SessionRow & { cancel_note?: string | null; cancelled_at?: Date | null }) => ({
-      starts_at: row.starts_at.toISOString(),
-      ends_at: row.ends_at.toISOString(),
-      series_id: row.series_id,
-      cancelled_at: row.cancelled_at?.toISOString() ?? null,
-      guests: row.cancel_guests,
-      note: row.cancel_note ?? null
     })
 
     const update = fn("Sessions.update")(function*(id: string, patch: SessionUpdate) {
@@ -96,17 +88,14 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         const row = yield* load(org.id, id, true)
         yield* requireMember(org.id, patch.teacher).pipe(Effect.provideService(Orgs, orgs))
         const now = yield* clock.now
-        const changes: Record<string, unknown> = { updated_at: now }
+        const teacher = patch.teacher === undefined ? {} : { teacher_id: patch.teacher }
         if (patch.starts_at && patch.ends_at) {
-          const decided = decideSession({ value: row.state, context: contextOf(row) }, {
+          yield* store.apply(row, {
             type: "move", at: now.toISOString(), starts_at: patch.starts_at.toISOString(), ends_at: patch.ends_at.toISOString(), booked: row.booked
-          })
-          if (!decided.ok) return yield* conflict(decided.code, decided.message)
-          changes.starts_at = patch.starts_at
-          changes.ends_at = patch.ends_at
+          }, now, teacher)
+        } else {
+          yield* store.patch(row.id, teacher, now)
         }
-        if (patch.teacher !== undefined) changes.teacher_id = patch.teacher
-        yield* sql`update sessions set ${sql.update(changes)} where id = ${row.id}`
         const updated = yield* load(org.id, row.id, false)
         yield* events.append(org.id, [{ type: "session.updated", data: toSession({ ...updated, booked: undefined }) }])
         return toSession({ ...updated, booked: undefined })
@@ -119,13 +108,8 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
       return yield* Effect.gen(function*() {
         const row = yield* load(org.id, id, true)
         const now = yield* clock.now
-        const decided = decideSession({ value: row.state, context: contextOf(row) }, { type: "cancel", at: now.toISOString(), guests, note: input.note ?? null })
-        if (!decided.ok) return yield* conflict(decided.code, decided.message)
+        const decided = yield* store.apply(row, { type: "cancel", at: now.toISOString(), guests, note: input.note ?? null }, now)
         const again = row.state === "cancelled"
-        if (!again) {
-          yield* sql`update sessions set state = 'cancelled', cancel_guests = ${guests}, cancel_note = ${input.note ?? null},
-            cancelled_at = ${now}, updated_at = ${now} where id = ${row.id}`
-        }
         if (!again || decided.tasks.includes("refund_choosing")) {
           yield* bookings.sessionCancelled(row, guests, input.note ?? null, again)
         }

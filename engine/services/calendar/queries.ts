@@ -1,8 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { SeriesRow, SessionRow } from "./rows.ts"
+import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
-import type { Time } from "./materialize.ts"
 
 /** Row queries shared by the calendar services. Every one is scoped by org. */
 export const calendarQueries = Effect.gen(function*() {
@@ -21,24 +20,5 @@ export const calendarQueries = Effect.gen(function*() {
 
   const entries = (orgId: string, offeringId: string) => Effect.map(seriesOf(orgId, offeringId), (rows) => rows.map(toEntry))
 
-  const insertTimes = (
-    base: { org_id: string; offering_id: string; series_id: string | null; capacity: number | null; teacher_id: string | null },
-    times: ReadonlyArray<Time>,
-    at: Date
-  ) =>
-    times.length === 0
-      ? Effect.succeed([] as ReadonlyArray<SessionRow>)
-      : sql<SessionRow>`insert into sessions ${
-        sql.insert(times.map((t) => ({
-          id: crypto.randomUUID(),
-          ...base,
-          occurs_on: base.series_id === null ? null : t.occurs_on,
-          starts_at: t.starts_at,
-          ends_at: t.ends_at,
-          state: "scheduled",
-          created_at: at
-        })))
-      } on conflict do nothing returning *`
-
-  return { seriesOf, oneSeries, entries, insertTimes, teacherJoin } as const
+  return { seriesOf, oneSeries, entries, teacherJoin } as const
 })

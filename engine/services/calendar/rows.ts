@@ -33,6 +33,8 @@ export interface SessionRow extends TeacherCols {
   readonly capacity: number | null
   readonly state: "scheduled" | "cancelled" | "removed"
   readonly cancel_guests: "refund" | "choose" | null
+  readonly cancel_note: string | null
+  readonly cancelled_at: Date | null
   readonly created_at: Date
   readonly booked?: number
 }

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { decideOffering } from "../../machines/offering.ts"
+import { decideOffering, startOffering } from "../../machines/offering.ts"
 import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import type { HoursEntry, Kind, OfferingCreate, OfferingUpdate } from "../../schema/offering.ts"
 import { EngineClock } from "../Clock.ts"
@@ -19,6 +19,7 @@ import { type OfferingRow, toOffering } from "./row.ts"
 import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
 import { ofOrg } from "../../store/tenancy.ts"
+import { offeringStore } from "../../store/offerings.ts"
 
 type Changes = Record<string, unknown>
 
@@ -52,6 +53,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
     const clock = yield* EngineClock
     const events = yield* Events
     const hooks = yield* OfferingHooks
+    const store = offeringStore(sql)
 
     const orgHasWaiver = (orgId: string) =>
       sql<{ ok: boolean }>`select waiver_text is not null as ok from orgs where id = ${orgId}`.pipe(Effect.map((r) => r[0]?.ok === true))
@@ -84,6 +86,8 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       const next = { ...base, ...input }
       yield* checkRules(input, next, null, { orgHasWaiver: yield* orgHasWaiver(org.id).pipe(Effect.orDie), hasTimesToCome: false })
       const changes = yield* derive(input)
+      const started = startOffering(input.active !== false)
+      if (!started.ok) return yield* conflict(started.code, "the offering cannot change state")
       const row = {
         ...base,
         metadata: JSON.stringify(base.metadata),
@@ -91,12 +95,10 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         ...changes,
         id: randomUUID(),
         org_id: org.id,
-        state: input.active === false ? "paused" : "active",
         created_at: yield* clock.now
       }
       return yield* Effect.gen(function*() {
-        const rows = yield* sql<OfferingRow>`insert into offerings ${sql.insert(row)} returning *`
-        const offering = toOffering(rows[0])
+        const offering = toOffering(yield* store.insert(row, started))
         yield* events.append(org.id, [{ type: "offering.created", data: offering }])
         return offering
       }).pipe(transaction(sql), Effect.orDie)
@@ -113,15 +115,12 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         }
         yield* checkRules(input, next, current, facts)
         const changes = yield* derive(input)
-        if (input.active !== undefined && input.active !== (current.state === "active")) {
-          const decided = decideOffering(current.state, { type: input.active ? "resume" : "pause" })
-          if (!decided.ok) return yield* conflict(decided.code, "the offering cannot change state")
-          changes.state = decided.state
-        }
+        const decided = input.active !== undefined && input.active !== (current.state === "active")
+          ? decideOffering(current.state, { type: input.active ? "resume" : "pause" })
+          : undefined
+        if (decided !== undefined && !decided.ok) return yield* conflict(decided.code, "the offering cannot change state")
         if (current.waitlist_enabled && input.waitlist_enabled === false) yield* hooks.waitlistClosed(current.id)
-        const rows = yield* sql<OfferingRow>`
-          update offerings set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${current.id} returning *`
-        const offering = toOffering(rows[0])
+        const offering = toOffering(yield* store.update(current.id, changes, yield* clock.now, decided))
         // More seats on the offering's times that take its capacity: the waitlist hears of them as of any opening.
         const opened = input.capacity !== undefined && input.capacity > current.capacity
           ? yield* openingsWhere(sql, { offering_id: current.id }, yield* clock.now, (yield* Links).publicUrl)
@@ -145,8 +144,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         const decided = decideOffering(current.state, { type: "remove" })
         if (!decided.ok) return yield* notFound("offering")
         const result = yield* hooks.cancelUpcoming(current.id)
-        const at = yield* clock.now
-        yield* sql`update offerings set state = 'removed', deleted_at = ${at}, updated_at = ${at} where id = ${current.id}`
+        yield* store.update(current.id, {}, yield* clock.now, decided)
         yield* events.append(org.id, [{ type: "offering.deleted", data: { ...toOffering(current), active: false } }])
         return result
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
@@ -170,9 +168,8 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         if (row.kind === "appointment" && row.schedule !== "hours") {
           return yield* conflict("schedule_is_calendar", "this appointment takes its times from its calendar; set schedule to hours first")
         }
-        const rows = yield* sql<OfferingRow>`
-          update offerings set hours = ${JSON.stringify(normalized)}, updated_at = ${yield* clock.now} where id = ${row.id} returning *`
-        yield* events.append(org.id, [{ type: "offering.hours_updated", data: { ...toOffering(rows[0]), hours: normalized } }])
+        const updated = yield* store.update(row.id, { hours: JSON.stringify(normalized) }, yield* clock.now)
+        yield* events.append(org.id, [{ type: "offering.hours_updated", data: { ...toOffering(updated), hours: normalized } }])
         return { data: normalized }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })

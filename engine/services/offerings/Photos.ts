@@ -10,6 +10,7 @@ import { jpegSize } from "./jpeg.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
 import { fn } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
+import { offeringStore } from "../../store/offerings.ts"
 
 /** The largest photo accepted (5 MiB). */
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024
@@ -27,6 +28,7 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
     const clock = yield* EngineClock
     const events = yield* Events
     const links = yield* Links
+    const store = offeringStore(sql)
 
     const offeringOf = (orgId: string, id: string) =>
       Effect.flatMap(
@@ -45,11 +47,8 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
       const now = yield* clock.now
       return yield* Effect.gen(function*() {
         yield* offeringOf(org.id, id)
-        yield* sql`insert into offering_photos ${sql.insert({ offering_id: id, org_id: org.id, bytes: Buffer.from(bytes), width: size.width, height: size.height, etag, updated_at: now })}
-          on conflict (offering_id) do update set bytes = excluded.bytes, width = excluded.width, height = excluded.height, etag = excluded.etag, updated_at = excluded.updated_at`
-        const rows = yield* sql<OfferingRow>`update offerings set photo_url = ${`${links.publicUrl}/photos/${id}.jpg?v=${etag}`}, updated_at = ${now}
-          where id = ${id} returning *`
-        const offering = toOffering(rows[0])
+        yield* store.putPhoto({ offering_id: id, org_id: org.id, bytes: Buffer.from(bytes), width: size.width, height: size.height, etag, updated_at: now })
+        const offering = toOffering(yield* store.update(id, { photo_url: `${links.publicUrl}/photos/${id}.jpg?v=${etag}` }, now))
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
         return offering
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
@@ -60,10 +59,9 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
       const now = yield* clock.now
       return yield* Effect.gen(function*() {
         const current = yield* offeringOf(org.id, id)
-        yield* sql`delete from offering_photos where offering_id = ${id}`
+        yield* store.deletePhoto(id)
         if (current.photo_url === null) return toOffering(current)
-        const rows = yield* sql<OfferingRow>`update offerings set photo_url = null, updated_at = ${now} where id = ${id} returning *`
-        const offering = toOffering(rows[0])
+        const offering = toOffering(yield* store.update(id, { photo_url: null }, now))
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
         return offering
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))

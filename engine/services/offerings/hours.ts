@@ -1,14 +1,11 @@
 import { DEFAULT_HOURS } from "../../time/hours.ts"
 import { parseTimeInput } from "../../time/local.ts"
 import type { HoursEntry } from "../../schema/offering.ts"
+import type { StoredHours } from "../../store/offerings.ts"
 
 export { DEFAULT_HOURS }
 
-export interface StoredHours {
-  readonly weekday: number
-  readonly start_time: string
-  readonly end_time: string
-}
+export type { StoredHours }
 
 /** Input is already checked by the schema, so the parser always answers. */
 const full = (t: string) => parseTimeInput(t) ?? t

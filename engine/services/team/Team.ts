@@ -9,9 +9,10 @@ import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Orgs } from "../Orgs.ts"
-import { switchOffForKey } from "../webhooks/revoke.ts"
 import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
+import { sessionStore } from "../../store/sessions.ts"
+import { webhookStore } from "../../store/webhooks.ts"
 
 /** An invite link works this long. */
 export const INVITE_DAYS = 7
@@ -50,6 +51,8 @@ export class Team extends Effect.Service<Team>()("Team", {
   dependencies: [Events.Default, Mail.Default, Orgs.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const times = sessionStore(sql)
+    const hooks = webhookStore(sql)
     const clock = yield* EngineClock
     const events = yield* Events
     const mail = yield* Mail
@@ -189,9 +192,8 @@ export class Team extends Effect.Service<Team>()("Team", {
         }
         yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
         const keys = yield* sql<{ id: string }>`update api_keys set revoked_at = ${now} where user_id = ${userId} and revoked_at is null returning id`
-        for (const k of keys) yield* switchOffForKey(sql, k.id, now)
-        yield* sql`update sessions set teacher_id = null where teacher_id = ${userId}`
-        yield* sql`update series set teacher_id = null where teacher_id = ${userId}`
+        for (const k of keys) yield* hooks.switchOffForKey(k.id, now)
+        yield* times.clearTeacher(userId)
         yield* events.append(org.id, [{ type: "member.removed", data: { user_id: userId, email: member.email, role: member.role } }])
         return toMember(member)
       }))

@@ -5,9 +5,9 @@ import { decideWebhookEndpoint, type WebhookEndpointEvent } from "../../machines
 import { type SendResult, WebhookSender } from "../../ports/WebhookSender.ts"
 import { conflict } from "../../schema/errors.ts"
 import { EngineClock } from "../Clock.ts"
-import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, payloadOf, type StoredState, toDelivery } from "./row.ts"
-import { RETRY_INTERVAL_MS, RUN_SIZE, WebhookSettings } from "./Settings.ts"
-import { endpointStore } from "./store.ts"
+import { type DeliveryRow, type EndpointRow, type EventRow, payloadOf, toDelivery } from "./row.ts"
+import { RUN_SIZE, WebhookSettings } from "./Settings.ts"
+import { columnsOf, machineRow, webhookStore } from "../../store/webhooks.ts"
 import { fn } from "../../tracing.ts"
 
 /** Progress of a run is saved at least this often. */
@@ -32,7 +32,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     const clock = yield* EngineClock
     const sender = yield* WebhookSender
     const settings = yield* WebhookSettings
-    const store = endpointStore(sql)
+    const store = webhookStore(sql)
     const leaseMs = settings.timeoutMs + 10_000
 
     /** One POST and what the machine makes of the answer; null when it refuses (the endpoint is off). */
@@ -41,21 +41,15 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
         const result = yield* sender.send({ url: row.url, secret: row.secret, body: payloadOf(event) })
         const at = yield* clock.now
         const decision = decideWebhookEndpoint(machineRow(row), machineEvent(result, at.toISOString()))
-        if (!decision.ok) return null
-        const state = decision.state as StoredState
+        const columns = decision.ok ? columnsOf(decision.state, decision.context, at) : null
+        if (columns === null) return null
         const log: DeliveryRow = { event_id: event.id, status: result.status, duration_ms: result.durationMs, error: result.error, at }
-        const next: EndpointRow = {
-          ...row,
-          state,
-          context: decision.context,
-          cursor_id: result.error === null ? Math.max(row.cursor_id, event.id) : row.cursor_id,
-          retry_at: state === "failing" ? new Date(at.getTime() + RETRY_INTERVAL_MS) : null
-        }
+        const next: EndpointRow = { ...row, ...columns, cursor_id: result.error === null ? Math.max(row.cursor_id, event.id) : row.cursor_id }
         return { next, log }
       })
 
     const save = (row: EndpointRow, token: string, logs: ReadonlyArray<DeliveryRow>) =>
-      store.record(row.id, token, leaseMs, { cursor: row.cursor_id, state: row.state, context: row.context, retryAt: row.retry_at, logs })
+      store.record(row.id, token, leaseMs, { cursor: row.cursor_id, state: row.state, context: row.context, retry_at: row.retry_at, logs })
 
     /** What a run has sent since its last save. */
     interface Progress {
@@ -123,7 +117,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
         const done = yield* attempt(claimed, event)
         if (done === null) return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
         // Only a 410 changes the endpoint (off); cursor, status and retry time stay as they were.
-        const row = done.next.state === "off" ? { ...claimed, state: done.next.state, context: done.next.context, retry_at: null } : claimed
+        const row = done.next.state === "off" ? { ...claimed, state: done.next.state, context: done.next.context, retry_at: done.next.retry_at } : claimed
         yield* save(row, token, [done.log]).pipe(Effect.orDie)
         yield* store.prune(row.id).pipe(Effect.orDie)
         return toDelivery(done.log)

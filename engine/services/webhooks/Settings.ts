@@ -1,4 +1,8 @@
 import { Context } from "effect"
+import { RETRY_INTERVAL_MS } from "../../machines/webhookEndpoint.ts"
+import { LOG_SIZE } from "../../store/webhooks.ts"
+
+export { LOG_SIZE, RETRY_INTERVAL_MS }
 
 /** Webhook settings from the app's config (WEBHOOK_ALLOW_INSECURE); the time-out is the spec's 5 seconds. */
 export class WebhookSettings extends Context.Tag("WebhookSettings")<WebhookSettings, {
@@ -9,9 +13,5 @@ export class WebhookSettings extends Context.Tag("WebhookSettings")<WebhookSetti
 }>() {}
 
 export const DEFAULT_TIMEOUT_MS = 5_000
-/** A failing endpoint is retried this long after its last failure (and on its org's next event). */
-export const RETRY_INTERVAL_MS = 5 * 60_000
 /** Events per run of one endpoint. */
 export const RUN_SIZE = 50
-/** Delivery attempts kept per endpoint. */
-export const LOG_SIZE = 50

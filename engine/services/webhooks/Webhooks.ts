@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
-import { decideWebhookEndpoint, startWebhookEndpoint } from "../../machines/webhookEndpoint.ts"
+import { startWebhookEndpoint } from "../../machines/webhookEndpoint.ts"
 import { WebhookSender } from "../../ports/WebhookSender.ts"
 import { badRequest, conflict, notFound, TooMany } from "../../schema/errors.ts"
 import { isEventType, MAX_ACTIVE_WEBHOOKS, type WebhookCreate } from "../../schema/webhook.ts"
@@ -9,10 +9,11 @@ import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { WebhookDispatch } from "./Dispatch.ts"
-import { type DeliveryRow, type EndpointRow, type EventRow, machineRow, type StoredState, toDelivery, toEndpoint } from "./row.ts"
+import { type DeliveryRow, type EndpointRow, type EventRow, toDelivery, toEndpoint } from "./row.ts"
 import { LOG_SIZE } from "./Settings.ts"
 import { fn, traced } from "../../tracing.ts"
 import { transaction } from "../../store/transaction.ts"
+import { webhookStore } from "../../store/webhooks.ts"
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
 
@@ -25,6 +26,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
     const sender = yield* WebhookSender
     const dispatch = yield* WebhookDispatch
     const orgEvents = yield* Events
+    const store = webhookStore(sql)
 
     const load = (id: string) =>
       Effect.gen(function*() {
@@ -39,7 +41,6 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       if (refusal !== null) return yield* badRequest("invalid_url", `url: ${refusal}`)
       const unknown = input.events.filter((t) => !isEventType(t))
       if (unknown.length > 0) return yield* badRequest("invalid_events", `events: unknown event types ${unknown.join(", ")}`)
-      const start = startWebhookEndpoint()
       const row = {
         id: randomUUID(),
         org_id: org.id,
@@ -47,8 +48,6 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
         events: [...new Set(input.events)],
         secret: newSecret(),
         api_key_id: org.apiKeyId,
-        state: start.state as StoredState,
-        context: JSON.stringify(start.context),
         created_at: yield* clock.now
       }
       // The org's event lock: parallel creates count one after the other, and no event of the org is in flight,
@@ -60,7 +59,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
           return yield* new TooMany({ code: "too_many_webhooks", message: `at most ${MAX_ACTIVE_WEBHOOKS} active webhook endpoints per org` })
         }
         const [{ last }] = yield* sql<{ last: number }>`select coalesce(max(id), 0) as last from events where org_id = ${org.id}`
-        yield* sql`insert into webhook_endpoints ${sql.insert({ ...row, cursor_id: last })}`
+        yield* store.insert({ ...row, cursor_id: last }, startWebhookEndpoint())
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
       yield* dispatch.forget(org.id)
       const { id, url, events, secret, api_key_id, created_at } = row
@@ -79,9 +78,8 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
 
     const remove = fn("Webhooks.delete")(function*(id: string) {
       const row = yield* load(id)
-      const decision = decideWebhookEndpoint(machineRow(row), { type: "delete", at: (yield* clock.now).toISOString() })
-      if (!decision.ok) return yield* conflict(decision.code, decision.message)
-      yield* sql`delete from webhook_endpoints where id = ${row.id}`.pipe(Effect.orDie)
+      const now = yield* clock.now
+      yield* store.apply(row, { type: "delete", at: now.toISOString() }, now).pipe(Effect.catchTag("SqlError", Effect.die))
       yield* dispatch.forget(row.org_id)
       return { id: row.id, deleted: true }
     })

@@ -1,40 +1,7 @@
-import type { WebhookEndpointContext, WebhookEndpointRow } from "../../machines/webhookEndpoint.ts"
 import type { WebhookDelivery, WebhookEndpoint } from "../../schema/webhook.ts"
+import type { DeliveryRow, EndpointRow, EventRow } from "../../store/webhooks.ts"
 
-export type StoredState = "active" | "failing" | "off"
-
-export interface EndpointRow {
-  readonly id: string
-  readonly org_id: string
-  readonly url: string
-  readonly events: ReadonlyArray<string>
-  readonly secret: string
-  readonly api_key_id: string
-  readonly state: StoredState
-  readonly context: WebhookEndpointContext
-  /** The last event id delivered (2xx) or skipped at creation; delivery resumes after it. */
-  readonly cursor_id: number
-  readonly retry_at: Date | null
-  readonly last_delivery_at: Date | null
-  readonly created_at: Date
-}
-
-export interface DeliveryRow {
-  readonly event_id: number
-  readonly status: number | null
-  readonly duration_ms: number
-  readonly error: string | null
-  readonly at: Date
-}
-
-export interface EventRow {
-  readonly id: number
-  readonly type: string
-  readonly data: unknown
-  readonly created_at: Date
-}
-
-export const machineRow = (r: Pick<EndpointRow, "state" | "context">): WebhookEndpointRow => ({ value: r.state, context: r.context })
+export type { DeliveryRow, EndpointRow, EventRow }
 
 export const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
