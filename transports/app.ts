@@ -42,7 +42,8 @@ import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
 import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
 import { Public } from "../engine/services/public/Public.ts"
-import { Octo } from "../engine/services/octo/Octo.ts"
+import { Resellers } from "../engine/services/resellers/Resellers.ts"
+import { Octo } from "./octo/Octo.ts"
 import { OAuth } from "../engine/services/oauth/OAuth.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import type { AppConfig } from "./config.ts"
@@ -109,6 +110,7 @@ const Services = Layer.mergeAll(
   Waitlist.Default,
   Public.Default,
   Guest.Default,
+  Resellers.Default,
   Octo.Default,
   Assistant.Default,
   Hosted.Default,

@@ -35,7 +35,7 @@ export type BookingFacts = {
 /**
  * What a booking's change does elsewhere, in its transaction, after the row is written: a booking that leaves gives
  * back its gift card's part and opens its places to the waitlist, one that leaves its hold closes its checkouts. The
- * bookings service provides it (engine/services/bookings/reactions.ts), so that payments, OCTO and waivers, which
+ * bookings service provides it (engine/services/bookings/reactions.ts), so that payments and waivers, which
  * change bookings through this store, never import the bookings service.
  */
 export class BookingReactions extends Context.Tag("BookingReactions")<BookingReactions, {

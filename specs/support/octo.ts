@@ -1,7 +1,7 @@
 import type * as T from "@octocloud/types"
 import { Schema } from "effect"
 import { expect } from "vitest"
-import * as O from "../../engine/schema/octo.ts"
+import * as O from "../../transports/octo/schema.ts"
 import type { Reply, TestApp } from "./app.ts"
 
 /**

@@ -38,7 +38,7 @@ import { makeMetrics } from "./metrics.ts"
 import { clientAddress, makeLimiter, RateLimits, unlimited, type Verdict } from "./limits.ts"
 import { INBOUND_PATH, InboundEmailSecret, inboundEmail } from "./inbound.ts"
 import { Messages } from "../../engine/services/messages/Messages.ts"
-import { Octo } from "../../engine/services/octo/Octo.ts"
+import { Octo } from "../octo/Octo.ts"
 import { safeEqual } from "./security.ts"
 
 /** Where to listen, and the body limit (BODY_LIMIT, bytes; 2 MiB unless set). */

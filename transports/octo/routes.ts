@@ -1,13 +1,13 @@
 import { Cause, Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import * as O from "../../engine/schema/octo.ts"
 import { CurrentOrg, RequestSurface } from "../../engine/services/CurrentOrg.ts"
-import * as E from "../../engine/services/octo/errors.ts"
-import { Octo } from "../../engine/services/octo/Octo.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { traced } from "../../engine/tracing.ts"
 import { findBadQuery, parseBody, pathSegment, printable } from "../http/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
+import * as E from "./errors.ts"
+import { Octo } from "./Octo.ts"
+import * as O from "./requests.ts"
 
 /** Paths these routes answer: the OCTO core API for resellers. */
 export const OCTO_PATH = /^\/api\/octo(\/|$)/

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { type OctoRow, octoStatus } from "../../../engine/services/octo/booking.ts"
-import { contactFrom } from "../../../engine/services/octo/Octo.ts"
-import { localIso, pricing, statusOf, utc } from "../../../engine/services/octo/map.ts"
+import { contactFrom, type OctoRow, octoStatus } from "../../../transports/octo/booking.ts"
+import { localIso, pricing, statusOf, utc } from "../../../transports/octo/map.ts"
 
 describe("OCTO mapping", () => {
   it("writes local date-times with the zone's offset on either side of a change of the clocks", () => {

@@ -1,11 +1,14 @@
-import type * as Octo from "../../schema/octo.ts"
-import { currencyDecimals } from "../../schema/currency.ts"
-import { DEFAULT_HOURS } from "../../time/hours.ts"
-import { toLocal, weekdayOf } from "../../time/local.ts"
-import { placesOf } from "../bookings/placement.ts"
-import type { OfferingRow } from "../offerings/row.ts"
+import { currencyDecimals } from "../../engine/schema/currency.ts"
+import { placesOf } from "../../engine/services/bookings/placement.ts"
+import type { OfferingRow } from "../../engine/services/offerings/row.ts"
+import { DEFAULT_HOURS } from "../../engine/time/hours.ts"
+import { toLocal, weekdayOf } from "../../engine/time/local.ts"
+import type * as Octo from "./schema.ts"
 
-/** The option every product has, and the unit every option has: one per seat (class), person (appointment) or item (rental). */
+/**
+ * The option every product has, and the unit every option has: one per seat (class), person (appointment) or item
+ * (rental).
+ */
 export const OPTION_ID = "DEFAULT"
 export const UNIT_ID = "adult"
 const MINUTE_MS = 60_000
@@ -19,11 +22,13 @@ export const localIso = (instant: Date, zone: string) => {
   const asUtc = Date.parse(`${l.date}T${l.time}Z`)
   const offset = Math.round((asUtc - instant.getTime()) / MINUTE_MS)
   const abs = Math.abs(offset)
-  return `${l.date}T${l.time}${offset < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`
+  const two = (n: number) => String(n).padStart(2, "0")
+  return `${l.date}T${l.time}${offset < 0 ? "-" : "+"}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
 }
 
 /** Times on hours (rentals) are sold as opening hours; sessions and appointment slots as start times. */
-export const availabilityType = (o: Pick<OfferingRow, "kind">): Octo.Product["availabilityType"] => (o.kind === "rental" ? "OPENING_HOURS" : "START_TIME")
+export const availabilityType = (o: Pick<OfferingRow, "kind">): Octo.Product["availabilityType"] =>
+  o.kind === "rental" ? "OPENING_HOURS" : "START_TIME"
 
 /** What the n-th unit of a booking costs: an appointment's guests after the first at guest_price_cents. */
 export const unitPrice = (o: Pick<OfferingRow, "kind" | "price_cents" | "guest_price_cents">, n: number) =>
@@ -46,7 +51,15 @@ export const unit = (o: OfferingRow, ctx: Ctx): Octo.Unit => ({
   internalName: o.kind === "rental" ? "Item" : "Adult",
   reference: null,
   type: "ADULT",
-  restrictions: { minAge: 0, maxAge: 100, idRequired: false, minQuantity: null, maxQuantity: o.max_per_booking, paxCount: 1, accompaniedBy: [] },
+  restrictions: {
+    minAge: 0,
+    maxAge: 100,
+    idRequired: false,
+    minQuantity: null,
+    maxQuantity: o.max_per_booking,
+    paxCount: 1,
+    accompaniedBy: []
+  },
   requiredContactFields: [],
   ...(ctx.pricing ? { pricingFrom: [pricing(Math.min(unitPrice(o, 0), unitPrice(o, 1)), ctx.currency)] } : {})
 })
@@ -79,7 +92,9 @@ export const product = (o: OfferingRow, startTimes: ReadonlyArray<string>, ctx: 
     units: [unit(o, ctx)],
     ...(ctx.pricing ? { pricingFrom: [pricing(unitPrice(o, 0), ctx.currency)] } : {})
   }],
-  ...(ctx.pricing ? { defaultCurrency: ctx.currency, availableCurrencies: [ctx.currency], pricingPer: "UNIT" as const } : {})
+  ...(ctx.pricing
+    ? { defaultCurrency: ctx.currency, availableCurrencies: [ctx.currency], pricingPer: "UNIT" as const }
+    : {})
 })
 
 export interface Slot {
@@ -97,7 +112,8 @@ export const statusOf = (remaining: number, capacity: number): Octo.Availability
 /** The weekly hours of an OPENING_HOURS product on a local date (start times have none). */
 export const openingHoursOf = (o: OfferingRow, date: string) =>
   availabilityType(o) === "OPENING_HOURS"
-    ? (o.hours ?? DEFAULT_HOURS).filter((h) => h.weekday === weekdayOf(date)).map((h) => ({ from: h.start_time.slice(0, 5), to: h.end_time.slice(0, 5) }))
+    ? (o.hours ?? DEFAULT_HOURS).filter((h) => h.weekday === weekdayOf(date))
+      .map((h) => ({ from: h.start_time.slice(0, 5), to: h.end_time.slice(0, 5) }))
     : []
 
 /** A time the engine offers, as an OCTO availability; its id is its local start (the form OCTO's examples use). */
@@ -118,7 +134,9 @@ export const availability = (o: OfferingRow, s: Slot, ctx: Ctx): Octo.Availabili
     capacity: s.capacity,
     maxUnits: o.kind === "appointment" ? o.max_per_booking : Math.min(o.max_per_booking, Math.max(0, s.remaining)),
     openingHours: openingHoursOf(o, toLocal(start, ctx.zone).date),
-    ...(ctx.pricing ? { unitPricing: [{ ...pricing(price, ctx.currency), unitId: UNIT_ID }], pricing: pricing(price, ctx.currency) } : {})
+    ...(ctx.pricing
+      ? { unitPricing: [{ ...pricing(price, ctx.currency), unitId: UNIT_ID }], pricing: pricing(price, ctx.currency) }
+      : {})
   }
 }
 
