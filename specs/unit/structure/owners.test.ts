@@ -11,6 +11,8 @@ import { describe, expect, it } from "vitest"
  * To give another table family its owner, add its tables here.
  */
 const OWNERS: Readonly<Record<string, string>> = {
+  bookings: "engine/store/bookings.ts",
+  customers: "engine/store/customers.ts",
   sessions: "engine/store/sessions.ts",
   series: "engine/store/sessions.ts",
   offerings: "engine/store/offerings.ts",
