@@ -14,11 +14,27 @@
  *
  * `baseUrl` is the server's origin (PUBLIC_URL): the operations' paths start with /api/v1 already.
  */
-import { FetchHttpClient, type HttpApi, HttpApiClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import {
+  FetchHttpClient,
+  type HttpApi,
+  HttpApiClient,
+  HttpClient,
+  HttpClientRequest,
+  type HttpClientResponse
+} from "@effect/platform"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { Api } from "./transports/http/Api.ts"
 
-export { BadRequest, Conflict, Forbidden, NotFound, PaymentRequired, TooMany, Unauthorized, Unprocessable } from "./engine/schema/errors.ts"
+export {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PaymentRequired,
+  TooMany,
+  Unauthorized,
+  Unprocessable
+} from "./engine/schema/errors.ts"
 
 export interface ClientOptions {
   /** The server's origin, e.g. https://book.example.com (no /api/v1). */
@@ -30,7 +46,9 @@ export interface ClientOptions {
 }
 
 const layerOf = (options: ClientOptions) =>
-  options.fetch === undefined ? FetchHttpClient.layer : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, options.fetch)))
+  options.fetch === undefined
+    ? FetchHttpClient.layer
+    : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, options.fetch)))
 
 type Groups = typeof Api extends HttpApi.HttpApi<infer _Id, infer G, infer _E, infer _R> ? G : never
 type ApiError = typeof Api extends HttpApi.HttpApi<infer _Id, infer _G, infer E, infer _R> ? E : never
@@ -47,23 +65,32 @@ export const makeClient = (options: ClientOptions): Effect.Effect<Client> =>
 
 type Plain<A> = A extends readonly [infer _V, HttpClientResponse.HttpClientResponse] ? never : A
 type NoResponse<Req> = Req extends { readonly withResponse?: infer _W } ? Omit<Req, "withResponse"> : Req
-type Promised<F> = F extends (request: infer Req) => Effect.Effect<infer A, infer _E, infer _R> ? (request: NoResponse<Req>) => Promise<Plain<A>> : never
+type Promised<F> = F extends (request: infer Req) => Effect.Effect<infer A, infer _E, infer _R>
+  ? (request: NoResponse<Req>) => Promise<Plain<A>>
+  : never
 
 /** The client with Promises: each operation resolves with its decoded answer, or rejects with its typed error. */
-export type PromiseClient = { readonly [G in keyof Client]: { readonly [O in keyof Client[G]]: Promised<Client[G][O]> } }
+export type PromiseClient = {
+  readonly [G in keyof Client]: { readonly [O in keyof Client[G]]: Promised<Client[G][O]> }
+}
 
 /**
  * The same client for code without Effect. A failure rejects with the error itself (an instance of NotFound,
  * BadRequest, …, or the HTTP client's error when the server cannot be reached), not a wrapper.
  */
 export const createClient = (options: ClientOptions): PromiseClient => {
-  const client = Effect.runSync(makeClient(options)) as unknown as Record<string, Record<string, (r: unknown) => Effect.Effect<unknown, unknown>>>
+  const client = Effect.runSync(makeClient(options)) as unknown as Record<
+    string,
+    Record<string, (r: unknown) => Effect.Effect<unknown, unknown>>
+  >
   const out: Record<string, Record<string, (r: unknown) => Promise<unknown>>> = {}
   for (const [group, ops] of Object.entries(client)) {
     out[group] = {}
     for (const [name, op] of Object.entries(ops)) {
       out[group][name] = (request) =>
-        Effect.runPromiseExit(op(request === undefined ? undefined : { ...(request as object), withResponse: false })).then((exit) => {
+        Effect.runPromiseExit(
+          op(request === undefined ? undefined : { ...(request as object), withResponse: false })
+        ).then((exit) => {
           if (Exit.isSuccess(exit)) return exit.value
           throw Cause.squash(exit.cause)
         })

@@ -1,49 +1,87 @@
+import { HttpServer } from "@effect/platform"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SqlClient } from "@effect/sql"
-import { HttpServer } from "@effect/platform"
 import { Cause, Console, Context, Effect, Layer, Logger, Option } from "effect"
 import { Orgs } from "./engine/services/Orgs.ts"
 import { AppLive, NodeServerLive } from "./transports/app.ts"
-import { appConfig, type AppConfig } from "./transports/config.ts"
+import { type AppConfig, appConfig } from "./transports/config.ts"
 
 /** A newcomer's first start: an empty embedded database and no admin token get a demo org and its key. */
 const demoOrg = (config: AppConfig) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (Option.isSome(config.databaseUrl) || Option.isSome(config.adminToken)) return
     const sql = yield* SqlClient.SqlClient
     const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from orgs`
     if (n > 0) return
     const orgs = yield* Orgs
-    const { org, api_key } = yield* orgs.create({ name: "Demo", timezone: "Europe/Amsterdam", currency: "EUR", plan: "free" })
+    const { org, api_key } = yield* orgs.create({
+      name: "Demo",
+      timezone: "Europe/Amsterdam",
+      currency: "EUR",
+      plan: "free"
+    })
     const publishable = yield* orgs.createKey(org.id, { kind: "publishable", name: "demo page" })
     yield* sql`insert into demo_site (org_id, publishable_key) values (${org.id}, ${publishable.key})`
     yield* Effect.promise(() => seedDemo(`http://${config.host}:${config.port}`, api_key.key)).pipe(
       Effect.catchAllDefect((e) => Effect.logWarning(`the demo offerings could not be made: ${String(e)}`))
     )
-    yield* Console.log(`\nDemo org ${org.id} created. Its API key (shown once):\n\n  ${api_key.key}\n\n` +
-      `Try: curl -H "Authorization: Bearer ${api_key.key}" ${config.publicUrl}/api/v1/offerings\n` +
-      `Or book as a guest: open ${config.publicUrl}/demo\n`)
+    yield* Console.log(
+      `\nDemo org ${org.id} created. Its API key (shown once):\n\n  ${api_key.key}\n\n` +
+        `Try: curl -H "Authorization: Bearer ${api_key.key}" ${config.publicUrl}/api/v1/offerings\n` +
+        `Or book as a guest: open ${config.publicUrl}/demo\n`
+    )
   }).pipe(Effect.orDie)
 
 /** The demo org's offerings, made through its own API: a free class with a week of sessions and a paid appointment. */
 const seedDemo = async (base: string, key: string) => {
   const call = async (method: string, path: string, body: unknown) => {
-    const res = await fetch(`${base}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+    const res = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
     return res.json() as Promise<{ id: string }>
   }
   await call("PUT", "/waiver", { text: "I take part at my own risk and follow the instructor's directions." })
   const yoga = await call("POST", "/offerings", {
-    name: "Morning yoga", kind: "class", capacity: 8, duration_minutes: 60, location: "Studio 1, Prinsengracht 100, Amsterdam",
-    lat: 52.3731, lon: 4.8838, waitlist_enabled: true, description: "A gentle hour to start the day. Mats provided."
+    name: "Morning yoga",
+    kind: "class",
+    capacity: 8,
+    duration_minutes: 60,
+    location: "Studio 1, Prinsengracht 100, Amsterdam",
+    lat: 52.3731,
+    lon: 4.8838,
+    waitlist_enabled: true,
+    description: "A gentle hour to start the day. Mats provided."
   })
   const today = new Date().toISOString().slice(0, 10)
   const end = new Date(Date.now() + 13 * 86_400_000).toISOString().slice(0, 10)
-  await call("POST", "/series", { offering_id: yoga.id, starts_on: today, ends_on: end, start_time: "09:00", end_time: "10:00", repeat: "daily" })
+  await call("POST", "/series", {
+    offering_id: yoga.id,
+    starts_on: today,
+    ends_on: end,
+    start_time: "09:00",
+    end_time: "10:00",
+    repeat: "daily"
+  })
   const surf = await call("POST", "/offerings", {
-    name: "Surf lesson", kind: "appointment", price_cents: 4500, duration_minutes: 90, capacity: 1, max_per_booking: 4, guest_price_cents: 3000,
-    location: "Zandvoort beach", lat: 52.3738, lon: 4.5273, waiver_required: true, min_notice_minutes: 120,
-    questions: [{ label: "Have you surfed before?", type: "yes_no" }, { label: "Wetsuit size", type: "choice", options: ["S", "M", "L", "XL"], required: true }]
+    name: "Surf lesson",
+    kind: "appointment",
+    price_cents: 4500,
+    duration_minutes: 90,
+    capacity: 1,
+    max_per_booking: 4,
+    guest_price_cents: 3000,
+    location: "Zandvoort beach",
+    lat: 52.3738,
+    lon: 4.5273,
+    waiver_required: true,
+    min_notice_minutes: 120,
+    questions: [
+      { label: "Have you surfed before?", type: "yes_no" },
+      { label: "Wetsuit size", type: "choice", options: ["S", "M", "L", "XL"], required: true }
+    ]
   })
   // Open daily 9:00 to 17:00 (org time), the default hours.
   await call("PATCH", `/offerings/${surf.id}`, { schedule: "hours" })
@@ -53,26 +91,32 @@ const seedDemo = async (base: string, key: string) => {
 const startFailed = (cause: Cause.Cause<unknown>) => {
   const error = Cause.squash(cause)
   const text = (error instanceof Error ? error.message : Cause.pretty(cause).split("\n")[0]).replace(/^Error: /, "")
-  const message = /^\(?Missing data|Invalid data|Expected/.test(text) || Cause.isFailType(cause) && (cause.error as { _tag?: string })?._tag === "ConfigError"
-    ? `configuration error: ${text.replace(/\s+/g, " ")}`
-    : `could not start: ${text.split("\n")[0]}`
+  const message =
+    /^\(?Missing data|Invalid data|Expected/.test(text) ||
+    (Cause.isFailType(cause) && (cause.error as { _tag?: string })?._tag === "ConfigError")
+      ? `configuration error: ${text.replace(/\s+/g, " ")}`
+      : `could not start: ${text.split("\n")[0]}`
   process.stderr.write(`${JSON.stringify({ timestamp: new Date().toISOString(), level: "FATAL", message })}\n`)
   process.exit(1)
 }
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const config = yield* appConfig
   const app = AppLive(config).pipe(Layer.provideMerge(NodeServerLive(config)))
-  yield* Layer.launch(Layer.effectDiscard(demoOrg(config)).pipe(
-    Layer.provideMerge(app),
-    Layer.tap((ctx) => {
-      const address = Context.get(ctx, HttpServer.HttpServer).address
-      const url = address._tag === "TcpAddress" ? `http://${address.hostname}:${address.port}` : address.path
-      return Effect.logInfo(`booking-engine listening on ${url}`).pipe(Effect.annotateLogs({ url }))
-    })
-  ))
+  yield* Layer.launch(
+    Layer.effectDiscard(demoOrg(config)).pipe(
+      Layer.provideMerge(app),
+      Layer.tap((ctx) => {
+        const address = Context.get(ctx, HttpServer.HttpServer).address
+        const url = address._tag === "TcpAddress" ? `http://${address.hostname}:${address.port}` : address.path
+        return Effect.logInfo(`booking-engine listening on ${url}`).pipe(Effect.annotateLogs({ url }))
+      })
+    )
+  )
 }).pipe(
-  Effect.catchAllCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.void : Effect.sync(() => startFailed(cause))),
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause) ? Effect.void : Effect.sync(() => startFailed(cause))
+  ),
   Effect.provide(Logger.json)
 )
 

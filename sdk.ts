@@ -4,4 +4,4 @@
  *   const result = verifySignature({ header: req.headers["service-signature"], rawBody, secrets: process.env.SIGNING_SECRET })
  *   if (!result.ok) return res.writeHead(400).end(result.reason)
  */
-export { sign, verifySignature, type VerifyInput, type VerifyResult } from "./transports/webhooks/signature.ts"
+export { sign, type VerifyInput, type VerifyResult, verifySignature } from "./transports/webhooks/signature.ts"

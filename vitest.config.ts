@@ -13,7 +13,11 @@ const exclude = [
 // Pure suites never start a database (TestDatabase refuses under TEST_PURE); the rest start the app over a database
 // copied from the run's template. Files share their worker's modules (effect and the app load once per worker).
 const databaseFree = ["specs/unit/**/*.test.ts", "specs/property/**/*.test.ts"]
-const withDatabase = ["specs/integration/**/*.test.ts", "specs/property/bookings/**/*.test.ts", "specs/property/payments/**/*.test.ts"]
+const withDatabase = [
+  "specs/integration/**/*.test.ts",
+  "specs/property/bookings/**/*.test.ts",
+  "specs/property/payments/**/*.test.ts"
+]
 
 export default defineConfig({
   test: {
@@ -28,9 +32,27 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "pure", include: databaseFree, exclude: [...exclude, ...withDatabase], isolate: false, env: { TEST_PURE: "1" } } },
+      {
+        extends: true,
+        test: {
+          name: "pure",
+          include: databaseFree,
+          exclude: [...exclude, ...withDatabase],
+          isolate: false,
+          env: { TEST_PURE: "1" }
+        }
+      },
       // Its globalSetup checks that DATABASE_URL and NATS_URL answer, then makes the migrated template, once per run.
-      { extends: true, test: { name: "integration", isolate: process.env.TEST_ISOLATE === "1", include: withDatabase, exclude, globalSetup: ["specs/support/setup.ts"] } }
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          isolate: process.env.TEST_ISOLATE === "1",
+          include: withDatabase,
+          exclude,
+          globalSetup: ["specs/support/setup.ts"]
+        }
+      }
     ]
   }
 })

@@ -8,10 +8,13 @@ export const SystemClockLive = Layer.succeed(EngineClock, {
 
 /** CLOCK=test: starts at the real time (or `start`) and moves only when told. */
 export const TestClockLive = (start?: Date) =>
-  Layer.effect(EngineClock, Effect.gen(function*() {
-    const ref = yield* Ref.make(start ?? new Date())
-    return {
-      now: Ref.get(ref),
-      advance: (seconds: number) => Ref.updateAndGet(ref, (d) => new Date(d.getTime() + seconds * 1000))
-    }
-  }))
+  Layer.effect(
+    EngineClock,
+    Effect.gen(function* () {
+      const ref = yield* Ref.make(start ?? new Date())
+      return {
+        now: Ref.get(ref),
+        advance: (seconds: number) => Ref.updateAndGet(ref, (d) => new Date(d.getTime() + seconds * 1000))
+      }
+    })
+  )

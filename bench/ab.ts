@@ -12,7 +12,19 @@
  */
 import os from "node:os"
 import pg from "pg"
-import { adminQuery, counterTables, cpuMs, fixture, generateLoad, median, seedBookings, resetQuota, spawnEngine, unrelayedSql, withDb } from "./bookings.ts"
+import {
+  adminQuery,
+  counterTables,
+  cpuMs,
+  fixture,
+  generateLoad,
+  median,
+  resetQuota,
+  seedBookings,
+  spawnEngine,
+  unrelayedSql,
+  withDb
+} from "./bookings.ts"
 
 const entries = process.argv.slice(2)
 if (entries.length < 2) throw new Error("usage: npx tsx bench/ab.ts A.mjs B.mjs [C.mjs ...]")
@@ -21,24 +33,30 @@ if (entries.length > NAMES.length) throw new Error(`at most ${NAMES.length} buil
 const seconds = Number(process.env.AB_SECONDS ?? 3)
 const rounds = Number(process.env.AB_ROUNDS ?? 5)
 const tag = `${Date.now()}`
-const sides = await Promise.all(entries.map(async (entry, i) => {
-  const database = `be_bench_ab_${tag}_${i}`
-  await adminQuery(`create database ${database}`)
-  const server = await spawnEngine(withDb(database), undefined, entry)
-  const pool = new pg.Pool({ connectionString: withDb(database), max: 1 })
-  const made = await fixture(server.url, `ab${i}`, Number(process.env.AB_TIMES ?? 50) + 1)
-  const f = { ...made, sessions: made.sessions.slice(0, -1) }
-  // AB_SEED=n: n bookings on record (on a time of their own) before measuring.
-  if (Number(process.env.AB_SEED ?? 0) > 0) await seedBookings(pool, made, made.sessions[made.sessions.length - 1], Number(process.env.AB_SEED))
-  // AB_ANALYZE=1: vacuum analyze once here, as bench/bookings.ts does after seeding (the planner's statistics then
-  // describe these few rows, however much the run adds; autovacuum is off on the bench server).
-  if (process.env.AB_ANALYZE === "1") await pool.query(`vacuum analyze ${await counterTables(pool)}, bookings, customers, mail_outbox, events`)
-  return { name: NAMES[i], entry, database, server, pool, f }
-}))
+const sides = await Promise.all(
+  entries.map(async (entry, i) => {
+    const database = `be_bench_ab_${tag}_${i}`
+    await adminQuery(`create database ${database}`)
+    const server = await spawnEngine(withDb(database), undefined, entry)
+    const pool = new pg.Pool({ connectionString: withDb(database), max: 1 })
+    const made = await fixture(server.url, `ab${i}`, Number(process.env.AB_TIMES ?? 50) + 1)
+    const f = { ...made, sessions: made.sessions.slice(0, -1) }
+    // AB_SEED=n: n bookings on record (on a time of their own) before measuring.
+    if (Number(process.env.AB_SEED ?? 0) > 0)
+      await seedBookings(pool, made, made.sessions[made.sessions.length - 1], Number(process.env.AB_SEED))
+    // AB_ANALYZE=1: vacuum analyze once here, as bench/bookings.ts does after seeding (the planner's statistics then
+    // describe these few rows, however much the run adds; autovacuum is off on the bench server).
+    if (process.env.AB_ANALYZE === "1")
+      await pool.query(`vacuum analyze ${await counterTables(pool)}, bookings, customers, mail_outbox, events`)
+    return { name: NAMES[i], entry, database, server, pool, f }
+  })
+)
 const settle = async (pool: pg.Pool) => {
   const unrelayed = await unrelayedSql(pool)
   for (let i = 0; i < 100; i++) {
-    const { rows } = await pool.query<{ n: number }>(`select (select count(*)::int from mail_outbox where sent_at is null and next_at <= now())
+    const { rows } = await pool.query<{
+      n: number
+    }>(`select (select count(*)::int from mail_outbox where sent_at is null and next_at <= now())
       + ${unrelayed} as n`)
     if (rows[0].n === 0) return
     await new Promise((r) => setTimeout(r, 50))
@@ -46,7 +64,8 @@ const settle = async (pool: pg.Pool) => {
 }
 const cells = (process.env.AB_CELLS ?? "hot:1,hot:8,spread:8").split(",").map((c) => {
   const [scenario, n] = c.split(":")
-  if ((scenario !== "hot" && scenario !== "spread") || !(Number(n) > 0)) throw new Error(`AB_CELLS: ${c} is not hot:N or spread:N`)
+  if ((scenario !== "hot" && scenario !== "spread") || !(Number(n) > 0))
+    throw new Error(`AB_CELLS: ${c} is not hot:N or spread:N`)
   return [scenario, Number(n)] as const
 })
 const out: Array<Record<string, unknown>> = []
@@ -67,29 +86,52 @@ try {
         const before = cpuMs(s.server.pid)
         // A fresh hot time each round: a faster build must not run into the time's 10,000 seats before the slower one.
         const sessions = scenario === "hot" ? [s.f.sessions[hot % s.f.sessions.length]] : s.f.sessions
-        const res = await generateLoad({ url: s.server.url, key: s.f.key, offeringId: s.f.offeringId, sessions, connections, duration: seconds, tag: `${s.name}${scenario}${connections}r${r}` })
+        const res = await generateLoad({
+          url: s.server.url,
+          key: s.f.key,
+          offeringId: s.f.offeringId,
+          sessions,
+          connections,
+          duration: seconds,
+          tag: `${s.name}${scenario}${connections}r${r}`
+        })
         await settle(s.pool)
         const cpu = (cpuMs(s.server.pid) - before) / Math.max(1, res.ok)
         got.set(s.name, { rps: res.rps, cpu, p99: res.p99 })
-        if (r > 0) console.log(`${scenario.padEnd(6)} c=${String(connections).padStart(2)} r${r} ${s.name} ${res.rps.toFixed(0).padStart(5)} req/s  p99 ${res.p99} ms  cpu ${cpu.toFixed(2)} ms/booking  non-2xx ${res.non2xx + res.errors}  load ${os.loadavg()[0].toFixed(1)}`)
+        if (r > 0)
+          console.log(
+            `${scenario.padEnd(6)} c=${String(connections).padStart(2)} r${r} ${s.name} ${res.rps.toFixed(0).padStart(5)} req/s  p99 ${res.p99} ms  cpu ${cpu.toFixed(2)} ms/booking  non-2xx ${res.non2xx + res.errors}  load ${os.loadavg()[0].toFixed(1)}`
+          )
       }
       // Round 0 warms both up and is not counted.
       if (r > 0) {
         const base = got.get("A")!
         for (const s of sides.slice(1)) {
           const x = got.get(s.name)!
-          ratios.set(s.name, [...(ratios.get(s.name) ?? []), { rps: x.rps / base.rps, cpu: x.cpu / base.cpu, p99: x.p99 / base.p99 }])
+          ratios.set(s.name, [
+            ...(ratios.get(s.name) ?? []),
+            { rps: x.rps / base.rps, cpu: x.cpu / base.cpu, p99: x.p99 / base.p99 }
+          ])
         }
       }
     }
     for (const s of sides.slice(1)) {
       const rs = ratios.get(s.name)!
-      const row = { scenario, connections, build: s.name, rps_over_a: +median(rs.map((x) => x.rps)).toFixed(2), cpu_over_a: +median(rs.map((x) => x.cpu)).toFixed(2), p99_over_a: +median(rs.map((x) => x.p99)).toFixed(2) }
+      const row = {
+        scenario,
+        connections,
+        build: s.name,
+        rps_over_a: +median(rs.map((x) => x.rps)).toFixed(2),
+        cpu_over_a: +median(rs.map((x) => x.cpu)).toFixed(2),
+        p99_over_a: +median(rs.map((x) => x.p99)).toFixed(2)
+      }
       out.push(row)
       console.log(JSON.stringify(row))
     }
   }
-  console.log(`${sides.map((s) => `${s.name} = ${s.entry}`).join(", ")}; ${rounds} rounds of ${seconds} s; medians of per-round ratios against A`)
+  console.log(
+    `${sides.map((s) => `${s.name} = ${s.entry}`).join(", ")}; ${rounds} rounds of ${seconds} s; medians of per-round ratios against A`
+  )
   console.table(out)
 } finally {
   for (const s of sides) {

@@ -10,7 +10,12 @@ const session = new Session()
 session.connect()
 await session.post("HeapProfiler.enable")
 process.on("SIGUSR1", () => {
-  void session.post("HeapProfiler.startSampling", { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.ALLOC_SURVIVORS !== "1" })
+  void session
+    .post("HeapProfiler.startSampling", {
+      samplingInterval: 8192,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: process.env.ALLOC_SURVIVORS !== "1"
+    })
     .then(() => process.stderr.write("alloc: sampling\n"))
 })
 process.on("SIGUSR2", () => {

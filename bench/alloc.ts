@@ -12,11 +12,20 @@
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { sourceMapper } from "./maps.ts"
 import { adminQuery, fixture, generateLoad, spawnEngine, withDb } from "./bookings.ts"
+import { sourceMapper } from "./maps.ts"
 
-interface Frame { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number }
-interface Node { readonly callFrame: Frame; readonly selfSize: number; readonly children: ReadonlyArray<Node> }
+interface Frame {
+  readonly functionName: string
+  readonly url: string
+  readonly lineNumber: number
+  readonly columnNumber: number
+}
+interface Node {
+  readonly callFrame: Frame
+  readonly selfSize: number
+  readonly children: ReadonlyArray<Node>
+}
 
 const entry = process.argv[2] ?? "dist/server.mjs"
 const seconds = Number(process.env.ALLOC_SECONDS ?? 5)
@@ -30,7 +39,16 @@ process.env.ALLOC_ENTRY = entry
 try {
   const engine = await spawnEngine(withDb(db), undefined, "bench/alloc-probe.mjs")
   const f = await fixture(engine.url, "alloc", 50)
-  const load = (duration: number, tag: string) => generateLoad({ url: engine.url, key: f.key, offeringId: f.offeringId, sessions: f.sessions, connections, duration, tag })
+  const load = (duration: number, tag: string) =>
+    generateLoad({
+      url: engine.url,
+      key: f.key,
+      offeringId: f.offeringId,
+      sessions: f.sessions,
+      connections,
+      duration,
+      tag
+    })
   await load(3, "warm")
   await sleep(1500) // the warm-up's mail and events go out first
   process.kill(engine.pid, "SIGUSR1")
@@ -43,7 +61,9 @@ try {
     try {
       readFileSync(file)
       break
-    } catch { /* not yet written */ }
+    } catch {
+      /* not yet written */
+    }
   }
   await sleep(300)
   await engine.close()
@@ -55,7 +75,11 @@ try {
     return `${p.source}:${p.line} ${cf.functionName || "(anonymous)"}`
   }
   const packageOf = (site: string) =>
-    site.startsWith("node:") ? site.split(" ")[0] : /^(engine|transports|adapters|main)/.test(site) ? site.split("/")[0] : site.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1")
+    site.startsWith("node:")
+      ? site.split(" ")[0]
+      : /^(engine|transports|adapters|main)/.test(site)
+        ? site.split("/")[0]
+        : site.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1")
   const bySite = new Map<string, number>()
   const byPackage = new Map<string, number>()
   let total = 0
@@ -76,8 +100,12 @@ try {
   }
   walk(profile.head, "(root)", "(no project frame)")
   const kb = (b: number) => (b / measured.ok / 1024).toFixed(1).padStart(7)
-  console.log(`${measured.ok} bookings in ${seconds} s at ${connections} connections (${measured.rps.toFixed(0)} a second), ${entry}`)
-  console.log(`${process.env.ALLOC_SURVIVORS === "1" ? "promoted" : "allocated"}: ${kb(total)} KB per booking (request path and background work)`)
+  console.log(
+    `${measured.ok} bookings in ${seconds} s at ${connections} connections (${measured.rps.toFixed(0)} a second), ${entry}`
+  )
+  console.log(
+    `${process.env.ALLOC_SURVIVORS === "1" ? "promoted" : "allocated"}: ${kb(total)} KB per booking (request path and background work)`
+  )
   console.log("by package:")
   for (const [k, b] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${kb(b)} KB  ${k}`)
   console.log("top sites:")

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 import pg from "pg"
 import { pgTypes } from "../adapters/db/pgTypes.ts"
-import { toOffering, type OfferingRow } from "../engine/services/offerings/row.ts"
+import { type OfferingRow, toOffering } from "../engine/services/offerings/row.ts"
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20, types: pgTypes })
 const AUTH = `
@@ -28,15 +28,24 @@ const send = (res: import("node:http").ServerResponse, status: number, body: str
 const server = createServer(async (req, res) => {
   try {
     if (req.url === "/healthz") return send(res, 200, JSON.stringify({ status: "ok" }))
-    if (req.method !== "GET" || !req.url?.startsWith(PREFIX)) return send(res, 404, JSON.stringify({ error: { code: "not_found", message: "no route" } }))
+    if (req.method !== "GET" || !req.url?.startsWith(PREFIX))
+      return send(res, 404, JSON.stringify({ error: { code: "not_found", message: "no route" } }))
     const key = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? ""
     const org = (await pool.query(AUTH, [createHash("sha256").update(key).digest("hex")])).rows[0]
-    if (org === undefined) return send(res, 401, JSON.stringify({ error: { code: "unauthorized", message: "the API key is unknown or revoked" } }))
+    if (org === undefined)
+      return send(
+        res,
+        401,
+        JSON.stringify({ error: { code: "unauthorized", message: "the API key is unknown or revoked" } })
+      )
     const row = (await pool.query<OfferingRow>(OFFERING, [req.url.slice(PREFIX.length), org.id])).rows[0]
-    if (row === undefined) return send(res, 404, JSON.stringify({ error: { code: "not_found", message: "offering not found" } }))
+    if (row === undefined)
+      return send(res, 404, JSON.stringify({ error: { code: "not_found", message: "offering not found" } }))
     send(res, 200, JSON.stringify(toOffering(row)))
   } catch {
     send(res, 500, JSON.stringify({ error: { code: "internal_error", message: "something went wrong on our side" } }))
   }
 })
-server.listen(Number(process.env.PORT ?? 3200), "127.0.0.1", () => console.log(`bare-http listening on ${process.env.PORT ?? 3200}`))
+server.listen(Number(process.env.PORT ?? 3200), "127.0.0.1", () =>
+  console.log(`bare-http listening on ${process.env.PORT ?? 3200}`)
+)

@@ -37,15 +37,34 @@ const BOOK = {
     returning *`
 }
 
-export const startFloor = async (options: { readonly databaseUrl: string; readonly port?: number; readonly poolSize?: number }): Promise<BareServer> => {
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20, application_name: "bench-floor" })
+export const startFloor = async (options: {
+  readonly databaseUrl: string
+  readonly port?: number
+  readonly poolSize?: number
+}): Promise<BareServer> => {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 20,
+    application_name: "bench-floor"
+  })
   // Read once at start: what the engine looks up per request (key -> org, the offering, a customer of the org).
   const keys = new Map<string, string>()
-  for (const r of (await pool.query(`select k.hash, k.org_id from api_keys k where k.revoked_at is null`)).rows) keys.set(r.hash, r.org_id)
+  for (const r of (await pool.query(`select k.hash, k.org_id from api_keys k where k.revoked_at is null`)).rows)
+    keys.set(r.hash, r.org_id)
   const offerings = new Map<string, Row>()
-  for (const r of (await pool.query(`select id, org_id, name, kind, questions, max_per_booking from offerings where deleted_at is null`)).rows) offerings.set(r.id, r)
+  for (const r of (
+    await pool.query(
+      `select id, org_id, name, kind, questions, max_per_booking from offerings where deleted_at is null`
+    )
+  ).rows)
+    offerings.set(r.id, r)
   const customers = new Map<string, Row>()
-  for (const r of (await pool.query(`select distinct on (org_id) id, org_id, name, email, phone from customers order by org_id, created_at`)).rows) customers.set(r.org_id, r)
+  for (const r of (
+    await pool.query(
+      `select distinct on (org_id) id, org_id, name, email, phone from customers order by org_id, created_at`
+    )
+  ).rows)
+    customers.set(r.org_id, r)
 
   const book = async (bearer: string, input: { offering_id: string; session_id: string; quantity: number }) => {
     const orgId = keys.get(createHash("sha256").update(bearer).digest("hex"))
@@ -62,9 +81,21 @@ export const startFloor = async (options: { readonly databaseUrl: string; readon
       values: [input.session_id, o.id, randomUUID(), orgId, input.quantity, c.id, newReference(), newHandle(), now]
     })
     if (rows.length === 0) throw new Refusal(409, "sold_out", "not enough places left at this time")
-    return toBooking({ ...rows[0], o_name: o.name, o_kind: o.kind, o_questions: o.questions, c_name: c.name, c_email: c.email, c_phone: c.phone })
+    return toBooking({
+      ...rows[0],
+      o_name: o.name,
+      o_kind: o.kind,
+      o_questions: o.questions,
+      c_name: c.name,
+      c_email: c.email,
+      c_phone: c.phone
+    })
   }
-  return serveBookings(options.port ?? 0, (bearer, input) => book(bearer, input), () => pool.end())
+  return serveBookings(
+    options.port ?? 0,
+    (bearer, input) => book(bearer, input),
+    () => pool.end()
+  )
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -23,14 +23,15 @@
  * measurement, default 3), BENCH_BOOKINGS_ROUNDS (default 3), BENCH_KEEP_DB=1, BENCH_NO_BUILD=1 (use dist/ as is),
  * BENCH_CPU_PROF=<dir> (the engine runs with --cpu-prof into that directory).
  */
-import { Context, Effect, Fiber, Layer, Logger, LogLevel, Option } from "effect"
-import { HttpServer } from "@effect/platform"
+
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import os from "node:os"
 import { fileURLToPath } from "node:url"
+import { HttpServer } from "@effect/platform"
+import { Context, Effect, Fiber, Layer, Logger, LogLevel, Option } from "effect"
 import pg from "pg"
 import { AppLive, NodeServerLive } from "../transports/app.ts"
 import type { AppConfig } from "../transports/config.ts"
@@ -103,7 +104,9 @@ export const startEngine = async (databaseUrl: string): Promise<Running> => {
       })
     )
   )
-  const fiber = Effect.runFork(Layer.launch(app).pipe(Logger.withMinimumLogLevel(LogLevel.Error), Effect.provide(Logger.json)))
+  const fiber = Effect.runFork(
+    Layer.launch(app).pipe(Logger.withMinimumLogLevel(LogLevel.Error), Effect.provide(Logger.json))
+  )
   const url = await Promise.race([
     listening,
     Effect.runPromise(Fiber.join(fiber)).then(() => Promise.reject(new Error("the engine stopped before listening")))
@@ -132,12 +135,18 @@ export interface Fixture {
 let hourOffset = 24
 /** One org (plan scale), one free class with 10,000 seats per time, and `count` times of it, through the API. */
 export const fixture = async (url: string, name: string, count: number, capacity = SEATS): Promise<Fixture> => {
-  const { org, api_key } = await api<{ org: { id: string }; api_key: { key: string } }>(url, ADMIN_TOKEN, "POST", "/admin/v1/orgs", {
-    name,
-    timezone: "UTC",
-    currency: "EUR",
-    plan: "scale"
-  })
+  const { org, api_key } = await api<{ org: { id: string }; api_key: { key: string } }>(
+    url,
+    ADMIN_TOKEN,
+    "POST",
+    "/admin/v1/orgs",
+    {
+      name,
+      timezone: "UTC",
+      currency: "EUR",
+      plan: "scale"
+    }
+  )
   const offering = await api<{ id: string }>(url, api_key.key, "POST", "/api/v1/offerings", {
     kind: "class",
     name: `Bench ${name}`,
@@ -149,11 +158,14 @@ export const fixture = async (url: string, name: string, count: number, capacity
   hourOffset += count
   const sessions: string[] = []
   for (let i = 0; i < count; i += 10) {
-    const batch = await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) =>
-      api<{ data: ReadonlyArray<{ id: string }> }>(url, api_key.key, "POST", "/api/v1/sessions", {
-        offering_id: offering.id,
-        starts_at: new Date(first.getTime() + (i + j) * 3_600_000).toISOString()
-      })))
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, count - i) }, (_, j) =>
+        api<{ data: ReadonlyArray<{ id: string }> }>(url, api_key.key, "POST", "/api/v1/sessions", {
+          offering_id: offering.id,
+          starts_at: new Date(first.getTime() + (i + j) * 3_600_000).toISOString()
+        })
+      )
+    )
     sessions.push(...batch.map((b) => b.data[0].id))
   }
   return { orgId: org.id, key: api_key.key, offeringId: offering.id, sessions }
@@ -166,7 +178,9 @@ export const generateLoad = (job: LoadJob) =>
   new Promise<LoadResult>((resolve, reject) => {
     const execArgv = process.execArgv.filter((a) => !a.startsWith("--cpu-prof") && !a.startsWith("--inspect"))
     const child = fork(loadFile, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
-    child.once("message", (m: { result?: LoadResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))))
+    child.once("message", (m: { result?: LoadResult; error?: string }) =>
+      m.result ? resolve(m.result) : reject(new Error(m.error))
+    )
     child.once("error", reject)
     child.once("exit", (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)))
     child.send(job)
@@ -177,11 +191,15 @@ const traceStatements = async (f: () => Promise<unknown>) => {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }
   const original = proto.query
   const seen: Array<{ client: object; text: string }> = []
-  proto.query = function(this: object, ...args: unknown[]) {
+  proto.query = function (this: object, ...args: unknown[]) {
     const q = args[0]
     const text = typeof q === "string" ? q : (q as { text?: unknown } | null)?.text
     const name = typeof q === "object" && q !== null ? (q as { name?: unknown }).name : undefined
-    if (typeof text === "string") seen.push({ client: this, text: `${typeof name === "string" ? `[prepared ${name}] ` : ""}${text.replace(/\s+/g, " ").trim()}` })
+    if (typeof text === "string")
+      seen.push({
+        client: this,
+        text: `${typeof name === "string" ? `[prepared ${name}] ` : ""}${text.replace(/\s+/g, " ").trim()}`
+      })
     return original.apply(this, args)
   }
   try {
@@ -200,15 +218,22 @@ const bookingStatements = (seen: ReadonlyArray<{ client: object; text: string }>
   const insert = seen.findLastIndex((s) => s.text.includes("insert into bookings"))
   if (insert < 0) return []
   const auth = seen.slice(0, insert).findLastIndex((s) => s.text.includes("from api_keys k join orgs o"))
-  return seen.slice(Math.max(0, auth), insert + 1).map((s) => s.text).filter((t) => !BACKGROUND.test(t))
+  return seen
+    .slice(Math.max(0, auth), insert + 1)
+    .map((s) => s.text)
+    .filter((t) => !BACKGROUND.test(t))
 }
 
 const traceOneBooking = async (url: string, f: Fixture, session: string, email: string) => {
   const seen = await traceStatements(() =>
-    api(url, f.key, "POST", "/api/v1/bookings", { offering_id: f.offeringId, session_id: session, customer: { email, name: "Parity" } }))
+    api(url, f.key, "POST", "/api/v1/bookings", {
+      offering_id: f.offeringId,
+      session_id: session,
+      customer: { email, name: "Parity" }
+    })
+  )
   return bookingStatements(seen)
 }
-
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -282,7 +307,11 @@ const stop = (child: ChildProcess) =>
   })
 
 /** `node dist/server.mjs` (or another build, `entry`) over `databaseUrl`; ready when GET /healthz answers. */
-export const spawnEngine = async (databaseUrl: string, cpuProfDir?: string, entry = "dist/server.mjs"): Promise<ServerProcess> => {
+export const spawnEngine = async (
+  databaseUrl: string,
+  cpuProfDir?: string,
+  entry = "dist/server.mjs"
+): Promise<ServerProcess> => {
   const port = await freePort()
   const started = Date.now()
   const args = [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), entry]
@@ -290,10 +319,20 @@ export const spawnEngine = async (databaseUrl: string, cpuProfDir?: string, entr
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
-      ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ADMIN_TOKEN,
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "error",
+      ADMIN_TOKEN,
       // The limiter runs as in production, with a limit the bench never reaches.
-      RATE_LIMIT: "1000000", MAX_INFLIGHT: "100000",
-      NATS_URL: "", SMTP_URL: "", CLOCK: "system", PUBLIC_URL: `http://127.0.0.1:${port}`, NODE_OPTIONS: ""
+      RATE_LIMIT: "1000000",
+      MAX_INFLIGHT: "100000",
+      NATS_URL: "",
+      SMTP_URL: "",
+      CLOCK: "system",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      NODE_OPTIONS: ""
     }
   })
   const url = `http://127.0.0.1:${port}`
@@ -303,7 +342,10 @@ export const spawnEngine = async (databaseUrl: string, cpuProfDir?: string, entr
       await stop(child)
       throw new Error("the engine was not ready within 60 s")
     }
-    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false)
+    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false
+    )
     if (ok) break
     await sleep(50)
   }
@@ -382,12 +424,29 @@ export interface Growth {
 
 export interface BookingsBench {
   readonly at: string
-  readonly machine: { readonly cpus: number; readonly cpuModel: string; readonly node: string; readonly postgres: string; readonly loadavg: ReadonlyArray<number>; readonly note: string }
+  readonly machine: {
+    readonly cpus: number
+    readonly cpuModel: string
+    readonly node: string
+    readonly postgres: string
+    readonly loadavg: ReadonlyArray<number>
+    readonly note: string
+  }
   readonly secondsPerMeasurement: number
   readonly rounds: number
   readonly engineReadyMs: number
-  readonly targets: { readonly ratio: number; readonly p99Factor: number; readonly cpuMs: number; readonly growth: number }
-  readonly parity: { readonly same: boolean; readonly engine: ReadonlyArray<string>; readonly bare: ReadonlyArray<string>; readonly floor: ReadonlyArray<string> }
+  readonly targets: {
+    readonly ratio: number
+    readonly p99Factor: number
+    readonly cpuMs: number
+    readonly growth: number
+  }
+  readonly parity: {
+    readonly same: boolean
+    readonly engine: ReadonlyArray<string>
+    readonly bare: ReadonlyArray<string>
+    readonly floor: ReadonlyArray<string>
+  }
   readonly cells: ReadonlyArray<Cell>
   readonly lockHold: LockHold
   readonly growth: ReadonlyArray<Growth>
@@ -429,19 +488,27 @@ const quotaTable = async (pool: pg.Pool) =>
 /** Starts the month's quota anew (for one org, or all), so that a long run's later rounds are not refused: either schema. */
 export const resetQuota = async (pool: pg.Pool, orgId?: string) => {
   const where = orgId === undefined ? "" : " where org_id = $1"
-  await pool.query((await quotaTable(pool)) ? `delete from booking_quota${where}` : `update org_events set used = 0${where}`, orgId === undefined ? [] : [orgId])
+  await pool.query(
+    (await quotaTable(pool)) ? `delete from booking_quota${where}` : `update org_events set used = 0${where}`,
+    orgId === undefined ? [] : [orgId]
+  )
 }
 
 /** The tables every booking updates in place (the time's seat counter, the org's quota and event clock), for a vacuum. */
-export const counterTables = async (pool: pg.Pool) => (await quotaTable(pool)) ? "sessions, booking_quota, org_events" : "sessions, org_events"
+export const counterTables = async (pool: pg.Pool) =>
+  (await quotaTable(pool)) ? "sessions, booking_quota, org_events" : "sessions, org_events"
 
 /** Waits (up to 5 s) until the engine's own background work for the bookings so far is done: mail sent, events relayed. */
 export const settle = async (pool: pg.Pool, database: string, background: boolean) => {
   const unrelayed = background ? await unrelayedSql(pool) : ""
   for (let i = 0; i < 100; i++) {
     const { rows } = await pool.query<{ n: number }>(
-      `select ${background ? `(select count(*)::int from mail_outbox where sent_at is null and next_at <= now())
-            + ${unrelayed} + ` : ""}(select count(*)::int from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and state in ('active', 'idle in transaction')) as n`,
+      `select ${
+        background
+          ? `(select count(*)::int from mail_outbox where sent_at is null and next_at <= now())
+            + ${unrelayed} + `
+          : ""
+      }(select count(*)::int from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and state in ('active', 'idle in transaction')) as n`,
       [database]
     )
     if (rows[0].n === 0) return
@@ -456,35 +523,76 @@ interface Side {
 }
 
 /** One measurement: load against `side.server` on `f`, with the server's CPU over the load and the work it leaves. */
-const measure = async (side: Side, target: Target, f: Fixture, sessions: ReadonlyArray<string>, scenario: Scenario, connections: number, roundNo: number, duration: number, tag: string): Promise<Measurement> => {
+const measure = async (
+  side: Side,
+  target: Target,
+  f: Fixture,
+  sessions: ReadonlyArray<string>,
+  scenario: Scenario,
+  connections: number,
+  roundNo: number,
+  duration: number,
+  tag: string
+): Promise<Measurement> => {
   await resetQuota(side.pool, f.orgId)
   await settle(side.pool, side.database, target === "engine")
   const loadAverage = os.loadavg()[0]
   const before = cpuMs(side.server.pid)
   const pgBefore = postgresCpuMs()
-  const result = await generateLoad({ url: side.server.url, key: f.key, offeringId: f.offeringId, sessions, connections, duration, tag })
+  const result = await generateLoad({
+    url: side.server.url,
+    key: f.key,
+    offeringId: f.offeringId,
+    sessions,
+    connections,
+    duration,
+    tag
+  })
   if (target === "engine") await settle(side.pool, side.database, true)
   const used = cpuMs(side.server.pid) - before
   const pgUsed = postgresCpuMs() - pgBefore
   return {
-    ...result, target, scenario, connections, round: roundNo, serverCpuMsPerBooking: result.ok === 0 ? 0 : used / result.ok,
-    postgresCpuMsPerBooking: result.ok === 0 ? 0 : pgUsed / result.ok, loadAverage
+    ...result,
+    target,
+    scenario,
+    connections,
+    round: roundNo,
+    serverCpuMsPerBooking: result.ok === 0 ? 0 : used / result.ok,
+    postgresCpuMsPerBooking: result.ok === 0 ? 0 : pgUsed / result.ok,
+    loadAverage
   }
 }
 
 const show = (m: Measurement) =>
-  log(`  ${m.scenario.padEnd(6)} c=${String(m.connections).padStart(2)} r${m.round} ${m.target.padEnd(6)} ${m.rps.toFixed(0).padStart(5)} req/s  p50 ${m.p50} p99 ${m.p99} ms  non-2xx ${m.non2xx + m.errors}  cpu ${m.serverCpuMsPerBooking.toFixed(2)} ms/booking, postgres ${m.postgresCpuMsPerBooking.toFixed(2)}  load ${m.loadAverage.toFixed(1)}`)
+  log(
+    `  ${m.scenario.padEnd(6)} c=${String(m.connections).padStart(2)} r${m.round} ${m.target.padEnd(6)} ${m.rps.toFixed(0).padStart(5)} req/s  p50 ${m.p50} p99 ${m.p99} ms  non-2xx ${m.non2xx + m.errors}  cpu ${m.serverCpuMsPerBooking.toFixed(2)} ms/booking, postgres ${m.postgresCpuMsPerBooking.toFixed(2)}  load ${m.loadAverage.toFixed(1)}`
+  )
 
 /** Copies an org `n` times (orgs, api key, offering, its times, a customer and bookings of each time), in SQL. */
 export const seedOrgs = async (pool: pg.Pool, orgId: string, n: number) => {
   const copy = (table: string, where: string, remap: string) =>
     `insert into ${table} select (jsonb_populate_record(null::${table}, to_jsonb(t) || ${remap})).* from ${table} t, m where ${where}`
-  await pool.query(`create temp table m as select g as i, gen_random_uuid() as org, gen_random_uuid() as off, gen_random_uuid() as cust from generate_series(1, $1) g`, [n])
+  await pool.query(
+    `create temp table m as select g as i, gen_random_uuid() as org, gen_random_uuid() as off, gen_random_uuid() as cust from generate_series(1, $1) g`,
+    [n]
+  )
   await pool.query(copy("orgs", "t.id = $1", `jsonb_build_object('id', m.org, 'name', 'seed ' || m.i)`), [orgId])
-  await pool.query(copy("api_keys", "t.org_id = $1", `jsonb_build_object('id', gen_random_uuid(), 'org_id', m.org, 'hash', md5(random()::text) || md5(random()::text))`), [orgId])
+  await pool.query(
+    copy(
+      "api_keys",
+      "t.org_id = $1",
+      `jsonb_build_object('id', gen_random_uuid(), 'org_id', m.org, 'hash', md5(random()::text) || md5(random()::text))`
+    ),
+    [orgId]
+  )
   await pool.query(copy("offerings", "t.org_id = $1", `jsonb_build_object('id', m.off, 'org_id', m.org)`), [orgId])
-  await pool.query(`insert into customers (id, org_id, email, name, created_at) select m.cust, m.org, 'seed' || m.i || '@bench.example', 'Seed', now() from m`)
-  await pool.query(`create temp table sm as select s.id as old, m.i, gen_random_uuid() as id from sessions s, m where s.offering_id in (select id from offerings where org_id = $1)`, [orgId])
+  await pool.query(
+    `insert into customers (id, org_id, email, name, created_at) select m.cust, m.org, 'seed' || m.i || '@bench.example', 'Seed', now() from m`
+  )
+  await pool.query(
+    `create temp table sm as select s.id as old, m.i, gen_random_uuid() as id from sessions s, m where s.offering_id in (select id from offerings where org_id = $1)`,
+    [orgId]
+  )
   await pool.query(`insert into sessions select (jsonb_populate_record(null::sessions, to_jsonb(s) || jsonb_build_object('id', sm.id, 'offering_id', m.off, 'booked', 0))).*
     from sessions s join sm on sm.old = s.id join m on m.i = sm.i`)
   // 10 bookings per org, on its first times: the trigger counts them.
@@ -499,13 +607,19 @@ export const seedOrgs = async (pool: pg.Pool, orgId: string, n: number) => {
 
 /** Adds `n` confirmed bookings of one place to a time, in one statement (the trigger keeps sessions.booked). */
 export const seedBookings = async (pool: pg.Pool, f: Fixture, session: string, n: number) => {
-  await pool.query(`insert into customers (id, org_id, email, name, created_at) values (gen_random_uuid(), $1, 'seed-many@bench.example', 'Seed', now())`, [f.orgId])
-  await pool.query(`insert into bookings (id, org_id, offering_id, customer_id, session_id, starts_at, ends_at, quantity, places, state, machine, status, keeps_place,
+  await pool.query(
+    `insert into customers (id, org_id, email, name, created_at) values (gen_random_uuid(), $1, 'seed-many@bench.example', 'Seed', now())`,
+    [f.orgId]
+  )
+  await pool.query(
+    `insert into bookings (id, org_id, offering_id, customer_id, session_id, starts_at, ends_at, quantity, places, state, machine, status, keeps_place,
       total_cents, reference, handle, source, notes, answers, metadata, confirmed_at, created_at)
     select gen_random_uuid(), $1, $2, c.id, s.id, s.starts_at, s.ends_at, 1, 1, 'confirmed.plain', '{}', 'confirmed', true, 0,
       'M' || lpad(g::text, 7, '0'), gen_random_uuid()::text, 'api', '', '{}', '{}', now(), now()
     from sessions s, customers c, generate_series(1, $4) g
-    where s.id = $3 and c.org_id = $1 and c.email = 'seed-many@bench.example'`, [f.orgId, f.offeringId, session, n])
+    where s.id = $3 and c.org_id = $1 and c.email = 'seed-many@bench.example'`,
+    [f.orgId, f.offeringId, session, n]
+  )
 }
 
 const vacuum = async (pool: pg.Pool) => {
@@ -521,7 +635,8 @@ export const run = async (): Promise<BookingsBench> => {
   const dbG = `be_bench_${tag}_orgs`
   const dbB = `be_bench_${tag}_bare`
   const cpuProf = process.env.BENCH_CPU_PROF
-  if (process.env.BENCH_NO_BUILD !== "1") execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] })
+  if (process.env.BENCH_NO_BUILD !== "1")
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] })
   await adminQuery(`create database ${dbE}`)
   log(`bench/bookings: databases ${dbE}{,_floor,_bare,_orgs}, ${rounds} rounds of ${duration} s per cell`)
   const closers: Array<() => Promise<void>> = []
@@ -532,15 +647,19 @@ export const run = async (): Promise<BookingsBench> => {
     let engine = await spawnEngine(withDb(dbE))
     const engineReadyMs = engine.readyMs
     const fixtures = {} as Record<Target, Fixture>
-    for (const target of TARGETS) fixtures[target] = await fixture(engine.url, `bench ${target}`, SPREAD_SESSIONS + CONNECTIONS.length * rounds)
+    for (const target of TARGETS)
+      fixtures[target] = await fixture(engine.url, `bench ${target}`, SPREAD_SESSIONS + CONNECTIONS.length * rounds)
     const grow = await fixture(engine.url, "bench growth", 2)
     // Customers on record before any copy is made, so every database's statistics know a table of realistic size:
     // analyzed over the fixtures' few rows, the planner keeps a sequential scan of customers in the prepared READ's
     // generic plan, and with autovacuum off nothing re-plans it while a run adds thousands (each READ then read every
     // customer: 1 sequential scan per booking, 5.6 million rows read in 6 s, measured with pg_stat_user_tables).
     const seedPool = new pg.Pool({ connectionString: withDb(dbE), max: 1 })
-    await seedPool.query(`insert into customers (id, org_id, email, name, created_at)
-      select gen_random_uuid(), $1, 'seed-' || g || '@bench.example', 'Seed', now() from generate_series(1, 10000) g`, [grow.orgId])
+    await seedPool.query(
+      `insert into customers (id, org_id, email, name, created_at)
+      select gen_random_uuid(), $1, 'seed-' || g || '@bench.example', 'Seed', now() from generate_series(1, 10000) g`,
+      [grow.orgId]
+    )
     await seedPool.end()
     await engine.close()
     // The floor's database: a copy (same schema, indexes and rows) with the counting trigger off. The orgs database
@@ -555,9 +674,12 @@ export const run = async (): Promise<BookingsBench> => {
     const poolB = new pg.Pool({ connectionString: withDb(dbB), max: 2 })
     pools.push(poolE, poolF, poolG, poolB)
     await poolF.query("alter table bookings disable trigger booking_places")
-    await poolF.query(`insert into customers (id, org_id, email, name, created_at) select gen_random_uuid(), id, 'floor@bench.example', 'Floor Guest', now() from orgs`)
+    await poolF.query(
+      `insert into customers (id, org_id, email, name, created_at) select gen_random_uuid(), id, 'floor@bench.example', 'Floor Guest', now() from orgs`
+    )
     // 10,000 seeded bookings and room for more: the two times get 20,000 seats (cap directly; an offering allows at most 10,000).
-    for (const p of [poolE, poolG]) await p.query("update sessions set cap = 20000 where offering_id = $1", [grow.offeringId])
+    for (const p of [poolE, poolG])
+      await p.query("update sessions set cap = 20000 where offering_id = $1", [grow.offeringId])
     await seedBookings(poolE, grow, grow.sessions[1], 10_000)
     await seedOrgs(poolG, grow.orgId, 999)
     for (const p of [poolE, poolF, poolG, poolB]) await vacuum(p)
@@ -567,14 +689,36 @@ export const run = async (): Promise<BookingsBench> => {
     // same-SQL program and the floor, recording every statement each sends.
     const inproc = await startEngine(withDb(dbE))
     await sleep(1500) // its start-up work (relay, scheduler) done, so the trace holds the booking's statements
-    const engineSql = await traceOneBooking(inproc.url, fixtures.bare, fixtures.bare.sessions[0], `${tag}-parity-engine@bench.example`).finally(inproc.close)
+    const engineSql = await traceOneBooking(
+      inproc.url,
+      fixtures.bare,
+      fixtures.bare.sessions[0],
+      `${tag}-parity-engine@bench.example`
+    ).finally(inproc.close)
     const bareIn = await startBare({ databaseUrl: withDb(dbB) })
-    const bareSql = await traceOneBooking(bareIn.url, fixtures.bare, fixtures.bare.sessions[0], `${tag}-parity-bare@bench.example`).finally(bareIn.close)
+    const bareSql = await traceOneBooking(
+      bareIn.url,
+      fixtures.bare,
+      fixtures.bare.sessions[0],
+      `${tag}-parity-bare@bench.example`
+    ).finally(bareIn.close)
     const floorIn = await startFloor({ databaseUrl: withDb(dbF) })
-    const floorSql = await traceOneBooking(floorIn.url, fixtures.floor, fixtures.floor.sessions[0], `${tag}-parity-floor@bench.example`).finally(floorIn.close)
+    const floorSql = await traceOneBooking(
+      floorIn.url,
+      fixtures.floor,
+      fixtures.floor.sessions[0],
+      `${tag}-parity-floor@bench.example`
+    ).finally(floorIn.close)
     const norm = (xs: ReadonlyArray<string>) => xs.map((x) => x.replace(/^\[prepared \S+\] /, ""))
-    const parity = { same: engineSql.length > 0 && JSON.stringify(norm(engineSql)) === JSON.stringify(norm(bareSql)), engine: engineSql, bare: bareSql, floor: floorSql }
-    log(`bench/bookings: one booking = ${engineSql.length} statements (engine), ${floorSql.length} (floor); same SQL as bare.ts: ${parity.same ? "yes" : "NO"}`)
+    const parity = {
+      same: engineSql.length > 0 && JSON.stringify(norm(engineSql)) === JSON.stringify(norm(bareSql)),
+      engine: engineSql,
+      bare: bareSql,
+      floor: floorSql
+    }
+    log(
+      `bench/bookings: one booking = ${engineSql.length} statements (engine), ${floorSql.length} (floor); same SQL as bare.ts: ${parity.same ? "yes" : "NO"}`
+    )
 
     engine = await spawnEngine(withDb(dbE), cpuProf)
     closers.push(() => engine.close())
@@ -590,7 +734,9 @@ export const run = async (): Promise<BookingsBench> => {
     const spreadOf = (t: Target) => fixtures[t].sessions.slice(0, SPREAD_SESSIONS)
     // A time of its own per hot cell and round: the floor books 1,000+ a second, and one time of 10,000 seats over a
     // cell's rounds sold out (its later rounds then counted refusals, not bookings).
-    const hotOf = (t: Target, c: number, r: number) => [fixtures[t].sessions[SPREAD_SESSIONS + CONNECTIONS.indexOf(c as 1) * rounds + r - 1]]
+    const hotOf = (t: Target, c: number, r: number) => [
+      fixtures[t].sessions[SPREAD_SESSIONS + CONNECTIONS.indexOf(c as 1) * rounds + r - 1]
+    ]
     for (const t of TARGETS) {
       await measure(sides[t], t, fixtures[t], spreadOf(t), "spread", 8, 0, 3, `${tag}-warm-${t}`)
     }
@@ -608,15 +754,29 @@ export const run = async (): Promise<BookingsBench> => {
           const got = {} as Record<Target, Measurement>
           for (const t of order) {
             const sessions = scenario === "hot" ? hotOf(t, connections, r) : spreadOf(t)
-            got[t] = await measure(sides[t], t, fixtures[t], sessions, scenario, connections, r, duration, `${tag}-${t}-${scenario}-${connections}-${r}`)
+            got[t] = await measure(
+              sides[t],
+              t,
+              fixtures[t],
+              sessions,
+              scenario,
+              connections,
+              r,
+              duration,
+              `${tag}-${t}-${scenario}-${connections}-${r}`
+            )
             show(got[t])
           }
           rs.push(got)
         }
         const loads = rs.flatMap((g) => TARGETS.map((t) => g[t].loadAverage))
         cells.push({
-          scenario, connections, rounds: rs,
-          engine: summary(rs.map((g) => g.engine)), floor: summary(rs.map((g) => g.floor)), bare: summary(rs.map((g) => g.bare)),
+          scenario,
+          connections,
+          rounds: rs,
+          engine: summary(rs.map((g) => g.engine)),
+          floor: summary(rs.map((g) => g.floor)),
+          bare: summary(rs.map((g) => g.bare)),
           ratioFloor: round(median(rs.map((g) => g.engine.rps / g.floor.rps))),
           ratioBare: round(median(rs.map((g) => g.engine.rps / g.bare.rps))),
           p99Factor: round(median(rs.map((g) => g.engine.p99 / g.floor.p99))),
@@ -627,11 +787,15 @@ export const run = async (): Promise<BookingsBench> => {
     }
 
     // Lock hold. The WRITE statement alone, timed inside the same-SQL program at 1 connection.
-    const writeTimes = await fetch(`${bare.url}/stats`).then((r) => r.json() as Promise<{ p50: number; p90: number; samples: number }>).catch(() => ({ p50: NaN, p90: NaN, samples: 0 }))
+    const writeTimes = await fetch(`${bare.url}/stats`)
+      .then((r) => r.json() as Promise<{ p50: number; p90: number; samples: number }>)
+      .catch(() => ({ p50: NaN, p90: NaN, samples: 0 }))
     const at8 = (s: Scenario) => cells.find((c) => c.scenario === s && c.connections === 8)!
-    const bound = (s: Scenario) => Object.fromEntries(TARGETS.map((t) => [t, round(1000 / at8(s)[t].rps)])) as Record<Target, number>
+    const bound = (s: Scenario) =>
+      Object.fromEntries(TARGETS.map((t) => [t, round(1000 / at8(s)[t].rps)])) as Record<Target, number>
     const lockHold: LockHold = {
-      method: "Every hot booking takes the one time's row (sessions, updated by the booking_places trigger) and holds it to commit, so " +
+      method:
+        "Every hot booking takes the one time's row (sessions, updated by the booking_places trigger) and holds it to commit, so " +
         "bookings of one time run one after another: 1000 / (hot req/s at 8 connections) is an upper bound of the hold per booking " +
         "(equal to it when that row is the bottleneck). Every booking of an org takes its org_events row (event clock and quota) to commit: " +
         "the same bound from the spread cell. In the engine both are taken inside its one WRITE statement (autocommit), so the engine's " +
@@ -646,11 +810,20 @@ export const run = async (): Promise<BookingsBench> => {
     const growth: Growth[] = []
     const orgsEngine = await spawnEngine(withDb(dbG))
     closers.push(() => orgsEngine.close())
-    const gSides = { e: { server: engine, pool: poolE, database: dbE }, g: { server: orgsEngine, pool: poolG, database: dbG } }
+    const gSides = {
+      e: { server: engine, pool: poolE, database: dbE },
+      g: { server: orgsEngine, pool: poolG, database: dbG }
+    }
     // The second engine is new: warm it as long as the first was warmed before the cells.
     await measure(gSides.g, "engine", grow, [grow.sessions[0]], "hot", 8, 0, 3, `${tag}-warm-orgs`)
     await measure(gSides.g, "engine", grow, [grow.sessions[0]], "hot", 1, 0, 3, `${tag}-warm-orgs-1`)
-    const compare = async (name: string, a: string, b: string, runA: (r: number) => Promise<Measurement>, runB: (r: number) => Promise<Measurement>) => {
+    const compare = async (
+      name: string,
+      a: string,
+      b: string,
+      runA: (r: number) => Promise<Measurement>,
+      runB: (r: number) => Promise<Measurement>
+    ) => {
       const rs: Array<{ a: Measurement; b: Measurement }> = []
       // One round of each first, not counted: in the 17:57 UTC run of 2026-11-26 the orgs comparison's per-round
       // ratios fell 1.72, 1.30, 1.19, 0.93 as both sides warmed up. Then at least 6 rounds: the ratio of two
@@ -660,23 +833,40 @@ export const run = async (): Promise<BookingsBench> => {
       for (let r = 1; r <= Math.max(rounds + 1, 6); r++) {
         const x = r % 2 === 1 ? await runA(r) : undefined
         const y = await runB(r)
-        const z = x ?? await runA(r)
+        const z = x ?? (await runA(r))
         rs.push({ a: z, b: y })
-        log(`  growth ${name} r${r}: ${a} ${z.serverCpuMsPerBooking.toFixed(2)} ms cpu p50 ${z.p50} | ${b} ${y.serverCpuMsPerBooking.toFixed(2)} ms cpu p50 ${y.p50}  load ${y.loadAverage.toFixed(1)}`)
+        log(
+          `  growth ${name} r${r}: ${a} ${z.serverCpuMsPerBooking.toFixed(2)} ms cpu p50 ${z.p50} | ${b} ${y.serverCpuMsPerBooking.toFixed(2)} ms cpu p50 ${y.p50}  load ${y.loadAverage.toFixed(1)}`
+        )
       }
       const loads = rs.flatMap((x) => [x.a.loadAverage, x.b.loadAverage])
       const cA = median(rs.map((x) => x.a.serverCpuMsPerBooking))
       const cB = median(rs.map((x) => x.b.serverCpuMsPerBooking))
       growth.push({
-        name, a, b, rounds: rs,
-        cpuMs: { a: round(cA), b: round(cB), ratio: round(median(rs.map((x) => x.b.serverCpuMsPerBooking / x.a.serverCpuMsPerBooking))) },
-        p50: { a: round(median(rs.map((x) => x.a.mean))), b: round(median(rs.map((x) => x.b.mean))), ratio: round(median(rs.map((x) => x.b.mean / x.a.mean))) },
+        name,
+        a,
+        b,
+        rounds: rs,
+        cpuMs: {
+          a: round(cA),
+          b: round(cB),
+          ratio: round(median(rs.map((x) => x.b.serverCpuMsPerBooking / x.a.serverCpuMsPerBooking)))
+        },
+        p50: {
+          a: round(median(rs.map((x) => x.a.mean))),
+          b: round(median(rs.map((x) => x.b.mean))),
+          ratio: round(median(rs.map((x) => x.b.mean / x.a.mean)))
+        },
         loadAverage: { min: round(Math.min(...loads), 1), max: round(Math.max(...loads), 1) }
       })
     }
-    await compare("bookings on the time", "0 bookings", "10,000 bookings",
+    await compare(
+      "bookings on the time",
+      "0 bookings",
+      "10,000 bookings",
       (r) => measure(gSides.e, "engine", grow, [grow.sessions[0]], "hot", 1, r, duration, `${tag}-g0-${r}`),
-      (r) => measure(gSides.e, "engine", grow, [grow.sessions[1]], "hot", 1, r, duration, `${tag}-g10k-${r}`))
+      (r) => measure(gSides.e, "engine", grow, [grow.sessions[1]], "hot", 1, r, duration, `${tag}-g10k-${r}`)
+    )
     // Orgs: two new processes with the same warm-up (the bench's own engine had run every cell, and an idle second
     // engine over its database would relay the measured one's events), over databases vacuumed alike.
     await engine.close()
@@ -686,29 +876,47 @@ export const run = async (): Promise<BookingsBench> => {
     const oSides = { e: { server: fewOrgs, pool: poolE, database: dbE }, g: gSides.g }
     await measure(oSides.e, "engine", grow, [grow.sessions[0]], "hot", 8, 0, 3, `${tag}-warm-few`)
     await measure(oSides.e, "engine", grow, [grow.sessions[0]], "hot", 1, 0, 3, `${tag}-warm-few-1`)
-    await compare("orgs in the database", `${await count(poolE, "orgs")} orgs`, `${await count(poolG, "orgs")} orgs`,
+    await compare(
+      "orgs in the database",
+      `${await count(poolE, "orgs")} orgs`,
+      `${await count(poolG, "orgs")} orgs`,
       (r) => measure(oSides.e, "engine", grow, [grow.sessions[0]], "hot", 1, r, duration, `${tag}-o1-${r}`),
-      (r) => measure(oSides.g, "engine", grow, [grow.sessions[0]], "hot", 1, r, duration, `${tag}-o1000-${r}`))
+      (r) => measure(oSides.g, "engine", grow, [grow.sessions[0]], "hot", 1, r, duration, `${tag}-o1000-${r}`)
+    )
 
     const failures: string[] = []
-    if (!parity.same) failures.push("bare.ts sends other statements than the engine (see parity in bookings.json): update bench/bare.ts")
+    if (!parity.same)
+      failures.push(
+        "bare.ts sends other statements than the engine (see parity in bookings.json): update bench/bare.ts"
+      )
     for (const c of cells) {
       const at = `${c.scenario} c=${c.connections}`
       if (c.ratioFloor < TARGET_RATIO) failures.push(`${at}: engine/floor ${c.ratioFloor} < ${TARGET_RATIO}`)
-      if (c.p99Factor > TARGET_P99_FACTOR) failures.push(`${at}: engine p99 ${c.engine.p99} ms = ${c.p99Factor}x the floor's (${c.floor.p99} ms) > ${TARGET_P99_FACTOR}x`)
-      if (c.engine.cpuMs > TARGET_CPU_MS) failures.push(`${at}: engine CPU ${c.engine.cpuMs} ms per booking > ${TARGET_CPU_MS} ms`)
+      if (c.p99Factor > TARGET_P99_FACTOR)
+        failures.push(
+          `${at}: engine p99 ${c.engine.p99} ms = ${c.p99Factor}x the floor's (${c.floor.p99} ms) > ${TARGET_P99_FACTOR}x`
+        )
+      if (c.engine.cpuMs > TARGET_CPU_MS)
+        failures.push(`${at}: engine CPU ${c.engine.cpuMs} ms per booking > ${TARGET_CPU_MS} ms`)
       for (const t of TARGETS) if (c[t].non2xx > 0) failures.push(`${at}: ${t} had ${c[t].non2xx} non-2xx or errors`)
     }
     for (const g of growth) {
-      if (g.cpuMs.ratio > TARGET_GROWTH) failures.push(`growth, ${g.name}: CPU per booking ${g.cpuMs.ratio}x > ${TARGET_GROWTH}x`)
-      if (g.p50.ratio > TARGET_GROWTH) failures.push(`growth, ${g.name}: mean latency ${g.p50.ratio}x > ${TARGET_GROWTH}x`)
+      if (g.cpuMs.ratio > TARGET_GROWTH)
+        failures.push(`growth, ${g.name}: CPU per booking ${g.cpuMs.ratio}x > ${TARGET_GROWTH}x`)
+      if (g.p50.ratio > TARGET_GROWTH)
+        failures.push(`growth, ${g.name}: mean latency ${g.p50.ratio}x > ${TARGET_GROWTH}x`)
     }
     const cpus = os.cpus()
     return {
       at: new Date().toISOString(),
       machine: {
-        cpus: cpus.length, cpuModel: cpus[0]?.model ?? "unknown", node: process.version, postgres: version, loadavg: os.loadavg().map((x) => round(x, 1)),
-        note: `${cpus.length} cores shared by the load generator (autocannon, its own process), the servers (each its own process) and Postgres ` +
+        cpus: cpus.length,
+        cpuModel: cpus[0]?.model ?? "unknown",
+        node: process.version,
+        postgres: version,
+        loadavg: os.loadavg().map((x) => round(x, 1)),
+        note:
+          `${cpus.length} cores shared by the load generator (autocannon, its own process), the servers (each its own process) and Postgres ` +
           `(default settings, synchronous_commit on, autovacuum off), and by whatever else the machine runs`
       },
       secondsPerMeasurement: duration,
@@ -725,12 +933,14 @@ export const run = async (): Promise<BookingsBench> => {
     for (const close of closers.reverse()) await close().catch(() => undefined)
     for (const p of pools) await p.end().catch(() => undefined)
     if (process.env.BENCH_KEEP_DB !== "1") {
-      for (const db of [dbE, dbF, dbG, dbB]) await adminQuery(`drop database if exists ${db} with (force)`).catch(() => undefined)
+      for (const db of [dbE, dbF, dbG, dbB])
+        await adminQuery(`drop database if exists ${db} with (force)`).catch(() => undefined)
     }
   }
 }
 
-const count = async (pool: pg.Pool, table: string) => (await pool.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0].n
+const count = async (pool: pg.Pool, table: string) =>
+  (await pool.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0].n
 
 const f1 = (n: number) => (Number.isInteger(n) ? `${n}` : n.toFixed(1))
 
@@ -739,22 +949,23 @@ export const toMarkdown = (b: BookingsBench) => {
   const loads = b.cells.flatMap((c) => [c.loadAverage.min, c.loadAverage.max])
   return [
     `POST /api/v1/bookings, ${b.rounds} alternating rounds of ${b.secondsPerMeasurement} s per cell, run ${b.at.slice(0, 16).replace("T", " ")} UTC on ` +
-    `${b.machine.cpus} cores (${b.machine.cpuModel}), Node ${b.machine.node}, Postgres ${b.machine.postgres}; 1-minute load average ` +
-    `${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}. Engine: \`node dist/server.mjs\` (ready in ${b.engineReadyMs} ms). ` +
-    `Medians over rounds; ratios are medians of per-round ratios.`,
+      `${b.machine.cpus} cores (${b.machine.cpuModel}), Node ${b.machine.node}, Postgres ${b.machine.postgres}; 1-minute load average ` +
+      `${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}. Engine: \`node dist/server.mjs\` (ready in ${b.engineReadyMs} ms). ` +
+      `Medians over rounds; ratios are medians of per-round ratios.`,
     "",
     "| scenario | conns | engine req/s | engine p50 / p99 ms | floor req/s | floor p50 / p99 ms | same-SQL req/s | same-SQL p50 / p99 ms | engine/floor | engine/same-SQL | p99 engine/floor | CPU ms/booking engine / floor / same-SQL | Postgres CPU ms/booking engine / floor / same-SQL | load avg |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...b.cells.map((c) =>
-      `| ${c.scenario} | ${c.connections} | ${c.engine.rps.toFixed(0)} | ${f1(c.engine.p50)} / ${f1(c.engine.p99)} | ${c.floor.rps.toFixed(0)} | ` +
-      `${f1(c.floor.p50)} / ${f1(c.floor.p99)} | ${c.bare.rps.toFixed(0)} | ${f1(c.bare.p50)} / ${f1(c.bare.p99)} | **${c.ratioFloor.toFixed(2)}** | ` +
-      `${c.ratioBare.toFixed(2)} | ${c.p99Factor.toFixed(2)} | ${c.engine.cpuMs.toFixed(2)} / ${c.floor.cpuMs.toFixed(2)} / ${c.bare.cpuMs.toFixed(2)} | ` +
-      `${c.engine.postgresCpuMs.toFixed(2)} / ${c.floor.postgresCpuMs.toFixed(2)} / ${c.bare.postgresCpuMs.toFixed(2)} | ` +
-      `${c.loadAverage.min}-${c.loadAverage.max} |`
+    ...b.cells.map(
+      (c) =>
+        `| ${c.scenario} | ${c.connections} | ${c.engine.rps.toFixed(0)} | ${f1(c.engine.p50)} / ${f1(c.engine.p99)} | ${c.floor.rps.toFixed(0)} | ` +
+        `${f1(c.floor.p50)} / ${f1(c.floor.p99)} | ${c.bare.rps.toFixed(0)} | ${f1(c.bare.p50)} / ${f1(c.bare.p99)} | **${c.ratioFloor.toFixed(2)}** | ` +
+        `${c.ratioBare.toFixed(2)} | ${c.p99Factor.toFixed(2)} | ${c.engine.cpuMs.toFixed(2)} / ${c.floor.cpuMs.toFixed(2)} / ${c.bare.cpuMs.toFixed(2)} | ` +
+        `${c.engine.postgresCpuMs.toFixed(2)} / ${c.floor.postgresCpuMs.toFixed(2)} / ${c.bare.postgresCpuMs.toFixed(2)} | ` +
+        `${c.loadAverage.min}-${c.loadAverage.max} |`
     ),
     "",
     `Statements per booking: engine ${b.parity.engine.length}, floor ${b.parity.floor.length}; same-SQL program sends the engine's statements: ` +
-    `${b.parity.same ? "yes" : "NO"} (traced at the pg driver, one booking through each).`,
+      `${b.parity.same ? "yes" : "NO"} (traced at the pg driver, one booking through each).`,
     "",
     "Lock hold per booking (ms; upper bounds from serialized throughput at 8 connections):",
     "",
@@ -764,18 +975,20 @@ export const toMarkdown = (b: BookingsBench) => {
     `| the org's event clock row, which counts the quota (1000 / spread req/s) | ${b.lockHold.orgRowsBoundMs.engine} | (none taken) | ${b.lockHold.orgRowsBoundMs.bare} |`,
     "",
     `WRITE alone (the statement inside which both are taken and, autocommit, released), uncontended round trip: p50 ${b.lockHold.writeStatementMs.p50} ms, ` +
-    `p90 ${b.lockHold.writeStatementMs.p90} ms (${b.lockHold.writeStatementMs.samples} samples, same-SQL program, 1 connection).`,
+      `p90 ${b.lockHold.writeStatementMs.p90} ms (${b.lockHold.writeStatementMs.samples} samples, same-SQL program, 1 connection).`,
     "",
     "Growth (engine, 1 connection, hot; alternating rounds):",
     "",
     "| comparison | CPU ms/booking | ratio | mean latency ms | ratio | load avg |",
     "|---|---:|---:|---:|---:|---:|",
-    ...b.growth.map((g) =>
-      `| ${g.a} -> ${g.b} | ${g.cpuMs.a} -> ${g.cpuMs.b} | ${g.cpuMs.ratio} | ${g.p50.a} -> ${g.p50.b} | ${g.p50.ratio} | ${g.loadAverage.min}-${g.loadAverage.max} |`
+    ...b.growth.map(
+      (g) =>
+        `| ${g.a} -> ${g.b} | ${g.cpuMs.a} -> ${g.cpuMs.b} | ${g.cpuMs.ratio} | ${g.p50.a} -> ${g.p50.b} | ${g.p50.ratio} | ${g.loadAverage.min}-${g.loadAverage.max} |`
     ),
     "",
     `Targets (issue 8): engine/floor >= ${b.targets.ratio}, engine p99 <= ${b.targets.p99Factor}x the floor's, CPU <= ${b.targets.cpuMs} ms per booking, ` +
-    `growth <= ${b.targets.growth}x.` + (b.verdict.failures.length === 0 ? " All met." : " Missed:"),
+      `growth <= ${b.targets.growth}x.` +
+      (b.verdict.failures.length === 0 ? " All met." : " Missed:"),
     ...(b.verdict.failures.length > 0 ? ["", ...b.verdict.failures.map((f) => `- ${f}`)] : [])
   ].join("\n")
 }

@@ -8,12 +8,13 @@
  *   ROUNDS=5 DURATION=5 CONNECTIONS=10 npx tsx bench/http.ts
  *   ENGINE=/path/to/other/dist/server.mjs OUT=bench/results/http-before.json npx tsx bench/http.ts
  */
-import autocannon from "autocannon"
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { loadavg } from "node:os"
+import autocannon from "autocannon"
 import pg from "pg"
 
 const BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
@@ -49,7 +50,11 @@ interface Server {
   readonly child: ChildProcess
 }
 
-const start = async (name: Server["name"], args: ReadonlyArray<string>, env: Record<string, string>): Promise<Server> => {
+const start = async (
+  name: Server["name"],
+  args: ReadonlyArray<string>,
+  env: Record<string, string>
+): Promise<Server> => {
   const port = await freePort()
   const child = spawn(process.execPath, ["--import", "./bench/cpu-probe.mjs", ...args], {
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "error" },
@@ -57,7 +62,13 @@ const start = async (name: Server["name"], args: ReadonlyArray<string>, env: Rec
   })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { name, url, child }
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return { name, url, child }
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`${name} did not start`)
@@ -70,7 +81,12 @@ const cpu = (s: Server) =>
   })
 
 const load = (s: Server, path: string, key: string) =>
-  autocannon({ url: `${s.url}${path}`, connections: CONNECTIONS, duration: DURATION, headers: { authorization: `Bearer ${key}` } })
+  autocannon({
+    url: `${s.url}${path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${key}` }
+  })
 
 const median = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -84,7 +100,13 @@ const main = async () => {
   await onServer(`create database ${db}`)
   const servers: Array<Server> = []
   try {
-    const engine = await start("engine", [ENGINE || "dist/server.mjs"], { DATABASE_URL: withDb(db), ADMIN_TOKEN: ADMIN, NATS_URL: "", RATE_LIMIT: "1000000", MAX_INFLIGHT: "100000" })
+    const engine = await start("engine", [ENGINE || "dist/server.mjs"], {
+      DATABASE_URL: withDb(db),
+      ADMIN_TOKEN: ADMIN,
+      NATS_URL: "",
+      RATE_LIMIT: "1000000",
+      MAX_INFLIGHT: "100000"
+    })
     servers.push(engine)
     const created = await fetch(`${engine.url}/admin/v1/orgs`, {
       method: "POST",
@@ -100,10 +122,23 @@ const main = async () => {
     const bare = await start("bare", ["--import", "tsx", "bench/bare-http.ts"], { DATABASE_URL: withDb(db) })
     servers.push(bare)
     const paths = { offering: `/api/v1/offerings/${offering.id}`, healthz: "/healthz" } as const
-    const bodies = await Promise.all([engine, bare].map((s) => fetch(`${s.url}${paths.offering}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text())))
+    const bodies = await Promise.all(
+      [engine, bare].map((s) =>
+        fetch(`${s.url}${paths.offering}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text())
+      )
+    )
     const parity = bodies[0] === bodies[1]
 
-    const runs: Array<{ round: number; server: string; path: string; rps: number; requests: number; non2xx: number; cpu_ms_per_request: number; loadavg_1m: number }> = []
+    const runs: Array<{
+      round: number
+      server: string
+      path: string
+      rps: number
+      requests: number
+      non2xx: number
+      cpu_ms_per_request: number
+      loadavg_1m: number
+    }> = []
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 === 1 ? [engine, bare] : [bare, engine]
       for (const [path, url] of Object.entries(paths)) {
@@ -113,30 +148,45 @@ const main = async () => {
           const used = (await cpu(s)) - before
           const requests = result.requests.total
           runs.push({
-            round, server: s.name, path, rps: round3(result.requests.average), requests, non2xx: result.non2xx,
-            cpu_ms_per_request: round3(used / Math.max(1, requests)), loadavg_1m: round3(loadavg()[0])
+            round,
+            server: s.name,
+            path,
+            rps: round3(result.requests.average),
+            requests,
+            non2xx: result.non2xx,
+            cpu_ms_per_request: round3(used / Math.max(1, requests)),
+            loadavg_1m: round3(loadavg()[0])
           })
           console.log(JSON.stringify(runs[runs.length - 1]))
         }
       }
     }
-    const summary = Object.fromEntries(Object.keys(paths).map((path) => {
-      const of = (server: string) => runs.filter((r) => r.path === path && r.server === server)
-      const ratios = of("engine").map((e) => e.rps / (of("bare").find((b) => b.round === e.round)?.rps ?? NaN))
-      return [path, {
-        engine_rps: median(of("engine").map((r) => r.rps)),
-        bare_rps: median(of("bare").map((r) => r.rps)),
-        median_ratio_engine_to_bare: round3(median(ratios)),
-        engine_cpu_ms_per_request: median(of("engine").map((r) => r.cpu_ms_per_request)),
-        bare_cpu_ms_per_request: median(of("bare").map((r) => r.cpu_ms_per_request))
-      }]
-    }))
+    const summary = Object.fromEntries(
+      Object.keys(paths).map((path) => {
+        const of = (server: string) => runs.filter((r) => r.path === path && r.server === server)
+        const ratios = of("engine").map((e) => e.rps / (of("bare").find((b) => b.round === e.round)?.rps ?? NaN))
+        return [
+          path,
+          {
+            engine_rps: median(of("engine").map((r) => r.rps)),
+            bare_rps: median(of("bare").map((r) => r.rps)),
+            median_ratio_engine_to_bare: round3(median(ratios)),
+            engine_cpu_ms_per_request: median(of("engine").map((r) => r.cpu_ms_per_request)),
+            bare_cpu_ms_per_request: median(of("bare").map((r) => r.cpu_ms_per_request))
+          }
+        ]
+      })
+    )
     const out = {
       at: new Date().toISOString(),
       engine: ENGINE || "dist/server.mjs",
-      rounds: ROUNDS, duration_s: DURATION, connections: CONNECTIONS, parity,
+      rounds: ROUNDS,
+      duration_s: DURATION,
+      connections: CONNECTIONS,
+      parity,
       loadavg_min_max: [Math.min(...runs.map((r) => r.loadavg_1m)), Math.max(...runs.map((r) => r.loadavg_1m))],
-      summary, runs
+      summary,
+      runs
     }
     writeFileSync(OUT, `${JSON.stringify(out, null, 2)}\n`)
     console.log(JSON.stringify({ parity, summary }, null, 2))

@@ -37,24 +37,28 @@ export const load = async (job: LoadJob): Promise<LoadResult> => {
     connections: job.connections,
     duration: job.duration,
     timeout: 30,
-    requests: [{
-      method: "POST",
-      path: "/api/v1/bookings",
-      headers: { authorization: `Bearer ${job.key}`, "content-type": "application/json" },
-      setupRequest: (request) => {
-        const i = n++
-        return {
-          ...request,
-          body: JSON.stringify({
-            offering_id: job.offeringId,
-            session_id: job.sessions[i % job.sessions.length],
-            customer: { email: `${job.tag}-${i}@bench.example`, name: "Bench Guest" }
-          })
+    requests: [
+      {
+        method: "POST",
+        path: "/api/v1/bookings",
+        headers: { authorization: `Bearer ${job.key}`, "content-type": "application/json" },
+        setupRequest: (request) => {
+          const i = n++
+          return {
+            ...request,
+            body: JSON.stringify({
+              offering_id: job.offeringId,
+              session_id: job.sessions[i % job.sessions.length],
+              customer: { email: `${job.tag}-${i}@bench.example`, name: "Bench Guest" }
+            })
+          }
         }
       }
-    }]
+    ]
   })
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, Number(s.count)]))
+  const statuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, Number(s.count)])
+  )
   return {
     ok: result["2xx"],
     non2xx: result.non2xx,

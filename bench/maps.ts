@@ -8,7 +8,11 @@ import sourceMap from "source-map-js"
  */
 export const sourceMapper = () => {
   const maps = new Map<string, sourceMap.SourceMapConsumer | null>()
-  return (url: string, line: number, column: number): { readonly source: string; readonly line: number } | undefined => {
+  return (
+    url: string,
+    line: number,
+    column: number
+  ): { readonly source: string; readonly line: number } | undefined => {
     if (!url.endsWith(".mjs")) return undefined
     let map = maps.get(url)
     if (map === undefined) {

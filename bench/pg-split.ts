@@ -7,9 +7,9 @@
  * to run on a shared machine: read steps, not digits. `npx tsx bench/pg-split.ts`. Not part of `npm run bench`.
  */
 import pg from "pg"
+import { READ } from "../engine/services/bookings/statements.ts"
 import { startBare } from "./bare.ts"
 import { adminQuery, cpuMs, fixture, startEngine, withDb } from "./bookings.ts"
-import { READ } from "../engine/services/bookings/statements.ts"
 
 const N = Number(process.env.PG_SPLIT_N ?? 1000)
 const db = `be_bench_split_${Date.now()}`
@@ -19,8 +19,11 @@ try {
   const f = await fixture(e.url, "split", 8)
   await e.close()
   const admin = new pg.Pool({ connectionString: withDb(db), max: 1 })
-  await admin.query(`insert into customers (id, org_id, email, name, created_at)
-    select gen_random_uuid(), $1, 'seed-' || g || '@x.example', 'S', now() from generate_series(1, 10000) g`, [f.orgId])
+  await admin.query(
+    `insert into customers (id, org_id, email, name, created_at)
+    select gen_random_uuid(), $1, 'seed-' || g || '@x.example', 'S', now() from generate_series(1, 10000) g`,
+    [f.orgId]
+  )
   await admin.query("vacuum analyze")
   const pool = new pg.Pool({ connectionString: withDb(db), max: 1 })
   const pid = (await pool.query<{ p: number }>("select pg_backend_pid() as p")).rows[0].p
@@ -30,20 +33,28 @@ try {
     const res = await fetch(`${bare.url}/api/v1/bookings`, {
       method: "POST",
       headers: { authorization: `Bearer ${f.key}`, "content-type": "application/json" },
-      body: JSON.stringify({ offering_id: f.offeringId, session_id: session, customer: { email: `g${n++}@x.example`, name: "G" } })
+      body: JSON.stringify({
+        offering_id: f.offeringId,
+        session_id: session,
+        customer: { email: `g${n++}@x.example`, name: "G" }
+      })
     })
     if (res.status !== 201) throw new Error(`${res.status} ${await res.text()}`)
     await res.text()
   }
-  const show = (label: string, ms: number, per: string) => console.log(`${label.padEnd(44)} ${ms.toFixed(3)} ms of backend CPU per ${per}`)
+  const show = (label: string, ms: number, per: string) =>
+    console.log(`${label.padEnd(44)} ${ms.toFixed(3)} ms of backend CPU per ${per}`)
   const steps: Array<[string, string | null]> = [
     ["as migrated", null],
     ["as migrated, again", null],
     ["without the booking_places trigger", "alter table bookings disable trigger booking_places"],
     ["and without booking_hold_caps", "alter table bookings disable trigger booking_hold_caps"],
-    ["and without bookings' secondary indexes", `drop index bookings_waiver_token, bookings_octo_uuid,
+    [
+      "and without bookings' secondary indexes",
+      `drop index bookings_waiver_token, bookings_octo_uuid,
       bookings_org_reference, bookings_org_start, bookings_offering_live, bookings_session_live, bookings_series_live, bookings_customer,
-      bookings_expiring, bookings_choosing, bookings_live_during`],
+      bookings_expiring, bookings_choosing, bookings_live_during`
+    ],
     ["and without events' secondary indexes", "drop index events_org_type, events_org"],
     ["and without mail_outbox's secondary indexes", "drop index mail_outbox_org_to, mail_outbox_booking"]
   ]
@@ -61,8 +72,12 @@ try {
     show(label, (cpuMs(pid) - before) / N, "statement")
   }
   await alone("select 1", "select 1", [])
-  await alone("the key lookup (unprepared, as bare.ts)", `select o.*, k.id as key_id from api_keys k join orgs o on o.id = k.org_id
-    where k.hash = $1 and k.revoked_at is null`, ["none"])
+  await alone(
+    "the key lookup (unprepared, as bare.ts)",
+    `select o.*, k.id as key_id from api_keys k join orgs o on o.id = k.org_id
+    where k.hash = $1 and k.revoked_at is null`,
+    ["none"]
+  )
   await alone("READ (prepared)", READ.text, [f.offeringId, f.orgId, f.sessions[0], null, "g1@x.example"], READ.name)
   await bare.close()
   await admin.end()

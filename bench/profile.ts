@@ -9,11 +9,24 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { sourceMapper } from "./maps.ts"
 import { adminQuery, fixture, generateLoad, spawnEngine, withDb } from "./bookings.ts"
+import { sourceMapper } from "./maps.ts"
 
-interface Frame { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number }
-interface Profile { readonly nodes: ReadonlyArray<{ readonly id: number; readonly callFrame: Frame; readonly children?: ReadonlyArray<number> }>; readonly samples: ReadonlyArray<number>; readonly timeDeltas: ReadonlyArray<number> }
+interface Frame {
+  readonly functionName: string
+  readonly url: string
+  readonly lineNumber: number
+  readonly columnNumber: number
+}
+interface Profile {
+  readonly nodes: ReadonlyArray<{
+    readonly id: number
+    readonly callFrame: Frame
+    readonly children?: ReadonlyArray<number>
+  }>
+  readonly samples: ReadonlyArray<number>
+  readonly timeDeltas: ReadonlyArray<number>
+}
 
 const seconds = Number(process.env.PROFILE_SECONDS ?? 8)
 const connections = Number(process.env.PROFILE_CONNECTIONS ?? 1)
@@ -25,7 +38,15 @@ try {
   // PROFILE_TIMES=n: round-robin over n times (the bench's spread scenario), else all on one time (hot).
   const times = Number(process.env.PROFILE_TIMES ?? 1)
   const f = await fixture(engine.url, "profile", times)
-  const load = await generateLoad({ url: engine.url, key: f.key, offeringId: f.offeringId, sessions: f.sessions, connections, duration: seconds, tag: "profile" })
+  const load = await generateLoad({
+    url: engine.url,
+    key: f.key,
+    offeringId: f.offeringId,
+    sessions: f.sessions,
+    connections,
+    duration: seconds,
+    tag: "profile"
+  })
   await engine.close()
   const file = join(dir, readdirSync(dir).find((n) => n.endsWith(".cpuprofile"))!)
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
@@ -35,7 +56,12 @@ try {
     const cf = n.callFrame
     const m = mapped(cf.url, cf.lineNumber, cf.columnNumber)
     // The project's own files by path; a dependency by its package.
-    const source = m === undefined ? cf.url || "(native)" : /^(engine|transports|adapters|main)/.test(m.source) ? m.source : m.source.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1")
+    const source =
+      m === undefined
+        ? cf.url || "(native)"
+        : /^(engine|transports|adapters|main)/.test(m.source)
+          ? m.source
+          : m.source.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1")
     where.set(n.id, `${source} ${cf.functionName || "(anonymous)"}`)
   }
   const self = new Map<string, number>()
@@ -47,9 +73,12 @@ try {
     busy += us
     self.set(name, (self.get(name) ?? 0) + us)
   })
-  console.log(`${load.ok} bookings in ${seconds} s at ${connections} connection(s) (${load.rps.toFixed(0)} req/s); ${(busy / 1000).toFixed(0)} ms of samples on the CPU, start-up and fixture included`)
+  console.log(
+    `${load.ok} bookings in ${seconds} s at ${connections} connection(s) (${load.rps.toFixed(0)} req/s); ${(busy / 1000).toFixed(0)} ms of samples on the CPU, start-up and fixture included`
+  )
   console.log(`= ${(busy / 1000 / load.ok).toFixed(2)} ms per booking at most. Self time, top 25:`)
-  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${(100 * us / busy).toFixed(1).padStart(5)}%  ${name}`)
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`)
   // Inclusive time of this project's own functions (each counted once per sample, however deep it recurs).
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
@@ -69,7 +98,8 @@ try {
     }
   })
   console.log("Inclusive time of the project's own functions, top 30:")
-  for (const [name, us] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${(100 * us / busy).toFixed(1).padStart(5)}%  ${name}`)
+  for (const [name, us] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`)
   console.log(`profile: ${file}`)
 } finally {
   await adminQuery(`drop database if exists ${db} with (force)`)

@@ -8,8 +8,9 @@
  * given (default dist/server.mjs): `npx tsx bench/stale-stats.ts [build.mjs]`, so two builds can be run in turns.
  * Not part of `npm run bench`.
  */
-import pg from "pg"
+
 import { randomBytes } from "node:crypto"
+import pg from "pg"
 import { adminQuery, fixture, generateLoad, resetQuota, spawnEngine, withDb } from "./bookings.ts"
 
 const entry = process.argv[2] ?? "dist/server.mjs"
@@ -22,21 +23,36 @@ try {
   try {
     const known = await fixture(engine.url, "stale known", 1)
     const grows = await fixture(engine.url, "stale grows", 200)
-    await pool.query(`insert into customers (id, org_id, email, name, created_at)
-      select gen_random_uuid(), $1, 'seed-' || g || '@bench.example', 'Seed', now() from generate_series(1, 10000) g`, [known.orgId])
+    await pool.query(
+      `insert into customers (id, org_id, email, name, created_at)
+      select gen_random_uuid(), $1, 'seed-' || g || '@bench.example', 'Seed', now() from generate_series(1, 10000) g`,
+      [known.orgId]
+    )
     await pool.query("vacuum analyze customers")
     const read = async () => {
       await pool.query("select pg_stat_clear_snapshot()")
-      const { rows } = await pool.query<{ n: string }>("select coalesce(sum(idx_tup_read), 0)::bigint as n from pg_stat_user_indexes where relname = 'customers'")
+      const { rows } = await pool.query<{ n: string }>(
+        "select coalesce(sum(idx_tup_read), 0)::bigint as n from pg_stat_user_indexes where relname = 'customers'"
+      )
       return Number(rows[0].n)
     }
     const out: string[] = []
     for (let r = 1; r <= rounds; r++) {
       await resetQuota(pool, grows.orgId)
       const before = await read()
-      const res = await generateLoad({ url: engine.url, key: grows.key, offeringId: grows.offeringId, sessions: grows.sessions, connections: 8, duration: 3, tag: `${db}-${r}` })
+      const res = await generateLoad({
+        url: engine.url,
+        key: grows.key,
+        offeringId: grows.offeringId,
+        sessions: grows.sessions,
+        connections: 8,
+        duration: 3,
+        tag: `${db}-${r}`
+      })
       await new Promise((resolve) => setTimeout(resolve, 1200)) // statistics reach pg_stat within a second
-      out.push(`${res.rps.toFixed(0)} req/s, ${((await read() - before) / Math.max(1, res.ok)).toFixed(1)} index entries/booking`)
+      out.push(
+        `${res.rps.toFixed(0)} req/s, ${(((await read()) - before) / Math.max(1, res.ok)).toFixed(1)} index entries/booking`
+      )
     }
     console.log(`${entry}: ${out.join(" | ")}`)
   } finally {

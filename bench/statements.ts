@@ -5,6 +5,7 @@
  */
 import pg from "pg"
 import { adminQuery, fixture, startEngine, withDb } from "./bookings.ts"
+
 const db = `be_bench_stmts_${Date.now()}`
 await adminQuery(`create database ${db}`)
 try {
@@ -14,16 +15,25 @@ try {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }
   const original = proto.query
   const seen: string[] = []
-  proto.query = function(this: object, ...args: unknown[]) {
+  proto.query = function (this: object, ...args: unknown[]) {
     const q = args[0]
-    const text = typeof q === "string" ? q : (q as { text?: string; name?: string }).name ?? (q as { text?: string }).text
+    const text =
+      typeof q === "string" ? q : ((q as { text?: string; name?: string }).name ?? (q as { text?: string }).text)
     seen.push(String(text).replace(/\s+/g, " ").trim().slice(0, 90))
     return original.apply(this, args)
   }
   const N = Number(process.env.STMTS_BOOKINGS ?? 20)
   const gap = Number(process.env.STMTS_GAP_MS ?? 200)
   for (let i = 0; i < N; i++) {
-    const res = await fetch(`${e.url}/api/v1/bookings`, { method: "POST", headers: { authorization: `Bearer ${f.key}`, "content-type": "application/json" }, body: JSON.stringify({ offering_id: f.offeringId, session_id: f.sessions[0], customer: { email: `s${i}@x.example`, name: "S" } }) })
+    const res = await fetch(`${e.url}/api/v1/bookings`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${f.key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        offering_id: f.offeringId,
+        session_id: f.sessions[0],
+        customer: { email: `s${i}@x.example`, name: "S" }
+      })
+    })
     await res.text()
     if (gap > 0) await new Promise((r) => setTimeout(r, gap))
   }
@@ -31,7 +41,9 @@ try {
   proto.query = original
   const by = new Map<string, number>()
   for (const s of seen) by.set(s, (by.get(s) ?? 0) + 1)
-  console.log(`statements sent over ${N} bookings (${gap} ms apart) + 3 s: ${seen.length} = ${(seen.length / N).toFixed(1)} per booking`)
+  console.log(
+    `statements sent over ${N} bookings (${gap} ms apart) + 3 s: ${seen.length} = ${(seen.length / N).toFixed(1)} per booking`
+  )
   for (const [k, v] of [...by.entries()].sort((a, b) => b[1] - a[1])) console.log(String(v).padStart(4), k)
   await e.close()
 } finally {

@@ -6,13 +6,14 @@
  * Env: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; a fresh database is made and dropped),
  * NATS_URL (default nats://127.0.0.1:4222). Run: npx tsx bench/webhooks.ts
  */
-import { HttpServer } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
+
 import { type ChildProcess, fork } from "node:child_process"
 import { randomBytes, randomInt } from "node:crypto"
 import { mkdir, writeFile } from "node:fs/promises"
 import os from "node:os"
+import { HttpServer } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import pg from "pg"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { Events } from "../engine/services/Events.ts"
@@ -31,7 +32,12 @@ const admin = async (text: string) => {
   await client.query(text).finally(() => client.end())
 }
 
-const config = testConfig({ databaseUrl: Option.some(dbUrl), natsUrl: Option.some(natsUrl), clock: "system", webhookAllowInsecure: true })
+const config = testConfig({
+  databaseUrl: Option.some(dbUrl),
+  natsUrl: Option.some(natsUrl),
+  clock: "system",
+  webhookAllowInsecure: true
+})
 const appLayer = AppLive(config, PostgresLive(dbUrl, 40)).pipe(
   Layer.provideMerge(NodeServerLive({ port: 0, host: "127.0.0.1" })),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
@@ -53,7 +59,8 @@ const receiversProcess = async (servers: number) => {
 }
 const epochNow = () => performance.timeOrigin + performance.now()
 
-const percentile = (sorted: Array<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+const percentile = (sorted: Array<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits
 
 const main = async () => {
@@ -64,22 +71,46 @@ const main = async () => {
     const http = await runtime.runPromise(HttpServer.HttpServer)
     const base = `http://127.0.0.1:${http.address._tag === "TcpAddress" ? http.address.port : 0}`
     // The EVENTS stream dedupes on event id across every database that shares it: start ids in a fresh range.
-    await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select setval('events_id_seq', ${randomInt(2 ** 40) * 1000})`))
+    await runtime.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select setval('events_id_seq', ${randomInt(2 ** 40) * 1000})`)
+    )
     const call = async (key: string, method: string, path: string, body: unknown) => {
-      const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body)
+      })
       if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
       return res.json() as Promise<{ org: { id: string }; api_key: { key: string } }>
     }
     const newOrg = async () => {
-      const made = await call(ADMIN_TOKEN, "POST", "/admin/v1/orgs", { name: "Bench", timezone: "UTC", currency: "EUR" })
+      const made = await call(ADMIN_TOKEN, "POST", "/admin/v1/orgs", {
+        name: "Bench",
+        timezone: "UTC",
+        currency: "EUR"
+      })
       return { id: made.org.id, key: made.api_key.key }
     }
-    const hook = (key: string, index: number) => call(key, "POST", "/api/v1/webhooks", { url: receivers.urls[index], events: ["booking.confirmed"] })
+    const hook = (key: string, index: number) =>
+      call(key, "POST", "/api/v1/webhooks", { url: receivers.urls[index], events: ["booking.confirmed"] })
     const counts = async () => (await receivers.hits()).map((h) => h.length)
     const commit = (orgId: string, perTx: number, txs = 1) =>
-      runtime.runPromise(Effect.flatMap(Events, (events) =>
-        Effect.forEach(Array.from({ length: txs }), () =>
-          events.append(orgId, Array.from({ length: perTx }, (_, n) => ({ type: "booking.confirmed", data: { n, reference: "BENCH" } }))), { discard: true })))
+      runtime.runPromise(
+        Effect.flatMap(Events, (events) =>
+          Effect.forEach(
+            Array.from({ length: txs }),
+            () =>
+              events.append(
+                orgId,
+                Array.from({ length: perTx }, (_, n) => ({
+                  type: "booking.confirmed",
+                  data: { n, reference: "BENCH" }
+                }))
+              ),
+            { discard: true }
+          )
+        )
+      )
 
     // 1. commit -> received, one event at a time (unloaded latency)
     const a = await newOrg()
@@ -108,12 +139,32 @@ const main = async () => {
 
     // 3. relay: 20,000 events committed in one transaction, until every one is on JetStream
     const c = await newOrg()
-    await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.flatMap(Events, (events) => Effect.forEach([1, 2, 3, 4], () =>
-        events.append(c.id, Array.from({ length: 5_000 }, (_, n) => ({ type: "booking.confirmed", data: { n } }))), { discard: true })).pipe(sql.withTransaction)))
+    await runtime.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.flatMap(Events, (events) =>
+          Effect.forEach(
+            [1, 2, 3, 4],
+            () =>
+              events.append(
+                c.id,
+                Array.from({ length: 5_000 }, (_, n) => ({ type: "booking.confirmed", data: { n } }))
+              ),
+            { discard: true }
+          )
+        ).pipe(sql.withTransaction)
+      )
+    )
     const relayStarted = performance.now()
-    const unrelayed = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql<{ n: number }>`select count(*)::int as n from relay_queue q join events e on e.id = q.event_id where e.org_id = ${c.id}`))
+    const unrelayed = () =>
+      runtime.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{
+              n: number
+            }>`select count(*)::int as n from relay_queue q join events e on e.id = q.event_id where e.org_id = ${c.id}`
+        )
+      )
     await waitFor(async () => (await unrelayed())[0].n === 0, 120_000, "relay of 20,000 events")
     const relaySeconds = (performance.now() - relayStarted) / 1000
     const onStream = await readStream(natsUrl, `events.${c.id}.>`)
@@ -121,11 +172,35 @@ const main = async () => {
     const result = {
       at: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", node: process.version },
-      latency_ms: { events: latencies.length, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? 0), target_p99: 250 },
-      deliveries: { endpoints: 10, events: 1_000, deliveries: 10_000, seconds: round(deliverySeconds, 2), per_second: Math.round(10_000 / deliverySeconds), in_order: ordered, target_per_second: 2_000 },
-      relay: { events: 20_000, seconds: round(relaySeconds, 2), per_second: Math.round(20_000 / relaySeconds), on_stream: onStream.length, target_per_second: 5_000 }
+      latency_ms: {
+        events: latencies.length,
+        p50: round(percentile(latencies, 50)),
+        p99: round(percentile(latencies, 99)),
+        max: round(latencies.at(-1) ?? 0),
+        target_p99: 250
+      },
+      deliveries: {
+        endpoints: 10,
+        events: 1_000,
+        deliveries: 10_000,
+        seconds: round(deliverySeconds, 2),
+        per_second: Math.round(10_000 / deliverySeconds),
+        in_order: ordered,
+        target_per_second: 2_000
+      },
+      relay: {
+        events: 20_000,
+        seconds: round(relaySeconds, 2),
+        per_second: Math.round(20_000 / relaySeconds),
+        on_stream: onStream.length,
+        target_per_second: 5_000
+      }
     }
-    const verdict = { latency: result.latency_ms.p99 <= 250, deliveries: result.deliveries.per_second >= 2_000, relay: result.relay.per_second >= 5_000 && onStream.length === 20_000 }
+    const verdict = {
+      latency: result.latency_ms.p99 <= 250,
+      deliveries: result.deliveries.per_second >= 2_000,
+      relay: result.relay.per_second >= 5_000 && onStream.length === 20_000
+    }
     const out = JSON.stringify({ ...result, verdict }, null, 2)
     console.log(out)
     await mkdir(new URL("./results/", import.meta.url), { recursive: true })
@@ -137,7 +212,10 @@ const main = async () => {
   }
 }
 
-main().then(() => process.exit(0), (err: unknown) => {
-  console.error(err)
-  process.exit(1)
-})
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err)
+    process.exit(1)
+  }
+)

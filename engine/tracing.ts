@@ -6,13 +6,14 @@ import { Effect, FiberRef, type Tracer } from "effect"
  * context and its fiber refs. A booking paid for three of them (the booking, its mail, the mail's sending): with the
  * log mailer's line, about 100 of the 248 KB a booking allocated inside the effect runtime (`bench/alloc.ts`).
  */
-export const traced = (name: string, options?: Tracer.SpanOptions) =>
-<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, Tracer.ParentSpan>> =>
-  Effect.flatMap(
-    FiberRef.get(FiberRef.currentTracerEnabled),
-    (on): Effect.Effect<A, E, Exclude<R, Tracer.ParentSpan>> =>
-      on ? Effect.withSpan(self, name, options) : (self as Effect.Effect<A, E, Exclude<R, Tracer.ParentSpan>>)
-  )
+export const traced =
+  (name: string, options?: Tracer.SpanOptions) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, Tracer.ParentSpan>> =>
+    Effect.flatMap(
+      FiberRef.get(FiberRef.currentTracerEnabled),
+      (on): Effect.Effect<A, E, Exclude<R, Tracer.ParentSpan>> =>
+        on ? Effect.withSpan(self, name, options) : (self as Effect.Effect<A, E, Exclude<R, Tracer.ParentSpan>>)
+    )
 
 /**
  * `Effect.fn(name)` for generator functions, with its span made only while the tracer is on (as `traced`). Effect.fn
@@ -24,7 +25,7 @@ export const fn = (name: string, options?: Tracer.SpanOptions): Effect.fn.Gen =>
     const untraced = (Effect.fnUntraced as unknown as (...a: Array<unknown>) => Function)(body, ...pipeables)
     const span = traced(name, options)
     return Object.defineProperty(
-      function(this: unknown, ...args: Array<unknown>) {
+      function (this: unknown, ...args: Array<unknown>) {
         return span(untraced.apply(this, args))
       },
       "length",

@@ -11,17 +11,31 @@ export const holdFirstFreeTime = async (base: string, slug: string, guest: { nam
   const client = new Client({ name: "example-assistant", version: "1.0.0" })
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/book/${slug}`)))
   try {
-    const { data: offerings } = parsed(await client.callTool({ name: "list_offerings", arguments: {} })) as { data: Array<{ id: string; name: string }> }
+    const { data: offerings } = parsed(await client.callTool({ name: "list_offerings", arguments: {} })) as {
+      data: Array<{ id: string; name: string }>
+    }
     for (const o of offerings) {
-      const { data: times } = parsed(await client.callTool({ name: "get_availability", arguments: { offering_id: o.id } })) as { data: Array<{ starts_at: string; remaining: number; session_id?: string }> }
+      const { data: times } = parsed(
+        await client.callTool({ name: "get_availability", arguments: { offering_id: o.id } })
+      ) as { data: Array<{ starts_at: string; remaining: number; session_id?: string }> }
       const free = times.find((t) => t.remaining > 0)
       if (!free) continue
       const res = await client.callTool({
         name: "hold_booking",
-        arguments: { offering_id: o.id, ...(free.session_id ? { session_id: free.session_id } : { starts_at: free.starts_at }), customer: guest }
+        arguments: {
+          offering_id: o.id,
+          ...(free.session_id ? { session_id: free.session_id } : { starts_at: free.starts_at }),
+          customer: guest
+        }
       })
       if (res.isError) throw new Error(`hold refused: ${(res.content as Array<{ text: string }>)[0].text}`)
-      return { offering: o.name, ...parsed(res) } as { offering: string; reference: string; status: string; starts_at: string; next: string }
+      return { offering: o.name, ...parsed(res) } as {
+        offering: string
+        reference: string
+        status: string
+        starts_at: string
+        next: string
+      }
     }
     throw new Error("no offering has a free time in the next two weeks")
   } finally {

@@ -5,13 +5,18 @@
 //   browser comes back to this script's loopback address, which finishes the sign-in and lists the org's offerings.
 // Unattended (a demo, CI): npx tsx examples/connector.ts http://127.0.0.1:3000 --approve-with bk_live_…
 //   submits the consent form itself with the owner's key, as the owner would.
-import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
+
 import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens
+} from "@modelcontextprotocol/sdk/shared/auth.js"
 
 /** Keeps what the server hands back in memory (a real connector stores it per user). */
 class MemoryProvider implements OAuthClientProvider {
@@ -19,12 +24,21 @@ class MemoryProvider implements OAuthClientProvider {
   saved: OAuthTokens | undefined
   verifier = ""
   readonly expectedState = randomBytes(16).toString("hex")
-  constructor(readonly redirect: string, readonly open: (url: URL) => Promise<void>) {}
+  constructor(
+    readonly redirect: string,
+    readonly open: (url: URL) => Promise<void>
+  ) {}
   get redirectUrl() {
     return this.redirect
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "Example connector", redirect_uris: [this.redirect], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }
+    return {
+      client_name: "Example connector",
+      redirect_uris: [this.redirect],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"]
+    }
   }
   state() {
     return this.expectedState
@@ -58,15 +72,22 @@ const approveAs = (ownerKey: string) => async (url: URL) => {
   fields.set("api_key", ownerKey)
   fields.set("decision", "approve")
   const res = await fetch(new URL("/oauth/authorize", url), {
-    method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: fields, redirect: "manual"
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: fields,
+    redirect: "manual"
   })
   const location = res.headers.get("location")
-  if (res.status !== 303 || location === null) throw new Error(`the consent page refused: ${res.status} ${(await res.text()).slice(0, 300)}`)
+  if (res.status !== 303 || location === null)
+    throw new Error(`the consent page refused: ${res.status} ${(await res.text()).slice(0, 300)}`)
   await fetch(location)
 }
 
 /** Signs in to `${base}/mcp` and lists the org's offerings through the MCP tool offerings_list. */
-export const connectAndList = async (base: string, options: { approveWith?: string; log?: (line: string) => void } = {}) => {
+export const connectAndList = async (
+  base: string,
+  options: { approveWith?: string; log?: (line: string) => void } = {}
+) => {
   const log = options.log ?? console.log
   // The loopback address the owner's browser comes back to with the code (RFC 8252).
   let arrived: (code: string) => void = () => {}
@@ -77,8 +98,11 @@ export const connectAndList = async (base: string, options: { approveWith?: stri
     const url = new URL(req.url ?? "/", "http://127.0.0.1")
     const got = url.searchParams.get("code")
     if (url.pathname !== "/callback" || url.searchParams.get("state") !== provider?.expectedState || got === null) {
-      res.writeHead(400, { "content-type": "text/plain" }).end(`Not signed in: ${url.searchParams.get("error") ?? "unexpected callback"}`)
-      if (url.pathname === "/callback") refused(new Error(`authorization failed: ${url.searchParams.get("error") ?? "bad state"}`))
+      res
+        .writeHead(400, { "content-type": "text/plain" })
+        .end(`Not signed in: ${url.searchParams.get("error") ?? "unexpected callback"}`)
+      if (url.pathname === "/callback")
+        refused(new Error(`authorization failed: ${url.searchParams.get("error") ?? "bad state"}`))
       return
     }
     res.writeHead(200, { "content-type": "text/plain" }).end("Signed in. You can close this window.")
@@ -87,12 +111,16 @@ export const connectAndList = async (base: string, options: { approveWith?: stri
   await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve))
   const redirect = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`
   try {
-    provider = new MemoryProvider(redirect, options.approveWith
-      ? approveAs(options.approveWith)
-      : async (url) => log(`Open this link as the org's owner and approve:\n${url.href}`))
+    provider = new MemoryProvider(
+      redirect,
+      options.approveWith
+        ? approveAs(options.approveWith)
+        : async (url) => log(`Open this link as the org's owner and approve:\n${url.href}`)
+    )
     const serverUrl = `${base}/mcp`
-    if (await auth(provider, { serverUrl }) === "REDIRECT") {
-      if ((await auth(provider, { serverUrl, authorizationCode: await code })) !== "AUTHORIZED") throw new Error("the code was not accepted")
+    if ((await auth(provider, { serverUrl })) === "REDIRECT") {
+      if ((await auth(provider, { serverUrl, authorizationCode: await code })) !== "AUTHORIZED")
+        throw new Error("the code was not accepted")
     }
     log(`Signed in as app ${provider.info?.client_id}; access token ${provider.saved?.access_token.slice(0, 12)}…`)
     const client = new Client({ name: "example-connector", version: "1.0.0" })

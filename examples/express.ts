@@ -4,8 +4,9 @@
  *   npx tsx examples/express.ts            (PGlite in memory; set DATABASE_URL for Postgres)
  *   curl http://127.0.0.1:4000/booking/healthz
  */
-import express from "express"
+
 import type { AddressInfo } from "node:net"
+import express from "express"
 import { createEngine } from "../index.ts"
 
 export const startExpress = async (options: { port?: number; databaseUrl?: string; adminToken?: string } = {}) => {

@@ -21,7 +21,8 @@ export const startNodeHttp = async (options: { port?: number; databaseUrl?: stri
   const server = createServer((req, res) =>
     engine.handler(req, res, () => {
       res.writeHead(200, { "content-type": "text/plain" }).end("the host's own answer")
-    }))
+    })
+  )
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

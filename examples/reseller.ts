@@ -3,10 +3,19 @@
 import { randomUUID } from "node:crypto"
 
 /** Reserves the first available time of the first product for two adults and confirms it; returns the booking. */
-export const reserveAndConfirm = async (base: string, key: string, contact: { fullName: string; emailAddress: string }) => {
+export const reserveAndConfirm = async (
+  base: string,
+  key: string,
+  contact: { fullName: string; emailAddress: string }
+) => {
   const octo = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${base}/api/octo${path}`, {
-      method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "octo-capabilities": "octo/pricing" },
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "octo-capabilities": "octo/pricing"
+      },
       body: body === undefined ? undefined : JSON.stringify(body)
     })
     const json = await res.json()
@@ -17,12 +26,25 @@ export const reserveAndConfirm = async (base: string, key: string, contact: { fu
   const today = new Date().toISOString().slice(0, 10)
   const later = new Date(Date.now() + 13 * 86_400_000).toISOString().slice(0, 10)
   for (const p of products) {
-    const times = await octo<Array<{ id: string; available: boolean }>>("POST", "/availability", { productId: p.id, optionId: "DEFAULT", localDateStart: today, localDateEnd: later })
+    const times = await octo<Array<{ id: string; available: boolean }>>("POST", "/availability", {
+      productId: p.id,
+      optionId: "DEFAULT",
+      localDateStart: today,
+      localDateEnd: later
+    })
     const open = times.find((t) => t.available)
     if (!open) continue
     const uuid = randomUUID()
-    await octo("POST", "/bookings", { uuid, productId: p.id, optionId: "DEFAULT", availabilityId: open.id, unitItems: [{ unitId: "adult" }, { unitId: "adult" }] })
-    return octo<{ uuid: string; status: string; supplierReference: string }>("POST", `/bookings/${uuid}/confirm`, { contact })
+    await octo("POST", "/bookings", {
+      uuid,
+      productId: p.id,
+      optionId: "DEFAULT",
+      availabilityId: open.id,
+      unitItems: [{ unitId: "adult" }, { unitId: "adult" }]
+    })
+    return octo<{ uuid: string; status: string; supplierReference: string }>("POST", `/bookings/${uuid}/confirm`, {
+      contact
+    })
   }
   throw new Error("no product has an available time in the next two weeks")
 }

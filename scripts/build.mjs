@@ -1,10 +1,11 @@
 // Builds what `npm start` and the `booking-engine` bin run: one bundled ES module each (no tsx at run time, and one
 // file to load instead of the ~1,500 modules of effect and friends; see bundle.mjs), the library entry points and the widget.
-import { build } from "esbuild"
-import { bundleServer } from "./bundle.mjs"
-import { build as viteBuild } from "vite"
-import { gzipSync } from "node:zlib"
+
 import { readFileSync } from "node:fs"
+import { gzipSync } from "node:zlib"
+import { build } from "esbuild"
+import { build as viteBuild } from "vite"
+import { bundleServer } from "./bundle.mjs"
 
 const started = Date.now()
 await bundleServer()
@@ -25,4 +26,6 @@ await build({
 // The booking widget (Preact, in a shadow root): one file the engine serves at /widget.js.
 await viteBuild({ configFile: "vite.widget.config.ts" })
 const widget = readFileSync("dist/widget.js")
-console.log(`built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs, dist/client.mjs and dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`)
+console.log(
+  `built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs, dist/client.mjs and dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`
+)

@@ -3,8 +3,9 @@
 // the current source as `npm start` runs it. PGlite stays external: it loads its own wasm.
 // Each is split: what only some deployments load (NATS, SMTP, Stripe, inbound SMTP; see transports/app.ts) goes to
 // dist/chunks/ and is imported when configured, so a start compiles about 4 MB instead of 8.
-import { build } from "esbuild"
+
 import { cpSync, rmSync } from "node:fs"
+import { build } from "esbuild"
 
 const bundle = (name, entry) =>
   build({
@@ -20,7 +21,9 @@ const bundle = (name, entry) =>
     sourcemap: true,
     external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native"],
     // Some bundled CommonJS packages call require(); give each ES module (entry and chunk) one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
+    },
     logLevel: "warning"
   })
 

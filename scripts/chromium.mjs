@@ -8,7 +8,8 @@ if (!existsSync(CHROMIUM)) {
   const root = typeof process.getuid === "function" && process.getuid() === 0
   if (root && existsSync("/usr/bin/apt-get")) {
     process.stderr.write(`${CHROMIUM} is missing: installing Debian's chromium for the browser tests\n`)
-    const apt = (args) => execFileSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
+    const apt = (args) =>
+      execFileSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
     try {
       apt(["install", "-y", "-q", "chromium"])
     } catch {
@@ -16,6 +17,8 @@ if (!existsSync(CHROMIUM)) {
       apt(["install", "-y", "-q", "chromium"])
     }
   } else {
-    process.stderr.write(`${CHROMIUM} is missing and the browser tests need it: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH)\n`)
+    process.stderr.write(
+      `${CHROMIUM} is missing and the browser tests need it: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH)\n`
+    )
   }
 }

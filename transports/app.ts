@@ -1,66 +1,71 @@
-import { Photos } from "../engine/services/offerings/Photos.ts"
-import { TracingLive } from "../adapters/telemetry/otlp.ts"
-import { OutdoorsLive } from "../adapters/outdoors/http.ts"
-import { OpenAiDrafterLive } from "../adapters/drafts/openai.ts"
-import { Hosted } from "../engine/services/public/Hosted.ts"
-import { Assistant } from "../engine/services/assistant/Assistant.ts"
-import { Guest } from "../engine/services/guest/Guest.ts"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
-import { LogMailerLive } from "../adapters/mail/log.ts"
-import type { Mailer } from "../engine/ports/Mailer.ts"
 import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
 import { MigrateLive } from "../adapters/db/migrate.ts"
 import { type DataDirInUse, PgliteLive } from "../adapters/db/pglite.ts"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { PreparedLive } from "../adapters/db/prepared.ts"
+import { OpenAiDrafterLive } from "../adapters/drafts/openai.ts"
+import { LogMailerLive } from "../adapters/mail/log.ts"
+import { OutdoorsLive } from "../adapters/outdoors/http.ts"
+import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { SignalsLive } from "../adapters/signals/postgres.ts"
-import { Customers } from "../engine/services/customers/Customers.ts"
-import { Availability } from "../engine/services/calendar/Availability.ts"
+import { TracingLive } from "../adapters/telemetry/otlp.ts"
+import type { Mailer } from "../engine/ports/Mailer.ts"
+import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
+import { EngineClock } from "../engine/services/Clock.ts"
+import { Availability } from "../engine/services/calendar/Availability.ts"
 import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
+import { Customers } from "../engine/services/customers/Customers.ts"
 import { Events } from "../engine/services/Events.ts"
-import { Mail } from "../engine/services/mail/Mail.ts"
+import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
+import { Guest } from "../engine/services/guest/Guest.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
 import { Jobs } from "../engine/services/Jobs.ts"
-import { EngineClock } from "../engine/services/Clock.ts"
-import { waitForWake, Wakeups } from "../engine/services/Wakeups.ts"
 import { Links } from "../engine/services/Links.ts"
-import { Offerings } from "../engine/services/offerings/Offerings.ts"
+import { Mail } from "../engine/services/mail/Mail.ts"
+import { Messages } from "../engine/services/messages/Messages.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
+import { OAuth } from "../engine/services/oauth/OAuth.ts"
+import { Offerings } from "../engine/services/offerings/Offerings.ts"
+import { Photos } from "../engine/services/offerings/Photos.ts"
+import { GiftPurchases } from "../engine/services/payments/GiftPurchases.ts"
 import { Payments } from "../engine/services/payments/Payments.ts"
 import { Promos } from "../engine/services/promos/Promos.ts"
-import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
-import { GiftPurchases } from "../engine/services/payments/GiftPurchases.ts"
-import { Team } from "../engine/services/team/Team.ts"
-import { Waivers } from "../engine/services/waivers/Waivers.ts"
-import { Messages } from "../engine/services/messages/Messages.ts"
-import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
+import { Hosted } from "../engine/services/public/Hosted.ts"
 import { Public } from "../engine/services/public/Public.ts"
 import { Resellers } from "../engine/services/resellers/Resellers.ts"
-import { Octo } from "./octo/Octo.ts"
-import { OAuth } from "../engine/services/oauth/OAuth.ts"
-import { SandboxLive } from "../adapters/payments/sandbox.ts"
+import { Team } from "../engine/services/team/Team.ts"
+import { Wakeups, waitForWake } from "../engine/services/Wakeups.ts"
+import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
+import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import type { AppConfig } from "./config.ts"
-import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
-import { RateLimits } from "./http/limits.ts"
-import { StreamLimits } from "./http/streams.ts"
 import { InboundEmailSecret } from "./http/inbound.ts"
+import { RateLimits } from "./http/limits.ts"
+import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
+import { StreamLimits } from "./http/streams.ts"
+import { Octo } from "./octo/Octo.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
 /** A database layer: Postgres, or PGlite (which may also fail with DataDirInUse). */
-export type DatabaseLayer = Layer.Layer<Layer.Layer.Success<ReturnType<typeof PostgresLive>>, Layer.Layer.Error<ReturnType<typeof PostgresLive>> | DataDirInUse>
+export type DatabaseLayer = Layer.Layer<
+  Layer.Layer.Success<ReturnType<typeof PostgresLive>>,
+  Layer.Layer.Error<ReturnType<typeof PostgresLive>> | DataDirInUse
+>
 
 export const withPrepared = (database: DatabaseLayer) => PreparedLive.pipe(Layer.provideMerge(database))
 
 export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">) =>
-  withPrepared(Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) }))
+  withPrepared(
+    Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })
+  )
 
 /**
  * An adapter only some deployments use (NATS, SMTP, Stripe, inbound SMTP), loaded when it is configured: the bundle a
@@ -71,8 +76,12 @@ const lazy = <A, E, R>(load: () => Promise<Layer.Layer<A, E, R>>) => Layer.unwra
 export const BusLive = (config: Pick<AppConfig, "natsUrl" | "natsStream" | "natsSubjectPrefix">) =>
   Option.match(config.natsUrl, {
     onNone: () => MemoryBusLive,
-    onSome: (url) => lazy(() => import("../adapters/bus/nats.ts").then((m) =>
-      m.NatsBusLive(url, { stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix }).pipe(Layer.orDie)))
+    onSome: (url) =>
+      lazy(() =>
+        import("../adapters/bus/nats.ts").then((m) =>
+          m.NatsBusLive(url, { stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix }).pipe(Layer.orDie)
+        )
+      )
   })
 
 export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
@@ -81,10 +90,13 @@ export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
     onSome: (url) => lazy(() => import("../adapters/mail/smtp.ts").then((m) => m.SmtpMailerLive(url, config.mailFrom)))
   })
 
-export const ClockLive = (config: Pick<AppConfig, "clock">) => (config.clock === "test" ? TestClockLive() : SystemClockLive)
+export const ClockLive = (config: Pick<AppConfig, "clock">) =>
+  config.clock === "test" ? TestClockLive() : SystemClockLive
 
 /** Bookings answer for what offerings and calendars cancel; built over the shared Events and Mail. */
-const BookingHooksLive = Layer.mergeAll(OfferingHooksLive, CalendarBookingsLive).pipe(Layer.provide([Events.Default, Mail.Default]))
+const BookingHooksLive = Layer.mergeAll(OfferingHooksLive, CalendarBookingsLive).pipe(
+  Layer.provide([Events.Default, Mail.Default])
+)
 
 /** Every engine service, over a database, a clock and a mailer. */
 const Services = Layer.mergeAll(
@@ -131,7 +143,9 @@ export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => {
 export const InboundMailLive = (config: Pick<AppConfig, "inboundSmtpPort" | "host">) =>
   config.inboundSmtpPort === undefined
     ? Layer.empty
-    : lazy(() => import("../adapters/mail/inbound.ts").then((m) => m.InboundSmtpLive(config.inboundSmtpPort!, config.host)))
+    : lazy(() =>
+        import("../adapters/mail/inbound.ts").then((m) => m.InboundSmtpLive(config.inboundSmtpPort!, config.host))
+      )
 
 /** The HTTP app (REST, admin, MCP, health) on its own node:http listener, opened once the engine is ready. */
 export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) => ServeLive(config.adminToken)
@@ -149,56 +163,82 @@ const IDLE_MS = 5 * 60_000
 export const SchedulerLive = (config: Pick<AppConfig, "clock">) =>
   config.clock === "test"
     ? Layer.empty
-    : Layer.scopedDiscard(Effect.gen(function*() {
-      const jobs = yield* Jobs
-      const clock = yield* EngineClock
-      const wakes = yield* (yield* Wakeups).subscribe
-      const loop = Effect.gen(function*() {
-        let trailing = false
-        while (true) {
-          const started = Date.now()
-          yield* jobs.runDue
-          const now = (yield* clock.now).getTime()
-          const next = Option.match(yield* jobs.nextDue, { onNone: () => IDLE_MS, onSome: (at) => at.getTime() - now })
-          const gap = Math.max(0, MIN_GAP_MS - (Date.now() - started))
-          const wait = Math.max(gap, Math.min(next, IDLE_MS, trailing ? MIN_GAP_MS : IDLE_MS))
-          trailing = yield* waitForWake(wakes, Duration.millis(wait))
-          if (trailing) yield* Effect.sleep(Duration.millis(Math.max(0, MIN_GAP_MS - (Date.now() - started))))
-        }
-      })
-      yield* Effect.forkScoped(loop)
-    }))
+    : Layer.scopedDiscard(
+        Effect.gen(function* () {
+          const jobs = yield* Jobs
+          const clock = yield* EngineClock
+          const wakes = yield* (yield* Wakeups).subscribe
+          const loop = Effect.gen(function* () {
+            let trailing = false
+            while (true) {
+              const started = Date.now()
+              yield* jobs.runDue
+              const now = (yield* clock.now).getTime()
+              const next = Option.match(yield* jobs.nextDue, {
+                onNone: () => IDLE_MS,
+                onSome: (at) => at.getTime() - now
+              })
+              const gap = Math.max(0, MIN_GAP_MS - (Date.now() - started))
+              const wait = Math.max(gap, Math.min(next, IDLE_MS, trailing ? MIN_GAP_MS : IDLE_MS))
+              trailing = yield* waitForWake(wakes, Duration.millis(wait))
+              if (trailing) yield* Effect.sleep(Duration.millis(Math.max(0, MIN_GAP_MS - (Date.now() - started))))
+            }
+          })
+          yield* Effect.forkScoped(loop)
+        })
+      )
 
 export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
 
 /** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
-export const NodeServerLive = (config: Pick<AppConfig, "port" | "host"> & Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "shutdownGraceMs">>) =>
+export const NodeServerLive = (
+  config: Pick<AppConfig, "port" | "host"> & Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "shutdownGraceMs">>
+) =>
   Layer.merge(
-    Layer.succeed(ListenOptions, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, maxInflight: config.maxInflight, shutdownGraceMs: config.shutdownGraceMs }),
+    Layer.succeed(ListenOptions, {
+      port: config.port,
+      host: config.host,
+      bodyLimit: config.bodyLimit,
+      maxInflight: config.maxInflight,
+      shutdownGraceMs: config.shutdownGraceMs
+    }),
     NodeContext.layer
   )
 
-
 const levels = {
-  trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, fatal: LogLevel.Fatal, none: LogLevel.None
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None
 } as const
 export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.minimumLogLevel(levels[config.logLevel])
 
 /** The configured database: Postgres with DATABASE_URL, else PGlite in DATA_DIR. */
-export const configuredDatabase = (config: Pick<AppConfig, "databaseUrl" | "dataDir" | "dbPoolSize" | "dbTimeoutMs">): DatabaseLayer =>
+export const configuredDatabase = (
+  config: Pick<AppConfig, "databaseUrl" | "dataDir" | "dbPoolSize" | "dbTimeoutMs">
+): DatabaseLayer =>
   Option.match(config.databaseUrl, {
     onNone: () => PgliteLive(config.dataDir),
     onSome: (url) => PostgresLive(url, config.dbPoolSize ?? 20, config.dbTimeoutMs)
   })
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
-export const AppLive = (config: AppConfig, database: DatabaseLayer = configuredDatabase(config)) => Composed(config, database, HttpAppLive(config))
+export const AppLive = (config: AppConfig, database: DatabaseLayer = configuredDatabase(config)) =>
+  Composed(config, database, HttpAppLive(config))
 
 /** The engine with its request handler only (no listener of its own): what createEngine mounts in a host app. */
 export const EmbeddedLive = (config: AppConfig, mailer: Layer.Layer<Mailer> = MailerLive(config)) =>
   Composed(config, configuredDatabase(config), RequestHandlerLive(config.adminToken, config.bodyLimit), mailer)
 
-const Composed = <A, E, R>(config: AppConfig, database: DatabaseLayer, front: Layer.Layer<A, E, R>, mailer: Layer.Layer<Mailer> = MailerLive(config)) =>
+const Composed = <A, E, R>(
+  config: AppConfig,
+  database: DatabaseLayer,
+  front: Layer.Layer<A, E, R>,
+  mailer: Layer.Layer<Mailer> = MailerLive(config)
+) =>
   Layer.mergeAll(front, SchedulerLive(config), InboundMailLive(config)).pipe(
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(ProcessorLive(config)),
@@ -206,10 +246,28 @@ const Composed = <A, E, R>(config: AppConfig, database: DatabaseLayer, front: La
     Layer.provideMerge(BusLive(config)),
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
-    Layer.provideMerge(Layer.mergeAll(withPrepared(database).pipe(Layer.orDie), Wakeups.Default, ClockLive(config), mailer, OutdoorsLive({ weather: config.weatherUrl, gauge: config.gaugeUrl }),
-      config.drafts ? OpenAiDrafterLive(config.drafts) : Layer.empty,
-      TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"), Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }), LogLevelLive(config),
-      Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
-      Layer.succeed(RateLimits, { perKey: config.rateLimit ?? 1200, perAddress: config.rateLimitAnonymous ?? 300, windowSeconds: config.rateLimitWindowSeconds ?? 60 }),
-      Layer.succeed(StreamLimits, { max: config.maxStreams ?? 1000, perOrg: config.streamsPerOrg ?? 100, perKey: config.streamsPerKey ?? 20 })))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        withPrepared(database).pipe(Layer.orDie),
+        Wakeups.Default,
+        ClockLive(config),
+        mailer,
+        OutdoorsLive({ weather: config.weatherUrl, gauge: config.gaugeUrl }),
+        config.drafts ? OpenAiDrafterLive(config.drafts) : Layer.empty,
+        TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"),
+        Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }),
+        LogLevelLive(config),
+        Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
+        Layer.succeed(RateLimits, {
+          perKey: config.rateLimit ?? 1200,
+          perAddress: config.rateLimitAnonymous ?? 300,
+          windowSeconds: config.rateLimitWindowSeconds ?? 60
+        }),
+        Layer.succeed(StreamLimits, {
+          max: config.maxStreams ?? 1000,
+          perOrg: config.streamsPerOrg ?? 100,
+          perKey: config.streamsPerKey ?? 20
+        })
+      )
+    )
   )

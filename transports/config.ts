@@ -1,7 +1,7 @@
 import { Config, Option } from "effect"
-import type { StripeSettings } from "../adapters/payments/stripe.ts"
-import type { DraftSettings } from "../adapters/drafts/openai.ts"
 import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
+import type { DraftSettings } from "../adapters/drafts/openai.ts"
+import type { StripeSettings } from "../adapters/payments/stripe.ts"
 
 /** LOG_LEVEL, in any case; warn is warning. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warning", "error", "fatal", "none"] as const
@@ -81,7 +81,10 @@ const named = (name: string, fallback: string, message: string, valid: (s: strin
 const serviceUrl = (name: string, fallback: string) =>
   Config.string(name).pipe(
     Config.withDefault(fallback),
-    Config.validate({ message: `${name} must be an http(s) URL or off`, validation: (u) => u.trim().toLowerCase() === "off" || /^https?:\/\/[^\s]+$/.test(u.trim()) }),
+    Config.validate({
+      message: `${name} must be an http(s) URL or off`,
+      validation: (u) => u.trim().toLowerCase() === "off" || /^https?:\/\/[^\s]+$/.test(u.trim())
+    }),
     Config.map((u) => (u.trim().toLowerCase() === "off" ? undefined : u.trim().replace(/\/+$/, "")))
   )
 
@@ -89,84 +92,150 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   databaseUrl: optionalString("DATABASE_URL").pipe(
-    Config.validate({ message: "must be a postgres:// or postgresql:// URL", validation: Option.match({ onNone: () => true, onSome: (u) => /^postgres(ql)?:\/\//.test(u) }) })
+    Config.validate({
+      message: "must be a postgres:// or postgresql:// URL",
+      validation: Option.match({ onNone: () => true, onSome: (u) => /^postgres(ql)?:\/\//.test(u) })
+    })
   ),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
   natsUrl: optionalString("NATS_URL").pipe(
-    Config.validate({ message: "must be a nats:// URL (or host:port)", validation: Option.match({ onNone: () => true, onSome: (u) => /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(u) }) })
+    Config.validate({
+      message: "must be a nats:// URL (or host:port)",
+      validation: Option.match({ onNone: () => true, onSome: (u) => /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(u) })
+    })
   ),
-  natsStream: named("NATS_STREAM", DEFAULT_STREAM,
-    "NATS_STREAM must be a JetStream stream name such as EVENTS: no spaces, '.', '*', '>', '/' or '\\'", isStreamName),
-  natsSubjectPrefix: named("NATS_SUBJECT_PREFIX", DEFAULT_SUBJECT_PREFIX,
+  natsStream: named(
+    "NATS_STREAM",
+    DEFAULT_STREAM,
+    "NATS_STREAM must be a JetStream stream name such as EVENTS: no spaces, '.', '*', '>', '/' or '\\'",
+    isStreamName
+  ),
+  natsSubjectPrefix: named(
+    "NATS_SUBJECT_PREFIX",
+    DEFAULT_SUBJECT_PREFIX,
     "NATS_SUBJECT_PREFIX must be dot-separated subject tokens such as events or acme.bookings: no spaces, '*' or '>'",
-    isSubjectPrefix),
+    isSubjectPrefix
+  ),
   smtpUrl: optionalString("SMTP_URL").pipe(
-    Config.validate({ message: "must be an smtp:// or smtps:// URL", validation: Option.match({ onNone: () => true, onSome: (u) => /^smtps?:\/\//.test(u) }) })
+    Config.validate({
+      message: "must be an smtp:// or smtps:// URL",
+      validation: Option.match({ onNone: () => true, onSome: (u) => /^smtps?:\/\//.test(u) })
+    })
   ),
   mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("bookings@localhost")),
   adminToken: optionalString("ADMIN_TOKEN").pipe(
-    Config.validate({ message: "must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (t) => t.length >= 16 }) })
+    Config.validate({
+      message: "must be at least 16 characters",
+      validation: Option.match({ onNone: () => true, onSome: (t) => t.length >= 16 })
+    })
   ),
   publicUrl: Config.string("PUBLIC_URL").pipe(Config.withDefault("")),
   logLevel: Config.string("LOG_LEVEL").pipe(
     Config.withDefault("info"),
-    Config.validate({ message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (or warn)`, validation: (s) => logLevelOf(s) !== undefined }),
+    Config.validate({
+      message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (or warn)`,
+      validation: (s) => logLevelOf(s) !== undefined
+    }),
     Config.map((s) => logLevelOf(s)!)
   ),
-  webhookAllowInsecure: Config.literal("0", "1", "true", "false")("WEBHOOK_ALLOW_INSECURE").pipe(
+  webhookAllowInsecure: Config.literal(
+    "0",
+    "1",
+    "true",
+    "false"
+  )("WEBHOOK_ALLOW_INSECURE").pipe(
     Config.withDefault("0" as const),
     Config.map((v) => v === "1" || v === "true")
   ),
   clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const)),
   bodyLimit: Config.integer("BODY_LIMIT").pipe(
-    Config.validate({ message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600", validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024 }),
+    Config.validate({
+      message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600",
+      validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024
+    }),
     Config.withDefault(2 * 1024 * 1024)
   ),
   maxInflight: Config.integer("MAX_INFLIGHT").pipe(
-    Config.validate({ message: "MAX_INFLIGHT must be a number of requests from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.validate({
+      message: "MAX_INFLIGHT must be a number of requests from 1 to 100000",
+      validation: (n) => n >= 1 && n <= 100_000
+    }),
     Config.withDefault(512)
   ),
   maxStreams: Config.integer("MAX_STREAMS").pipe(
-    Config.validate({ message: "MAX_STREAMS must be a number of streams from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.validate({
+      message: "MAX_STREAMS must be a number of streams from 1 to 100000",
+      validation: (n) => n >= 1 && n <= 100_000
+    }),
     Config.withDefault(1000)
   ),
   streamsPerOrg: Config.integer("STREAMS_PER_ORG").pipe(
-    Config.validate({ message: "STREAMS_PER_ORG must be a number of streams from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.validate({
+      message: "STREAMS_PER_ORG must be a number of streams from 1 to 100000",
+      validation: (n) => n >= 1 && n <= 100_000
+    }),
     Config.withDefault(100)
   ),
   streamsPerKey: Config.integer("STREAMS_PER_KEY").pipe(
-    Config.validate({ message: "STREAMS_PER_KEY must be a number of streams from 1 to 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.validate({
+      message: "STREAMS_PER_KEY must be a number of streams from 1 to 100000",
+      validation: (n) => n >= 1 && n <= 100_000
+    }),
     Config.withDefault(20)
   ),
   shutdownGraceMs: Config.integer("SHUTDOWN_GRACE_MS").pipe(
-    Config.validate({ message: "SHUTDOWN_GRACE_MS must be milliseconds from 0 to 600000", validation: (n) => n >= 0 && n <= 600_000 }),
+    Config.validate({
+      message: "SHUTDOWN_GRACE_MS must be milliseconds from 0 to 600000",
+      validation: (n) => n >= 0 && n <= 600_000
+    }),
     Config.withDefault(10_000)
   ),
   rateLimit: Config.integer("RATE_LIMIT").pipe(
-    Config.validate({ message: "RATE_LIMIT must be requests per minute from 0 (off) to 1000000", validation: (n) => n >= 0 && n <= 1_000_000 }),
+    Config.validate({
+      message: "RATE_LIMIT must be requests per minute from 0 (off) to 1000000",
+      validation: (n) => n >= 0 && n <= 1_000_000
+    }),
     Config.withDefault(1200)
   ),
   rateLimitAnonymous: Config.integer("RATE_LIMIT_ANONYMOUS").pipe(
-    Config.validate({ message: "RATE_LIMIT_ANONYMOUS must be requests per minute from 0 (off) to 1000000", validation: (n) => n >= 0 && n <= 1_000_000 }),
+    Config.validate({
+      message: "RATE_LIMIT_ANONYMOUS must be requests per minute from 0 (off) to 1000000",
+      validation: (n) => n >= 0 && n <= 1_000_000
+    }),
     Config.withDefault(300)
   ),
   dbPoolSize: Config.integer("DB_POOL_SIZE").pipe(
-    Config.validate({ message: "DB_POOL_SIZE must be a number of connections from 1 to 500", validation: (n) => n >= 1 && n <= 500 }),
+    Config.validate({
+      message: "DB_POOL_SIZE must be a number of connections from 1 to 500",
+      validation: (n) => n >= 1 && n <= 500
+    }),
     Config.withDefault(20)
   ),
   dbTimeoutMs: Config.integer("DB_TIMEOUT_MS").pipe(
-    Config.validate({ message: "DB_TIMEOUT_MS must be milliseconds from 100 to 600000", validation: (n) => n >= 100 && n <= 600_000 }),
+    Config.validate({
+      message: "DB_TIMEOUT_MS must be milliseconds from 100 to 600000",
+      validation: (n) => n >= 100 && n <= 600_000
+    }),
     Config.withDefault(3000)
   ),
   mailDomain: optionalString("MAIL_DOMAIN").pipe(
-    Config.validate({ message: "MAIL_DOMAIN must be a domain name such as mail.example.com", validation: Option.match({ onNone: () => true, onSome: (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".") }) })
+    Config.validate({
+      message: "MAIL_DOMAIN must be a domain name such as mail.example.com",
+      validation: Option.match({ onNone: () => true, onSome: (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".") })
+    })
   ),
   inboundSmtpPort: Config.port("INBOUND_SMTP_PORT").pipe(Config.option),
   inboundEmailSecret: optionalString("INBOUND_EMAIL_SECRET").pipe(
-    Config.validate({ message: "INBOUND_EMAIL_SECRET must be at least 16 characters", validation: Option.match({ onNone: () => true, onSome: (s) => s.length >= 16 }) })
+    Config.validate({
+      message: "INBOUND_EMAIL_SECRET must be at least 16 characters",
+      validation: Option.match({ onNone: () => true, onSome: (s) => s.length >= 16 })
+    })
   ),
   otelEndpoint: optionalString("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
-    Config.validate({ message: "OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://collector:4318", validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) }) }),
+    Config.validate({
+      message: "OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://collector:4318",
+      validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) })
+    }),
     Config.map(Option.getOrUndefined)
   ),
   otelServiceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("booking-engine")),
@@ -175,7 +244,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
   stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET"),
   draftsUrl: optionalString("DRAFTS_URL").pipe(
-    Config.validate({ message: "DRAFTS_URL must be the http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1", validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) }) })
+    Config.validate({
+      message: "DRAFTS_URL must be the http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1",
+      validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) })
+    })
   ),
   draftsModel: optionalString("DRAFTS_MODEL"),
   draftsApiKey: optionalString("DRAFTS_API_KEY")
@@ -188,15 +260,35 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     message: "STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the endpoint's signing secret, whsec_...)",
     validation: (c) => Option.isNone(c.stripeSecretKey) || Option.isSome(c.stripeWebhookSecret)
   }),
-  Config.map(({ stripeSecretKey, stripeWebhookSecret, mailDomain, inboundSmtpPort, inboundEmailSecret, draftsUrl, draftsModel, draftsApiKey, ...c }) => ({
-    ...c,
-    drafts: Option.isSome(draftsUrl) && Option.isSome(draftsModel)
-      ? { url: draftsUrl.value.trim(), model: draftsModel.value.trim(), apiKey: Option.getOrUndefined(draftsApiKey) }
-      : undefined,
-    inboundEmailSecret: Option.getOrUndefined(inboundEmailSecret),
-    mailDomain: Option.getOrElse(mailDomain, () => c.mailFrom.split("@").pop() || "localhost"),
-    inboundSmtpPort: Option.getOrUndefined(inboundSmtpPort),
-    publicUrl: c.publicUrl || `http://${c.host}:${c.port}`,
-    stripe: Option.isSome(stripeSecretKey) && Option.isSome(stripeWebhookSecret) ? { secretKey: stripeSecretKey.value, webhookSecret: stripeWebhookSecret.value } : undefined
-  }))
+  Config.map(
+    ({
+      stripeSecretKey,
+      stripeWebhookSecret,
+      mailDomain,
+      inboundSmtpPort,
+      inboundEmailSecret,
+      draftsUrl,
+      draftsModel,
+      draftsApiKey,
+      ...c
+    }) => ({
+      ...c,
+      drafts:
+        Option.isSome(draftsUrl) && Option.isSome(draftsModel)
+          ? {
+              url: draftsUrl.value.trim(),
+              model: draftsModel.value.trim(),
+              apiKey: Option.getOrUndefined(draftsApiKey)
+            }
+          : undefined,
+      inboundEmailSecret: Option.getOrUndefined(inboundEmailSecret),
+      mailDomain: Option.getOrElse(mailDomain, () => c.mailFrom.split("@").pop() || "localhost"),
+      inboundSmtpPort: Option.getOrUndefined(inboundSmtpPort),
+      publicUrl: c.publicUrl || `http://${c.host}:${c.port}`,
+      stripe:
+        Option.isSome(stripeSecretKey) && Option.isSome(stripeWebhookSecret)
+          ? { secretKey: stripeSecretKey.value, webhookSecret: stripeWebhookSecret.value }
+          : undefined
+    })
+  )
 )

@@ -1,7 +1,7 @@
-import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
 import { isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
-import { MailFailed, Mailer, type OutgoingMail } from "../engine/ports/Mailer.ts"
+import { Mailer, MailFailed, type OutgoingMail } from "../engine/ports/Mailer.ts"
 import { EmbeddedLive } from "./app.ts"
 import type { AppConfig, LogLevelName } from "./config.ts"
 import { RequestHandler } from "./http/server.ts"
@@ -65,18 +65,25 @@ const configOf = (o: EngineOptions): AppConfig => ({
 
 /** Refuses options a person could get wrong, with one clear message each. */
 const check = (o: EngineOptions) => {
-  if (!/^https?:\/\//.test(o.publicUrl ?? "")) throw new Error("createEngine: publicUrl must be the http(s) URL guests reach the engine at")
-  if (o.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.databaseUrl)) throw new Error("createEngine: databaseUrl must be a postgres:// URL")
-  if (o.adminToken !== undefined && o.adminToken.length < 16) throw new Error("createEngine: adminToken must be at least 16 characters")
+  if (!/^https?:\/\//.test(o.publicUrl ?? ""))
+    throw new Error("createEngine: publicUrl must be the http(s) URL guests reach the engine at")
+  if (o.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.databaseUrl))
+    throw new Error("createEngine: databaseUrl must be a postgres:// URL")
+  if (o.adminToken !== undefined && o.adminToken.length < 16)
+    throw new Error("createEngine: adminToken must be at least 16 characters")
   if (o.natsStream !== undefined && !isStreamName(o.natsStream)) {
-    throw new Error("createEngine: natsStream must be a JetStream stream name such as EVENTS: " +
-      "no spaces, '.', '*', '>', '/' or '\\'")
+    throw new Error(
+      "createEngine: natsStream must be a JetStream stream name such as EVENTS: " +
+        "no spaces, '.', '*', '>', '/' or '\\'"
+    )
   }
   if (o.natsSubjectPrefix !== undefined && !isSubjectPrefix(o.natsSubjectPrefix)) {
-    throw new Error("createEngine: natsSubjectPrefix must be dot-separated subject tokens such as events: " +
-      "no spaces, '*' or '>'")
+    throw new Error(
+      "createEngine: natsSubjectPrefix must be dot-separated subject tokens such as events: " + "no spaces, '*' or '>'"
+    )
   }
-  if (o.prefix !== undefined && !/^\/[^?#]*[^/?#]$/.test(o.prefix)) throw new Error("createEngine: prefix must look like /booking (no trailing slash)")
+  if (o.prefix !== undefined && !/^\/[^?#]*[^/?#]$/.test(o.prefix))
+    throw new Error("createEngine: prefix must look like /booking (no trailing slash)")
 }
 
 /**
@@ -89,12 +96,16 @@ const check = (o: EngineOptions) => {
 export const createEngine = async (options: EngineOptions): Promise<Engine> => {
   check(options)
   const config = configOf(options)
-  const mailer = options.sendMail === undefined
-    ? undefined
-    : Layer.succeed(Mailer, {
-      send: (mail) =>
-        Effect.tryPromise({ try: () => options.sendMail!(mail), catch: (e) => new MailFailed({ message: e instanceof Error ? e.message : String(e) }) }).pipe(Effect.asVoid)
-    })
+  const mailer =
+    options.sendMail === undefined
+      ? undefined
+      : Layer.succeed(Mailer, {
+          send: (mail) =>
+            Effect.tryPromise({
+              try: () => options.sendMail!(mail),
+              catch: (e) => new MailFailed({ message: e instanceof Error ? e.message : String(e) })
+            }).pipe(Effect.asVoid)
+        })
   const layer = EmbeddedLive(config, mailer).pipe(Layer.provide(Logger.json))
   const runtime = ManagedRuntime.make(layer as Layer.Layer<RequestHandler>)
   const handle = await runtime.runPromise(RequestHandler)
@@ -105,7 +116,9 @@ export const createEngine = async (options: EngineOptions): Promise<Engine> => {
         const url = req.url ?? "/"
         if (url !== prefix && !url.startsWith(`${prefix}/`) && !url.startsWith(`${prefix}?`)) {
           if (next) return next()
-          res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not_found", message: "no such route" } }))
+          res
+            .writeHead(404, { "content-type": "application/json" })
+            .end(JSON.stringify({ error: { code: "not_found", message: "no such route" } }))
           return
         }
         req.url = url.slice(prefix.length) || "/"

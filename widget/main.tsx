@@ -1,6 +1,6 @@
 import { render } from "preact"
-import { client } from "./api.ts"
 import { App } from "./App.tsx"
+import { client } from "./api.ts"
 import { STYLE } from "./style.ts"
 
 /**

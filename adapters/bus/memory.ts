@@ -5,7 +5,7 @@ import { traced } from "../../engine/tracing.ts"
 /** In-process bus (the default without NATS_URL): an unbounded PubSub, live events only. */
 export const MemoryBusLive: Layer.Layer<EventBus> = Layer.scoped(
   EventBus,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<BusEvent>(), PubSub.shutdown)
     return EventBus.of({
       name: "memory",

@@ -1,8 +1,14 @@
 import {
-  DeliverPolicy, type JetStreamManager, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, type PubAck,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  type PubAck,
   StorageType
 } from "@nats-io/jetstream"
-import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
+import { connect, type NatsConnection, nanos } from "@nats-io/transport-node"
 import { Effect, Layer, Schedule, Schema, Stream } from "effect"
 import { type BusEvent, BusUnavailable, DeploymentReused, EventBus } from "../../engine/ports/Bus.ts"
 import { traced } from "../../engine/tracing.ts"
@@ -76,8 +82,13 @@ const sameEvent = async (jsm: JetStreamManager, stream: string, ack: PubAck, e: 
     const stored = await jsm.streams.getMessage(stream, { seq: ack.seq })
     if (stored === null || stored.header?.get("Nats-Msg-Id") !== messageIdOf(e)) return false
     const kept = decodePayload(stored.string())
-    return kept._tag === "Some" && kept.value.id === e.id && kept.value.org_id === e.org_id &&
-      kept.value.type === e.type && kept.value.created_at === e.created_at
+    return (
+      kept._tag === "Some" &&
+      kept.value.id === e.id &&
+      kept.value.org_id === e.org_id &&
+      kept.value.type === e.type &&
+      kept.value.created_at === e.created_at
+    )
   } catch (err) {
     if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.NoMessageFound) return false
     throw err
@@ -95,7 +106,7 @@ const closeConnection = (nc: NatsConnection) =>
 export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.Layer<EventBus, BusUnavailable> =>
   Layer.scoped(
     EventBus,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const stream = options.stream ?? DEFAULT_STREAM
       const prefix = options.subjectPrefix ?? DEFAULT_SUBJECT_PREFIX
       const timeout = options.publishTimeoutMs ?? 2_000
@@ -122,17 +133,28 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
       const publish = (events: ReadonlyArray<BusEvent>) =>
         Effect.tryPromise({
           try: async () => {
-            const acks = await Promise.all(events.map((e) =>
-              js.publish(subjectOf(e, prefix), encodeEvent(e, maxPayload()), { msgID: messageIdOf(e), timeout })))
-            const kept = await Promise.all(acks.map((ack, i) =>
-              !ack.duplicate || sameEvent(jsm, stream, ack, events[i])))
+            const acks = await Promise.all(
+              events.map((e) =>
+                js.publish(subjectOf(e, prefix), encodeEvent(e, maxPayload()), { msgID: messageIdOf(e), timeout })
+              )
+            )
+            const kept = await Promise.all(
+              acks.map((ack, i) => !ack.duplicate || sameEvent(jsm, stream, ack, events[i]))
+            )
             return events.filter((_, i) => !kept[i])
           },
           catch: unavailable("publish")
         }).pipe(
-          Effect.flatMap((reused) => reused.length === 0
-            ? Effect.void
-            : Effect.fail(new DeploymentReused(reused[0].deployment, reused.map((e) => e.id)))),
+          Effect.flatMap((reused) =>
+            reused.length === 0
+              ? Effect.void
+              : Effect.fail(
+                  new DeploymentReused(
+                    reused[0].deployment,
+                    reused.map((e) => e.id)
+                  )
+                )
+          ),
           traced("EventBus.publish", { attributes: { count: events.length } })
         )
 
@@ -140,7 +162,7 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
       // from the consumer's iterator; closing the stream stops the consumer (pulling with Stream.fromAsyncIterable
       // would wait on a pending next() forever when interrupted).
       const subscribe = Stream.asyncScoped<BusEvent, BusUnavailable>((emit) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const consumer = yield* Effect.tryPromise({
             // Our prefix only (the stream may carry another deployment's); one subject as a string: servers before
             // 2.10 refuse a list.
@@ -157,7 +179,10 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
               if (event._tag === "Some") void emit.single(event.value)
             }
           }
-          pump().then(() => emit.end(), (err: unknown) => emit.fail(unavailable("consume")(err)))
+          pump().then(
+            () => emit.end(),
+            (err: unknown) => emit.fail(unavailable("consume")(err))
+          )
         })
       ).pipe(
         Stream.tapError((err) => Effect.logWarning("EventBus.subscribe failed; retrying", err)),

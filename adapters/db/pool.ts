@@ -1,20 +1,23 @@
-import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
+import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"
 import pg from "pg"
 import { pgTypes } from "./pgTypes.ts"
-import { boundCheckout, makeTimeouts, serverTimeouts, timedClient, type Timeouts } from "./timeouts.ts"
+import { boundCheckout, makeTimeouts, serverTimeouts, type Timeouts, timedClient } from "./timeouts.ts"
 
 /**
  * The pg pool behind the SqlClient, for adapters that need the driver itself (LISTEN, named prepared statements).
  * `kind` says what serves it: a real server, or the embedded PGlite (one session, one connection). `timeouts` are the
  * pool's waits on a real server (none on PGlite, which runs in this process).
  */
-export class PgPool extends Context.Tag("PgPool")<PgPool, {
-  readonly pool: pg.Pool
-  readonly kind: "postgres" | "pglite"
-  readonly timeouts: Timeouts
-}>() {}
+export class PgPool extends Context.Tag("PgPool")<
+  PgPool,
+  {
+    readonly pool: pg.Pool
+    readonly kind: "postgres" | "pglite"
+    readonly timeouts: Timeouts
+  }
+>() {}
 
 /**
  * A pg pool (ended with the scope) that answered a first query, the SqlClient over it, and the pool itself as
@@ -22,22 +25,41 @@ export class PgPool extends Context.Tag("PgPool")<PgPool, {
  * that answers nothing for `timeoutMs` fails the requests waiting on it (see timeouts.ts), never holds them.
  */
 export const poolLayer = (kind: "postgres" | "pglite", config: pg.PoolConfig, timeoutMs = 0) =>
-  Layer.unwrapScoped(Effect.gen(function*() {
-    const timeouts = makeTimeouts(kind === "postgres" ? timeoutMs : 0)
-    const bounded = timeouts.ms > 0 ? { ...serverTimeouts(timeouts), Client: timedClient(timeouts) } : {}
-    const pool = yield* Effect.acquireRelease(
-      Effect.sync(() => new pg.Pool({ ...config, ...bounded, types: pgTypes, ...(kind === "pglite" ? { idleTimeoutMillis: 0 } : {}) })),
-      (p) => Effect.promise(() => p.end()).pipe(Effect.timeout("5 seconds"), Effect.ignore)
-    )
-    // An idle client's connection lost (server restart, network) must not crash the process; the pool replaces it.
-    pool.on("error", () => {})
-    if (timeouts.ms > 0) boundCheckout(pool, timeouts)
-    yield* Effect.tryPromise({
-      try: () => pool.query("select 1"),
-      catch: (cause) => new SqlError({ cause, message: `the database does not answer: ${cause instanceof Error ? cause.message : String(cause)}` })
-    }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new SqlError({ message: "the database did not answer within 10 s" }) }))
-    return Layer.merge(
-      PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
-      Layer.succeed(PgPool, { pool, kind, timeouts })
-    )
-  }))
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const timeouts = makeTimeouts(kind === "postgres" ? timeoutMs : 0)
+      const bounded = timeouts.ms > 0 ? { ...serverTimeouts(timeouts), Client: timedClient(timeouts) } : {}
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(
+          () =>
+            new pg.Pool({
+              ...config,
+              ...bounded,
+              types: pgTypes,
+              ...(kind === "pglite" ? { idleTimeoutMillis: 0 } : {})
+            })
+        ),
+        (p) => Effect.promise(() => p.end()).pipe(Effect.timeout("5 seconds"), Effect.ignore)
+      )
+      // An idle client's connection lost (server restart, network) must not crash the process; the pool replaces it.
+      pool.on("error", () => {})
+      if (timeouts.ms > 0) boundCheckout(pool, timeouts)
+      yield* Effect.tryPromise({
+        try: () => pool.query("select 1"),
+        catch: (cause) =>
+          new SqlError({
+            cause,
+            message: `the database does not answer: ${cause instanceof Error ? cause.message : String(cause)}`
+          })
+      }).pipe(
+        Effect.timeoutFail({
+          duration: "10 seconds",
+          onTimeout: () => new SqlError({ message: "the database did not answer within 10 s" })
+        })
+      )
+      return Layer.merge(
+        PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
+        Layer.succeed(PgPool, { pool, kind, timeouts })
+      )
+    })
+  )

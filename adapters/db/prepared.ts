@@ -9,12 +9,15 @@ type Queryable = Pick<pg.ClientBase, "query">
 
 /** The pg client of the caller's open @effect/sql transaction, if any (sql-pg's connection keeps it as `pg`). */
 const transactionClient = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), (open) =>
-  Option.flatMapNullable(open, ([connection]) => (connection as { readonly pg?: Queryable }).pg))
+  Option.flatMapNullable(open, ([connection]) => (connection as { readonly pg?: Queryable }).pg)
+)
 
 const run = <A>(client: Queryable, statement: PreparedStatement, values: ReadonlyArray<unknown>) =>
   new Promise<ReadonlyArray<A>>((resolve, reject) => {
-    client.query({ name: statement.name, text: statement.text, values: values as Array<unknown> }, (err: Error | undefined, res: pg.QueryResult) =>
-      err ? reject(err) : resolve(res.rows as ReadonlyArray<A>))
+    client.query(
+      { name: statement.name, text: statement.text, values: values as Array<unknown> },
+      (err: Error | undefined, res: pg.QueryResult) => (err ? reject(err) : resolve(res.rows as ReadonlyArray<A>))
+    )
   })
 
 /** PGlite serves one session to every connection: a statement prepared by an earlier connection is still there. */
@@ -25,28 +28,42 @@ const alreadyPrepared = (err: unknown) => err instanceof pg.DatabaseError && err
  * the server reports (a refusal, a constraint) leaves the connection in the pool; only a broken one is dropped
  * (pool.query would drop the connection on any error, and with it every statement prepared on it).
  */
-export const PreparedLive = Layer.effect(Prepared, Effect.map(PgPool, ({ pool }) => {
-  const onPool = async <A>(statement: PreparedStatement, values: ReadonlyArray<unknown>) => {
-    const client = await pool.connect()
-    try {
-      const rows = await run<A>(client, statement, values).catch(async (err: unknown) => {
-        if (!alreadyPrepared(err)) throw err
-        await client.query(`deallocate ${pg.escapeIdentifier(statement.name)}`)
-        return run<A>(client, statement, values)
-      })
-      client.release()
-      return rows
-    } catch (err) {
-      client.release(err instanceof pg.DatabaseError ? undefined : err instanceof Error ? err : new Error(String(err)))
-      throw err
+export const PreparedLive = Layer.effect(
+  Prepared,
+  Effect.map(PgPool, ({ pool }) => {
+    const onPool = async <A>(statement: PreparedStatement, values: ReadonlyArray<unknown>) => {
+      const client = await pool.connect()
+      try {
+        const rows = await run<A>(client, statement, values).catch(async (err: unknown) => {
+          if (!alreadyPrepared(err)) throw err
+          await client.query(`deallocate ${pg.escapeIdentifier(statement.name)}`)
+          return run<A>(client, statement, values)
+        })
+        client.release()
+        return rows
+      } catch (err) {
+        client.release(
+          err instanceof pg.DatabaseError ? undefined : err instanceof Error ? err : new Error(String(err))
+        )
+        throw err
+      }
     }
-  }
-  return {
-    run: <A>(statement: PreparedStatement, values: ReadonlyArray<unknown>) =>
-      Effect.flatMap(transactionClient, (client) =>
-        Effect.tryPromise({
-          try: () => Option.match(client, { onNone: () => onPool<A>(statement, values), onSome: (c) => run<A>(c, statement, values) }),
-          catch: (cause) => new SqlError({ cause, message: `${statement.name}: ${cause instanceof Error ? cause.message : String(cause)}` })
-        }))
-  }
-}))
+    return {
+      run: <A>(statement: PreparedStatement, values: ReadonlyArray<unknown>) =>
+        Effect.flatMap(transactionClient, (client) =>
+          Effect.tryPromise({
+            try: () =>
+              Option.match(client, {
+                onNone: () => onPool<A>(statement, values),
+                onSome: (c) => run<A>(c, statement, values)
+              }),
+            catch: (cause) =>
+              new SqlError({
+                cause,
+                message: `${statement.name}: ${cause instanceof Error ? cause.message : String(cause)}`
+              })
+          })
+        )
+    }
+  })
+)

@@ -1,8 +1,8 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 
 /**
  * The database's rules (capacity, hold caps, the quota's check, ...) as .sql files in engine/store/rules/: the current
@@ -19,7 +19,10 @@ const candidates = [
 
 export const rulesDir = () => {
   const found = candidates.map((u) => fileURLToPath(u)).find((dir) => existsSync(`${dir}capacity.sql`))
-  if (found === undefined) throw new Error(`the database rules (engine/store/rules/*.sql) are not next to the engine: looked in ${candidates.join(", ")}`)
+  if (found === undefined)
+    throw new Error(
+      `the database rules (engine/store/rules/*.sql) are not next to the engine: looked in ${candidates.join(", ")}`
+    )
   return found
 }
 
@@ -30,17 +33,25 @@ export interface Rule {
 }
 
 export const loadRules = (dir = rulesDir()): ReadonlyArray<Rule> =>
-  readdirSync(dir).filter((f) => f.endsWith(".sql")).sort().map((file) => {
-    const text = readFileSync(`${dir}${file}`, "utf8")
-    return { name: file.replace(/\.sql$/, ""), text, checksum: createHash("sha256").update(text).digest("hex") }
-  })
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()
+    .map((file) => {
+      const text = readFileSync(`${dir}${file}`, "utf8")
+      return { name: file.replace(/\.sql$/, ""), text, checksum: createHash("sha256").update(text).digest("hex") }
+    })
 
 /** Applies every rule that is new or changed; answers the names applied. */
 export const applyRules = (rules: ReadonlyArray<Rule> = loadRules()) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql`create table if not exists schema_rules (name text primary key, checksum text not null, applied_at timestamptz not null default now())`
-    const applied = new Map((yield* sql<{ name: string; checksum: string }>`select name, checksum from schema_rules`).map((r) => [r.name, r.checksum]))
+    const applied = new Map(
+      (yield* sql<{ name: string; checksum: string }>`select name, checksum from schema_rules`).map((r) => [
+        r.name,
+        r.checksum
+      ])
+    )
     const due = rules.filter((r) => applied.get(r.name) !== r.checksum)
     for (const rule of due) {
       yield* sql.unsafe(rule.text)

@@ -34,12 +34,18 @@ export const answered = (t: Timeouts) => {
 export const responsive = (t: Timeouts) => !t.enabled || Date.now() - t.answeredAt < t.ms
 
 /** The error a request gets when the database did not answer in time: code ETIMEDOUT, which maps to 503 unavailable. */
-export const timedOut = (ms: number) => Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: "ETIMEDOUT" })
+export const timedOut = (ms: number) =>
+  Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: "ETIMEDOUT" })
 
 /** The settings Postgres applies to every session of the pool. */
 export const serverTimeouts = (t: Timeouts): pg.ClientConfig =>
   t.ms > 0
-    ? { statement_timeout: Math.max(STATEMENT_MS, t.ms), idle_in_transaction_session_timeout: Math.max(IDLE_IN_TRANSACTION_MS, t.ms), keepAlive: true, keepAliveInitialDelayMillis: 10_000 }
+    ? {
+        statement_timeout: Math.max(STATEMENT_MS, t.ms),
+        idle_in_transaction_session_timeout: Math.max(IDLE_IN_TRANSACTION_MS, t.ms),
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000
+      }
     : {}
 
 /**
@@ -76,7 +82,11 @@ interface Internals {
 export const timedClient = (t: Timeouts): typeof pg.Client =>
   class TimedClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
-      super(typeof config === "string" ? { connectionString: config, connectionTimeoutMillis: t.ms } : { ...config, connectionTimeoutMillis: t.ms })
+      super(
+        typeof config === "string"
+          ? { connectionString: config, connectionTimeoutMillis: t.ms }
+          : { ...config, connectionTimeoutMillis: t.ms }
+      )
       // A connection lost while checked out emits 'error' twice (the cause, then "terminated"): the second may find no
       // listener left and would be thrown out of the process. Queries learn of it through their callbacks.
       this.on("error", () => {})
@@ -129,6 +139,8 @@ export const boundCheckout = (pool: pg.Pool, t: Timeouts) => {
   const patched = (cb?: ConnectCallback) =>
     cb !== undefined
       ? bounded(cb)
-      : new Promise<pg.PoolClient>((resolve, reject) => bounded((err, client) => (err ? reject(err) : resolve(client!))))
+      : new Promise<pg.PoolClient>((resolve, reject) =>
+          bounded((err, client) => (err ? reject(err) : resolve(client!)))
+        )
   ;(pool as unknown as { connect: typeof patched }).connect = patched
 }

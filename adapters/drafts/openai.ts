@@ -24,7 +24,8 @@ const instructions = (r: DraftRequest) =>
     r.booking === null
       ? "The guest has no booking in this conversation."
       : `The conversation is about booking ${r.booking.reference} for ${r.booking.offering}` +
-        (r.booking.starts_at === null ? "" : ` at ${r.booking.starts_at} (UTC; the business is in ${r.org.timezone})`) + `, status ${r.booking.status}.`
+        (r.booking.starts_at === null ? "" : ` at ${r.booking.starts_at} (UTC; the business is in ${r.org.timezone})`) +
+        `, status ${r.booking.status}.`
   ].join(" ")
 
 /** The chat messages for a request: the instructions, then the conversation as user (guest) and assistant (business) turns. */
@@ -48,19 +49,31 @@ export const OpenAiDrafterLive = (settings: DraftSettings) =>
               accept: "application/json",
               ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {})
             },
-            body: JSON.stringify({ model: settings.model, messages: chatMessages(request), temperature: 0.3, max_tokens: 600 })
+            body: JSON.stringify({
+              model: settings.model,
+              messages: chatMessages(request),
+              temperature: 0.3,
+              max_tokens: 600
+            })
           })
           const text = await res.text()
           if (!res.ok) {
             // Time-outs, rate limits and server errors are worth another try; a refused request (bad key, bad model) is not.
-            throw new DraftFailed(`the drafting API answered ${res.status}: ${text.slice(0, 200)}`, res.status === 408 || res.status === 429 || res.status >= 500)
+            throw new DraftFailed(
+              `the drafting API answered ${res.status}: ${text.slice(0, 200)}`,
+              res.status === 408 || res.status === 429 || res.status >= 500
+            )
           }
           const decoded = Schema.decodeUnknownEither(Completion)(JSON.parse(text))
-          if (decoded._tag === "Left") throw new DraftFailed("the drafting API answered something that is not a chat completion", false)
+          if (decoded._tag === "Left")
+            throw new DraftFailed("the drafting API answered something that is not a chat completion", false)
           const content = decoded.right.choices[0].message.content?.trim() ?? ""
           if (content === "") throw new DraftFailed("the drafting API answered an empty draft", true)
           return content.slice(0, 10_000)
         },
-        catch: (e) => e instanceof DraftFailed ? e : new DraftFailed(`the drafting API did not answer: ${e instanceof Error ? e.message : String(e)}`, true)
+        catch: (e) =>
+          e instanceof DraftFailed
+            ? e
+            : new DraftFailed(`the drafting API did not answer: ${e instanceof Error ? e.message : String(e)}`, true)
       })
   })

@@ -7,7 +7,13 @@ export const LogMailerLive = (from: string) =>
   Layer.succeed(Mailer, {
     send: (mail) =>
       Effect.logInfo("mail").pipe(
-        Effect.annotateLogs({ mail_from: from, mail_to: mail.to, mail_subject: mail.subject, mail_reply_to: mail.replyTo ?? null, mail_text: mail.text }),
+        Effect.annotateLogs({
+          mail_from: from,
+          mail_to: mail.to,
+          mail_subject: mail.subject,
+          mail_reply_to: mail.replyTo ?? null,
+          mail_text: mail.text
+        }),
         // Below LOG_LEVEL the line is not made at all (its annotations alone copy the fiber's refs).
         Effect.whenLogLevel("Info"),
         Effect.asVoid,

@@ -6,10 +6,32 @@ const TIMEOUT_MS = 1_500
 const CACHE_MS = 10 * 60_000
 
 const WMO: Record<number, string> = {
-  0: "Clear sky", 1: "Mainly clear", 2: "Partly cloudy", 3: "Overcast", 45: "Fog", 48: "Rime fog", 51: "Light drizzle", 53: "Drizzle",
-  55: "Dense drizzle", 61: "Light rain", 63: "Rain", 65: "Heavy rain", 66: "Freezing rain", 67: "Heavy freezing rain", 71: "Light snow",
-  73: "Snow", 75: "Heavy snow", 77: "Snow grains", 80: "Rain showers", 81: "Heavy rain showers", 82: "Violent rain showers",
-  85: "Snow showers", 86: "Heavy snow showers", 95: "Thunderstorm", 96: "Thunderstorm with hail", 99: "Thunderstorm with heavy hail"
+  0: "Clear sky",
+  1: "Mainly clear",
+  2: "Partly cloudy",
+  3: "Overcast",
+  45: "Fog",
+  48: "Rime fog",
+  51: "Light drizzle",
+  53: "Drizzle",
+  55: "Dense drizzle",
+  61: "Light rain",
+  63: "Rain",
+  65: "Heavy rain",
+  66: "Freezing rain",
+  67: "Heavy freezing rain",
+  71: "Light snow",
+  73: "Snow",
+  75: "Heavy snow",
+  77: "Snow grains",
+  80: "Rain showers",
+  81: "Heavy rain showers",
+  82: "Violent rain showers",
+  85: "Snow showers",
+  86: "Heavy snow showers",
+  95: "Thunderstorm",
+  96: "Thunderstorm with hail",
+  99: "Thunderstorm with heavy hail"
 }
 
 // Open-Meteo's forecast API (https://open-meteo.com/en/docs): hourly arrays in UTC.
@@ -26,18 +48,29 @@ const Forecast = Schema.Struct({
 // USGS Water Services, instantaneous values (https://waterservices.usgs.gov/docs/instantaneous-values/), JSON.
 const Usgs = Schema.Struct({
   value: Schema.Struct({
-    timeSeries: Schema.Array(Schema.Struct({
-      sourceInfo: Schema.Struct({ siteName: Schema.String }),
-      variable: Schema.Struct({ variableName: Schema.String, unit: Schema.Struct({ unitCode: Schema.String }), noDataValue: Schema.optional(Schema.NullOr(Schema.Number)) }),
-      values: Schema.Array(Schema.Struct({ value: Schema.Array(Schema.Struct({ value: Schema.String, dateTime: Schema.String })) }))
-    }))
+    timeSeries: Schema.Array(
+      Schema.Struct({
+        sourceInfo: Schema.Struct({ siteName: Schema.String }),
+        variable: Schema.Struct({
+          variableName: Schema.String,
+          unit: Schema.Struct({ unitCode: Schema.String }),
+          noDataValue: Schema.optional(Schema.NullOr(Schema.Number))
+        }),
+        values: Schema.Array(
+          Schema.Struct({ value: Schema.Array(Schema.Struct({ value: Schema.String, dateTime: Schema.String })) })
+        )
+      })
+    )
   })
 })
 
 const getJson = (url: string) =>
   Effect.tryPromise({
     try: async (signal) => {
-      const res = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]), headers: { accept: "application/json" } })
+      const res = await fetch(url, {
+        signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
+        headers: { accept: "application/json" }
+      })
       if (!res.ok) throw new Error(`${res.status}`)
       return res.json() as Promise<unknown>
     },
@@ -50,10 +83,12 @@ const cached = <A>(fetcher: (key: string) => Effect.Effect<Option.Option<A>>) =>
     Effect.suspend(() => {
       const hit = memo.get(key)
       if (hit && Date.now() - hit.at < CACHE_MS) return Effect.succeed(hit.value)
-      return Effect.tap(fetcher(key), (value) => Effect.sync(() => {
-        if (memo.size > 10_000) memo.clear()
-        memo.set(key, { at: Date.now(), value })
-      }))
+      return Effect.tap(fetcher(key), (value) =>
+        Effect.sync(() => {
+          if (memo.size > 10_000) memo.clear()
+          memo.set(key, { at: Date.now(), value })
+        })
+      )
     })
 }
 
@@ -70,13 +105,22 @@ export const OutdoorsLive = (urls: { readonly weather?: string | undefined; read
         const [t, p, c, w] = [h.temperature_2m[i], h.precipitation[i], h.weather_code[i], h.wind_speed_10m[i]]
         return i === -1 || t == null || p == null || c == null || w == null
           ? Option.none<Weather>()
-          : Option.some({ at: new Date(`${h.time[i]}Z`).toISOString(), temperature_c: t, precipitation_mm: p, wind_kmh: w, code: c, summary: WMO[c] ?? "Weather" })
+          : Option.some({
+              at: new Date(`${h.time[i]}Z`).toISOString(),
+              temperature_c: t,
+              precipitation_mm: p,
+              wind_kmh: w,
+              code: c,
+              summary: WMO[c] ?? "Weather"
+            })
       }),
       Effect.orElseSucceed(() => Option.none<Weather>())
     )
   })
   const gauge = cached<GaugeReading>((site) =>
-    getJson(`${urls.gauge}/nwis/iv/?format=json&sites=${encodeURIComponent(site)}&parameterCd=00060,00065&siteStatus=active`).pipe(
+    getJson(
+      `${urls.gauge}/nwis/iv/?format=json&sites=${encodeURIComponent(site)}&parameterCd=00060,00065&siteStatus=active`
+    ).pipe(
       Effect.flatMap(Schema.decodeUnknown(Usgs)),
       Effect.map(({ value }) => {
         for (const series of value.timeSeries) {
@@ -84,20 +128,26 @@ export const OutdoorsLive = (urls: { readonly weather?: string | undefined; read
           const n = latest ? Number(latest.value) : NaN
           if (latest && Number.isFinite(n) && n !== series.variable.noDataValue) {
             return Option.some({
-              site, name: series.sourceInfo.siteName, parameter: series.variable.variableName.split(",")[0], value: n,
-              unit: series.variable.unit.unitCode, at: new Date(latest.dateTime).toISOString()
+              site,
+              name: series.sourceInfo.siteName,
+              parameter: series.variable.variableName.split(",")[0],
+              value: n,
+              unit: series.variable.unit.unitCode,
+              at: new Date(latest.dateTime).toISOString()
             })
           }
         }
         return Option.none<GaugeReading>()
       }),
       Effect.orElseSucceed(() => Option.none<GaugeReading>())
-    ))
+    )
+  )
   return Layer.succeed(Outdoors, {
     weather: (lat, lon, at, now) => {
       // Forecasts reach 16 days ahead; a past hour has nothing to tell a guest.
       const ahead = at.getTime() - now.getTime()
-      if (urls.weather === undefined || ahead < -3_600_000 || ahead > 15 * 86_400_000) return Effect.succeed(Option.none())
+      if (urls.weather === undefined || ahead < -3_600_000 || ahead > 15 * 86_400_000)
+        return Effect.succeed(Option.none())
       return weather(`${lat.toFixed(3)}|${lon.toFixed(3)}|${at.toISOString().slice(0, 13)}`)
     },
     gauge: (site) => (urls.gauge === undefined ? Effect.succeed(Option.none()) : gauge(site))

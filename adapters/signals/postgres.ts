@@ -25,7 +25,7 @@ export const retryDelay = (failures: number, random = Math.random) =>
  * a ping not answered in time drops the client like any other failure.
  */
 const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pool = (yield* PgPool).pool
     const channels = new Map<string, Set<SignalHandlers>>()
     let client: pg.Client | undefined
@@ -33,17 +33,22 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
     let failures = 0
     let timer: ReturnType<typeof setTimeout> | undefined
     const resetAll = () => channels.forEach((set) => set.forEach((h) => h.onReset()))
-    const quote = (channel: string) => `"${channel.replace(/"/g, "\"\"")}"`
+    const quote = (channel: string) => `"${channel.replace(/"/g, '""')}"`
     const within = (c: pg.Client, text: string, ms: number) =>
       new Promise<void>((resolve, reject) => {
         const late = setTimeout(() => reject(new Error(`${text} did not answer`)), ms)
-        c.query(text).then(() => resolve(), reject).finally(() => clearTimeout(late))
+        c.query(text)
+          .then(() => resolve(), reject)
+          .finally(() => clearTimeout(late))
       })
     const listenOn = (c: pg.Client, channel: string) => within(c, `listen ${quote(channel)}`, ATTEMPT_TIMEOUT_MS)
     const ping = setInterval(() => {
       const c = client
       if (c === undefined || !timeouts.enabled || Date.now() - timeouts.answeredAt < PING_MS) return
-      within(c, "select 1", timeouts.ms).then(() => answered(timeouts), () => c.emit("error", new Error("the database did not answer a ping")))
+      within(c, "select 1", timeouts.ms).then(
+        () => answered(timeouts),
+        () => c.emit("error", new Error("the database did not answer a ping"))
+      )
     }, PING_MS)
     ping.unref()
 
@@ -57,7 +62,12 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
     }
 
     const connect = async (): Promise<void> => {
-      const c = new pg.Client({ ...config, connectionTimeoutMillis: ATTEMPT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 })
+      const c = new pg.Client({
+        ...config,
+        connectionTimeoutMillis: ATTEMPT_TIMEOUT_MS,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000
+      })
       let gone = false
       // However this client ends (a failed connect, a failed LISTEN, the server going away), it is ended once and
       // schedules one reconnect.
@@ -94,11 +104,17 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
         clearInterval(ping)
         if (timer !== undefined) clearTimeout(timer)
         await client?.end().catch(() => {})
-      }))
+      })
+    )
 
     const shape: SignalsShape = {
       notify: (channel, payload) =>
-        Effect.promise(() => pool.query("select pg_notify($1, $2)", [channel, payload]).then(() => undefined, () => undefined)),
+        Effect.promise(() =>
+          pool.query("select pg_notify($1, $2)", [channel, payload]).then(
+            () => undefined,
+            () => undefined
+          )
+        ),
       listen: (channel, handlers) =>
         Effect.acquireRelease(
           Effect.promise(async () => {
@@ -106,7 +122,8 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
             channels.set(channel, (channels.get(channel) ?? new Set()).add(handlers))
             const c = client
             // A client that cannot LISTEN is dropped; its replacement listens on every channel.
-            if (fresh && c !== undefined) await listenOn(c, channel).catch(() => c.emit("error", new Error("LISTEN failed")))
+            if (fresh && c !== undefined)
+              await listenOn(c, channel).catch(() => c.emit("error", new Error("LISTEN failed")))
           }),
           () => Effect.sync(() => channels.get(channel)?.delete(handlers))
         )
@@ -120,5 +137,6 @@ export const SignalsLive = Layer.scoped(
   Effect.flatMap(PgPool, ({ kind, pool, timeouts }) =>
     kind === "postgres"
       ? postgresSignals((pool as unknown as { options: pg.ClientConfig }).options, timeouts)
-      : Effect.succeed(inProcessSignals()))
+      : Effect.succeed(inProcessSignals())
+  )
 )

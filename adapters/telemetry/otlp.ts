@@ -14,8 +14,10 @@ export const TracingLive = (endpoint: string | undefined, serviceName: string) =
   endpoint === undefined
     ? Layer.setTracerEnabled(false)
     : Layer.mergeAll(
-      OtlpTracer.layer({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces`, resource: { serviceName }, exportInterval: "1 second" }).pipe(
-        Layer.provide([FetchHttpClient.layer, OtlpSerialization.layerJson])
-      ),
-      Layer.succeed(Tracing, { enabled: true })
-    )
+        OtlpTracer.layer({
+          url: `${endpoint.replace(/\/+$/, "")}/v1/traces`,
+          resource: { serviceName },
+          exportInterval: "1 second"
+        }).pipe(Layer.provide([FetchHttpClient.layer, OtlpSerialization.layerJson])),
+        Layer.succeed(Tracing, { enabled: true })
+      )

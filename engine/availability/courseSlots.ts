@@ -5,7 +5,12 @@ import { bookableStarts, isOffered, type Rules, type Slot } from "./slot.ts"
 export type CourseSession = { starts_at: Date; ends_at: Date; capacity: number; booked: number; status: string }
 
 /** `ends_on: null` with a repeat means the entry never ends, so it is not sold as a course. */
-export type CourseEntry = { id: string; repeat: Repeat; ends_on?: LocalDate | null; sessions: ReadonlyArray<CourseSession> }
+export type CourseEntry = {
+  id: string
+  repeat: Repeat
+  ends_on?: LocalDate | null
+  sessions: ReadonlyArray<CourseSession>
+}
 
 /** A course's times to come: scheduled and starting no sooner than the notice allows, in order. */
 export const courseSessionsToCome = <S extends CourseSession>(rules: Rules, sessions: ReadonlyArray<S>): Array<S> => {

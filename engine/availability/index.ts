@@ -1,6 +1,6 @@
 export * from "./courseSlots.ts"
 export * from "./hoursSlots.ts"
 export * from "./load.ts"
+export * from "./rentalSlots.ts"
 export * from "./sessionSlots.ts"
 export * from "./slot.ts"
-export * from "./rentalSlots.ts"

@@ -57,7 +57,12 @@ const loadSteps = (busy: ReadonlyArray<Busy>, pad: number, from: number, to: num
  * Peak load over each time [start, start + length); `starts` ascending.
  * A sliding-window maximum over the load steps, linear after the sort.
  */
-export const peakLoads = (busy: ReadonlyArray<Busy>, pad: number, starts: ReadonlyArray<number>, length: number): Array<number> => {
+export const peakLoads = (
+  busy: ReadonlyArray<Busy>,
+  pad: number,
+  starts: ReadonlyArray<number>,
+  length: number
+): Array<number> => {
   if (starts.length === 0) return []
   const steps = loadSteps(busy, pad, starts[0], starts[starts.length - 1] + length)
   const queue = new Int32Array(steps.count)
@@ -79,7 +84,12 @@ export const peakLoads = (busy: ReadonlyArray<Busy>, pad: number, starts: Readon
  * Peak load over each time [starts[i], ends[i]) when lengths differ (rental periods of whole local days). The load
  * steps are disjoint and in order, so each time finds its first step by bisection and reads only those it overlaps.
  */
-export const peakLoadsUntil = (busy: ReadonlyArray<Busy>, pad: number, starts: ReadonlyArray<number>, ends: ReadonlyArray<number>): Array<number> => {
+export const peakLoadsUntil = (
+  busy: ReadonlyArray<Busy>,
+  pad: number,
+  starts: ReadonlyArray<number>,
+  ends: ReadonlyArray<number>
+): Array<number> => {
   if (starts.length === 0) return []
   const steps = loadSteps(busy, pad, Math.min(...starts), Math.max(...ends))
   return starts.map((start, i) => {

@@ -1,4 +1,4 @@
-import { openIntervals, type Interval } from "../time/hours.ts"
+import { type Interval, openIntervals } from "../time/hours.ts"
 import { addDays } from "../time/local.ts"
 import { periodEnd } from "../time/period.ts"
 import type { HoursSlotsInput } from "./hoursSlots.ts"
@@ -7,7 +7,8 @@ import { bookableStarts, type Slot } from "./slot.ts"
 
 const MINUTE_MS = 60_000
 
-const openAt = (windows: ReadonlyArray<Interval>, t: number) => windows.some((w) => w.start.getTime() <= t && t <= w.end.getTime())
+const openAt = (windows: ReadonlyArray<Interval>, t: number) =>
+  windows.some((w) => w.start.getTime() <= t && t <= w.end.getTime())
 
 /**
  * Rental periods: picked up while open and returned while open (a day rental runs 9:00 to 9:00, across a change
@@ -28,13 +29,22 @@ export const rentalSlots = (input: HoursSlotsInput): Array<Slot> => {
     const skip = earliest > open ? Math.ceil((earliest - open) / step) : 0
     for (let start = open + skip * step; start < window.end.getTime() && start <= latest; start += step) {
       const end = periodEnd(new Date(start), input.duration_minutes, input.zone).getTime()
-      if (openAt(returns, end)) (starts.push(start), ends.push(end))
+      if (openAt(returns, end)) starts.push(start), ends.push(end)
     }
   }
   const peaks = peakLoadsUntil(input.busy, input.buffer_minutes * MINUTE_MS, starts, ends)
   return starts.flatMap((start, i) => {
     const remaining = input.capacity - peaks[i]
-    return remaining <= 0 ? [] : [{ starts_at: new Date(start).toISOString(), ends_at: new Date(ends[i]).toISOString(), capacity: input.capacity, remaining }]
+    return remaining <= 0
+      ? []
+      : [
+          {
+            starts_at: new Date(start).toISOString(),
+            ends_at: new Date(ends[i]).toISOString(),
+            capacity: input.capacity,
+            remaining
+          }
+        ]
   })
 }
 

@@ -1,5 +1,5 @@
 import { assertEvent, assign, emit, setup } from "xstate"
-import { decide, start, type Decision, type Refusals, type Row } from "./decide.ts"
+import { type Decision, decide, type Refusals, type Row, start } from "./decide.ts"
 
 // Booking lifecycle (spec "States and transitions", Booking `status`).
 // Choices the spec leaves open: a lapsed hold may still be confirmed or paid (the service re-checks capacity first);
@@ -48,8 +48,19 @@ export interface BookingInput extends Times {
 
 type At = { readonly at: string }
 type Bare =
-  | "confirm" | "pay" | "lapse" | "nudge" | "cancel" | "choose_expired" | "mark_paid" | "mark_unpaid" | "check_in" | "no_show"
-  | "clear_attendance" | "checkout_opened" | "sign_waiver"
+  | "confirm"
+  | "pay"
+  | "lapse"
+  | "nudge"
+  | "cancel"
+  | "choose_expired"
+  | "mark_paid"
+  | "mark_unpaid"
+  | "check_in"
+  | "no_show"
+  | "clear_attendance"
+  | "checkout_opened"
+  | "sign_waiver"
 export type BookingEvent =
   | { readonly [K in Bare]: { readonly type: K } & At }[Bare]
   | ({ readonly type: "move" } & At & Times)
@@ -58,34 +69,59 @@ export type BookingEvent =
   | ({ readonly type: "time_cancelled"; readonly starts_at: string; readonly session_id: string | null } & At)
 
 export type BookingEventName =
-  | "booking.held" | "booking.confirmed" | "booking.nudged" | "booking.moved" | "booking.called_off"
-  | "booking.session_cancelled" | "booking.paid" | "booking.unpaid" | "booking.checked_in" | "booking.no_show"
-  | "booking.attendance_cleared" | "booking.cancelled"
+  | "booking.held"
+  | "booking.confirmed"
+  | "booking.nudged"
+  | "booking.moved"
+  | "booking.called_off"
+  | "booking.session_cancelled"
+  | "booking.paid"
+  | "booking.unpaid"
+  | "booking.checked_in"
+  | "booking.no_show"
+  | "booking.attendance_cleared"
+  | "booking.cancelled"
 
 const ms = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso))
 
 const guards = {
   hold: ({ context }: { context: BookingContext }) => context.confirmed_at === null,
-  holdExpired: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.expires_at),
-  beforeExpiry: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) < ms(context.expires_at),
+  holdExpired: ({ context, event }: { context: BookingContext; event: BookingEvent }) =>
+    ms(event.at) >= ms(context.expires_at),
+  beforeExpiry: ({ context, event }: { context: BookingContext; event: BookingEvent }) =>
+    ms(event.at) < ms(context.expires_at),
   notNudged: ({ context }: { context: BookingContext }) => context.nudged_at === null,
-  beforeChooseBy: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) < ms(context.choose_by),
-  chooseByPassed: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.choose_by),
+  beforeChooseBy: ({ context, event }: { context: BookingContext; event: BookingEvent }) =>
+    ms(event.at) < ms(context.choose_by),
+  chooseByPassed: ({ context, event }: { context: BookingContext; event: BookingEvent }) =>
+    ms(event.at) >= ms(context.choose_by),
   notReseller: ({ context }: { context: BookingContext }) => !context.is_reseller,
   isCourse: ({ context }: { context: BookingContext }) => context.series_id !== null,
   notPaidByHand: ({ context }: { context: BookingContext }) => !context.paid_by_hand,
   unpaid: ({ context }: { context: BookingContext }) => context.paid_at === null,
   paidByHand: ({ context }: { context: BookingContext }) => context.paid_by_hand,
-  started: ({ context, event }: { context: BookingContext; event: BookingEvent }) => ms(event.at) >= ms(context.starts_at)
+  started: ({ context, event }: { context: BookingContext; event: BookingEvent }) =>
+    ms(event.at) >= ms(context.starts_at)
 }
 
 /** A new booking's context: confirmed at once, or held until expires_at. */
 const initialContext = (input: BookingInput): BookingContext => ({
-  starts_at: input.starts_at, ends_at: input.ends_at, session_id: input.session_id, series_id: input.series_id,
-  is_reseller: input.is_reseller, expires_at: input.hold ? input.expires_at : null,
-  confirmed_at: input.hold ? null : input.at, cancelled_at: null, nudged_at: null, choose_by: null,
-  paid_at: input.paid === true ? input.at : null, paid_online_at: input.paid === true ? input.at : null,
-  paid_by_hand: false, checked_in_at: null, no_show_at: null, previous: null
+  starts_at: input.starts_at,
+  ends_at: input.ends_at,
+  session_id: input.session_id,
+  series_id: input.series_id,
+  is_reseller: input.is_reseller,
+  expires_at: input.hold ? input.expires_at : null,
+  confirmed_at: input.hold ? null : input.at,
+  cancelled_at: null,
+  nudged_at: null,
+  choose_by: null,
+  paid_at: input.paid === true ? input.at : null,
+  paid_online_at: input.paid === true ? input.at : null,
+  paid_by_hand: false,
+  checked_in_at: null,
+  no_show_at: null,
+  previous: null
 })
 
 const out = (event: BookingEventName) => ({ type: "outbox", params: { event } }) as const
@@ -100,13 +136,23 @@ export const bookingMachine = setup({
   actions: {
     outbox: emit((_, params: { event: BookingEventName }) => ({ type: params.event })),
     recordConfirmed: assign({ confirmed_at: ({ event }) => event.at, expires_at: null }),
-    recordPayment: assign({ paid_at: ({ event }) => event.at, paid_online_at: ({ event }) => event.at, paid_by_hand: false }),
+    recordPayment: assign({
+      paid_at: ({ event }) => event.at,
+      paid_online_at: ({ event }) => event.at,
+      paid_by_hand: false
+    }),
     recordNudge: assign({ nudged_at: ({ event }) => event.at }),
     recordCancel: assign({ cancelled_at: ({ event }) => event.at, choose_by: null }),
     recordMove: assign(({ context, event }) => {
       assertEvent(event, "move")
       const { starts_at, ends_at, session_id } = event
-      return { previous: { starts_at: context.starts_at, ends_at: context.ends_at, session_id: context.session_id }, starts_at, ends_at, session_id, choose_by: null }
+      return {
+        previous: { starts_at: context.starts_at, ends_at: context.ends_at, session_id: context.session_id },
+        starts_at,
+        ends_at,
+        session_id,
+        choose_by: null
+      }
     }),
     recordCallOff: assign(({ event }) => {
       assertEvent(event, "call_off")
@@ -134,7 +180,12 @@ export const bookingMachine = setup({
   context: ({ input }) => initialContext(input),
   initial: "new",
   states: {
-    new: { always: [{ guard: "hold", target: "held", actions: out("booking.held") }, { target: "confirmed", actions: out("booking.confirmed") }] },
+    new: {
+      always: [
+        { guard: "hold", target: "held", actions: out("booking.held") },
+        { target: "confirmed", actions: out("booking.confirmed") }
+      ]
+    },
     held: {
       initial: "keeping",
       on: {
@@ -150,10 +201,16 @@ export const bookingMachine = setup({
             extend_hold: { guard: "beforeExpiry", actions: "recordExtension" },
             sign_waiver: { actions: "recordFact" },
             move: { target: "keeping", actions: ["recordMove", out("booking.moved")] },
-            time_cancelled: { guard: "isCourse", target: "keeping", actions: ["recordTimeLost", out("booking.session_cancelled")] }
+            time_cancelled: {
+              guard: "isCourse",
+              target: "keeping",
+              actions: ["recordTimeLost", out("booking.session_cancelled")]
+            }
           }
         },
-        lapsed: { on: { nudge: { guard: "notNudged", target: "lapsed", actions: ["recordNudge", out("booking.nudged")] } } }
+        lapsed: {
+          on: { nudge: { guard: "notNudged", target: "lapsed", actions: ["recordNudge", out("booking.nudged")] } }
+        }
       }
     },
     confirmed: {
@@ -173,13 +230,21 @@ export const bookingMachine = setup({
         plain: {
           on: {
             move: { target: "plain", actions: ["recordMove", out("booking.moved")] },
-            call_off: { guard: "notReseller", target: "choosing", actions: ["recordCallOff", out("booking.called_off")] }
+            call_off: {
+              guard: "notReseller",
+              target: "choosing",
+              actions: ["recordCallOff", out("booking.called_off")]
+            }
           }
         },
         choosing: {
           on: {
             move: { guard: "beforeChooseBy", target: "plain", actions: ["recordMove", out("booking.moved")] },
-            choose_expired: { guard: "chooseByPassed", target: "#booking.cancelled", actions: ["recordCancel", out("booking.cancelled")] }
+            choose_expired: {
+              guard: "chooseByPassed",
+              target: "#booking.cancelled",
+              actions: ["recordCancel", out("booking.cancelled")]
+            }
           }
         }
       }
@@ -213,13 +278,26 @@ export const bookingCodes = Object.keys(bookingMessages) as ReadonlyArray<Bookin
 export const bookingRefusals: Refusals<BookingCode, BookingEvent["type"]> = {
   messages: bookingMessages,
   guards: {
-    holdExpired: "hold_not_expired", beforeExpiry: "hold_lapsed", notNudged: "already_nudged", beforeChooseBy: "choose_by_passed",
-    chooseByPassed: "choose_by_not_passed", notReseller: "reseller_booking", isCourse: "not_a_course",
-    notPaidByHand: "already_paid", unpaid: "already_paid", paidByHand: "not_paid_by_hand", started: "not_started"
+    holdExpired: "hold_not_expired",
+    beforeExpiry: "hold_lapsed",
+    notNudged: "already_nudged",
+    beforeChooseBy: "choose_by_passed",
+    chooseByPassed: "choose_by_not_passed",
+    notReseller: "reseller_booking",
+    isCourse: "not_a_course",
+    notPaidByHand: "already_paid",
+    unpaid: "already_paid",
+    paidByHand: "not_paid_by_hand",
+    started: "not_started"
   } satisfies Record<Exclude<keyof typeof guards, "hold">, BookingCode>,
   states: {
     "held.keeping": { nudge: "hold_not_lapsed" },
-    "held.lapsed": { lapse: "hold_lapsed", move: "hold_lapsed", extend_hold: "hold_lapsed", sign_waiver: "hold_lapsed" },
+    "held.lapsed": {
+      lapse: "hold_lapsed",
+      move: "hold_lapsed",
+      extend_hold: "hold_lapsed",
+      sign_waiver: "hold_lapsed"
+    },
     held: { "*": "booking_not_confirmed" },
     "confirmed.plain": { choose_expired: "not_choosing" },
     "confirmed.choosing": { call_off: "already_called_off" },
@@ -255,4 +333,10 @@ export const decideBooking = (row: BookingRow, event: BookingEvent): BookingDeci
   decide(bookingMachine, bookingRefusals, row, event)
 
 export const bookingStatus = (state: BookingState): "held" | "confirmed" | "cancelled" =>
-  typeof state === "string" ? (state === "cancelled" ? "cancelled" : "confirmed") : "held" in state ? "held" : "confirmed"
+  typeof state === "string"
+    ? state === "cancelled"
+      ? "cancelled"
+      : "confirmed"
+    : "held" in state
+      ? "held"
+      : "confirmed"

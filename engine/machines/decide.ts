@@ -1,14 +1,14 @@
 import {
-  getNextTransitions,
-  initialTransition,
-  transition,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type ContextFrom,
   type EventFromLogic,
+  getNextTransitions,
   type InputFrom,
+  initialTransition,
   type SnapshotFrom,
-  type StateValue
+  type StateValue,
+  transition
 } from "xstate"
 
 // Pure evaluation of a lifecycle machine: restore from a row, take one event, report what changed.
@@ -89,7 +89,10 @@ const refuse = <C extends string, E extends string>(
 }
 
 /** The row to persist after an accepted decision. */
-export const rowOf = <M extends AnyStateMachine>(accepted: Accepted<M>): Row<M> => ({ value: accepted.state, context: accepted.context })
+export const rowOf = <M extends AnyStateMachine>(accepted: Accepted<M>): Row<M> => ({
+  value: accepted.state,
+  context: accepted.context
+})
 
 /** The initial snapshot for `input`, with whatever its entry emits. */
 export const start = <M extends AnyStateMachine>(

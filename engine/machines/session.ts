@@ -1,5 +1,5 @@
 import { assertEvent, assign, emit, setup } from "xstate"
-import { decide, start, type Decision, type Refusals, type Row } from "./decide.ts"
+import { type Decision, decide, type Refusals, type Row, start } from "./decide.ts"
 
 // Session lifecycle (spec "States and transitions", Session `status`). sessions.cancel is idempotent: on a cancelled
 // session it is accepted and changes nothing, except that guests `refund` returns the task "refund_choosing"
@@ -64,7 +64,9 @@ export const sessionMachine = setup({
   context: ({ input }) => ({ ...input, cancelled_at: null, guests: null, note: null }),
   initial: "new",
   states: {
-    new: { always: [{ guard: "standalone", target: "scheduled", actions: out("session.created") }, { target: "scheduled" }] },
+    new: {
+      always: [{ guard: "standalone", target: "scheduled", actions: out("session.created") }, { target: "scheduled" }]
+    },
     scheduled: {
       on: {
         cancel: { target: "cancelled", actions: ["recordCancel", out("session.cancelled")] },
@@ -73,7 +75,12 @@ export const sessionMachine = setup({
       }
     },
     cancelled: {
-      on: { cancel: [{ guard: "refundGuests", target: "cancelled", actions: out("task.refund_choosing") }, { target: "cancelled" }] }
+      on: {
+        cancel: [
+          { guard: "refundGuests", target: "cancelled", actions: out("task.refund_choosing") },
+          { target: "cancelled" }
+        ]
+      }
     },
     removed: { type: "final" }
   }

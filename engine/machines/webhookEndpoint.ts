@@ -1,5 +1,5 @@
 import { assertEvent, assign, setup } from "xstate"
-import { decide, start, type Decision, type Refusals, type Row } from "./decide.ts"
+import { type Decision, decide, type Refusals, type Row, start } from "./decide.ts"
 
 // Webhook endpoint lifecycle (spec "Webhooks"). `failing` = delivery stopped at an event; the dispatcher retries with
 // the next event and every 5 minutes until a 2xx. `off` (active false) only accepts delete. No outbox events.
@@ -39,7 +39,11 @@ export const webhookEndpointMachine = setup({
         attempts: context.attempts + 1
       }
     }),
-    recordGone: assign({ last_status: 410, last_error: "410 Gone: endpoint switched off", off_at: ({ event }) => event.at }),
+    recordGone: assign({
+      last_status: 410,
+      last_error: "410 Gone: endpoint switched off",
+      off_at: ({ event }) => event.at
+    }),
     recordKeyRevoked: assign({ last_error: "API key revoked: endpoint switched off", off_at: ({ event }) => event.at })
   }
 }).createMachine({

@@ -1,4 +1,4 @@
-import { Context, Effect, Stream } from "effect"
+import { Context, type Effect, type Stream } from "effect"
 
 /** An event as committed in the outbox (the `events` table), with the deployment (database) that committed it. */
 export interface BusEvent {
@@ -15,12 +15,15 @@ export interface BusEvent {
  * Where committed events go after the relay reads them from the outbox.
  * publish must be idempotent per (deployment, event id): JetStream dedupes on Nats-Msg-Id `<deployment>:<id>`.
  */
-export class EventBus extends Context.Tag("EventBus")<EventBus, {
-  readonly name: "memory" | "nats"
-  readonly publish: (events: ReadonlyArray<BusEvent>) => Effect.Effect<void, BusUnavailable | DeploymentReused>
-  /** Live events published after subscription starts (in-process consumers: the webhook dispatcher). */
-  readonly subscribe: Stream.Stream<BusEvent>
-}>() {}
+export class EventBus extends Context.Tag("EventBus")<
+  EventBus,
+  {
+    readonly name: "memory" | "nats"
+    readonly publish: (events: ReadonlyArray<BusEvent>) => Effect.Effect<void, BusUnavailable | DeploymentReused>
+    /** Live events published after subscription starts (in-process consumers: the webhook dispatcher). */
+    readonly subscribe: Stream.Stream<BusEvent>
+  }
+>() {}
 
 export class BusUnavailable extends Error {
   readonly _tag = "BusUnavailable"
@@ -33,7 +36,10 @@ export class BusUnavailable extends Error {
  */
 export class DeploymentReused extends Error {
   readonly _tag = "DeploymentReused"
-  constructor(readonly deployment: string, readonly ids: ReadonlyArray<number>) {
+  constructor(
+    readonly deployment: string,
+    readonly ids: ReadonlyArray<number>
+  ) {
     const some = `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`
     super(`deployment ${deployment}: the bus holds other events under event ids ${some}`)
   }

@@ -11,13 +11,20 @@ export interface DraftRequest {
   } | null
   readonly guest: { readonly name: string | null }
   /** Oldest first; the last one is the guest's message to answer. */
-  readonly conversation: ReadonlyArray<{ readonly from: "guest" | "business"; readonly body: string; readonly at: string }>
+  readonly conversation: ReadonlyArray<{
+    readonly from: "guest" | "business"
+    readonly body: string
+    readonly at: string
+  }>
 }
 
 /** Why a draft was not made: `retry` is worth another try later (time-out, 5xx, 429), `give_up` is not. */
 export class DraftFailed extends Error {
   readonly _tag = "DraftFailed"
-  constructor(readonly reason: string, readonly retry: boolean) {
+  constructor(
+    readonly reason: string,
+    readonly retry: boolean
+  ) {
     super(reason)
   }
 }

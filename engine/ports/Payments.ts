@@ -1,5 +1,5 @@
-import { Context, Data, type Effect } from "effect"
 import type { Statement } from "@effect/sql"
+import { Context, Data, type Effect } from "effect"
 
 /**
  * A checkout for one booking, or for one gift card purchase (booking_id null, gift_purchase_id set): the amount in
@@ -62,7 +62,12 @@ export type ProcessorEvent = Data.TaggedEnum<{
   CheckoutExpired: { readonly event_id: string; readonly checkout_id: string }
   /** refund_id null: the processor named only the payment (charge.refunded). */
   RefundSucceeded: { readonly event_id: string; readonly refund_id: string | null; readonly payment_intent_id: string }
-  RefundFailed: { readonly event_id: string; readonly refund_id: string; readonly payment_intent_id: string; readonly reason: string }
+  RefundFailed: {
+    readonly event_id: string
+    readonly refund_id: string
+    readonly payment_intent_id: string
+    readonly reason: string
+  }
   Ignored: { readonly event_id: string; readonly type: string }
 }>
 export const ProcessorEvent = Data.taggedEnum<ProcessorEvent>()
@@ -79,17 +84,20 @@ export interface RawEvent {
 }
 
 /** The payment processor behind online payments: Stripe, or the built-in sandbox. The engine never imports either. */
-export class PaymentProcessor extends Context.Tag("PaymentProcessor")<PaymentProcessor, {
-  readonly name: "stripe" | "sandbox"
-  readonly createCheckout: (request: CheckoutRequest) => Effect.Effect<Checkout, ProcessorFailed>
-  readonly expireCheckout: (checkoutId: string) => Effect.Effect<void, ProcessorFailed>
-  readonly refund: (request: RefundRequest) => Effect.Effect<Refund, ProcessorFailed>
-  readonly readRefund: (refundId: string) => Effect.Effect<Refund, ProcessorFailed>
-  readonly verifyEvent: (event: RawEvent) => Effect.Effect<ProcessorEvent, InvalidSignature>
-  /**
-   * Events the processor has ready by the engine clock (the sandbox settles its refunds this way), to go through
-   * the same inbound path as a processor's POST; `next` says when it next has some (a timestamptz expression).
-   */
-  readonly due: Effect.Effect<ReadonlyArray<RawEvent>>
-  readonly next?: Statement.Fragment
-}>() {}
+export class PaymentProcessor extends Context.Tag("PaymentProcessor")<
+  PaymentProcessor,
+  {
+    readonly name: "stripe" | "sandbox"
+    readonly createCheckout: (request: CheckoutRequest) => Effect.Effect<Checkout, ProcessorFailed>
+    readonly expireCheckout: (checkoutId: string) => Effect.Effect<void, ProcessorFailed>
+    readonly refund: (request: RefundRequest) => Effect.Effect<Refund, ProcessorFailed>
+    readonly readRefund: (refundId: string) => Effect.Effect<Refund, ProcessorFailed>
+    readonly verifyEvent: (event: RawEvent) => Effect.Effect<ProcessorEvent, InvalidSignature>
+    /**
+     * Events the processor has ready by the engine clock (the sandbox settles its refunds this way), to go through
+     * the same inbound path as a processor's POST; `next` says when it next has some (a timestamptz expression).
+     */
+    readonly due: Effect.Effect<ReadonlyArray<RawEvent>>
+    readonly next?: Statement.Fragment
+  }
+>() {}

@@ -12,6 +12,12 @@ export interface PreparedStatement {
  * there is one, else on its own (one round trip, its own transaction). Rows come back typed as the pool types them
  * (timestamps as Date, int8 as number, dates as text).
  */
-export class Prepared extends Context.Tag("Prepared")<Prepared, {
-  readonly run: <A = Record<string, unknown>>(statement: PreparedStatement, values: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, SqlError>
-}>() {}
+export class Prepared extends Context.Tag("Prepared")<
+  Prepared,
+  {
+    readonly run: <A = Record<string, unknown>>(
+      statement: PreparedStatement,
+      values: ReadonlyArray<unknown>
+    ) => Effect.Effect<ReadonlyArray<A>, SqlError>
+  }
+>() {}

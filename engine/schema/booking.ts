@@ -1,13 +1,17 @@
-import { GiftCardCode } from "./gift.ts"
-import { PromoCodeText } from "./promo.ts"
 import { Schema } from "effect"
-import { described, Instant, Int, JsonObject, MAX_TOTAL_CENTS, MetadataInput, Text, strict } from "./common.ts"
+import { described, Instant, Int, JsonObject, MAX_TOTAL_CENTS, MetadataInput, strict, Text } from "./common.ts"
 import { Email } from "./customer.ts"
+import { GiftCardCode } from "./gift.ts"
 import { Kind, Question } from "./offering.ts"
+import { PromoCodeText } from "./promo.ts"
 
 export const BookingStatus = Schema.Literal("held", "confirmed", "cancelled")
 const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
-const Times = Schema.Struct({ starts_at: Schema.String, ends_at: Schema.String, session_id: Schema.NullOr(Schema.String) })
+const Times = Schema.Struct({
+  starts_at: Schema.String,
+  ends_at: Schema.String,
+  session_id: Schema.NullOr(Schema.String)
+})
 
 export const BookingCustomer = Schema.Struct({
   id: Schema.String,
@@ -31,7 +35,8 @@ const meaning = {
   promo_code: "As stored; kept after the code is deleted",
   discount_cents: "What the promo code took off, in minor units; 0 without one",
   gift_card_id: "The gift card that paid part",
-  gift_cents: "What the gift card paid, in minor units, counted as paid: taken off the card once confirmed, returned if cancelled",
+  gift_cents:
+    "What the gift card paid, in minor units, counted as paid: taken off the card once confirmed, returned if cancelled",
   reference: "Short code the guest sees",
   source: "dashboard, api, mcp, widget, octo (a reseller) or assistant (held for a guest to confirm)",
   answers: "The guest's answers keyed by question id: text (a choice's option as listed), or true/false for yes_no",
@@ -39,13 +44,16 @@ const meaning = {
   checkout_url: "The payment processor's checkout for a hold being paid online",
   paid_at: "When paid, online or marked paid by hand (then payment_intent_id is null)",
   paid_cents: "Paid so far, online and by hand, in minor units; less than total_cents after a deposit",
-  charged_cents: "What the checkout charged (deposit or whole total), in minor units: all that cancelling can refund; null when not paid online",
+  charged_cents:
+    "What the checkout charged (deposit or whole total), in minor units: all that cancelling can refund; null when not paid online",
   refund_cents: "What cancelling refunds, in minor units: null the whole payment, 0 none, otherwise that part",
   refund_next_at: "When the service next looks at the refund; null once refunded or failed for good",
   guest_cancel_hours: "The guest may cancel or change time on their page until this many hours before the start",
   nudged_at: "When the guest of a lapsed unpaid hold was emailed a link to finish booking (sent once)",
-  choose_by: "After its time was called off with guests choose: when the guest must have picked another time (UTC); null otherwise",
-  waiver_token: "Signing link token (/w/{waiver_token}) for everyone on the booking, when the offering asks for a waiver",
+  choose_by:
+    "After its time was called off with guests choose: when the guest must have picked another time (UTC); null otherwise",
+  waiver_token:
+    "Signing link token (/w/{waiver_token}) for everyone on the booking, when the offering asks for a waiver",
   confirmed_at: "null while held",
   checked_in_at: "The guest checked in at the door (rental: picked up)",
   no_show_at: "Marked no-show once its time had started; never set together with checked_in_at",
@@ -59,68 +67,84 @@ const meaning = {
   notes: "Free text for the business"
 }
 
-export const Booking = Schema.Struct(described(meaning, {
-  id: Schema.String,
-  org_id: Schema.String,
-  offering_id: Schema.String,
-  customer_id: Schema.String,
-  session_id: Nullable(Schema.String),
-  series_id: Nullable(Schema.String),
-  starts_at: Schema.String,
-  ends_at: Schema.String,
-  quantity: Schema.Int,
-  total_cents: Schema.Int,
-  promo_code: Nullable(Schema.String),
-  discount_cents: Schema.Int,
-  gift_card_id: Nullable(Schema.String),
-  gift_cents: Schema.Int,
-  reference: Schema.String,
-  status: BookingStatus,
-  source: Schema.String,
-  notes: Schema.String,
-  answers: Answers,
-  metadata: Metadata,
-  cancelled_at: Nullable(Schema.String),
-  created_at: Schema.String,
-  expires_at: Nullable(Schema.String),
-  checkout_url: Nullable(Schema.String),
-  paid_at: Nullable(Schema.String),
-  paid_cents: Nullable(Schema.Int),
-  payment_intent_id: Nullable(Schema.String),
-  charged_cents: Nullable(Schema.Int),
-  refund_id: Nullable(Schema.String),
-  refund_cents: Nullable(Schema.Int),
-  refunded_at: Nullable(Schema.String),
-  refund_failed_at: Nullable(Schema.String),
-  refund_error: Nullable(Schema.String),
-  refund_next_at: Nullable(Schema.String),
-  guest_cancel_hours: Nullable(Schema.Int),
-  nudged_at: Nullable(Schema.String),
-  choose_by: Nullable(Schema.String),
-  waiver_token: Nullable(Schema.String),
-  waiver: Nullable(Schema.Struct({
-    needed: Schema.Int,
-    signed: Schema.Int,
-    signatures: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String, signed_at: Schema.String, for: Schema.Literal("booker", "child", "guest") }))
-  }).annotations({ identifier: "BookingWaiver", description: "Signatures needed (one per seat or person, one per rental) and held" })),
-  confirmed_at: Nullable(Schema.String),
-  updated_at: Nullable(Schema.String),
-  reseller_reference: Nullable(Schema.String),
-  cancel_reason: Nullable(Schema.String),
-  checked_in_at: Nullable(Schema.String),
-  no_show_at: Nullable(Schema.String),
-  previous: Schema.optional(Times),
-  offering: Schema.optional(Schema.Struct({ id: Schema.String, name: Schema.String, kind: Kind, questions: Schema.Array(Question) })),
-  customer: Schema.optional(BookingCustomer)
-})).annotations({ identifier: "Booking" })
+export const Booking = Schema.Struct(
+  described(meaning, {
+    id: Schema.String,
+    org_id: Schema.String,
+    offering_id: Schema.String,
+    customer_id: Schema.String,
+    session_id: Nullable(Schema.String),
+    series_id: Nullable(Schema.String),
+    starts_at: Schema.String,
+    ends_at: Schema.String,
+    quantity: Schema.Int,
+    total_cents: Schema.Int,
+    promo_code: Nullable(Schema.String),
+    discount_cents: Schema.Int,
+    gift_card_id: Nullable(Schema.String),
+    gift_cents: Schema.Int,
+    reference: Schema.String,
+    status: BookingStatus,
+    source: Schema.String,
+    notes: Schema.String,
+    answers: Answers,
+    metadata: Metadata,
+    cancelled_at: Nullable(Schema.String),
+    created_at: Schema.String,
+    expires_at: Nullable(Schema.String),
+    checkout_url: Nullable(Schema.String),
+    paid_at: Nullable(Schema.String),
+    paid_cents: Nullable(Schema.Int),
+    payment_intent_id: Nullable(Schema.String),
+    charged_cents: Nullable(Schema.Int),
+    refund_id: Nullable(Schema.String),
+    refund_cents: Nullable(Schema.Int),
+    refunded_at: Nullable(Schema.String),
+    refund_failed_at: Nullable(Schema.String),
+    refund_error: Nullable(Schema.String),
+    refund_next_at: Nullable(Schema.String),
+    guest_cancel_hours: Nullable(Schema.Int),
+    nudged_at: Nullable(Schema.String),
+    choose_by: Nullable(Schema.String),
+    waiver_token: Nullable(Schema.String),
+    waiver: Nullable(
+      Schema.Struct({
+        needed: Schema.Int,
+        signed: Schema.Int,
+        signatures: Schema.Array(
+          Schema.Struct({
+            id: Schema.String,
+            name: Schema.String,
+            signed_at: Schema.String,
+            for: Schema.Literal("booker", "child", "guest")
+          })
+        )
+      }).annotations({
+        identifier: "BookingWaiver",
+        description: "Signatures needed (one per seat or person, one per rental) and held"
+      })
+    ),
+    confirmed_at: Nullable(Schema.String),
+    updated_at: Nullable(Schema.String),
+    reseller_reference: Nullable(Schema.String),
+    cancel_reason: Nullable(Schema.String),
+    checked_in_at: Nullable(Schema.String),
+    no_show_at: Nullable(Schema.String),
+    previous: Schema.optional(Times),
+    offering: Schema.optional(
+      Schema.Struct({ id: Schema.String, name: Schema.String, kind: Kind, questions: Schema.Array(Question) })
+    ),
+    customer: Schema.optional(BookingCustomer)
+  })
+).annotations({ identifier: "Booking" })
 export type Booking = typeof Booking.Type
-
 
 /** The same names on the way in, where they say what to send. */
 const input = {
   ...meaning,
   offering_id: "The offering to book",
-  starts_at: "ISO 8601 instant with its offset: the start, for an appointment or a rental (a class may send session_id instead)",
+  starts_at:
+    "ISO 8601 instant with its offset: the start, for an appointment or a rental (a class may send session_id instead)",
   session_id: "A class's session (or give starts_at)",
   series_id: "A course: its calendar entry, booked whole",
   quantity: "class: seats; appointment: people in the party; rental: items. Default 1, at most max_per_booking",
@@ -130,26 +154,56 @@ const input = {
   waiver: "The booker signs the org's waiver as they book, for themselves and any children named"
 }
 
-export const BookingCreate = Schema.Struct(described(input, {
-  offering_id: Schema.UUID,
-  starts_at: Schema.optional(Instant),
-  quantity: Schema.optional(Int(1, 10000)),
-  customer: Schema.Struct({ email: Email, name: Text(1, 120), phone: Schema.optional(Text(3, 40)) }).annotations(strict),
-  session_id: Schema.optional(Schema.UUID),
-  series_id: Schema.optional(Schema.UUID),
-  periods: Schema.optional(Int(1, 60)),
-  answers: Schema.optional(Answers),
-  notes: Schema.optional(Text(0, 2000)),
-  metadata: Schema.optional(MetadataInput),
-  hold_minutes: Schema.optional(Int(1, 30)),
-  promo_code: Schema.optional(PromoCodeText),
-  gift_card_code: Schema.optional(GiftCardCode),
-  waiver: Schema.optional(Schema.Struct({
-    accept: Schema.Literal(true),
-    name: Text(1, 120),
-    children: Schema.optional(Schema.Array(Text(1, 120)).pipe(Schema.maxItems(100)))
-  }).annotations({ ...strict, identifier: "WaiverAcceptance", description: "The booker signs the org's waiver as they book, for themselves and any children named" }))
-})).annotations({ ...strict, identifier: "BookingCreate", examples: [{ offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21", quantity: 2, customer: { email: "ada@example.com", name: "Ada Lovelace" }, notes: "First class" }, { offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", starts_at: new Date("2026-06-05T09:00:00Z"), periods: 2, customer: { email: "grace@example.com", name: "Grace Hopper" }, promo_code: "SUMMER10", hold_minutes: 15 }] })
+export const BookingCreate = Schema.Struct(
+  described(input, {
+    offering_id: Schema.UUID,
+    starts_at: Schema.optional(Instant),
+    quantity: Schema.optional(Int(1, 10000)),
+    customer: Schema.Struct({ email: Email, name: Text(1, 120), phone: Schema.optional(Text(3, 40)) }).annotations(
+      strict
+    ),
+    session_id: Schema.optional(Schema.UUID),
+    series_id: Schema.optional(Schema.UUID),
+    periods: Schema.optional(Int(1, 60)),
+    answers: Schema.optional(Answers),
+    notes: Schema.optional(Text(0, 2000)),
+    metadata: Schema.optional(MetadataInput),
+    hold_minutes: Schema.optional(Int(1, 30)),
+    promo_code: Schema.optional(PromoCodeText),
+    gift_card_code: Schema.optional(GiftCardCode),
+    waiver: Schema.optional(
+      Schema.Struct({
+        accept: Schema.Literal(true),
+        name: Text(1, 120),
+        children: Schema.optional(Schema.Array(Text(1, 120)).pipe(Schema.maxItems(100)))
+      }).annotations({
+        ...strict,
+        identifier: "WaiverAcceptance",
+        description: "The booker signs the org's waiver as they book, for themselves and any children named"
+      })
+    )
+  })
+).annotations({
+  ...strict,
+  identifier: "BookingCreate",
+  examples: [
+    {
+      offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10",
+      session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21",
+      quantity: 2,
+      customer: { email: "ada@example.com", name: "Ada Lovelace" },
+      notes: "First class"
+    },
+    {
+      offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10",
+      starts_at: new Date("2026-06-05T09:00:00Z"),
+      periods: 2,
+      customer: { email: "grace@example.com", name: "Grace Hopper" },
+      promo_code: "SUMMER10",
+      hold_minutes: 15
+    }
+  ]
+})
 export type BookingCreate = typeof BookingCreate.Type
 
 export const BookingsQuery = Schema.Struct({
@@ -172,12 +226,24 @@ export const BookingPage = Schema.Struct({ data: Schema.Array(Booking), next_aft
 export const CancelBody = Schema.Struct({
   refund_cents: Schema.optional(Schema.NullOr(Int(0, MAX_TOTAL_CENTS))),
   reason: Schema.optional(Text(0, 500))
-}).annotations({ ...strict, identifier: "BookingCancel", examples: [{ refund_cents: null, reason: "Guest asked by phone" }, { refund_cents: 500 }] })
+}).annotations({
+  ...strict,
+  identifier: "BookingCancel",
+  examples: [{ refund_cents: null, reason: "Guest asked by phone" }, { refund_cents: 500 }]
+})
 export const MoveBody = Schema.Struct({
   starts_at: Schema.optional(Instant),
   session_id: Schema.optional(Schema.UUID)
-}).annotations({ ...strict, identifier: "BookingMove", examples: [{ session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21" }, { starts_at: new Date("2026-06-06T09:00:00Z") }] })
+}).annotations({
+  ...strict,
+  identifier: "BookingMove",
+  examples: [{ session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21" }, { starts_at: new Date("2026-06-06T09:00:00Z") }]
+})
 export const AttendanceBody = Schema.Struct({
   attendance: Schema.Literal("checked_in", "no_show", "clear")
 }).annotations({ ...strict, identifier: "BookingAttendance", examples: [{ attendance: "checked_in" }] })
-export const MarkPaidBody = Schema.Struct({ paid_cents: Schema.optional(Int(0, MAX_TOTAL_CENTS)) }).annotations({ ...strict, identifier: "BookingMarkPaid", examples: [{ paid_cents: 3000 }] })
+export const MarkPaidBody = Schema.Struct({ paid_cents: Schema.optional(Int(0, MAX_TOTAL_CENTS)) }).annotations({
+  ...strict,
+  identifier: "BookingMarkPaid",
+  examples: [{ paid_cents: 3000 }]
+})

@@ -11,7 +11,8 @@ const meaning = {
   start_time: "Local start time HH:MM:SS; null with end_time: all day",
   end_time: "Local end time HH:MM:SS; before start_time with span_days 1 runs overnight",
   span_days: "Days from a time's date to the date it ends (0 to 30)",
-  repeat: "none, daily, weekly (the first date's weekday), monthly (that weekday of the month, e.g. the last Tuesday), yearly, or weekdays (Monday to Friday)",
+  repeat:
+    "none, daily, weekly (the first date's weekday), monthly (that weekday of the month, e.g. the last Tuesday), yearly, or weekdays (Monday to Friday)",
   capacity: "classes only: seats for these times; null uses the class's capacity",
   ends_on: "Last local date of a repeat, inclusive; null repeats on (a course's repeat needs one)",
   made_until: "Local date through which its times exist; repeats are kept about a year ahead",
@@ -28,21 +29,23 @@ const meaning = {
   sessions: "A course: how many times it has to come"
 }
 
-export const Entry = Schema.Struct(described(meaning, {
-  id: Schema.String,
-  org_id: Schema.String,
-  offering_id: Schema.String,
-  starts_on: Schema.String,
-  start_time: Schema.NullOr(Schema.String),
-  end_time: Schema.NullOr(Schema.String),
-  span_days: Schema.Int,
-  repeat: Repeat,
-  capacity: Schema.NullOr(Schema.Int),
-  ends_on: Schema.NullOr(Schema.String),
-  made_until: Schema.String,
-  teacher: Teacher,
-  created_at: Schema.String
-})).annotations({ identifier: "CalendarEntry" })
+export const Entry = Schema.Struct(
+  described(meaning, {
+    id: Schema.String,
+    org_id: Schema.String,
+    offering_id: Schema.String,
+    starts_on: Schema.String,
+    start_time: Schema.NullOr(Schema.String),
+    end_time: Schema.NullOr(Schema.String),
+    span_days: Schema.Int,
+    repeat: Repeat,
+    capacity: Schema.NullOr(Schema.Int),
+    ends_on: Schema.NullOr(Schema.String),
+    made_until: Schema.String,
+    teacher: Teacher,
+    created_at: Schema.String
+  })
+).annotations({ identifier: "CalendarEntry" })
 export type Entry = typeof Entry.Type
 
 const entryFields = described(meaning, {
@@ -56,48 +59,92 @@ const entryFields = described(meaning, {
   ends_on: Schema.optional(Schema.NullOr(LocalDate))
 })
 
-export const EntryCreate = Schema.Struct({ ...entryFields, offering_id: Schema.UUID }).annotations({ ...strict, identifier: "CalendarEntryCreate", examples: [{ offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", starts_on: "2026-06-01", start_time: "09:00", end_time: "10:00", repeat: "weekly", ends_on: "2026-08-31" }] })
+export const EntryCreate = Schema.Struct({ ...entryFields, offering_id: Schema.UUID }).annotations({
+  ...strict,
+  identifier: "CalendarEntryCreate",
+  examples: [
+    {
+      offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10",
+      starts_on: "2026-06-01",
+      start_time: "09:00",
+      end_time: "10:00",
+      repeat: "weekly",
+      ends_on: "2026-08-31"
+    }
+  ]
+})
 export type EntryCreate = typeof EntryCreate.Type
-export const EntryUpdate = Schema.Struct({ ...entryFields, starts_on: Schema.optional(LocalDate) }).annotations({ ...strict, identifier: "CalendarEntryUpdate", examples: [{ start_time: "09:30", end_time: "10:30", teacher: "3c8e2a7d-1f4b-4d6e-9a2c-8b5f7e1d3a90" }] })
+export const EntryUpdate = Schema.Struct({ ...entryFields, starts_on: Schema.optional(LocalDate) }).annotations({
+  ...strict,
+  identifier: "CalendarEntryUpdate",
+  examples: [{ start_time: "09:30", end_time: "10:30", teacher: "3c8e2a7d-1f4b-4d6e-9a2c-8b5f7e1d3a90" }]
+})
 export type EntryUpdate = typeof EntryUpdate.Type
 
-export const Session = Schema.Struct(described(meaning, {
-  id: Schema.String,
-  org_id: Schema.String,
-  offering_id: Schema.String,
-  starts_at: Schema.String,
-  ends_at: Schema.String,
-  capacity: Schema.NullOr(Schema.Int),
-  status: Schema.Literal("scheduled", "cancelled"),
-  series_id: Schema.NullOr(Schema.String),
-  occurs_on: Schema.NullOr(Schema.String),
-  teacher: Teacher,
-  created_at: Schema.String,
-  booked: Schema.optional(Schema.Int)
-})).annotations({ identifier: "Session" })
+export const Session = Schema.Struct(
+  described(meaning, {
+    id: Schema.String,
+    org_id: Schema.String,
+    offering_id: Schema.String,
+    starts_at: Schema.String,
+    ends_at: Schema.String,
+    capacity: Schema.NullOr(Schema.Int),
+    status: Schema.Literal("scheduled", "cancelled"),
+    series_id: Schema.NullOr(Schema.String),
+    occurs_on: Schema.NullOr(Schema.String),
+    teacher: Teacher,
+    created_at: Schema.String,
+    booked: Schema.optional(Schema.Int)
+  })
+).annotations({ identifier: "Session" })
 export type Session = typeof Session.Type
 
-export const SessionCreate = Schema.Struct(described(meaning, {
-  offering_id: Schema.UUID,
-  starts_at: Instant,
-  ends_at: Schema.optional(Instant),
-  repeat_weeks: Schema.optional(Int(1, 52)),
-  capacity: Schema.optional(Schema.NullOr(Int(1, 10000))),
-  teacher: Schema.optional(Schema.NullOr(Schema.UUID))
-})).annotations({ ...strict, identifier: "SessionCreate", examples: [{ offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", starts_at: new Date("2026-06-03T17:00:00Z"), repeat_weeks: 4, capacity: 10 }] })
+export const SessionCreate = Schema.Struct(
+  described(meaning, {
+    offering_id: Schema.UUID,
+    starts_at: Instant,
+    ends_at: Schema.optional(Instant),
+    repeat_weeks: Schema.optional(Int(1, 52)),
+    capacity: Schema.optional(Schema.NullOr(Int(1, 10000))),
+    teacher: Schema.optional(Schema.NullOr(Schema.UUID))
+  })
+).annotations({
+  ...strict,
+  identifier: "SessionCreate",
+  examples: [
+    {
+      offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10",
+      starts_at: new Date("2026-06-03T17:00:00Z"),
+      repeat_weeks: 4,
+      capacity: 10
+    }
+  ]
+})
 export type SessionCreate = typeof SessionCreate.Type
 
-export const SessionUpdate = Schema.Struct(described(meaning, {
-  starts_at: Schema.optional(Instant),
-  ends_at: Schema.optional(Instant),
-  teacher: Schema.optional(Schema.NullOr(Schema.UUID))
-})).annotations({ ...strict, identifier: "SessionUpdate", examples: [{ starts_at: new Date("2026-06-03T18:00:00Z"), ends_at: new Date("2026-06-03T19:00:00Z") }] })
+export const SessionUpdate = Schema.Struct(
+  described(meaning, {
+    starts_at: Schema.optional(Instant),
+    ends_at: Schema.optional(Instant),
+    teacher: Schema.optional(Schema.NullOr(Schema.UUID))
+  })
+).annotations({
+  ...strict,
+  identifier: "SessionUpdate",
+  examples: [{ starts_at: new Date("2026-06-03T18:00:00Z"), ends_at: new Date("2026-06-03T19:00:00Z") }]
+})
 export type SessionUpdate = typeof SessionUpdate.Type
 
-export const SessionCancel = Schema.Struct(described(meaning, {
-  guests: Schema.optional(Schema.Literal("refund", "choose")),
-  note: Schema.optional(Text(0, 200))
-})).annotations({ ...strict, identifier: "SessionCancel", examples: [{ guests: "choose", note: "The teacher is ill; pick another evening or take a refund." }] })
+export const SessionCancel = Schema.Struct(
+  described(meaning, {
+    guests: Schema.optional(Schema.Literal("refund", "choose")),
+    note: Schema.optional(Text(0, 200))
+  })
+).annotations({
+  ...strict,
+  identifier: "SessionCancel",
+  examples: [{ guests: "choose", note: "The teacher is ill; pick another evening or take a refund." }]
+})
 
 export const SessionsQuery = Schema.Struct({
   offering_id: Schema.optional(Schema.UUID),
@@ -106,16 +153,26 @@ export const SessionsQuery = Schema.Struct({
   status: Schema.optional(Schema.Literal("scheduled", "cancelled"))
 })
 
-export const Slot = Schema.Struct(described({ starts_at: meaning.starts_at, ends_at: "ISO 8601 instant, UTC", remaining: meaning.remaining, sessions: meaning.sessions }, {
-  starts_at: Schema.String,
-  ends_at: Schema.String,
-  capacity: Schema.Int,
-  remaining: Schema.Int,
-  session_id: Schema.optional(Schema.String),
-  series_id: Schema.optional(Schema.String),
-  sessions: Schema.optional(Schema.Int),
-  repeat: Schema.optional(Schema.String)
-})).annotations({ identifier: "Slot" })
+export const Slot = Schema.Struct(
+  described(
+    {
+      starts_at: meaning.starts_at,
+      ends_at: "ISO 8601 instant, UTC",
+      remaining: meaning.remaining,
+      sessions: meaning.sessions
+    },
+    {
+      starts_at: Schema.String,
+      ends_at: Schema.String,
+      capacity: Schema.Int,
+      remaining: Schema.Int,
+      session_id: Schema.optional(Schema.String),
+      series_id: Schema.optional(Schema.String),
+      sessions: Schema.optional(Schema.Int),
+      repeat: Schema.optional(Schema.String)
+    }
+  )
+).annotations({ identifier: "Slot" })
 
 export const Availability = Schema.Struct({ timezone: Schema.String, data: Schema.Array(Slot) })
 export const AvailabilityQuery = Schema.Struct({ from: Schema.optional(LocalDate), to: Schema.optional(LocalDate) })

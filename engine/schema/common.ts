@@ -12,13 +12,23 @@ export const isInstant = (s: string) => {
   if (m === null) return false
   const [y, mo, d, h, mi, se = "0", oh = "0", om = "0"] = m.slice(1)
   const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)))
-  return day.getUTCFullYear() === Number(y) && day.getUTCMonth() === Number(mo) - 1 && day.getUTCDate() === Number(d) &&
-    Number(h) <= 23 && Number(mi) <= 59 && Number(se) <= 59 && Number(oh) <= 23 && Number(om) <= 59
+  return (
+    day.getUTCFullYear() === Number(y) &&
+    day.getUTCMonth() === Number(mo) - 1 &&
+    day.getUTCDate() === Number(d) &&
+    Number(h) <= 23 &&
+    Number(mi) <= 59 &&
+    Number(se) <= 59 &&
+    Number(oh) <= 23 &&
+    Number(om) <= 59
+  )
 }
 
 /** ISO 8601 instant in, Date out; always encoded back as UTC with Z. */
 export const Instant = Schema.String.pipe(
-  Schema.filter(isInstant, { message: () => "must be an ISO 8601 instant with its offset, such as 2026-05-01T09:00:00Z" }),
+  Schema.filter(isInstant, {
+    message: () => "must be an ISO 8601 instant with its offset, such as 2026-05-01T09:00:00Z"
+  }),
   Schema.compose(Schema.Date)
 ).annotations({ description: "ISO 8601 instant (UTC)" })
 export const Timestamp = Schema.String.annotations({ description: "ISO 8601 UTC timestamp" })
@@ -47,7 +57,7 @@ export const charCount = (s: string): number => {
     const c = s.charCodeAt(i)
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = s.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) (n--, i++)
+      if (d >= 0xdc00 && d <= 0xdfff) n--, i++
     }
   }
   return n
@@ -73,11 +83,13 @@ export const truncateChars = (s: string, max: number): string => {
 /** A string of `min` to `max` characters (code points), with the same bounds in its JSON Schema. */
 export const Text = (min: number, max: number) => {
   const says = min === 0 ? `at most ${max} characters` : `${min} to ${max} characters`
-  return Schema.String.pipe(Schema.filter((s) => charsWithin(s, min, max), {
-    message: () => `must be ${says}`,
-    description: `${says} (Unicode code points)`,
-    jsonSchema: min === 0 ? { maxLength: max } : { minLength: min, maxLength: max }
-  }))
+  return Schema.String.pipe(
+    Schema.filter((s) => charsWithin(s, min, max), {
+      message: () => `must be ${says}`,
+      description: `${says} (Unicode code points)`,
+      jsonSchema: min === 0 ? { maxLength: max } : { minLength: min, maxLength: max }
+    })
+  )
 }
 
 /**
@@ -90,8 +102,12 @@ export const MAX_TOTAL_CENTS = 99_999_999
 export const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
 /** Any JSON value. Its JSON Schema is spelled out: Schema.Unknown's fixed `$id`, repeated, makes an OpenAPI document invalid. */
-export const JsonValue = Schema.Unknown.annotations({ jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] } })
-export const JsonObject = Schema.Record({ key: Schema.String, value: JsonValue }).annotations({ description: "Free-form JSON object" })
+export const JsonValue = Schema.Unknown.annotations({
+  jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] }
+})
+export const JsonObject = Schema.Record({ key: Schema.String, value: JsonValue }).annotations({
+  description: "Free-form JSON object"
+})
 
 /** Most bytes of metadata (as JSON, UTF-8) one resource keeps: events carry it, so it is bounded where it enters. */
 export const METADATA_MAX_BYTES = 16_384
@@ -114,9 +130,15 @@ const depthOf = (u: unknown, limit: number): number => {
 
 /** Metadata as sent: a JSON object of at most METADATA_MAX_BYTES, nested at most METADATA_MAX_DEPTH deep. */
 export const MetadataInput = JsonObject.pipe(
-  Schema.filter((o) => depthOf(o, METADATA_MAX_DEPTH) <= METADATA_MAX_DEPTH, { message: () => `must be nested at most ${METADATA_MAX_DEPTH} deep` }),
-  Schema.filter((o) => Buffer.byteLength(JSON.stringify(o)) <= METADATA_MAX_BYTES, { message: () => `must be at most ${METADATA_MAX_BYTES} bytes as JSON` })
-).annotations({ description: `Free-form JSON object, at most ${METADATA_MAX_BYTES} bytes as JSON and ${METADATA_MAX_DEPTH} levels deep` })
+  Schema.filter((o) => depthOf(o, METADATA_MAX_DEPTH) <= METADATA_MAX_DEPTH, {
+    message: () => `must be nested at most ${METADATA_MAX_DEPTH} deep`
+  }),
+  Schema.filter((o) => Buffer.byteLength(JSON.stringify(o)) <= METADATA_MAX_BYTES, {
+    message: () => `must be at most ${METADATA_MAX_BYTES} bytes as JSON`
+  })
+).annotations({
+  description: `Free-form JSON object, at most ${METADATA_MAX_BYTES} bytes as JSON and ${METADATA_MAX_DEPTH} levels deep`
+})
 
 export const ListOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
 
@@ -125,7 +147,13 @@ export const ListOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ 
  * property, so a field's bounds keep their own JSON Schema keywords.
  */
 export const described = <F extends Schema.Struct.Fields>(meaning: Readonly<Record<string, string>>, fields: F): F =>
-  Object.fromEntries(Object.entries(fields).map(([k, s]) => [
-    k,
-    meaning[k] === undefined ? s : Schema.isPropertySignature(s) ? s.annotations({ description: meaning[k] }) : Schema.propertySignature(s).annotations({ description: meaning[k] })
-  ])) as F
+  Object.fromEntries(
+    Object.entries(fields).map(([k, s]) => [
+      k,
+      meaning[k] === undefined
+        ? s
+        : Schema.isPropertySignature(s)
+          ? s.annotations({ description: meaning[k] })
+          : Schema.propertySignature(s).annotations({ description: meaning[k] })
+    ])
+  ) as F

@@ -1,6 +1,8 @@
 import { ISO_4217_DECIMALS } from "./iso4217.ts"
 
-const ISO_DECIMALS = new Map(ISO_4217_DECIMALS.flatMap(([decimals, codes]) => codes.split(" ").map((code) => [code, decimals] as const)))
+const ISO_DECIMALS = new Map(
+  ISO_4217_DECIMALS.flatMap(([decimals, codes]) => codes.split(" ").map((code) => [code, decimals] as const))
+)
 /** The currencies this runtime's Intl knows (ICU's CLDR data, kept current with Node). */
 const KNOWN = new Set(Intl.supportedValuesOf("currency"))
 
@@ -13,7 +15,10 @@ export const isCurrency = (code: string): boolean => /^[A-Z]{3}$/.test(code) && 
  * IDR 0 for ISO's 2), and money here is counted in ISO minor units, as payment processors count it.
  */
 export const currencyDecimals = (code: string): number =>
-  ISO_DECIMALS.get(code) ?? (isCurrency(code) ? new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2 : 2)
+  ISO_DECIMALS.get(code) ??
+  (isCurrency(code)
+    ? (new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2)
+    : 2)
 
 /** Minor units per major unit: 1 for JPY, 100 for EUR, 1000 for BHD. */
 export const minorUnits = (code: string): number => 10 ** currencyDecimals(code)

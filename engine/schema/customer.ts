@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { charsWithin, Int, Text, Timestamp, strict } from "./common.ts"
+import { charsWithin, Int, strict, Text, Timestamp } from "./common.ts"
 
 const EMAIL = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)+$/
 const PHONE = /^\+?[0-9][0-9 ().-]{2,38}$/
@@ -31,7 +31,11 @@ export const CustomerCreate = Schema.Struct({
   email: Email,
   name: Schema.optional(Schema.NullOr(Name)),
   phone: Schema.optional(Schema.NullOr(Phone))
-}).annotations({ ...strict, identifier: "CustomerCreate", examples: [{ email: "ada@example.com", name: "Ada Lovelace", phone: "+44 20 7946 0000" }] })
+}).annotations({
+  ...strict,
+  identifier: "CustomerCreate",
+  examples: [{ email: "ada@example.com", name: "Ada Lovelace", phone: "+44 20 7946 0000" }]
+})
 export type CustomerCreate = typeof CustomerCreate.Type
 
 export const CustomerUpdate = Schema.Struct({
@@ -53,7 +57,13 @@ export const CustomerPage = Schema.Struct({ data: Schema.Array(Customer), next_a
 /** 10,000 rows of generous width; the row count itself is checked after parsing (too_many_rows). */
 export const CustomerImport = Schema.Struct({
   csv: Text(1, 8_000_000)
-}).annotations({ ...strict, identifier: "CustomerImport", examples: [{ csv: "email,name,phone\nada@example.com,Ada Lovelace,+44 20 7946 0000\ngrace@example.com,Grace Hopper,\n" }] })
+}).annotations({
+  ...strict,
+  identifier: "CustomerImport",
+  examples: [
+    { csv: "email,name,phone\nada@example.com,Ada Lovelace,+44 20 7946 0000\ngrace@example.com,Grace Hopper,\n" }
+  ]
+})
 
 export const ImportResult = Schema.Struct({
   created: Schema.Int,

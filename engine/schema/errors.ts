@@ -12,7 +12,6 @@ export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unproces
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields) {}
 export class TooMany extends Schema.TaggedError<TooMany>()("TooMany", fields) {}
 
-
 export const notFound = (what: string) => new NotFound({ code: "not_found", message: `${what} not found` })
 export const badRequest = (code: string, message: string) => new BadRequest({ code, message })
 export const forbidden = (message: string) => new Forbidden({ code: "forbidden", message })

@@ -4,7 +4,9 @@ import { Int, Text } from "./common.ts"
 export const Event = Schema.Struct({
   id: Schema.Int,
   type: Schema.String,
-  data: Schema.Unknown.annotations({ jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] } }),
+  data: Schema.Unknown.annotations({
+    jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] }
+  }),
   created_at: Schema.String
 }).annotations({ identifier: "Event" })
 export type Event = typeof Event.Type

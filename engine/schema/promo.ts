@@ -17,47 +17,65 @@ const meaning = {
   active: "false switches it off (promo_code_inactive)"
 }
 
-export const PromoCode = Schema.Struct(described(meaning, {
-  id: Schema.String,
-  code: Schema.String,
-  percent_off: Schema.NullOr(Schema.Int),
-  amount_off_cents: Schema.NullOr(Schema.Int),
-  max_uses: Schema.NullOr(Schema.Int),
-  uses: Schema.Int,
-  starts_on: Schema.NullOr(Schema.String),
-  ends_on: Schema.NullOr(Schema.String),
-  offering_ids: Schema.NullOr(Schema.Array(Schema.String)),
-  active: Schema.Boolean,
-  created_at: Schema.String,
-  updated_at: Schema.NullOr(Schema.String)
-})).annotations({ identifier: "PromoCode" })
+export const PromoCode = Schema.Struct(
+  described(meaning, {
+    id: Schema.String,
+    code: Schema.String,
+    percent_off: Schema.NullOr(Schema.Int),
+    amount_off_cents: Schema.NullOr(Schema.Int),
+    max_uses: Schema.NullOr(Schema.Int),
+    uses: Schema.Int,
+    starts_on: Schema.NullOr(Schema.String),
+    ends_on: Schema.NullOr(Schema.String),
+    offering_ids: Schema.NullOr(Schema.Array(Schema.String)),
+    active: Schema.Boolean,
+    created_at: Schema.String,
+    updated_at: Schema.NullOr(Schema.String)
+  })
+).annotations({ identifier: "PromoCode" })
 export type PromoCode = typeof PromoCode.Type
 
-const OfferingIds = Schema.NullOr(Schema.Array(Schema.UUID).pipe(Schema.minItems(1), Schema.maxItems(200))).annotations({
-  description: "The offerings it applies to; null: all"
+const OfferingIds = Schema.NullOr(Schema.Array(Schema.UUID).pipe(Schema.minItems(1), Schema.maxItems(200))).annotations(
+  {
+    description: "The offerings it applies to; null: all"
+  }
+)
+const MaxUses = Schema.NullOr(Int(1, 1_000_000)).annotations({
+  description: "How many bookings may use it; null: unlimited"
 })
-const MaxUses = Schema.NullOr(Int(1, 1_000_000)).annotations({ description: "How many bookings may use it; null: unlimited" })
 
-export const PromoCodeCreate = Schema.Struct(described(meaning, {
-  code: PromoCodeText,
-  percent_off: Schema.optional(Int(1, 100)),
-  amount_off_cents: Schema.optional(Int(1, MAX_TOTAL_CENTS)),
-  max_uses: Schema.optional(MaxUses),
-  starts_on: Schema.optional(Schema.NullOr(LocalDate)),
-  ends_on: Schema.optional(Schema.NullOr(LocalDate)),
-  offering_ids: Schema.optional(OfferingIds),
-  active: Schema.optional(Schema.Boolean)
-})).annotations({ ...strict, identifier: "PromoCodeCreate", description: "Exactly one of percent_off and amount_off_cents", examples: [{ code: "SUMMER10", percent_off: 10, max_uses: 100, ends_on: "2026-08-31" }, { code: "WELCOME5", amount_off_cents: 500, offering_ids: ["6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10"] }] })
+export const PromoCodeCreate = Schema.Struct(
+  described(meaning, {
+    code: PromoCodeText,
+    percent_off: Schema.optional(Int(1, 100)),
+    amount_off_cents: Schema.optional(Int(1, MAX_TOTAL_CENTS)),
+    max_uses: Schema.optional(MaxUses),
+    starts_on: Schema.optional(Schema.NullOr(LocalDate)),
+    ends_on: Schema.optional(Schema.NullOr(LocalDate)),
+    offering_ids: Schema.optional(OfferingIds),
+    active: Schema.optional(Schema.Boolean)
+  })
+).annotations({
+  ...strict,
+  identifier: "PromoCodeCreate",
+  description: "Exactly one of percent_off and amount_off_cents",
+  examples: [
+    { code: "SUMMER10", percent_off: 10, max_uses: 100, ends_on: "2026-08-31" },
+    { code: "WELCOME5", amount_off_cents: 500, offering_ids: ["6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10"] }
+  ]
+})
 export type PromoCodeCreate = typeof PromoCodeCreate.Type
 
 /** Switch it on or off, change its limit, dates or offerings; the code and its discount stay as made. */
-export const PromoCodeUpdate = Schema.Struct(described(meaning, {
-  max_uses: Schema.optional(MaxUses),
-  starts_on: Schema.optional(Schema.NullOr(LocalDate)),
-  ends_on: Schema.optional(Schema.NullOr(LocalDate)),
-  offering_ids: Schema.optional(OfferingIds),
-  active: Schema.optional(Schema.Boolean)
-})).annotations({ ...strict, identifier: "PromoCodeUpdate", examples: [{ active: false }] })
+export const PromoCodeUpdate = Schema.Struct(
+  described(meaning, {
+    max_uses: Schema.optional(MaxUses),
+    starts_on: Schema.optional(Schema.NullOr(LocalDate)),
+    ends_on: Schema.optional(Schema.NullOr(LocalDate)),
+    offering_ids: Schema.optional(OfferingIds),
+    active: Schema.optional(Schema.Boolean)
+  })
+).annotations({ ...strict, identifier: "PromoCodeUpdate", examples: [{ active: false }] })
 export type PromoCodeUpdate = typeof PromoCodeUpdate.Type
 
 export const PromoCodePage = Schema.Struct({ data: Schema.Array(PromoCode) })

@@ -1,18 +1,27 @@
 import { Schema } from "effect"
-import { Offering } from "./offering.ts"
 import { BookingCreate } from "./booking.ts"
 import { Int } from "./common.ts"
 import { GiftCardCode } from "./gift.ts"
+import { Offering } from "./offering.ts"
 import { PromoCodeText } from "./promo.ts"
 
 /** An offering as a guest may see it: no org_id, metadata or bookkeeping. */
-export const PublicOffering = Offering.pipe(Schema.omit("org_id", "metadata", "created_at", "updated_at", "active", "gauge_site")).annotations({ identifier: "PublicOffering" })
+export const PublicOffering = Offering.pipe(
+  Schema.omit("org_id", "metadata", "created_at", "updated_at", "active", "gauge_site")
+).annotations({ identifier: "PublicOffering" })
 export const PublicOfferingPage = Schema.Struct({ data: Schema.Array(PublicOffering) })
 
 export const PublicBookingCreate = BookingCreate.pipe(Schema.omit("metadata", "hold_minutes")).annotations({
   parseOptions: { onExcessProperty: "error" },
   identifier: "PublicBookingCreate",
-  examples: [{ offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21", quantity: 1, customer: { email: "ada@example.com", name: "Ada Lovelace" } }]
+  examples: [
+    {
+      offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10",
+      session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21",
+      quantity: 1,
+      customer: { email: "ada@example.com", name: "Ada Lovelace" }
+    }
+  ]
 })
 
 export const PublicBooked = Schema.Struct({
@@ -29,7 +38,9 @@ export const PublicBooked = Schema.Struct({
   gift_cents: Schema.Int,
   expires_at: Schema.NullOr(Schema.String),
   checkout_url: Schema.NullOr(Schema.String).annotations({ description: "Where the guest pays, when payment is due" }),
-  page_url: Schema.String.annotations({ description: "The guest's own page (/b/{handle}); the widget's user is the guest" })
+  page_url: Schema.String.annotations({
+    description: "The guest's own page (/b/{handle}); the widget's user is the guest"
+  })
 }).annotations({ identifier: "PublicBooked" })
 
 export const PublicOrg = Schema.Struct({
@@ -38,9 +49,14 @@ export const PublicOrg = Schema.Struct({
   currency: Schema.String,
   currency_minor_units: Schema.Int,
   locale: Schema.String,
-  waiver_text: Schema.NullOr(Schema.String).annotations({ description: "The waiver guests accept as they book offerings with waiver_required" }),
+  waiver_text: Schema.NullOr(Schema.String).annotations({
+    description: "The waiver guests accept as they book offerings with waiver_required"
+  }),
   waiver_version: Schema.Int,
-  today: Schema.String.annotations({ description: "Today's date (YYYY-MM-DD) in the org's time zone, by the engine's clock: where a calendar of times starts" })
+  today: Schema.String.annotations({
+    description:
+      "Today's date (YYYY-MM-DD) in the org's time zone, by the engine's clock: where a calendar of times starts"
+  })
 }).annotations({ identifier: "PublicOrg" })
 
 /** What a booking would cost, with a promo code and gift card applied: the widget's price as the guest types. */
@@ -50,7 +66,18 @@ export const PublicQuoteInput = Schema.Struct({
   periods: Schema.optional(Int(1, 60)),
   promo_code: Schema.optional(PromoCodeText),
   gift_card_code: Schema.optional(GiftCardCode)
-}).annotations({ parseOptions: { onExcessProperty: "error" }, identifier: "PublicQuoteInput", examples: [{ offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10", quantity: 2, promo_code: "SUMMER10", gift_card_code: "GIFT-7Q2M-XK4P" }] })
+}).annotations({
+  parseOptions: { onExcessProperty: "error" },
+  identifier: "PublicQuoteInput",
+  examples: [
+    {
+      offering_id: "6f1c2f0e-8a51-4a39-9a57-1f4d2b7c9e10",
+      quantity: 2,
+      promo_code: "SUMMER10",
+      gift_card_code: "GIFT-7Q2M-XK4P"
+    }
+  ]
+})
 export const PublicQuote = Schema.Struct({
   price_cents: Schema.Int.annotations({ description: "Before any code" }),
   discount_cents: Schema.Int,

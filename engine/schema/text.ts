@@ -7,12 +7,19 @@ const LONE_SURROGATE = /\p{Cs}/u
 
 /** What is wrong with a string as text, or undefined when nothing is. */
 export const badText = (s: string): string | undefined =>
-  s.includes("\u0000") ? "must not contain NUL characters" : LONE_SURROGATE.test(s) ? "must be valid Unicode (no lone surrogates)" : undefined
+  s.includes("\u0000")
+    ? "must not contain NUL characters"
+    : LONE_SURROGATE.test(s)
+      ? "must be valid Unicode (no lone surrogates)"
+      : undefined
 
 export type TextPath = ReadonlyArray<string | number>
 
 /** The first string or key of a parsed JSON value holding a NUL or a lone surrogate: where, and what is wrong with it. */
-export const findBadText = (u: unknown, path: TextPath = []): { readonly path: TextPath; readonly problem: string } | undefined => {
+export const findBadText = (
+  u: unknown,
+  path: TextPath = []
+): { readonly path: TextPath; readonly problem: string } | undefined => {
   if (typeof u === "string") {
     const problem = badText(u)
     return problem === undefined ? undefined : { path, problem }
@@ -36,4 +43,8 @@ export const findBadText = (u: unknown, path: TextPath = []): { readonly path: T
 }
 
 /** A path as a field name: `contact.fullName`, `unitItems[0].uuid`. */
-export const fieldName = (path: TextPath) => path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("").replace(/^\./, "")
+export const fieldName = (path: TextPath) =>
+  path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`))
+    .join("")
+    .replace(/^\./, "")

@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
-import { Wakeups } from "./Wakeups.ts"
 import type { Event, NewEvent } from "../schema/event.ts"
+import { fn, traced } from "../tracing.ts"
 import { EngineClock } from "./Clock.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
-import { fn, traced } from "../tracing.ts"
+import { Wakeups } from "./Wakeups.ts"
 
 export type { NewEvent } from "../schema/event.ts"
 
@@ -42,7 +42,7 @@ interface Row {
 const toEvent = (r: Row): Event => ({ id: r.id, type: r.type, data: r.data, created_at: r.created_at.toISOString() })
 
 export class Events extends Effect.Service<Events>()("Events", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const prepared = yield* Prepared
@@ -57,9 +57,14 @@ export class Events extends Effect.Service<Events>()("Events", {
      * for the relay (every writer of events does so: transports/events/relay.ts reads only the queue).
      */
     const append = (orgId: string, events: ReadonlyArray<NewEvent>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (events.length === 0) return
-        yield* prepared.run(APPEND, [orgId, yield* clock.now, events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))])
+        yield* prepared.run(APPEND, [
+          orgId,
+          yield* clock.now,
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.data))
+        ])
         yield* wakeups.poke
       }).pipe(Effect.orDie, traced("Events.append"))
 
@@ -68,11 +73,11 @@ export class Events extends Effect.Service<Events>()("Events", {
      * of the org is in flight, so the newest id is final (webhooks.create starts an endpoint after it).
      */
     const lockOrg = (orgId: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* prepared.run(LOCK, [orgId, yield* clock.now])
       }).pipe(Effect.orDie)
 
-    const list = fn("Events.list")(function*(q: {
+    const list = fn("Events.list")(function* (q: {
       after?: number
       limit?: number
       type?: string

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { conflict, Unprocessable } from "../schema/errors.ts"
+import { transaction } from "../store/transaction.ts"
 import { EngineClock } from "./Clock.ts"
 import { Jobs } from "./Jobs.ts"
-import { transaction } from "../store/transaction.ts"
 
 export interface StoredResponse {
   readonly status: number
@@ -22,7 +22,7 @@ const KEEP_MS = 48 * 3600_000
  */
 export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
   dependencies: [Jobs.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const jobs = yield* Jobs
@@ -33,39 +33,53 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
       requestHash: string,
       work: Effect.Effect<StoredResponse & { store: boolean }, E, R>
     ) =>
-      Effect.gen(function*() {
-        const [lock] = yield* sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${orgId + key})) as ok`.pipe(Effect.orDie)
-        if (!lock.ok) return yield* conflict("idempotency_in_progress", "a request with this Idempotency-Key is still running; retry later")
-        const found = yield* sql<{ request_hash: string; status: number; headers: { "content-type": string }; body: string }>`
-          select request_hash, status, headers, body from idempotency_keys where org_id = ${orgId} and key = ${key}`.pipe(Effect.orDie)
+      Effect.gen(function* () {
+        const [lock] = yield* sql<{
+          ok: boolean
+        }>`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${orgId + key})) as ok`.pipe(Effect.orDie)
+        if (!lock.ok)
+          return yield* conflict(
+            "idempotency_in_progress",
+            "a request with this Idempotency-Key is still running; retry later"
+          )
+        const found = yield* sql<{
+          request_hash: string
+          status: number
+          headers: { "content-type": string }
+          body: string
+        }>`
+          select request_hash, status, headers, body from idempotency_keys where org_id = ${orgId} and key = ${key}`.pipe(
+          Effect.orDie
+        )
         const previous = Option.fromNullable(found[0])
         if (Option.isSome(previous)) {
           if (previous.value.request_hash !== requestHash) {
-            return yield* new Unprocessable({ code: "idempotency_key_reused", message: "this Idempotency-Key was used with another request" })
+            return yield* new Unprocessable({
+              code: "idempotency_key_reused",
+              message: "this Idempotency-Key was used with another request"
+            })
           }
           const p = previous.value
           return { replayed: true, status: p.status, contentType: p.headers["content-type"], body: p.body }
         }
         const response = yield* work
         if (response.store) {
-          yield* sql`insert into idempotency_keys ${
-            sql.insert({
-              org_id: orgId,
-              key,
-              request_hash: requestHash,
-              status: response.status,
-              headers: JSON.stringify({ "content-type": response.contentType }),
-              body: response.body,
-              created_at: yield* clock.now
-            })
-          }`.pipe(Effect.orDie)
+          yield* sql`insert into idempotency_keys ${sql.insert({
+            org_id: orgId,
+            key,
+            request_hash: requestHash,
+            status: response.status,
+            headers: JSON.stringify({ "content-type": response.contentType }),
+            body: response.body,
+            created_at: yield* clock.now
+          })}`.pipe(Effect.orDie)
         }
         return { replayed: false, ...response }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 
     yield* jobs.register({
       name: "idempotency.purge",
-      run: Effect.gen(function*() {
+      run: Effect.gen(function* () {
         const cutoff = new Date((yield* clock.now).getTime() - KEEP_MS)
         yield* sql`delete from idempotency_keys where created_at < ${cutoff}`
       }).pipe(Effect.orDie)

@@ -18,11 +18,11 @@ export interface Job {
  * them all when woken or when the earliest `next` comes, and CLOCK=test runs them whenever the clock is advanced.
  */
 export class Jobs extends Effect.Service<Jobs>()("Jobs", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const registry = yield* Ref.make<ReadonlyArray<Job>>([])
     const register = (job: Job) => Ref.update(registry, (jobs) => [...jobs.filter((j) => j.name !== job.name), job])
-    const runDue = Effect.gen(function*() {
+    const runDue = Effect.gen(function* () {
       for (const job of yield* Ref.get(registry)) {
         yield* job.run.pipe(
           traced(`Job.${job.name}`),
@@ -31,12 +31,16 @@ export class Jobs extends Effect.Service<Jobs>()("Jobs", {
       }
     })
     /** The earliest time any job has work, by the engine clock, in one query; none when nothing is waiting. */
-    const nextDue = Effect.gen(function*() {
+    const nextDue = Effect.gen(function* () {
       const fragments = (yield* Ref.get(registry)).flatMap((j) => (j.next === undefined ? [] : [j.next]))
       if (fragments.length === 0) return Option.none<Date>()
       const [row] = yield* sql<{ at: Date | null }>`select least(${sql.csv(fragments)}) as at`
       return Option.fromNullable(row.at)
-    }).pipe(Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("jobs: next due time unknown", cause), Option.none<Date>())))
+    }).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.as(Effect.logWarning("jobs: next due time unknown", cause), Option.none<Date>())
+      )
+    )
     return { register, runDue, nextDue } as const
   })
 }) {}

@@ -2,7 +2,9 @@ import { Context } from "effect"
 
 /** Where guests are sent: the guest page /b/{handle} and the waiver page /w/{token} under PUBLIC_URL. */
 export class Links extends Context.Reference<Links>()("Links", {
-  defaultValue: (): { readonly publicUrl: string; readonly mailDomain?: string | undefined } => ({ publicUrl: "http://127.0.0.1:3000" })
+  defaultValue: (): { readonly publicUrl: string; readonly mailDomain?: string | undefined } => ({
+    publicUrl: "http://127.0.0.1:3000"
+  })
 }) {}
 
 /** A conversation's reply address: reply+<token>@<domain> (the org's reply_to_domain, else MAIL_DOMAIN). */

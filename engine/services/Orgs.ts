@@ -1,16 +1,16 @@
-import { isEmailTaken as isUniqueViolation } from "../store/customerRow.ts"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { Signals } from "../ports/Signals.ts"
 import { badRequest, conflict, forbidden, notFound } from "../schema/errors.ts"
 import { minorUnits, type Org } from "../schema/org.ts"
-import { EngineClock } from "./Clock.ts"
-import { CurrentOrg, type KeyKind, type Plan, type Role } from "./CurrentOrg.ts"
-import { Signals } from "../ports/Signals.ts"
-import { Events } from "./Events.ts"
-import { fn, traced } from "../tracing.ts"
+import { isEmailTaken as isUniqueViolation } from "../store/customerRow.ts"
 import { transaction } from "../store/transaction.ts"
 import { webhookStore } from "../store/webhooks.ts"
+import { fn, traced } from "../tracing.ts"
+import { EngineClock } from "./Clock.ts"
+import { CurrentOrg, type KeyKind, type Plan, type Role } from "./CurrentOrg.ts"
+import { Events } from "./Events.ts"
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")
 const newKey = () => `bk_live_${randomBytes(24).toString("base64url")}`
@@ -47,8 +47,14 @@ interface KeyRow {
 }
 
 const toKey = (r: KeyRow) => ({
-  id: r.id, prefix: r.prefix, name: r.name, user_id: r.user_id, role: r.role, kind: r.kind,
-  created_at: r.created_at.toISOString(), revoked_at: r.revoked_at?.toISOString() ?? null
+  id: r.id,
+  prefix: r.prefix,
+  name: r.name,
+  user_id: r.user_id,
+  role: r.role,
+  kind: r.kind,
+  created_at: r.created_at.toISOString(),
+  revoked_at: r.revoked_at?.toISOString() ?? null
 })
 
 export const toOrg = (r: OrgRow): Org => ({
@@ -81,19 +87,29 @@ const KEY_CACHE_MAX = 10_000
 export const KEYS_CHANNEL = "api_keys_changed"
 
 type Authenticated = {
-  id: string; timezone: string; currency: string; plan: Plan; apiKeyId: string; role: Role; userId: string | null; keyKind: KeyKind; allowedOrigins: ReadonlyArray<string>
+  id: string
+  timezone: string
+  currency: string
+  plan: Plan
+  apiKeyId: string
+  role: Role
+  userId: string | null
+  keyKind: KeyKind
+  allowedOrigins: ReadonlyArray<string>
   /** For an OAuth access token (mcp_at_…): its app (the org's approval of a client) and when it expires. */
-  appId?: string; expiresAt?: number
+  appId?: string
+  expiresAt?: number
 }
 
 /** OAuth access tokens for MCP connector clients; they reach only /mcp. */
 export const ACCESS_TOKEN_PREFIX = "mcp_at_"
 
-export const canonicalZone = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
+export const canonicalZone = (zone: string) =>
+  new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone
 
 export class Orgs extends Effect.Service<Orgs>()("Orgs", {
   dependencies: [Events.Default],
-  scoped: Effect.gen(function*() {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const webhooks = webhookStore(sql)
     const clock = yield* EngineClock
@@ -106,7 +122,9 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const forget = (payload: string) => {
       changes++
       const [kind, id] = [payload.slice(0, payload.indexOf(":")), payload.slice(payload.indexOf(":") + 1)]
-      for (const [hash, entry] of keys) if ((kind === "key" ? entry.org.apiKeyId : kind === "app" ? entry.org.appId : entry.org.id) === id) keys.delete(hash)
+      for (const [hash, entry] of keys)
+        if ((kind === "key" ? entry.org.apiKeyId : kind === "app" ? entry.org.appId : entry.org.id) === id)
+          keys.delete(hash)
     }
     yield* signals.listen(KEYS_CHANNEL, {
       onMessage: forget,
@@ -122,10 +140,17 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       keys.set(hash, { org, at: Date.now() })
     }
     /** Forgets here at once, then tells every instance. */
-    const changed = (payload: string) => Effect.zipRight(Effect.sync(() => forget(payload)), signals.notify(KEYS_CHANNEL, payload))
+    const changed = (payload: string) =>
+      Effect.zipRight(
+        Effect.sync(() => forget(payload)),
+        signals.notify(KEYS_CHANNEL, payload)
+      )
 
     const findRow = (id: string) =>
-      sql<OrgRow>`select * from orgs where id = ${id}`.pipe(Effect.orDie, Effect.map((r) => Option.fromNullable(r[0])))
+      sql<OrgRow>`select * from orgs where id = ${id}`.pipe(
+        Effect.orDie,
+        Effect.map((r) => Option.fromNullable(r[0]))
+      )
 
     /** A team member by user id, or nothing: the check behind not_a_member. */
     const member = (orgId: string, userId: string) =>
@@ -136,16 +161,29 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       )
 
     /** A new key for the org; with a member, the key is theirs and carries their role. */
-    const createKey = fn("Orgs.createKey")(function*(orgId: string, opts: { name?: string | undefined; user_id?: string | undefined; kind?: KeyKind | undefined } = {}) {
+    const createKey = fn("Orgs.createKey")(function* (
+      orgId: string,
+      opts: { name?: string | undefined; user_id?: string | undefined; kind?: KeyKind | undefined } = {}
+    ) {
       const found = yield* findRow(orgId)
       if (Option.isNone(found)) return yield* notFound("org")
       const owner = opts.user_id === undefined ? Option.none() : yield* member(orgId, opts.user_id)
-      if (opts.user_id !== undefined && Option.isNone(owner)) return yield* badRequest("not_a_member", "user_id is not a member of this org's team")
+      if (opts.user_id !== undefined && Option.isNone(owner))
+        return yield* badRequest("not_a_member", "user_id is not a member of this org's team")
       const kind = opts.kind ?? "secret"
-      const key = kind === "secret" ? newKey() : `${kind === "publishable" ? "pk" : "rk"}_live_${randomBytes(24).toString("base64url")}`
+      const key =
+        kind === "secret"
+          ? newKey()
+          : `${kind === "publishable" ? "pk" : "rk"}_live_${randomBytes(24).toString("base64url")}`
       const row = {
-        id: randomUUID(), org_id: orgId, prefix: key.slice(0, 12), hash: hashKey(key), name: opts.name ?? null,
-        user_id: opts.user_id ?? null, kind, created_at: yield* clock.now
+        id: randomUUID(),
+        org_id: orgId,
+        prefix: key.slice(0, 12),
+        hash: hashKey(key),
+        name: opts.name ?? null,
+        user_id: opts.user_id ?? null,
+        kind,
+        created_at: yield* clock.now
       }
       yield* sql`insert into api_keys ${sql.insert(row)}`.pipe(Effect.orDie)
       const role: Role = Option.match(owner, { onNone: () => "owner", onSome: (m) => m.role })
@@ -156,15 +194,18 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       sql<KeyRow>`
         select k.id, k.prefix, k.name, k.user_id, coalesce(m.role, 'owner') as role, k.kind, k.created_at, k.revoked_at
         from api_keys k left join members m on m.user_id = k.user_id
-        where k.org_id = ${orgId} order by k.created_at, k.id`.pipe(Effect.orDie, Effect.map((rows) => ({ data: rows.map(toKey) })))
+        where k.org_id = ${orgId} order by k.created_at, k.id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => ({ data: rows.map(toKey) }))
+      )
 
     /** Every key of an org, revoked ones too (admin API). */
-    const listKeys = fn("Orgs.listKeys")(function*(orgId: string) {
+    const listKeys = fn("Orgs.listKeys")(function* (orgId: string) {
       if (Option.isNone(yield* findRow(orgId))) return yield* notFound("org")
       return yield* keysOf(orgId)
     })
 
-    const create = fn("Orgs.create")(function*(input: {
+    const create = fn("Orgs.create")(function* (input: {
       name: string
       timezone: string
       currency: string
@@ -173,10 +214,15 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     }) {
       const id = randomUUID()
       const row = {
-        id, name: input.name, timezone: canonicalZone(input.timezone), currency: input.currency, plan: input.plan ?? "free",
-        locale: canonicalLocale(input.locale ?? "en"), created_at: yield* clock.now
+        id,
+        name: input.name,
+        timezone: canonicalZone(input.timezone),
+        currency: input.currency,
+        plan: input.plan ?? "free",
+        locale: canonicalLocale(input.locale ?? "en"),
+        created_at: yield* clock.now
       }
-      const result = yield* Effect.gen(function*() {
+      const result = yield* Effect.gen(function* () {
         yield* sql`insert into orgs ${sql.insert(row)}`
         return yield* createKey(id)
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
@@ -184,12 +230,12 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     })
 
     /** Revokes a key, effective on every instance when this returns; scoped to one org when orgId is given. */
-    const revokeKey = fn("Orgs.revokeKey")(function*(id: string, orgId?: string) {
+    const revokeKey = fn("Orgs.revokeKey")(function* (id: string, orgId?: string) {
       const at = yield* clock.now
       const rows = yield* sql<{ id: string; revoked_at: Date }>`
         update api_keys set revoked_at = coalesce(revoked_at, ${at})
         where id = ${id} ${orgId === undefined ? sql`` : sql`and org_id = ${orgId}`} returning id, revoked_at`.pipe(
-        Effect.tap((rows) => rows.length === 0 ? Effect.void : webhooks.switchOffForKey(id, at)),
+        Effect.tap((rows) => (rows.length === 0 ? Effect.void : webhooks.switchOffForKey(id, at))),
         transaction(sql),
         Effect.orDie
       )
@@ -199,22 +245,31 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     })
 
     const adminGet = (orgId: string) =>
-      Effect.flatMap(findRow(orgId), Option.match({ onNone: () => Effect.fail(notFound("org")), onSome: (r) => Effect.succeed(toOrg(r)) }))
+      Effect.flatMap(
+        findRow(orgId),
+        Option.match({ onNone: () => Effect.fail(notFound("org")), onSome: (r) => Effect.succeed(toOrg(r)) })
+      )
 
     /** The platform's view: every org, in pages ordered by id. */
-    const listOrgs = fn("Orgs.listOrgs")(function*(query: { limit?: number | undefined; after?: string | undefined }) {
+    const listOrgs = fn("Orgs.listOrgs")(function* (query: { limit?: number | undefined; after?: string | undefined }) {
       const limit = query.limit ?? 100
       const rows = yield* sql<OrgRow>`
-        select * from orgs ${query.after === undefined ? sql`` : sql`where id > ${query.after}`} order by id limit ${limit + 1}`.pipe(Effect.orDie)
+        select * from orgs ${query.after === undefined ? sql`` : sql`where id > ${query.after}`} order by id limit ${limit + 1}`.pipe(
+        Effect.orDie
+      )
       const page = rows.slice(0, limit).map(toOrg)
       return { data: page, next_after: rows.length > limit ? page[page.length - 1].id : null }
     })
 
     /** The platform changes an org's plan (or name); its keys pick up the new plan at once on every instance. */
-    const adminUpdate = fn("Orgs.adminUpdate")(function*(orgId: string, patch: { plan?: Plan | undefined; name?: string | undefined }) {
+    const adminUpdate = fn("Orgs.adminUpdate")(function* (
+      orgId: string,
+      patch: { plan?: Plan | undefined; name?: string | undefined }
+    ) {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
-      const updated = yield* Effect.gen(function*() {
-        const rows = yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${orgId} returning *`
+      const updated = yield* Effect.gen(function* () {
+        const rows =
+          yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${orgId} returning *`
         if (rows.length === 0) return Option.none<Org>()
         const org = toOrg(rows[0])
         yield* events.append(orgId, [{ type: "org.updated", data: org }])
@@ -227,7 +282,10 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
 
     /** The org's own keys, for an owner's key (keys.*): a staff member's key is refused with 403. */
     const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
-      org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may manage the org's API keys")))
+      org.role === "owner"
+        ? Effect.succeed(org)
+        : Effect.fail(forbidden("only an owner's API key may manage the org's API keys"))
+    )
     const ownKeys = Effect.flatMap(ownerOnly, (org) => keysOf(org.id))
     const createOwnKey = (input: { name?: string | undefined; user_id?: string | undefined }) =>
       Effect.flatMap(ownerOnly, (org) => createKey(org.id, input))
@@ -250,11 +308,26 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
           where t.hash = ${hash} and t.kind = 'access' and t.revoked_at is null and t.expires_at > ${now}
             and a.revoked_at is null and k.revoked_at is null and (k.user_id is null or m.role = 'owner')`.pipe(
           Effect.orDie,
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r): Authenticated => ({
-            id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: "owner", userId: r.user_id,
-            keyKind: "secret", allowedOrigins: [...(r.allowed_origins ?? [])], appId: r.app_id, expiresAt: r.expires_at.getTime()
-          })))
-        ))
+          Effect.map((rows) =>
+            Option.map(
+              Option.fromNullable(rows[0]),
+              (r): Authenticated => ({
+                id: r.id,
+                timezone: r.timezone,
+                currency: r.currency,
+                plan: r.plan,
+                apiKeyId: r.key_id,
+                role: "owner",
+                userId: r.user_id,
+                keyKind: "secret",
+                allowedOrigins: [...(r.allowed_origins ?? [])],
+                appId: r.app_id,
+                expiresAt: r.expires_at.getTime()
+              })
+            )
+          )
+        )
+      )
 
     const authenticate = (key: string): Effect.Effect<Option.Option<Authenticated>> => {
       const hash = hashKey(key)
@@ -271,44 +344,80 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       }
       const since = changes
       if (key.startsWith(ACCESS_TOKEN_PREFIX)) {
-        return Effect.tap(accessToken(hash), Option.match({
-          onNone: () => Effect.sync(() => keys.delete(hash)),
-          onSome: (org: Authenticated) => Effect.sync(() => remember(hash, org, since))
-        }))
+        return Effect.tap(
+          accessToken(hash),
+          Option.match({
+            onNone: () => Effect.sync(() => keys.delete(hash)),
+            onSome: (org: Authenticated) => Effect.sync(() => remember(hash, org, since))
+          })
+        )
       }
       // A member's key carries the member's role now; a key whose member left the team reaches nothing.
-      return sql<OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null; key_kind: KeyKind }>`
+      return sql<
+        OrgRow & { key_id: string; role: Role | null; member_key: boolean; user_id: string | null; key_kind: KeyKind }
+      >`
         select o.*, k.id as key_id, m.role, k.user_id is not null as member_key, k.user_id, k.kind as key_kind
         from api_keys k join orgs o on o.id = k.org_id left join members m on m.user_id = k.user_id and m.org_id = k.org_id and m.removed_at is null
         where k.hash = ${hash} and k.revoked_at is null`.pipe(
         Effect.orDie,
-        Effect.map((rows) => Option.map(
-          Option.fromNullable(rows[0]).pipe(Option.filter((r) => !r.member_key || r.role !== null)),
-          (r) => ({ id: r.id, timezone: r.timezone, currency: r.currency, plan: r.plan, apiKeyId: r.key_id, role: r.role ?? "owner", userId: r.user_id,
-            keyKind: r.key_kind, allowedOrigins: [...(r.allowed_origins ?? [])] })
-        )),
-        Effect.tap(Option.match({
-          onNone: () => Effect.sync(() => keys.delete(hash)),
-          onSome: (org) => Effect.sync(() => remember(hash, org, since))
-        }))
+        Effect.map((rows) =>
+          Option.map(
+            Option.fromNullable(rows[0]).pipe(Option.filter((r) => !r.member_key || r.role !== null)),
+            (r) => ({
+              id: r.id,
+              timezone: r.timezone,
+              currency: r.currency,
+              plan: r.plan,
+              apiKeyId: r.key_id,
+              role: r.role ?? "owner",
+              userId: r.user_id,
+              keyKind: r.key_kind,
+              allowedOrigins: [...(r.allowed_origins ?? [])]
+            })
+          )
+        ),
+        Effect.tap(
+          Option.match({
+            onNone: () => Effect.sync(() => keys.delete(hash)),
+            onSome: (org) => Effect.sync(() => remember(hash, org, since))
+          })
+        )
       )
     }
 
-    const addMember = fn("Orgs.addMember")(function*(orgId: string, input: { email: string; name?: string | undefined; role: "owner" | "staff" }) {
+    const addMember = fn("Orgs.addMember")(function* (
+      orgId: string,
+      input: { email: string; name?: string | undefined; role: "owner" | "staff" }
+    ) {
       if (Option.isNone(yield* findRow(orgId))) return yield* notFound("org")
-      const member = { user_id: randomUUID(), org_id: orgId, email: input.email.toLowerCase(), name: input.name ?? null, role: input.role, created_at: yield* clock.now }
-      const inserted = yield* sql`insert into members ${sql.insert(member)} on conflict do nothing returning user_id`.pipe(Effect.orDie)
+      const member = {
+        user_id: randomUUID(),
+        org_id: orgId,
+        email: input.email.toLowerCase(),
+        name: input.name ?? null,
+        role: input.role,
+        created_at: yield* clock.now
+      }
+      const inserted =
+        yield* sql`insert into members ${sql.insert(member)} on conflict do nothing returning user_id`.pipe(
+          Effect.orDie
+        )
       if (inserted.length === 0) return yield* conflict("member_exists", `${member.email} is already on the team`)
-      yield* events.append(orgId, [{ type: "member.joined", data: { user_id: member.user_id, email: member.email, role: member.role, invite_id: null } }])
+      yield* events.append(orgId, [
+        {
+          type: "member.joined",
+          data: { user_id: member.user_id, email: member.email, role: member.role, invite_id: null }
+        }
+      ])
       return { user_id: member.user_id, email: member.email, name: member.name, role: member.role }
     })
 
-    const get = Effect.gen(function*() {
+    const get = Effect.gen(function* () {
       const org = yield* CurrentOrg
       return toOrg(Option.getOrThrow(yield* findRow(org.id)))
     }).pipe(traced("Orgs.get"))
 
-    const update = fn("Orgs.update")(function*(patch: {
+    const update = fn("Orgs.update")(function* (patch: {
       name?: string | undefined
       timezone?: string | undefined
       currency?: string | undefined
@@ -324,15 +433,21 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       slug?: string | null | undefined
     }) {
       const org = yield* CurrentOrg
-      const changes = Object.fromEntries(Object.entries({
-        ...patch,
-        timezone: patch.timezone && canonicalZone(patch.timezone),
-        locale: patch.locale && canonicalLocale(patch.locale),
-        mail_templates: patch.mail_templates && JSON.stringify(patch.mail_templates),
-        reply_to_domain: patch.reply_to_domain === undefined ? undefined : patch.reply_to_domain?.toLowerCase() ?? null,
-        allowed_origins: patch.allowed_origins === undefined ? undefined : `{${[...new Set(patch.allowed_origins.map((o) => o.toLowerCase()))].join(",")}}`
-      }).filter(([, v]) => v !== undefined))
-      return yield* Effect.gen(function*() {
+      const changes = Object.fromEntries(
+        Object.entries({
+          ...patch,
+          timezone: patch.timezone && canonicalZone(patch.timezone),
+          locale: patch.locale && canonicalLocale(patch.locale),
+          mail_templates: patch.mail_templates && JSON.stringify(patch.mail_templates),
+          reply_to_domain:
+            patch.reply_to_domain === undefined ? undefined : (patch.reply_to_domain?.toLowerCase() ?? null),
+          allowed_origins:
+            patch.allowed_origins === undefined
+              ? undefined
+              : `{${[...new Set(patch.allowed_origins.map((o) => o.toLowerCase()))].join(",")}}`
+        }).filter(([, v]) => v !== undefined)
+      )
+      return yield* Effect.gen(function* () {
         if (patch.slug != null) {
           const [taken] = yield* sql`select 1 from orgs where slug = ${patch.slug} and id <> ${org.id}`
           if (taken !== undefined) return yield* conflict("slug_taken", `the slug ${patch.slug} belongs to another org`)
@@ -345,32 +460,39 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
               or exists (select 1 from gift_purchases where org_id = ${org.id}) as moved
             from orgs where id = ${org.id} for update`
           if (current.currency !== patch.currency && current.moved) {
-            return yield* conflict("currency_locked", `money has moved in ${current.currency} (priced bookings, payments or gift cards): the currency can no longer change`)
+            return yield* conflict(
+              "currency_locked",
+              `money has moved in ${current.currency} (priced bookings, payments or gift cards): the currency can no longer change`
+            )
           }
         }
-        const rows = yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${org.id} returning *`
+        const rows =
+          yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${org.id} returning *`
         const updated = toOrg(rows[0])
         yield* events.append(org.id, [{ type: "org.updated", data: updated }])
         return updated
       }).pipe(
         transaction(sql),
         // Two orgs taking one slug at once: the unique index refuses the second.
-        Effect.catchTag("SqlError", (e) => isUniqueViolation(e) ? Effect.fail(conflict("slug_taken", `the slug ${patch.slug} belongs to another org`)) : Effect.die(e)),
+        Effect.catchTag("SqlError", (e) =>
+          isUniqueViolation(e)
+            ? Effect.fail(conflict("slug_taken", `the slug ${patch.slug} belongs to another org`))
+            : Effect.die(e)
+        ),
         Effect.tap(() => changed(`org:${org.id}`))
       )
     })
 
-
-    const waiver = Effect.gen(function*() {
+    const waiver = Effect.gen(function* () {
       const org = yield* CurrentOrg
       const rows = yield* sql<{ waiver_text: string | null; waiver_version: number }>`
         select waiver_text, waiver_version from orgs where id = ${org.id}`.pipe(Effect.orDie)
       return { text: rows[0].waiver_text, version: rows[0].waiver_version }
     })
 
-    const setWaiver = fn("Orgs.setWaiver")(function*(text: string | null) {
+    const setWaiver = fn("Orgs.setWaiver")(function* (text: string | null) {
       const org = yield* CurrentOrg
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const rows = yield* sql<{ waiver_version: number }>`
           update orgs set waiver_text = ${text}, waiver_version = waiver_version + 1 where id = ${org.id} returning waiver_version`
         const result = { text, version: rows[0].waiver_version }
@@ -382,6 +504,26 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     /** Whether this instance resolved the key lately (and it was not revoked since): which rate limit it counts against. */
     const isKnown = (key: string) => keys.has(hashKey(key))
 
-    return { isKnown, keysChanged: changed, create, createKey, revokeKey, listKeys, listOrgs, adminGet, adminUpdate, ownKeys, createOwnKey, revokeOwnKey, authenticate, addMember, get, update, member, waiver, setWaiver } as const
+    return {
+      isKnown,
+      keysChanged: changed,
+      create,
+      createKey,
+      revokeKey,
+      listKeys,
+      listOrgs,
+      adminGet,
+      adminUpdate,
+      ownKeys,
+      createOwnKey,
+      revokeOwnKey,
+      authenticate,
+      addMember,
+      get,
+      update,
+      member,
+      waiver,
+      setWaiver
+    } as const
   })
 }) {}

@@ -1,4 +1,4 @@
-import { Duration, Effect, PubSub, Queue, type Scope } from "effect"
+import { type Duration, Effect, PubSub, Queue, type Scope } from "effect"
 
 /**
  * In-process wake-ups for the background loops (the event relay, the job scheduler): whatever writes something
@@ -7,7 +7,7 @@ import { Duration, Effect, PubSub, Queue, type Scope } from "effect"
  * minutes in any case, so nothing waits long for a wake-up that came too early or was lost.
  */
 export class Wakeups extends Effect.Service<Wakeups>()("Wakeups", {
-  scoped: Effect.gen(function*() {
+  scoped: Effect.gen(function* () {
     const hub = yield* Effect.acquireRelease(PubSub.sliding<true>(1), PubSub.shutdown)
     return {
       /** Something was written that a background loop should look at. */

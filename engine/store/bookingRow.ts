@@ -1,4 +1,9 @@
-import { type BookingContext, type BookingRow as MachineRow, type BookingState, bookingStatus } from "../machines/booking.ts"
+import {
+  type BookingContext,
+  type BookingState,
+  bookingStatus,
+  type BookingRow as MachineRow
+} from "../machines/booking.ts"
 import type { Booking } from "../schema/booking.ts"
 import type { Question } from "../schema/offering.ts"
 
@@ -124,8 +129,10 @@ export interface WaiverSignature {
   readonly version: number
   readonly signed_at: string
 }
-export const signaturesOf = (r: { readonly waiver_signatures?: ReadonlyArray<WaiverSignature> | string }): ReadonlyArray<WaiverSignature> =>
-  typeof r.waiver_signatures === "string" ? JSON.parse(r.waiver_signatures) : r.waiver_signatures ?? []
+export const signaturesOf = (r: {
+  readonly waiver_signatures?: ReadonlyArray<WaiverSignature> | string
+}): ReadonlyArray<WaiverSignature> =>
+  typeof r.waiver_signatures === "string" ? JSON.parse(r.waiver_signatures) : (r.waiver_signatures ?? [])
 
 export const toBooking = (r: BookingRow & Joined): Booking => ({
   id: r.id,
@@ -166,13 +173,14 @@ export const toBooking = (r: BookingRow & Joined): Booking => ({
   nudged_at: iso(r.nudged_at),
   choose_by: r.status === "cancelled" ? null : iso(r.choose_by),
   waiver_token: r.waiver_token,
-  waiver: r.waiver_token === null || r.status === "cancelled" || !r.keeps_place && r.status === "held"
-    ? null
-    : {
-      needed: r.waiver_needed ?? r.quantity,
-      signed: r.waiver_signed,
-      signatures: signaturesOf(r).map((x) => ({ id: x.id, name: x.name, signed_at: x.signed_at, for: x.for }))
-    },
+  waiver:
+    r.waiver_token === null || r.status === "cancelled" || (!r.keeps_place && r.status === "held")
+      ? null
+      : {
+          needed: r.waiver_needed ?? r.quantity,
+          signed: r.waiver_signed,
+          signatures: signaturesOf(r).map((x) => ({ id: x.id, name: x.name, signed_at: x.signed_at, for: x.for }))
+        },
   confirmed_at: iso(r.confirmed_at),
   updated_at: iso(r.updated_at),
   reseller_reference: r.reseller_reference,
@@ -183,5 +191,7 @@ export const toBooking = (r: BookingRow & Joined): Booking => ({
   ...(r.o_name !== undefined && r.o_kind !== undefined
     ? { offering: { id: r.offering_id, name: r.o_name, kind: r.o_kind, questions: r.o_questions ?? [] } }
     : {}),
-  ...(r.c_name !== undefined ? { customer: { id: r.customer_id, name: r.c_name ?? null, email: r.c_email ?? null, phone: r.c_phone ?? null } } : {})
+  ...(r.c_name !== undefined
+    ? { customer: { id: r.customer_id, name: r.c_name ?? null, email: r.c_email ?? null, phone: r.c_phone ?? null } }
+    : {})
 })

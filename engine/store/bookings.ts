@@ -38,12 +38,20 @@ export type BookingFacts = {
  * bookings service provides it (engine/services/bookings/reactions.ts), so that payments and waivers, which
  * change bookings through this store, never import the bookings service.
  */
-export class BookingReactions extends Context.Tag("BookingReactions")<BookingReactions, {
-  readonly changed: (before: BookingRow, after: BookingRow, event: BookingEvent, now: Date) => Effect.Effect<{
-    readonly facts: BookingFacts
-    readonly events: ReadonlyArray<NewEvent>
-  }>
-}>() {}
+export class BookingReactions extends Context.Tag("BookingReactions")<
+  BookingReactions,
+  {
+    readonly changed: (
+      before: BookingRow,
+      after: BookingRow,
+      event: BookingEvent,
+      now: Date
+    ) => Effect.Effect<{
+      readonly facts: BookingFacts
+      readonly events: ReadonlyArray<NewEvent>
+    }>
+  }
+>() {}
 
 /**
  * The booking path's WRITE, for each way of meeting the guest (CUSTOMER_WRITE), all three with the same parameters:
@@ -95,7 +103,11 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
       ($2::text, $4::text, $5::text, $6::text, $8::text, $9::text) is null as unread`
 })
 
-export const WRITE: Record<CustomerMode, PreparedStatement> = { new: writeFor("new"), fill: writeFor("fill"), keep: writeFor("keep") }
+export const WRITE: Record<CustomerMode, PreparedStatement> = {
+  new: writeFor("new"),
+  fill: writeFor("fill"),
+  keep: writeFor("keep")
+}
 
 const joined = (sql: SqlClient.SqlClient) =>
   sql`select b.*, c.name as c_name, c.email as c_email, c.phone as c_phone, o.name as o_name, o.kind as o_kind, o.questions as o_questions
@@ -118,18 +130,20 @@ export type ResellerFacts = {
 }
 
 /** Booking rows: load (scoped by org), lock, write a new one, and apply one machine event, collecting its events. */
-export const bookingStore = Effect.gen(function*() {
+export const bookingStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const prepared = yield* Prepared
   const reactions = yield* BookingReactions
 
-  const one = <A>(rows: ReadonlyArray<A>) => (rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0]))
+  const one = <A>(rows: ReadonlyArray<A>) =>
+    rows[0] === undefined ? Effect.fail(notFound("booking")) : Effect.succeed(rows[0])
 
   const find = (orgId: string, id: string) => findStatement(sql, orgId, id).pipe(Effect.orDie, Effect.flatMap(one))
   const lock = (orgId: string, id: string) => lockStatement(sql, orgId, id).pipe(Effect.orDie, Effect.flatMap(one))
 
   /** A refusal of the database (no room) is the change's 409; a deadlock stays an SqlError (to run again); else a defect. */
-  const refusal = (e: SqlError): Effect.Effect<never, Conflict | SqlError> => (isTransient(e) ? Effect.fail(e) : conflictOrDie(e))
+  const refusal = (e: SqlError): Effect.Effect<never, Conflict | SqlError> =>
+    isTransient(e) ? Effect.fail(e) : conflictOrDie(e)
   const write = (id: string, columns: Record<string, unknown>) =>
     sql`update bookings set ${sql.update(columns)} where id = ${id}`.pipe(Effect.catchTag("SqlError", refusal))
 
@@ -139,16 +153,35 @@ export const bookingStore = Effect.gen(function*() {
    * Returns the booking after it and the events to append. A change that gains places where there is no room is
    * refused by the database (booking_places): 409 sold_out.
    */
-  const apply = (row: BookingRow, event: BookingEvent, now: Date, facts: BookingFacts = {}, extra: Record<string, unknown> = {}) =>
-    Effect.gen(function*() {
+  const apply = (
+    row: BookingRow,
+    event: BookingEvent,
+    now: Date,
+    facts: BookingFacts = {},
+    extra: Record<string, unknown> = {}
+  ) =>
+    Effect.gen(function* () {
       const decided = decideBooking(machineRow(row), event)
       if (!decided.ok) return yield* conflict(decided.code, decided.message)
       const after = lifecycleColumns(decided.state, decided.context)
-      yield* write(row.id, { ...after, ...(after.status !== "held" ? { checkout_url: null } : {}), ...facts, updated_at: now })
-      const reacted = yield* reactions.changed(row, { ...row, ...after, machine: decided.context, previous: decided.context.previous }, event, now)
+      yield* write(row.id, {
+        ...after,
+        ...(after.status !== "held" ? { checkout_url: null } : {}),
+        ...facts,
+        updated_at: now
+      })
+      const reacted = yield* reactions.changed(
+        row,
+        { ...row, ...after, machine: decided.context, previous: decided.context.previous },
+        event,
+        now
+      )
       if (Object.keys(reacted.facts).length > 0) yield* write(row.id, reacted.facts)
       const booking = yield* find(row.org_id, row.id)
-      const events: NewEvent[] = [...decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } })), ...reacted.events]
+      const events: NewEvent[] = [
+        ...decided.emits.map((type) => ({ type, data: { ...toBooking(booking), ...extra } })),
+        ...reacted.events
+      ]
       return { booking, events, decided }
     })
 
@@ -157,7 +190,7 @@ export const bookingStore = Effect.gen(function*() {
    * address is shown on the booking. False when the booking no longer takes it (confirmed or cancelled meanwhile).
    */
   const checkoutOpened = (orgId: string, id: string, url: string, now: Date) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const row = yield* lock(orgId, id)
       if (!decideBooking(machineRow(row), { type: "checkout_opened", at: now.toISOString() }).ok) return false
       yield* write(row.id, { checkout_url: url })
@@ -165,13 +198,20 @@ export const bookingStore = Effect.gen(function*() {
     }).pipe(Effect.catchTag("NotFound", () => Effect.succeed(false)))
 
   /** WRITE: a new booking with everything it changes (its places taken or refused by the database). */
-  const insert = (mode: CustomerMode, values: ReadonlyArray<unknown>) => prepared.run<{ written: number }>(WRITE[mode], values)
+  const insert = (mode: CustomerMode, values: ReadonlyArray<unknown>) =>
+    prepared.run<{ written: number }>(WRITE[mode], values)
 
   /** What a new booking adds in its transaction after WRITE: a promo code's discount, a gift card's part, signatures. */
   const recordExtras = (row: BookingRow) =>
     sql`update bookings set ${sql.update({
-      promo_code: row.promo_code, discount_cents: row.discount_cents, gift_card_id: row.gift_card_id, gift_cents: row.gift_cents,
-      paid_cents: row.paid_cents, paid_at: row.paid_at, waiver_signed: row.waiver_signed, waiver_signatures: JSON.stringify(signaturesOf(row))
+      promo_code: row.promo_code,
+      discount_cents: row.discount_cents,
+      gift_card_id: row.gift_card_id,
+      gift_cents: row.gift_cents,
+      paid_cents: row.paid_cents,
+      paid_at: row.paid_at,
+      waiver_signed: row.waiver_signed,
+      waiver_signatures: JSON.stringify(signaturesOf(row))
     })} where id = ${row.id}`
 
   const recordReseller = (orgId: string, id: string, facts: ResellerFacts, now: Date) =>
@@ -182,17 +222,32 @@ export const bookingStore = Effect.gen(function*() {
    * or a payment that landed after it was cancelled. Only the row of that payment (payment_intent_id) is touched;
    * `adopt` makes a cancelled booking without a payment take this one (it is refunded in full).
    */
-  const recordMoney = (id: string, paymentIntentId: string, facts: BookingFacts & {
-    readonly refund_id?: string | null
-    readonly refunded_at?: Date | null
-    readonly refund_failed_at?: Date | null
-    readonly refund_error?: string | null
-  }, adopt = false) =>
+  const recordMoney = (
+    id: string,
+    paymentIntentId: string,
+    facts: BookingFacts & {
+      readonly refund_id?: string | null
+      readonly refunded_at?: Date | null
+      readonly refund_failed_at?: Date | null
+      readonly refund_error?: string | null
+    },
+    adopt = false
+  ) =>
     sql`update bookings set ${sql.update(facts)} where id = ${id} and ${
       adopt ? sql`status = 'cancelled' and payment_intent_id is null` : sql`payment_intent_id = ${paymentIntentId}`
     }`
 
-  return { find, lock, apply, checkoutOpened, insert, recordExtras, recordReseller, recordMoney, joined: () => joined(sql) } as const
+  return {
+    find,
+    lock,
+    apply,
+    checkoutOpened,
+    insert,
+    recordExtras,
+    recordReseller,
+    recordMoney,
+    joined: () => joined(sql)
+  } as const
 })
 
 export type BookingStore = Effect.Effect.Success<typeof bookingStore>

@@ -1,6 +1,6 @@
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import type { NewEvent } from "../schema/event.ts"
 import { type CustomerRow, toCustomer } from "./customerRow.ts"
 
@@ -39,15 +39,28 @@ export type CustomerMode = keyof typeof CUSTOMER_WRITE
 export const customerPlan = (found: CustomerRow | undefined, input: Guest, orgId: string, now: Date) => {
   const phone = input.phone ?? null
   if (found === undefined) {
-    const row: CustomerRow = { id: randomUUID(), org_id: orgId, email: input.email.trim(), name: input.name, phone, created_at: now, updated_at: null, erased_at: null }
+    const row: CustomerRow = {
+      id: randomUUID(),
+      org_id: orgId,
+      email: input.email.trim(),
+      name: input.name,
+      phone,
+      created_at: now,
+      updated_at: null,
+      erased_at: null
+    }
     return { mode: "new" as const, row, event: true }
   }
   const fills = (found.name === null && input.name !== null) || (found.phone === null && phone !== null)
   if (!fills) return { mode: "keep" as const, row: found, event: false }
-  return { mode: "fill" as const, row: { ...found, name: found.name ?? input.name, phone: found.phone ?? phone, updated_at: now }, event: true }
+  return {
+    mode: "fill" as const,
+    row: { ...found, name: found.name ?? input.name, phone: found.phone ?? phone, updated_at: now },
+    event: true
+  }
 }
 
-export const customerStore = Effect.gen(function*() {
+export const customerStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   /** New emails become customers; an existing one gains only a missing name or phone (else the row is not touched). */
   const upsert = (values: ReadonlyArray<Omit<CustomerRow, "updated_at" | "erased_at">>) =>
@@ -58,12 +71,23 @@ export const customerStore = Effect.gen(function*() {
 
   /** The rule in one statement (and a read when nothing changed): the customer, and its event when it changed. */
   const findOrCreate = (orgId: string, input: Guest, at: Date) =>
-    Effect.gen(function*() {
-      const row = { id: randomUUID(), org_id: orgId, email: input.email.trim(), name: input.name, phone: input.phone ?? null, created_at: at }
+    Effect.gen(function* () {
+      const row = {
+        id: randomUUID(),
+        org_id: orgId,
+        email: input.email.trim(),
+        name: input.name,
+        phone: input.phone ?? null,
+        created_at: at
+      }
       const written = yield* sql<CustomerRow>`${upsert([row])} returning *`
       if (written.length > 0) {
         const customer = toCustomer(written[0])
-        return { id: customer.id, customer, events: [{ type: "customer.updated", data: customer }] as ReadonlyArray<NewEvent> }
+        return {
+          id: customer.id,
+          customer,
+          events: [{ type: "customer.updated", data: customer }] as ReadonlyArray<NewEvent>
+        }
       }
       const [found] = yield* sql<CustomerRow>`
         select * from customers where org_id = ${orgId} and lower(email) = lower(${row.email}) and erased_at is null`
@@ -72,23 +96,43 @@ export const customerStore = Effect.gen(function*() {
 
   /** A new customer, none if the org has a live one with the email (customers.create's 409). */
   const insert = (row: Omit<CustomerRow, "updated_at" | "erased_at">) =>
-    Effect.map(sql<CustomerRow>`insert into customers ${sql.insert(row)} on conflict do nothing returning *`, (rows) => rows[0] as CustomerRow | undefined)
+    Effect.map(
+      sql<CustomerRow>`insert into customers ${sql.insert(row)} on conflict do nothing returning *`,
+      (rows) => rows[0] as CustomerRow | undefined
+    )
 
   const update = (id: string, changes: Partial<Pick<CustomerRow, "email" | "name" | "phone">>, at: Date) =>
-    Effect.map(sql<CustomerRow>`update customers set ${sql.update({ ...changes, updated_at: at })} where id = ${id} returning *`, (rows) => rows[0])
+    Effect.map(
+      sql<CustomerRow>`update customers set ${sql.update({ ...changes, updated_at: at })} where id = ${id} returning *`,
+      (rows) => rows[0]
+    )
 
   /** Personal data goes; the row stays (bookings keep pointing at it) and reads as erased. */
   const erase = (id: string, at: Date) =>
-    Effect.map(sql<CustomerRow>`update customers set email = null, name = null, phone = null, erased_at = ${at}, updated_at = ${at}
-      where id = ${id} returning *`, (rows) => rows[0])
+    Effect.map(
+      sql<CustomerRow>`update customers set email = null, name = null, phone = null, erased_at = ${at}, updated_at = ${at}
+      where id = ${id} returning *`,
+      (rows) => rows[0]
+    )
 
   /**
    * Many guests in one statement, by the same rule: the ids written (created or filled). Rows merged by email and in
    * email order (customers/importBatch.ts), so concurrent imports lock alike.
    */
-  const importMany = (orgId: string, guests: ReadonlyArray<{ email: string; name: string | null; phone: string | null }>, at: Date) =>
-    Effect.gen(function*() {
-      const values = guests.map((c) => ({ id: randomUUID(), org_id: orgId, email: c.email, name: c.name, phone: c.phone, created_at: at }))
+  const importMany = (
+    orgId: string,
+    guests: ReadonlyArray<{ email: string; name: string | null; phone: string | null }>,
+    at: Date
+  ) =>
+    Effect.gen(function* () {
+      const values = guests.map((c) => ({
+        id: randomUUID(),
+        org_id: orgId,
+        email: c.email,
+        name: c.name,
+        phone: c.phone,
+        created_at: at
+      }))
       const written = yield* sql<{ id: string }>`${upsert(values)} returning id`
       const fresh = new Set<string>(values.map((v) => v.id))
       return { created: written.filter((w) => fresh.has(w.id)).length }

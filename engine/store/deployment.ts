@@ -8,7 +8,7 @@ import { traced } from "../tracing.ts"
  * relay reads the id in each batch's statement, so every instance uses the current one.
  */
 export class Deployment extends Effect.Service<Deployment>()("Deployment", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     /**
@@ -18,7 +18,7 @@ export class Deployment extends Effect.Service<Deployment>()("Deployment", {
      * or still publish, under the old id. Instances starting together renew it once: the second waits on the first's
      * row lock and then finds the origin its own.
      */
-    const claim = Effect.gen(function*() {
+    const claim = Effect.gen(function* () {
       const [row] = yield* sql<{ id: string }>`
         insert into deployment as d default values
         on conflict (one) do update set id = gen_random_uuid(), origin = excluded.origin, created_at = now()
@@ -35,7 +35,7 @@ export class Deployment extends Effect.Service<Deployment>()("Deployment", {
      * the same clash renew it once; answers the id now in force.
      */
     const renew = (stale: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* sql`update deployment set id = gen_random_uuid(), created_at = now() where id = ${stale}::uuid`
         const [row] = yield* sql<{ id: string }>`select id from deployment`
         return row.id

@@ -49,11 +49,17 @@ export interface OfferingRow {
 }
 
 /** The columns of a machine state reached at `at`: the one derivation of an offering's lifecycle columns. */
-export const columnsOf = (state: OfferingState, at: Date): { readonly state: OfferingState; readonly deleted_at?: Date } =>
+export const columnsOf = (
+  state: OfferingState,
+  at: Date
+): { readonly state: OfferingState; readonly deleted_at?: Date } =>
   state === "removed" ? { state, deleted_at: at } : { state }
 
 /** Columns no machine decides (the lifecycle ones come from `columnsOf` only). */
-export type OfferingChanges = { readonly [column: string]: unknown } & { readonly state?: never; readonly deleted_at?: never }
+export type OfferingChanges = { readonly [column: string]: unknown } & {
+  readonly state?: never
+  readonly deleted_at?: never
+}
 
 export interface Photo {
   readonly offering_id: string
@@ -67,24 +73,31 @@ export interface Photo {
 
 export const offeringStore = (sql: SqlClient.SqlClient) => {
   /** A new offering in the state the machine started it in; returns the row. */
-  const insert = (values: OfferingChanges & { readonly id: string; readonly org_id: string; readonly created_at: Date }, started: OfferingAccepted) =>
+  const insert = (
+    values: OfferingChanges & { readonly id: string; readonly org_id: string; readonly created_at: Date },
+    started: OfferingAccepted
+  ) =>
     sql<OfferingRow>`insert into offerings ${sql.insert({ ...values, ...columnsOf(started.state, values.created_at) })} returning *`.pipe(
       Effect.map((rows) => rows[0])
     )
 
   /** Writes `changes` and, with an accepted machine result, the columns it decides; returns the row after. */
   const update = (id: string, changes: OfferingChanges, at: Date, decided?: OfferingAccepted) =>
-    sql<OfferingRow>`update offerings set ${
-      sql.update({ ...changes, ...(decided === undefined ? {} : columnsOf(decided.state, at)), updated_at: at })
-    } where id = ${id} returning *`.pipe(Effect.map((rows) => rows[0]))
+    sql<OfferingRow>`update offerings set ${sql.update({
+      ...changes,
+      ...(decided === undefined ? {} : columnsOf(decided.state, at)),
+      updated_at: at
+    })} where id = ${id} returning *`.pipe(Effect.map((rows) => rows[0]))
 
   /** Keeps the offering's photo (one per offering: a new one replaces it). */
   const putPhoto = (photo: Photo) =>
     sql`insert into offering_photos ${sql.insert({ ...photo })}
-      on conflict (offering_id) do update set bytes = excluded.bytes, width = excluded.width, height = excluded.height, etag = excluded.etag, updated_at = excluded.updated_at`
-      .pipe(Effect.asVoid)
+      on conflict (offering_id) do update set bytes = excluded.bytes, width = excluded.width, height = excluded.height, etag = excluded.etag, updated_at = excluded.updated_at`.pipe(
+      Effect.asVoid
+    )
 
-  const deletePhoto = (offeringId: string) => sql`delete from offering_photos where offering_id = ${offeringId}`.pipe(Effect.asVoid)
+  const deletePhoto = (offeringId: string) =>
+    sql`delete from offering_photos where offering_id = ${offeringId}`.pipe(Effect.asVoid)
 
   return { insert, update, putPhoto, deletePhoto } as const
 }

@@ -3,7 +3,13 @@ import { Effect } from "effect"
 import { conflict } from "../schema/errors.ts"
 
 export type Refusal = "sold_out" | "time_not_available" | "plan_quota_exceeded" | "too_many_holds" | "places_on_hold"
-const REFUSALS: ReadonlySet<string> = new Set(["sold_out", "time_not_available", "plan_quota_exceeded", "too_many_holds", "places_on_hold"])
+const REFUSALS: ReadonlySet<string> = new Set([
+  "sold_out",
+  "time_not_available",
+  "plan_quota_exceeded",
+  "too_many_holds",
+  "places_on_hold"
+])
 
 /**
  * The database refused a change that would gain places where there is none, pass the plan's quota, or pass the caps on
@@ -11,15 +17,21 @@ const REFUSALS: ReadonlySet<string> = new Set(["sold_out", "time_not_available",
  */
 export const refusalOf = (e: SqlError): { readonly reason: Refusal; readonly message: string } | undefined => {
   const cause = e.cause as { readonly code?: unknown; readonly constraint?: unknown; readonly message?: unknown } | null
-  if (cause === null || typeof cause !== "object" || cause.code !== "23514" || typeof cause.constraint !== "string") return undefined
+  if (cause === null || typeof cause !== "object" || cause.code !== "23514" || typeof cause.constraint !== "string")
+    return undefined
   if (!REFUSALS.has(cause.constraint)) return undefined
-  return { reason: cause.constraint as Refusal, message: typeof cause.message === "string" ? cause.message : cause.constraint }
+  return {
+    reason: cause.constraint as Refusal,
+    message: typeof cause.message === "string" ? cause.message : cause.constraint
+  }
 }
 
 /** Turns a capacity refusal raised inside an operation (confirm, move) into its 409; other SQL errors are defects. */
 export const conflictOrDie = (e: SqlError) => {
   const refused = refusalOf(e)
-  return refused === undefined || refused.reason === "plan_quota_exceeded" ? Effect.die(e) : Effect.fail(conflict(refused.reason, refused.message))
+  return refused === undefined || refused.reason === "plan_quota_exceeded"
+    ? Effect.die(e)
+    : Effect.fail(conflict(refused.reason, refused.message))
 }
 
 export { isTransient, retryTransient } from "./transaction.ts"

@@ -4,11 +4,11 @@ import type { Accepted } from "../machines/decide.ts"
 import {
   decideSession,
   type Guests,
+  type SessionRow as MachineRow,
   type SessionContext,
   type SessionEvent,
-  type sessionMachine,
-  type SessionRow as MachineRow,
   type SessionState,
+  type sessionMachine,
   startSession
 } from "../machines/session.ts"
 import { conflict } from "../schema/errors.ts"
@@ -59,7 +59,8 @@ export const machineRow = (r: Omit<SessionLife, "id">): MachineRow => ({
   }
 })
 
-const same = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b)
+const same = (a: unknown, b: unknown) =>
+  a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b
 
 /** The lifecycle columns the machine's result changed on the row (none: it stays as it is). */
 const changedBy = (row: SessionLife, accepted: Accepted<typeof sessionMachine>): Partial<LifeColumns> => {
@@ -106,12 +107,22 @@ export const sessionStore = (sql: SqlClient.SqlClient) => {
   const insertTimes = (base: TimeBase, times: ReadonlyArray<NewTime>, at: Date) =>
     times.length === 0
       ? Effect.succeed([] as ReadonlyArray<{ readonly id: string }>)
-      : sql<{ readonly id: string }>`insert into sessions ${
-        sql.insert(times.map((t) => {
-          const started = startSession({ starts_at: t.starts_at.toISOString(), ends_at: t.ends_at.toISOString(), series_id: base.series_id })
-          return { id: crypto.randomUUID(), ...base, occurs_on: base.series_id === null ? null : t.occurs_on, ...columnsOf(started.state, started.context), created_at: at }
-        }))
-      } on conflict do nothing returning *`
+      : sql<{ readonly id: string }>`insert into sessions ${sql.insert(
+          times.map((t) => {
+            const started = startSession({
+              starts_at: t.starts_at.toISOString(),
+              ends_at: t.ends_at.toISOString(),
+              series_id: base.series_id
+            })
+            return {
+              id: crypto.randomUUID(),
+              ...base,
+              occurs_on: base.series_id === null ? null : t.occurs_on,
+              ...columnsOf(started.state, started.context),
+              created_at: at
+            }
+          })
+        )} on conflict do nothing returning *`
 
   /**
    * Writes what an accepted result changed on the row. With `patch` (an update of the time) the row is written, its
@@ -126,7 +137,7 @@ export const sessionStore = (sql: SqlClient.SqlClient) => {
 
   /** One machine event on a locked row: refused is 409 with the machine's code; accepted is written (persist). */
   const apply = (row: SessionLife, event: SessionEvent, now: Date, patch?: SessionPatch) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const decided = decideSession(machineRow(row), event)
       if (!decided.ok) return yield* conflict(decided.code, decided.message)
       yield* persist(row, decided, now, patch)
@@ -138,7 +149,7 @@ export const sessionStore = (sql: SqlClient.SqlClient) => {
    * accepts are written, one statement for each set of changes (one, for the same event on like rows).
    */
   const applyAll = (rows: ReadonlyArray<SessionLife>, event: SessionEvent, now: Date) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const groups = new Map<string, { columns: Partial<LifeColumns>; ids: Array<string> }>()
       for (const row of rows) {
         const decided = decideSession(machineRow(row), event)
@@ -166,24 +177,44 @@ export const sessionStore = (sql: SqlClient.SqlClient) => {
 
   /** A member left the team: their times and entries keep no teacher. */
   const clearTeacher = (userId: string) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* sql`update sessions set teacher_id = null where teacher_id = ${userId}`
       yield* sql`update series set teacher_id = null where teacher_id = ${userId}`
     })
 
-  const insertSeries = (row: SeriesColumns & { readonly id: string; readonly org_id: string; readonly offering_id: string; readonly created_at: Date }) =>
-    sql`insert into series ${sql.insert(row)}`.pipe(Effect.asVoid)
+  const insertSeries = (
+    row: SeriesColumns & {
+      readonly id: string
+      readonly org_id: string
+      readonly offering_id: string
+      readonly created_at: Date
+    }
+  ) => sql`insert into series ${sql.insert(row)}`.pipe(Effect.asVoid)
 
   const updateSeries = (id: string, columns: SeriesColumns, now: Date) =>
     sql`update series set ${sql.update({ ...columns, updated_at: now })} where id = ${id}`.pipe(Effect.asVoid)
 
   /** An entry's times are made through `until` (the repeat job). */
-  const madeUntil = (id: string, until: LocalDate) => sql`update series set made_until = ${until} where id = ${id}`.pipe(Effect.asVoid)
+  const madeUntil = (id: string, until: LocalDate) =>
+    sql`update series set made_until = ${until} where id = ${id}`.pipe(Effect.asVoid)
 
   /** An entry is deleted: it stays on record, as do its times. */
-  const deleteSeries = (id: string, now: Date) => sql`update series set deleted_at = ${now} where id = ${id}`.pipe(Effect.asVoid)
+  const deleteSeries = (id: string, now: Date) =>
+    sql`update series set deleted_at = ${now} where id = ${id}`.pipe(Effect.asVoid)
 
-  return { insertTimes, persist, apply, applyAll, patch, patchFuture, clearTeacher, insertSeries, updateSeries, madeUntil, deleteSeries } as const
+  return {
+    insertTimes,
+    persist,
+    apply,
+    applyAll,
+    patch,
+    patchFuture,
+    clearTeacher,
+    insertSeries,
+    updateSeries,
+    madeUntil,
+    deleteSeries
+  } as const
 }
 
 export type SessionStore = ReturnType<typeof sessionStore>

@@ -7,4 +7,5 @@ import type { SqlClient } from "@effect/sql"
  * about one row (new since the last ANALYZE, or grown past it) such an index costs the planner the same as the key,
  * and when it wins the lookup reads every entry of the org (bench/README.md, stop 27).
  */
-export const ofOrg = (sql: SqlClient.SqlClient, column: string, orgId: string) => sql`(${sql(column)} = ${orgId}::uuid) is true`
+export const ofOrg = (sql: SqlClient.SqlClient, column: string, orgId: string) =>
+  sql`(${sql(column)} = ${orgId}::uuid) is true`

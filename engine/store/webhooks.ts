@@ -6,9 +6,9 @@ import {
   RETRY_INTERVAL_MS,
   type WebhookEndpointContext,
   type WebhookEndpointEvent,
-  type webhookEndpointMachine,
   type WebhookEndpointRow,
-  type WebhookEndpointState
+  type WebhookEndpointState,
+  type webhookEndpointMachine
 } from "../machines/webhookEndpoint.ts"
 import { conflict } from "../schema/errors.ts"
 import { traced } from "../tracing.ts"
@@ -63,11 +63,20 @@ export interface EndpointColumns {
  * The columns of a machine state reached at `at`: the one derivation of an endpoint's lifecycle columns. A failing
  * endpoint is tried again RETRY_INTERVAL_MS after its last failure. Null: the machine deleted it (its row goes).
  */
-export const columnsOf = (state: WebhookEndpointState, context: WebhookEndpointContext, at: Date): EndpointColumns | null =>
-  state === "deleted" ? null : { state, context, retry_at: state === "failing" ? new Date(at.getTime() + RETRY_INTERVAL_MS) : null }
+export const columnsOf = (
+  state: WebhookEndpointState,
+  context: WebhookEndpointContext,
+  at: Date
+): EndpointColumns | null =>
+  state === "deleted"
+    ? null
+    : { state, context, retry_at: state === "failing" ? new Date(at.getTime() + RETRY_INTERVAL_MS) : null }
 
 /** The machine's row restored from the table's columns. */
-export const machineRow = (r: Pick<EndpointRow, "state" | "context">): WebhookEndpointRow => ({ value: r.state, context: r.context })
+export const machineRow = (r: Pick<EndpointRow, "state" | "context">): WebhookEndpointRow => ({
+  value: r.state,
+  context: r.context
+})
 
 type Decided = Accepted<typeof webhookEndpointMachine>
 
@@ -98,9 +107,11 @@ export const webhookStore = (sql: SqlClient.SqlClient) => {
   /** Writes an accepted result: the columns it decides, or the row's deletion. */
   const persist = (id: string, decided: Decided, at: Date) => {
     const columns = columnsOf(decided.state, decided.context, at)
-    return (columns === null
-      ? sql`delete from webhook_endpoints where id = ${id}`
-      : sql`update webhook_endpoints set ${sql.update({ ...columns, context: JSON.stringify(columns.context) })} where id = ${id}`).pipe(Effect.asVoid)
+    return (
+      columns === null
+        ? sql`delete from webhook_endpoints where id = ${id}`
+        : sql`update webhook_endpoints set ${sql.update({ ...columns, context: JSON.stringify(columns.context) })} where id = ${id}`
+    ).pipe(Effect.asVoid)
   }
 
   return {
@@ -109,12 +120,14 @@ export const webhookStore = (sql: SqlClient.SqlClient) => {
       const columns = columnsOf(started.state, started.context, row.created_at)
       return columns === null
         ? Effect.void
-        : sql`insert into webhook_endpoints ${sql.insert({ ...row, ...columns, context: JSON.stringify(columns.context) })}`.pipe(Effect.asVoid)
+        : sql`insert into webhook_endpoints ${sql.insert({ ...row, ...columns, context: JSON.stringify(columns.context) })}`.pipe(
+            Effect.asVoid
+          )
     },
 
     /** One machine event on the row: refused is 409 with the machine's code; accepted is written (persist). */
     apply: (row: Pick<EndpointRow, "id" | "state" | "context">, event: WebhookEndpointEvent, at: Date) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const decided = decideWebhookEndpoint(machineRow(row), event)
         if (!decided.ok) return yield* conflict(decided.code, decided.message)
         yield* persist(row.id, decided, at)
@@ -126,7 +139,7 @@ export const webhookStore = (sql: SqlClient.SqlClient) => {
      * transaction that revokes the key; each endpoint goes through its machine (key_revoked -> off).
      */
     switchOffForKey: (keyId: string, at: Date) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const rows = yield* sql<Pick<EndpointRow, "id" | "state" | "context">>`
           select id, state, context from webhook_endpoints where api_key_id = ${keyId} and state <> 'off' order by id for update`
         for (const row of rows) {
@@ -144,8 +157,12 @@ export const webhookStore = (sql: SqlClient.SqlClient) => {
       sql<EndpointRow>`
         update webhook_endpoints w set lease_owner = ${token}, leased_until = clock_timestamp() + ${leaseFor(leaseMs)}::interval
         where w.id = ${id} and w.state <> 'off' and (w.leased_until is null or w.leased_until < clock_timestamp())
-        ${now === null ? sql`` : sql`and (w.state = 'active' or w.retry_at <= ${now} or exists (
-          select 1 from events e where e.org_id = w.org_id and e.id > w.seen_event_id))`}
+        ${
+          now === null
+            ? sql``
+            : sql`and (w.state = 'active' or w.retry_at <= ${now} or exists (
+          select 1 from events e where e.org_id = w.org_id and e.id > w.seen_event_id))`
+        }
         returning *`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
 
     /** Gives the endpoint back; true when it is healthy and events wait for it (run again). */
@@ -191,10 +208,14 @@ export const webhookStore = (sql: SqlClient.SqlClient) => {
     liveOf: (orgIds: ReadonlyArray<string>) =>
       orgIds.length === 0
         ? Effect.succeed([])
-        : sql<{ id: string; org_id: string }>`select id, org_id from webhook_endpoints where org_id in ${sql.in(orgIds)} and state <> 'off'`,
+        : sql<{
+            id: string
+            org_id: string
+          }>`select id, org_id from webhook_endpoints where org_id in ${sql.in(orgIds)} and state <> 'off'`,
 
     /** Failing endpoints whose retry time has come. */
-    due: (now: Date) => sql<{ id: string }>`select id from webhook_endpoints where state = 'failing' and retry_at <= ${now}`,
+    due: (now: Date) =>
+      sql<{ id: string }>`select id from webhook_endpoints where state = 'failing' and retry_at <= ${now}`,
 
     /**
      * Healthy endpoints with events waiting (a safety net for a missed wake-up); `wait_ms` is how long another

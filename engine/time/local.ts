@@ -27,7 +27,8 @@ const parseDate = (date: LocalDate) => {
 }
 
 /** The local date of a year, month (1-12) and day. */
-export const localDate = (year: number, month: number, day: number): LocalDate => `${pad(year, 4)}-${pad(month)}-${pad(day)}`
+export const localDate = (year: number, month: number, day: number): LocalDate =>
+  `${pad(year, 4)}-${pad(month)}-${pad(day)}`
 
 const dateMs = (date: LocalDate): number => {
   const { y, m, d } = parseDate(date)

@@ -1,5 +1,14 @@
 // Yearly on 29 February falls on 28 February in years that have no 29 February.
-import { addDays, daysBetween, daysInMonth, localDate, type LocalDate, MAX_DAYS_WALKED, walkDays, weekdayOf } from "./local.ts"
+import {
+  addDays,
+  daysBetween,
+  daysInMonth,
+  type LocalDate,
+  localDate,
+  MAX_DAYS_WALKED,
+  walkDays,
+  weekdayOf
+} from "./local.ts"
 
 export type Repeat = "none" | "daily" | "weekly" | "monthly" | "yearly" | "weekdays"
 

@@ -16,7 +16,8 @@ const zoneOf = (zone: string) => {
   return z
 }
 
-const offsetAt = (ms: number, zone: string) => DateTime.zonedOffset(DateTime.unsafeMakeZoned(ms, { timeZone: zoneOf(zone) }))
+const offsetAt = (ms: number, zone: string) =>
+  DateTime.zonedOffset(DateTime.unsafeMakeZoned(ms, { timeZone: zoneOf(zone) }))
 
 /** A wall-clock reading as if it were UTC, in ms: `24:00:00` is the next day's midnight. */
 export const wallMs = (date: LocalDate, time: LocalTime): number => {
@@ -82,7 +83,12 @@ export const firstReading = (pieces: ReadonlyArray<Piece>, wall: number): number
  * (02:15-02:45 on that day is never open; 01:30-02:30 closes when the clock jumps); an edge in a repeated hour
  * takes its first reading, and the repeated stretch before `start` stays closed.
  */
-export const wallWindow = (date: LocalDate, start: LocalTime, end: LocalTime, zone: string): Array<{ start: Date; end: Date }> => {
+export const wallWindow = (
+  date: LocalDate,
+  start: LocalTime,
+  end: LocalTime,
+  zone: string
+): Array<{ start: Date; end: Date }> => {
   const [ws, we] = [wallMs(date, start), wallMs(date, end)]
   if (we <= ws) return []
   const pieces = piecesOf(date, zone)

@@ -1,7 +1,7 @@
-import axe from "axe-core"
 import { existsSync, mkdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import axe from "axe-core"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { expect } from "vitest"
 
@@ -9,8 +9,12 @@ import { expect } from "vitest"
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
 
 export const launch = async (): Promise<Browser> => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`apt-get install -y chromium\` (npm test does it when run as root)`)
-  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"] })
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run \`apt-get install -y chromium\` (npm test does it when run as root)`)
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]
+  })
 }
 
 /**
@@ -21,7 +25,12 @@ export const expectAccessible = async (page: Page) => {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source)
   const result = await page.evaluate(async () => {
     const r = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] })
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }))
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3)
+    }))
   })
   expect(result.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([])
 }
@@ -31,7 +40,10 @@ export const expectAccessible = async (page: Page) => {
  * else a scratch folder, so a test run leaves the working tree as it was.
  */
 export const screenshots = async (page: Page, name: string) => {
-  const dir = process.env.SCREENSHOTS === "1" ? join(process.cwd(), "docs", "screenshots") : join(tmpdir(), "booking-engine-screenshots")
+  const dir =
+    process.env.SCREENSHOTS === "1"
+      ? join(process.cwd(), "docs", "screenshots")
+      : join(tmpdir(), "booking-engine-screenshots")
   mkdirSync(dir, { recursive: true })
   const size = page.viewportSize() ?? { width: 1280, height: 900 }
   for (const width of [1280, 375]) {
@@ -61,7 +73,9 @@ export const cspViolations = (page: Page) => {
 export const ensureWidget = async () => {
   const { readdirSync, statSync } = await import("node:fs")
   const built = join(process.cwd(), "dist", "widget.js")
-  const newest = Math.max(...readdirSync(join(process.cwd(), "widget")).map((f) => statSync(join(process.cwd(), "widget", f)).mtimeMs))
+  const newest = Math.max(
+    ...readdirSync(join(process.cwd(), "widget")).map((f) => statSync(join(process.cwd(), "widget", f)).mtimeMs)
+  )
   if (existsSync(built) && statSync(built).mtimeMs >= newest) return
   const { build } = await import("vite")
   await build({ configFile: join(process.cwd(), "vite.widget.config.ts") })

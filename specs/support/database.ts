@@ -1,11 +1,11 @@
-import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync } from "node:fs"
 import { cp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { inject } from "vitest"
 import type { PGlite } from "@electric-sql/pglite"
+import { Effect, Layer } from "effect"
+import { inject } from "vitest"
 import { openPglite, PgliteServed } from "../../adapters/db/pglite.ts"
 import { PostgresLive } from "../../adapters/db/postgres.ts"
 import { admin, readTemplate, withDb } from "./template.ts"
@@ -22,7 +22,8 @@ declare module "vitest" {
 export const usingPostgres = () => (process.env.DATABASE_URL ?? "") !== ""
 
 const template = () => {
-  if (process.env.TEST_PURE === "1") throw new Error("a pure suite (specs/unit, specs/property) started a database: move it to specs/integration")
+  if (process.env.TEST_PURE === "1")
+    throw new Error("a pure suite (specs/unit, specs/property) started a database: move it to specs/integration")
   const t = inject("databaseTemplate")
   if (!t) throw new Error("no database template: run the suites through vitest.config.ts, whose globalSetup makes it")
   return t
@@ -45,9 +46,11 @@ const backToTemplate = async (db: PGlite) => {
   // Whatever the app left open or set in the session: a transaction, prepared statements, listeners, advisory locks.
   await db.exec("rollback")
   await db.exec("discard all")
-  const [{ tables }] = (await db.query<{ tables: string }>(`
+  const [{ tables }] = (
+    await db.query<{ tables: string }>(`
     select string_agg(format('%I', tablename), ', ') as tables from pg_tables
-    where schemaname = 'public' and tablename <> 'effect_sql_migrations'`)).rows
+    where schemaname = 'public' and tablename <> 'effect_sql_migrations'`)
+  ).rows
   await db.exec(`truncate ${tables} restart identity cascade`)
 }
 const pooledPglite = () =>
@@ -64,7 +67,8 @@ const pooledPglite = () =>
     }
   )
 
-const createFromTemplate = (url: string, name: string) => admin(url, (c) => c.query(`create database ${name} template ${template()}`))
+const createFromTemplate = (url: string, name: string) =>
+  admin(url, (c) => c.query(`create database ${name} template ${template()}`))
 
 /**
  * A fresh, migrated database per call: on the real server (DATABASE_URL) a new database copied from the run's template,
@@ -77,21 +81,28 @@ export const TestDatabase = (reuse?: string) => {
   if (reuse !== undefined) return url === "" ? pgliteFromTemplate(join(tmpdir(), reuse)) : namedDatabase(url, reuse)
   if (url === "") return pooledPglite()
   const name = `be_test_${randomBytes(6).toString("hex")}`
-  return Layer.unwrapScoped(Effect.gen(function*() {
-    yield* Effect.acquireRelease(
-      Effect.promise(() => createFromTemplate(url, name)),
-      () => Effect.promise(() => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))).pipe(Effect.ignore)
-    )
-    return PostgresLive(withDb(url, name), 20)
-  }))
+  return Layer.unwrapScoped(
+    Effect.gen(function* () {
+      yield* Effect.acquireRelease(
+        Effect.promise(() => createFromTemplate(url, name)),
+        () =>
+          Effect.promise(() => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))).pipe(
+            Effect.ignore
+          )
+      )
+      return PostgresLive(withDb(url, name), 20)
+    })
+  )
 }
 
 const namedDatabase = (url: string, name: string) =>
-  Layer.unwrapEffect(Effect.promise(async () => {
-    const exists = await admin(url, (c) => c.query("select 1 from pg_database where datname = $1", [name]))
-    if (exists.rowCount === 0) await createFromTemplate(url, name)
-    return PostgresLive(withDb(url, name), 20)
-  }))
+  Layer.unwrapEffect(
+    Effect.promise(async () => {
+      const exists = await admin(url, (c) => c.query("select 1 from pg_database where datname = $1", [name]))
+      if (exists.rowCount === 0) await createFromTemplate(url, name)
+      return PostgresLive(withDb(url, name), 20)
+    })
+  )
 
 /** Removes a database made by TestDatabase(name). */
 export const dropTestDatabase = async (name: string) => {
@@ -105,7 +116,10 @@ export const freshPostgresDatabase = async () => {
   const url = process.env.DATABASE_URL ?? ""
   const name = `be_test_${randomBytes(6).toString("hex")}`
   await createFromTemplate(url, name)
-  return { url: withDb(url, name), drop: () => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`)) }
+  return {
+    url: withDb(url, name),
+    drop: () => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))
+  }
 }
 
 /**

@@ -91,7 +91,12 @@ export type FaultProxy = Awaited<ReturnType<typeof startFaultProxy>>
 /** The ErrorResponse Postgres sends a client past max_connections: FATAL, SQLSTATE 53300. */
 const tooManyClients = () => {
   const fields = Buffer.concat(
-    [["S", "FATAL"], ["V", "FATAL"], ["C", "53300"], ["M", "sorry, too many clients already"]]
+    [
+      ["S", "FATAL"],
+      ["V", "FATAL"],
+      ["C", "53300"],
+      ["M", "sorry, too many clients already"]
+    ]
       .map(([k, v]) => Buffer.from(`${k}${v}\0`, "utf8"))
       .concat(Buffer.from([0]))
   )

@@ -6,7 +6,9 @@ import { openPglite, PgliteServed } from "../../adapters/db/pglite.ts"
 import { migrationsByName } from "../../engine/store/Migrations.ts"
 
 const upTo = (last: string) =>
-  PgMigrator.layer({ loader: Migrator.fromRecord(Object.fromEntries(Object.entries(migrationsByName).filter(([name]) => name <= last))) })
+  PgMigrator.layer({
+    loader: Migrator.fromRecord(Object.fromEntries(Object.entries(migrationsByName).filter(([name]) => name <= last)))
+  })
 
 /**
  * An upgrade, on an in-memory PGlite (the migrations are the same SQL on both databases): migrates up to `before`,
@@ -19,19 +21,32 @@ export const upgrade = async <A>(
   seed: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>,
   check: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>
 ): Promise<A> => {
-  if (!(before in migrationsByName) || !(after in migrationsByName)) throw new Error(`no migration ${before} or ${after}`)
+  if (!(before in migrationsByName) || !(after in migrationsByName))
+    throw new Error(`no migration ${before} or ${after}`)
   const db = await openPglite(undefined)
-  const base = Layer.merge(Layer.orDie(PgliteServed(() => Promise.resolve(db), () => Promise.resolve())), NodeContext.layer)
+  const base = Layer.merge(
+    Layer.orDie(
+      PgliteServed(
+        () => Promise.resolve(db),
+        () => Promise.resolve()
+      )
+    ),
+    NodeContext.layer
+  )
   try {
-    return await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const ctx = yield* Layer.build(base)
-      const migrate = (last: string) => Layer.build(upTo(last)).pipe(Effect.scoped, Effect.provide(ctx))
-      const sql = Context.get(ctx, SqlClient.SqlClient)
-      yield* migrate(before)
-      yield* sql.withTransaction(Effect.zipRight(sql`set local session_replication_role = replica`, seed(sql)))
-      yield* migrate(after)
-      return yield* check(sql)
-    })))
+    return await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const ctx = yield* Layer.build(base)
+          const migrate = (last: string) => Layer.build(upTo(last)).pipe(Effect.scoped, Effect.provide(ctx))
+          const sql = Context.get(ctx, SqlClient.SqlClient)
+          yield* migrate(before)
+          yield* sql.withTransaction(Effect.zipRight(sql`set local session_replication_role = replica`, seed(sql)))
+          yield* migrate(after)
+          return yield* check(sql)
+        })
+      )
+    )
   } finally {
     await db.close()
   }

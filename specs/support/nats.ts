@@ -1,5 +1,3 @@
-import { DeliverPolicy, jetstream } from "@nats-io/jetstream"
-import { connect } from "@nats-io/transport-node"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -7,12 +5,17 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { createServer, Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DeliverPolicy, jetstream } from "@nats-io/jetstream"
+import { connect } from "@nats-io/transport-node"
 
 /** The shared server of the *.nats.test.ts suites, which run only when NATS_URL is set (see vitest.config.ts). */
 export const natsUrl = process.env.NATS_URL ?? ""
 
 export const natsReachable = (url = natsUrl) =>
-  connect({ servers: url, timeout: 2_000 }).then((nc) => nc.close().then(() => true), () => false)
+  connect({ servers: url, timeout: 2_000 }).then(
+    (nc) => nc.close().then(() => true),
+    () => false
+  )
 
 /**
  * A fresh org id for events published straight to the shared EVENTS stream. A UUID, like a real one: every engine
@@ -53,7 +56,9 @@ export interface PrivateNats {
  */
 export const startPrivateNats = async (): Promise<PrivateNats> => {
   if (!existsSync(NATS_SERVER)) {
-    throw new Error(`${NATS_SERVER} is missing: this test starts, stops and restarts a nats-server of its own, so the binary must be installed (e.g. apt-get install nats-server)`)
+    throw new Error(
+      `${NATS_SERVER} is missing: this test starts, stops and restarts a nats-server of its own, so the binary must be installed (e.g. apt-get install nats-server)`
+    )
   }
   const port = await freePort()
   const dir = await mkdtemp(join(tmpdir(), "nats-"))
@@ -63,9 +68,11 @@ export const startPrivateNats = async (): Promise<PrivateNats> => {
     const c = spawn(NATS_SERVER, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: "ignore" })
     c.once("error", (e) => (spawned.error = e))
     child = c
-    for (let i = 0; i < 200 && !spawned.error && c.exitCode === null && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 25))
+    for (let i = 0; i < 200 && !spawned.error && c.exitCode === null && !(await listening(port)); i++)
+      await new Promise((r) => setTimeout(r, 25))
     if (spawned.error) throw new Error(`${NATS_SERVER} could not be started: ${spawned.error.message}`)
-    if (!(await listening(port))) throw new Error(`${NATS_SERVER} did not start listening on port ${port} within 5 s (exit code ${c.exitCode})`)
+    if (!(await listening(port)))
+      throw new Error(`${NATS_SERVER} did not start listening on port ${port} within 5 s (exit code ${c.exitCode})`)
   }
   const stop = async () => {
     const c = child
@@ -83,7 +90,12 @@ export const startPrivateNats = async (): Promise<PrivateNats> => {
     await rm(dir, { recursive: true, force: true })
     throw e
   }
-  return { url: `nats://127.0.0.1:${port}`, start, stop, dispose: async () => (await stop(), await rm(dir, { recursive: true, force: true })) }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    start,
+    stop,
+    dispose: async () => (await stop(), await rm(dir, { recursive: true, force: true }))
+  }
 }
 
 export interface StoredEvent {
@@ -105,18 +117,27 @@ export interface StoredEvent {
  * came for idleMs.
  */
 export const readStream = async (
-  url: string, subject: string, idleMs = 1_000, stream = "EVENTS"
+  url: string,
+  subject: string,
+  idleMs = 1_000,
+  stream = "EVENTS"
 ): Promise<Array<StoredEvent>> => {
   const nc = await connect({ servers: url, timeout: 5_000 })
   try {
     const consumer = await jetstream(nc).consumers.get(stream, {
-      filter_subjects: subject, deliver_policy: DeliverPolicy.All
+      filter_subjects: subject,
+      deliver_policy: DeliverPolicy.All
     })
     const out: Array<StoredEvent> = []
     while (true) {
       const before = out.length
       for await (const m of await consumer.fetch({ max_messages: 1_000, expires: idleMs })) {
-        out.push({ seq: m.seq, subject: m.subject, msgId: m.headers?.get("Nats-Msg-Id"), event: m.json<StoredEvent["event"]>() })
+        out.push({
+          seq: m.seq,
+          subject: m.subject,
+          msgId: m.headers?.get("Nats-Msg-Id"),
+          event: m.json<StoredEvent["event"]>()
+        })
       }
       if (out.length === before) return out
     }

@@ -24,6 +24,8 @@ export default class NoSkips implements Reporter {
     }
     if (problems.length === 0) return
     process.exitCode = 1
-    process.stderr.write(`\nThe run fails: every test must run, and ${problems.length} did not:\n${problems.map((p) => `  ${p}`).join("\n")}\n\n`)
+    process.stderr.write(
+      `\nThe run fails: every test must run, and ${problems.length} did not:\n${problems.map((p) => `  ${p}`).join("\n")}\n\n`
+    )
   }
 }

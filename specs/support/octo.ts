@@ -8,9 +8,17 @@ import type { Reply, TestApp } from "./app.ts"
  * The engine's OCTO Schemas, held to the shapes of @octocloud/types at compile time: each Schema's type must be
  * assignable to the package's (its string enums read as their values), so a response that decodes is one of theirs.
  */
-type Plain<A> = A extends string ? `${A}` : A extends number | boolean | null | undefined ? A : A extends ReadonlyArray<infer U> ? ReadonlyArray<Plain<U>>
-  : { [K in keyof A]: Plain<A[K]> }
-const conforms = <Theirs>() => <Ours extends Plain<Theirs>>(schema: Schema.Schema<Ours, any, never>) => schema
+type Plain<A> = A extends string
+  ? `${A}`
+  : A extends number | boolean | null | undefined
+    ? A
+    : A extends ReadonlyArray<infer U>
+      ? ReadonlyArray<Plain<U>>
+      : { [K in keyof A]: Plain<A[K]> }
+const conforms =
+  <Theirs>() =>
+  <Ours extends Plain<Theirs>>(schema: Schema.Schema<Ours, any, never>) =>
+    schema
 export const OctoSchemas = {
   Supplier: conforms<T.Supplier>()(O.Supplier),
   Product: conforms<T.Product>()(O.Product),
@@ -26,9 +34,15 @@ export const OctoSchemas = {
 export const expectOcto = <A>(schema: Schema.Schema<A, any, never>, body: unknown): A =>
   Schema.decodeUnknownSync(schema, { onExcessProperty: "error", errors: "all" })(body)
 
-export const octoClient = (app: TestApp, key: string, capabilities?: string) =>
-  (method: string, path: string, body?: unknown) =>
-    app.call(key, method, `/api/octo${path}`, body, capabilities === undefined ? {} : { "octo-capabilities": capabilities })
+export const octoClient =
+  (app: TestApp, key: string, capabilities?: string) => (method: string, path: string, body?: unknown) =>
+    app.call(
+      key,
+      method,
+      `/api/octo${path}`,
+      body,
+      capabilities === undefined ? {} : { "octo-capabilities": capabilities }
+    )
 
 /** A 2xx OCTO answer decoded with its Schema. */
 export const octoOk = <A>(schema: Schema.Schema<A, any, never>, res: Reply): A => {

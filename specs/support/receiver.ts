@@ -40,8 +40,16 @@ export const startReceiver = async (answer: (hit: Hit, n: number) => Answer = ()
       let parsed: { id?: number; type?: string } = {}
       try {
         parsed = JSON.parse(body) as { id?: number; type?: string }
-      } catch { /* recorded as is */ }
-      const hit: Hit = { id: parsed.id ?? -1, type: parsed.type ?? "", body, headers: req.headers, at: performance.now() }
+      } catch {
+        /* recorded as is */
+      }
+      const hit: Hit = {
+        id: parsed.id ?? -1,
+        type: parsed.type ?? "",
+        body,
+        headers: req.headers,
+        at: performance.now()
+      }
       hits.push(hit)
       const a = receiver.answer(hit, hits.length)
       if (a === "hang") return void hanging.push(res)

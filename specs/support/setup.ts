@@ -16,7 +16,7 @@ const stop = (line: string): never => {
   process.exit(1)
 }
 
-const reason = (e: unknown) => (e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.message : String(e))
+const reason = (e: unknown) => (e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.message) : String(e))
 
 const tcp = (url: string, defaultPort: number) =>
   new Promise<void>((resolve, reject) => {
@@ -33,11 +33,17 @@ export default async function setup(project: TestProject) {
   const natsUrl = configured("NATS_URL")
   if (databaseUrl !== "") {
     await admin(databaseUrl, (c) => c.query("select 1")).catch((e) =>
-      stop(`DATABASE_URL=${databaseUrl} is set but the database does not answer (${reason(e)}): start it, or run with DATABASE_URL= for PGlite`))
+      stop(
+        `DATABASE_URL=${databaseUrl} is set but the database does not answer (${reason(e)}): start it, or run with DATABASE_URL= for PGlite`
+      )
+    )
   }
   if (natsUrl !== "") {
     await tcp(natsUrl, 4222).catch((e) =>
-      stop(`NATS_URL=${natsUrl} is set but NATS does not answer (${reason(e)}): start it, or run with NATS_URL= for the in-process bus`))
+      stop(
+        `NATS_URL=${natsUrl} is set but NATS does not answer (${reason(e)}): start it, or run with NATS_URL= for the in-process bus`
+      )
+    )
   }
   await bundleServer()
   // Always made (cached by the migrations' hash): suites that start the engine or the CLI over a data dir seed it from this.

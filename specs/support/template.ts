@@ -1,12 +1,12 @@
-import { NodeContext } from "@effect/platform-node"
-import type { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import pg from "pg"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { NodeContext } from "@effect/platform-node"
+import type { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import pg from "pg"
 import { MigrateLive } from "../../adapters/db/migrate.ts"
 import { openPglite, PgliteServed } from "../../adapters/db/pglite.ts"
 import { PostgresLive } from "../../adapters/db/postgres.ts"
@@ -22,8 +22,12 @@ const rulesDir = join(root, "engine/store/rules")
 
 export const migrationsHash = async () => {
   const hash = createHash("sha256")
-  const files = ["engine/store/Migrations.ts", "adapters/db/migrate.ts", "adapters/db/pglite.ts", "specs/support/template.ts"]
-    .map((f) => join(root, f))
+  const files = [
+    "engine/store/Migrations.ts",
+    "adapters/db/migrate.ts",
+    "adapters/db/pglite.ts",
+    "specs/support/template.ts"
+  ].map((f) => join(root, f))
   files.push(...(await readdir(migrationsDir)).sort().map((f) => join(migrationsDir, f)))
   files.push(join(root, "adapters/db/rules.ts"), ...(await readdir(rulesDir)).sort().map((f) => join(rulesDir, f)))
   for (const f of files) hash.update(f.slice(root.length)).update(await readFile(f))
@@ -38,17 +42,27 @@ const migrated = <ROut, E>(database: Layer.Layer<ROut | SqlClient.SqlClient, E>)
 export const pgliteTemplate = async (): Promise<string> => {
   const dir = join(tmpdir(), "booking-engine-tests")
   const file = join(dir, `pglite-${await migrationsHash()}.tar`)
-  if (await stat(file).then((s) => s.size > 0, () => false)) return file
+  if (
+    await stat(file).then(
+      (s) => s.size > 0,
+      () => false
+    )
+  )
+    return file
   await mkdir(dir, { recursive: true })
   const db = await openPglite(undefined)
-  const dump = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    yield* migrated(PgliteServed(() => Promise.resolve(db)))
-    // Each copy is a database of its own, as if made anew: it makes its deployment id on start
-    // (engine/store/deployment.ts). Copies of one data dir cannot tell themselves apart; a Postgres copy has an oid of
-    // its own and renews the id on start.
-    yield* Effect.promise(() => db.exec("delete from deployment"))
-    return yield* Effect.promise(() => db.dumpDataDir("none"))
-  })))
+  const dump = await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        yield* migrated(PgliteServed(() => Promise.resolve(db)))
+        // Each copy is a database of its own, as if made anew: it makes its deployment id on start
+        // (engine/store/deployment.ts). Copies of one data dir cannot tell themselves apart; a Postgres copy has an oid of
+        // its own and renews the id on start.
+        yield* Effect.promise(() => db.exec("delete from deployment"))
+        return yield* Effect.promise(() => db.dumpDataDir("none"))
+      })
+    )
+  )
   const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`
   await writeFile(partial, new Uint8Array(await dump.arrayBuffer()))
   await rename(partial, file)
@@ -58,7 +72,13 @@ export const pgliteTemplate = async (): Promise<string> => {
 /** The dump as a data dir on disk (next to it, made once): copied for the engines and CLIs tests start as processes. */
 export const pgliteTemplateDir = async (dump: string): Promise<string> => {
   const dir = dump.replace(/\.tar$/, ".dir")
-  if (await stat(join(dir, "PG_VERSION")).then(() => true, () => false)) return dir
+  if (
+    await stat(join(dir, "PG_VERSION")).then(
+      () => true,
+      () => false
+    )
+  )
+    return dir
   const partial = `${dir}.${process.pid}.${randomBytes(4).toString("hex")}`
   const db = await openPglite(partial, await readTemplate(dump))
   await db.close()

@@ -24,14 +24,21 @@ export const commands: ReadonlyArray<Command> = [
       plan: { required: false, text: PLANS },
       locale: { required: false, text: "the language of guest mail, such as en or nl" }
     },
-    request: (f) => ({ method: "POST", path: "admin/v1/orgs", body: defined({ name: f.name, timezone: f.timezone, currency: f.currency, plan: f.plan, locale: f.locale }) })
+    request: (f) => ({
+      method: "POST",
+      path: "admin/v1/orgs",
+      body: defined({ name: f.name, timezone: f.timezone, currency: f.currency, plan: f.plan, locale: f.locale })
+    })
   },
   {
     name: "org list",
     usage: "org list [--limit N] [--after ORG_ID]",
     help: "Lists orgs by id, 100 at a time; pass the answer's next_after as --after for the next page.",
     flags: { limit: { required: false, text: "1 to 500" }, after: { required: false, text: "an org id" } },
-    request: (f) => ({ method: "GET", path: `admin/v1/orgs?${new URLSearchParams(defined({ limit: f.limit, after: f.after }) as Record<string, string>)}` })
+    request: (f) => ({
+      method: "GET",
+      path: `admin/v1/orgs?${new URLSearchParams(defined({ limit: f.limit, after: f.after }) as Record<string, string>)}`
+    })
   },
   {
     name: "org get",
@@ -57,7 +64,11 @@ export const commands: ReadonlyArray<Command> = [
       user: { required: false, text: "a team member's user id" },
       kind: { required: false, text: "secret (default), publishable or reseller" }
     },
-    request: (f) => ({ method: "POST", path: `admin/v1/orgs/${id(f.org)}/api_keys`, body: defined({ name: f.name, user_id: f.user, kind: f.kind }) })
+    request: (f) => ({
+      method: "POST",
+      path: `admin/v1/orgs/${id(f.org)}/api_keys`,
+      body: defined({ name: f.name, user_id: f.user, kind: f.kind })
+    })
   },
   {
     name: "key list",

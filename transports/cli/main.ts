@@ -1,6 +1,6 @@
+import { parseArgs } from "node:util"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer, Option, Schema } from "effect"
-import { parseArgs } from "node:util"
 import { SystemClockLive } from "../../adapters/clock.ts"
 import { MigrateLive } from "../../adapters/db/migrate.ts"
 import { SignalsLive } from "../../adapters/signals/postgres.ts"
@@ -9,7 +9,7 @@ import { Orgs } from "../../engine/services/Orgs.ts"
 import { Wakeups } from "../../engine/services/Wakeups.ts"
 import { DatabaseLive } from "../app.ts"
 import { appConfig } from "../config.ts"
-import { commands, type Command } from "./commands.ts"
+import { type Command, commands } from "./commands.ts"
 
 export const usage = `usage:
   booking-engine                         start the server (same as npm start)
@@ -33,23 +33,33 @@ const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
 
 /** A command's flags as given; a missing required flag is refused by name. */
 const flagsOf = (command: Command, args: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const parsed = yield* Effect.try({
       try: () =>
         parseArgs({
           args: [...args],
           allowPositionals: true,
           strict: true,
-          options: { ...Object.fromEntries(Object.keys(command.flags).map((k) => [k, { type: "string" as const }])), help: { type: "boolean", short: "h" } }
+          options: {
+            ...Object.fromEntries(Object.keys(command.flags).map((k) => [k, { type: "string" as const }])),
+            help: { type: "boolean", short: "h" }
+          }
         }),
-      catch: (e): Failure => ({ code: "usage", message: `${(e as Error).message.split("\n")[0]}; see booking-engine ${command.name} --help` })
+      catch: (e): Failure => ({
+        code: "usage",
+        message: `${(e as Error).message.split("\n")[0]}; see booking-engine ${command.name} --help`
+      })
     })
     const values = parsed.values as Record<string, string | boolean | undefined>
     if (values.help === true) return Option.none()
     for (const [flag, spec] of Object.entries(command.flags)) {
-      if (spec.required && typeof values[flag] !== "string") return yield* refuse(`${command.name} needs --${flag} (${spec.text})`)
+      if (spec.required && typeof values[flag] !== "string")
+        return yield* refuse(`${command.name} needs --${flag} (${spec.text})`)
       if (ID_FLAGS.has(flag) && typeof values[flag] === "string" && !UUID.test(values[flag] as string)) {
-        return yield* Effect.fail<Failure>({ code: "invalid_input", message: `--${flag} must be an id such as 3f1c0d1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f` })
+        return yield* Effect.fail<Failure>({
+          code: "invalid_input",
+          message: `--${flag} must be an id such as 3f1c0d1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f`
+        })
       }
     }
     return Option.some(values as Record<string, string | undefined>)
@@ -57,7 +67,7 @@ const flagsOf = (command: Command, args: ReadonlyArray<string>) =>
 
 /** The command done on the database directly, through the same engine service the admin API calls. */
 const direct = (name: string, f: Record<string, string | undefined>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orgs = yield* Orgs
     switch (name) {
       case "org create":
@@ -69,7 +79,10 @@ const direct = (name: string, f: Record<string, string | undefined>) =>
       case "org plan":
         return yield* orgs.adminUpdate(f.org!, yield* decode(OrgAdminUpdate, { plan: f.plan }))
       case "key create":
-        return yield* orgs.createKey(f.org!, yield* decode(ApiKeyCreate, { name: f.name, user_id: f.user, kind: f.kind }))
+        return yield* orgs.createKey(
+          f.org!,
+          yield* decode(ApiKeyCreate, { name: f.name, user_id: f.user, kind: f.kind })
+        )
       case "key list":
         return yield* orgs.listKeys(f.org!)
       default:
@@ -79,26 +92,38 @@ const direct = (name: string, f: Record<string, string | undefined>) =>
 
 /** The same command sent to a running server's admin API. */
 const remote = (base: string, token: string, command: Command, f: Record<string, string | undefined>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { method, path, body } = command.request(f)
     const response = yield* Effect.tryPromise({
       try: () =>
         fetch(new URL(path, base.endsWith("/") ? base : `${base}/`), {
           method,
-          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { "content-type": "application/json" })
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) })
         }),
-      catch: (e): Failure => ({ code: "unreachable", message: `could not reach ${base}: ${(e as Error).cause ?? (e as Error).message}` })
+      catch: (e): Failure => ({
+        code: "unreachable",
+        message: `could not reach ${base}: ${(e as Error).cause ?? (e as Error).message}`
+      })
     })
     const json = yield* Effect.tryPromise({
       try: () => response.json() as Promise<{ error?: Failure }>,
-      catch: (): Failure => ({ code: "bad_answer", message: `${base} answered ${response.status} without JSON: is it a booking-engine?` })
+      catch: (): Failure => ({
+        code: "bad_answer",
+        message: `${base} answered ${response.status} without JSON: is it a booking-engine?`
+      })
     })
-    if (!response.ok) return yield* Effect.fail(json.error ?? { code: "http_" + response.status, message: `the server answered ${response.status}` })
+    if (!response.ok)
+      return yield* Effect.fail(
+        json.error ?? { code: `http_${response.status}`, message: `the server answered ${response.status}` }
+      )
     return json
   })
 
-const database = Effect.gen(function*() {
+const database = Effect.gen(function* () {
   const config = yield* appConfig
   return Orgs.Default.pipe(
     Layer.provideMerge(MigrateLive),
@@ -108,8 +133,11 @@ const database = Effect.gen(function*() {
 })
 
 const run = (args: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const words = args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")
+  Effect.gen(function* () {
+    const words = args
+      .filter((a) => !a.startsWith("-"))
+      .slice(0, 2)
+      .join(" ")
     const command = commands.find((c) => c.name === words)
     if (command === undefined) {
       if (args.includes("--help") || args.includes("-h") || args.length === 0) return { help: usage }
@@ -120,10 +148,13 @@ const run = (args: ReadonlyArray<string>) =>
     const url = (process.env.BOOKING_ENGINE_URL ?? "").trim()
     if (url !== "") {
       const token = (process.env.ADMIN_TOKEN ?? "").trim()
-      if (token === "") return yield* refuse("BOOKING_ENGINE_URL is set: set ADMIN_TOKEN to the server's admin token as well")
+      if (token === "")
+        return yield* refuse("BOOKING_ENGINE_URL is set: set ADMIN_TOKEN to the server's admin token as well")
       return yield* remote(url, token, command, flags.value)
     }
-    const layer = yield* database.pipe(Effect.mapError((e): Failure => ({ code: "invalid_config", message: String(e) })))
+    const layer = yield* database.pipe(
+      Effect.mapError((e): Failure => ({ code: "invalid_config", message: String(e) }))
+    )
     return yield* direct(command.name, flags.value).pipe(
       Effect.provide(layer),
       Effect.provide(NodeContext.layer),
@@ -136,10 +167,17 @@ const run = (args: ReadonlyArray<string>) =>
 export const runCli = (args: ReadonlyArray<string>) =>
   run(args).pipe(
     Effect.match({
-      onSuccess: (out) => "help" in out && typeof out.help === "string" ? { code: 0, text: out.help } : { code: 0, text: JSON.stringify(out, null, 2) },
+      onSuccess: (out) =>
+        "help" in out && typeof out.help === "string"
+          ? { code: 0, text: out.help }
+          : { code: 0, text: JSON.stringify(out, null, 2) },
       onFailure: (e: Failure | { _tag: string; message: string }) => ({
         code: 1,
-        text: JSON.stringify({ error: "code" in e ? { code: e.code, message: e.message } : { code: "failed", message: e.message } }, null, 2)
+        text: JSON.stringify(
+          { error: "code" in e ? { code: e.code, message: e.message } : { code: "failed", message: e.message } },
+          null,
+          2
+        )
       })
     })
   )

@@ -2,8 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Cause, Duration, Effect, Exit, Layer, Option } from "effect"
 import { type BusEvent, DeploymentReused, EventBus } from "../../engine/ports/Bus.ts"
 import { Prepared, type PreparedStatement } from "../../engine/ports/Prepared.ts"
+import { Wakeups, waitForWake } from "../../engine/services/Wakeups.ts"
 import { Deployment } from "../../engine/store/deployment.ts"
-import { waitForWake, Wakeups } from "../../engine/services/Wakeups.ts"
 import { traced } from "../../engine/tracing.ts"
 
 export interface RelayOptions {
@@ -67,7 +67,12 @@ interface Row {
 }
 
 const toBusEvent = (r: Row): BusEvent => ({
-  id: r.id, deployment: r.deployment, org_id: r.org_id, type: r.type, data: r.data, created_at: r.created_at.toISOString()
+  id: r.id,
+  deployment: r.deployment,
+  org_id: r.org_id,
+  type: r.type,
+  data: r.data,
+  created_at: r.created_at.toISOString()
 })
 
 /**
@@ -83,76 +88,84 @@ const toBusEvent = (r: Row): BusEvent => ({
  * Postgres (22 against 17 µs of backend CPU an event, 25,000 events, when progress was a column of the events).
  */
 export const RelayLive = (options: RelayOptions = {}) =>
-  Layer.scopedDiscard(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const bus = yield* EventBus
-    const prepared = yield* Prepared
-    const size = options.batchSize ?? 1000
-    const idle = Duration.millis(options.pollMs ?? 60_000)
-    const wakeups = yield* Wakeups
-    const maxBackoff = options.maxBackoffMs ?? 5_000
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const bus = yield* EventBus
+      const prepared = yield* Prepared
+      const size = options.batchSize ?? 1000
+      const idle = Duration.millis(options.pollMs ?? 60_000)
+      const wakeups = yield* Wakeups
+      const maxBackoff = options.maxBackoffMs ?? 5_000
 
-    const minGap = options.minGapMs ?? 50
-    const deployment = yield* Deployment
-    const claimed = yield* deployment.claim
-    yield* Effect.logInfo(`relay: deployment ${claimed.id}${claimed.renewed ? " (new for this database)" : ""}`)
+      const minGap = options.minGapMs ?? 50
+      const deployment = yield* Deployment
+      const claimed = yield* deployment.claim
+      yield* Effect.logInfo(`relay: deployment ${claimed.id}${claimed.renewed ? " (new for this database)" : ""}`)
 
-    const batch = Effect.gen(function*() {
-      const found = yield* prepared.run<Row & { leader: boolean }>(READ, [RELAY_LOCK, size])
-      if (found.length > 0 && !found[0].leader) return -1
-      const rows = found.filter((r) => r.id !== null)
-      if (rows.length === 0) return 0
-      if (rows[0].deployment === null) return yield* Effect.dieMessage("relay: the deployment table has no row")
-      yield* bus.publish(rows.map(toBusEvent))
-      yield* prepared.run(DONE, [rows.map((r) => r.id)])
-      return rows.length
-    }).pipe(sql.withTransaction, traced("Relay.batch"))
+      const batch = Effect.gen(function* () {
+        const found = yield* prepared.run<Row & { leader: boolean }>(READ, [RELAY_LOCK, size])
+        if (found.length > 0 && !found[0].leader) return -1
+        const rows = found.filter((r) => r.id !== null)
+        if (rows.length === 0) return 0
+        if (rows[0].deployment === null) return yield* Effect.dieMessage("relay: the deployment table has no row")
+        yield* bus.publish(rows.map(toBusEvent))
+        yield* prepared.run(DONE, [rows.map((r) => r.id)])
+        return rows.length
+      }).pipe(sql.withTransaction, traced("Relay.batch"))
 
-    // Drained, it sleeps until woken; after a wake-up it looks once more a second later (a poke can come before its
-    // writer commits). Another instance in the middle of a batch: try again shortly.
-    const loop = Effect.gen(function*() {
-      const wakes = yield* wakeups.subscribe
-      let failures = 0
-      let sinceVacuum = 0
-      let trailing = false
-      let startedAt = 0
-      while (true) {
-        startedAt = Date.now()
-        const result = yield* Effect.exit(batch)
-        const reused = Exit.isFailure(result)
-          ? Option.filter(Cause.failureOption(result.cause), (e) => e instanceof DeploymentReused)
-          : Option.none()
-        if (Option.isSome(reused)) {
-          const fresh = yield* deployment.renew(reused.value.deployment)
-          yield* Effect.logError(`relay: ${reused.value.message}; this database is a copy or a restore of one that ` +
-            `published under its deployment id, so it is now deployment ${fresh} and the batch goes out again under it`)
-          continue
+      // Drained, it sleeps until woken; after a wake-up it looks once more a second later (a poke can come before its
+      // writer commits). Another instance in the middle of a batch: try again shortly.
+      const loop = Effect.gen(function* () {
+        const wakes = yield* wakeups.subscribe
+        let failures = 0
+        let sinceVacuum = 0
+        let trailing = false
+        let startedAt = 0
+        while (true) {
+          startedAt = Date.now()
+          const result = yield* Effect.exit(batch)
+          const reused = Exit.isFailure(result)
+            ? Option.filter(Cause.failureOption(result.cause), (e) => e instanceof DeploymentReused)
+            : Option.none()
+          if (Option.isSome(reused)) {
+            const fresh = yield* deployment.renew(reused.value.deployment)
+            yield* Effect.logError(
+              `relay: ${reused.value.message}; this database is a copy or a restore of one that ` +
+                `published under its deployment id, so it is now deployment ${fresh} and the batch goes out again under it`
+            )
+            continue
+          }
+          if (Exit.isFailure(result)) {
+            failures++
+            const wait = Math.min(maxBackoff, 50 * 2 ** Math.min(failures, 16))
+            yield* Effect.logWarning(`relay: batch failed, retrying in ${wait} ms`, Cause.squash(result.cause))
+            yield* Effect.sleep(Duration.millis(wait))
+            continue
+          }
+          failures = 0
+          sinceVacuum += Math.max(result.value, 0)
+          if (sinceVacuum >= VACUUM_EVERY) {
+            sinceVacuum = 0
+            yield* sql
+              .unsafe("vacuum relay_queue")
+              .pipe(
+                Effect.catchAllCause((cause) =>
+                  Effect.logWarning("relay: vacuum of its queue failed", Cause.squash(cause))
+                )
+              )
+          }
+          if (result.value >= size) continue // a full batch: more are waiting, go again at once
+          if (result.value < 0) {
+            yield* Effect.sleep(Duration.millis(50))
+            continue
+          }
+          trailing = yield* waitForWake(wakes, trailing ? Duration.seconds(1) : idle)
+          // Woken soon after a batch that carried events: let that moment's other writers join the next batch.
+          const early = result.value > 0 && trailing ? minGap - (Date.now() - startedAt) : 0
+          if (early > 0) yield* Effect.sleep(Duration.millis(early))
         }
-        if (Exit.isFailure(result)) {
-          failures++
-          const wait = Math.min(maxBackoff, 50 * 2 ** Math.min(failures, 16))
-          yield* Effect.logWarning(`relay: batch failed, retrying in ${wait} ms`, Cause.squash(result.cause))
-          yield* Effect.sleep(Duration.millis(wait))
-          continue
-        }
-        failures = 0
-        sinceVacuum += Math.max(result.value, 0)
-        if (sinceVacuum >= VACUUM_EVERY) {
-          sinceVacuum = 0
-          yield* sql.unsafe("vacuum relay_queue").pipe(
-            Effect.catchAllCause((cause) => Effect.logWarning("relay: vacuum of its queue failed", Cause.squash(cause)))
-          )
-        }
-        if (result.value >= size) continue // a full batch: more are waiting, go again at once
-        if (result.value < 0) {
-          yield* Effect.sleep(Duration.millis(50))
-          continue
-        }
-        trailing = yield* waitForWake(wakes, trailing ? Duration.seconds(1) : idle)
-        // Woken soon after a batch that carried events: let that moment's other writers join the next batch.
-        const early = result.value > 0 && trailing ? minGap - (Date.now() - startedAt) : 0
-        if (early > 0) yield* Effect.sleep(Duration.millis(early))
-      }
-    }).pipe(Effect.scoped)
-    yield* Effect.forkScoped(loop)
-  }))
+      }).pipe(Effect.scoped)
+      yield* Effect.forkScoped(loop)
+    })
+  )

@@ -1,22 +1,30 @@
-import { GuestGroup } from "./groups/guest.ts"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { eventSchemas } from "../../engine/schema/eventCatalogue.ts"
-import { BadRequestWire, ConflictWire, ForbiddenWire, NotFoundWire, PaymentRequiredWire, TooManyWire, UnprocessableWire } from "./errors.ts"
+import {
+  BadRequestWire,
+  ConflictWire,
+  ForbiddenWire,
+  NotFoundWire,
+  PaymentRequiredWire,
+  TooManyWire,
+  UnprocessableWire
+} from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
-import { OAuthAppsGroup } from "./groups/oauthApps.ts"
-import { PromoCodesGroup } from "./groups/promoCodes.ts"
-import { GiftCardsGroup } from "./groups/giftCards.ts"
-import { WaiversGroup } from "./groups/waivers.ts"
-import { MessagesGroup } from "./groups/messages.ts"
-import { WaitlistGroup } from "./groups/waitlist.ts"
-import { PublicGroup } from "./groups/public.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
+import { GiftCardsGroup } from "./groups/giftCards.ts"
+import { GuestGroup } from "./groups/guest.ts"
+import { MessagesGroup } from "./groups/messages.ts"
+import { OAuthAppsGroup } from "./groups/oauthApps.ts"
 import { OfferingsGroup } from "./groups/offerings.ts"
 import { InvitesGroup, OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
+import { PromoCodesGroup } from "./groups/promoCodes.ts"
+import { PublicGroup } from "./groups/public.ts"
+import { WaitlistGroup } from "./groups/waitlist.ts"
+import { WaiversGroup } from "./groups/waivers.ts"
 import { WebhooksGroup } from "./groups/webhooks.ts"
 
 /**
@@ -57,5 +65,4 @@ export class Api extends HttpApi.make("booking-engine")
   .annotate(OpenApi.Title, "Booking engine API")
   .annotate(OpenApi.Version, "1")
   .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/licenses/MIT" })
-  .annotate(OpenApi.Description, "Classes, appointments and rentals. Every operation is also an MCP tool at /mcp.")
-{}
+  .annotate(OpenApi.Description, "Classes, appointments and rentals. Every operation is also an MCP tool at /mcp.") {}

@@ -1,9 +1,12 @@
-import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
+import type { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { BadRequest } from "../../engine/schema/errors.ts"
 import { clipQuoted, codeFor, type Documented, printable } from "./json.ts"
 
 const fieldOf = (path: ReadonlyArray<PropertyKey>) =>
-  path.map((p) => (typeof p === "number" ? `[${p}]` : `.${printable(String(p))}`)).join("").replace(/^\./, "")
+  path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${printable(String(p))}`))
+    .join("")
+    .replace(/^\./, "")
 
 /**
  * A decode failure becomes 400 with a code naming the first field at fault: invalid_<field> or unknown_field, each
@@ -13,9 +16,19 @@ const fieldOf = (path: ReadonlyArray<PropertyKey>) =>
 export const toBadRequest = (e: HttpApiDecodeError, documented?: Documented, generic = "invalid_body"): BadRequest => {
   const issue = e.issues[0]
   if (issue === undefined || issue.path.length === 0) {
-    return new BadRequest({ code: codeFor(documented, undefined, [generic]), message: clipQuoted(issue?.message ?? e.message) })
+    return new BadRequest({
+      code: codeFor(documented, undefined, [generic]),
+      message: clipQuoted(issue?.message ?? e.message)
+    })
   }
   const field = fieldOf(issue.path)
-  if (issue._tag === "Unexpected") return new BadRequest({ code: codeFor(documented, undefined, ["unknown_field", generic]), message: `${field}: unknown field` })
-  return new BadRequest({ code: codeFor(documented, String(issue.path[0]), [generic]), message: clipQuoted(`${field}: ${issue.message}`) })
+  if (issue._tag === "Unexpected")
+    return new BadRequest({
+      code: codeFor(documented, undefined, ["unknown_field", generic]),
+      message: `${field}: unknown field`
+    })
+  return new BadRequest({
+    code: codeFor(documented, String(issue.path[0]), [generic]),
+    message: clipQuoted(`${field}: ${issue.message}`)
+  })
 }

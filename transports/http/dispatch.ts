@@ -1,34 +1,34 @@
-import { Tracing } from "../../adapters/telemetry/otlp.ts"
+import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Cause, Context, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
-import { createHash } from "node:crypto"
+import { Tracing } from "../../adapters/telemetry/otlp.ts"
 import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
+import { Links } from "../../engine/services/Links.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { statusOf } from "./errors.ts"
-import { adminDocument, openApiDocument } from "./openapi.ts"
-import { Links } from "../../engine/services/Links.ts"
 import { AdminHandlers } from "./handlers/admin.ts"
+import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
 import { BookingsHandlers } from "./handlers/bookings.ts"
 import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./handlers/calendar.ts"
 import { CustomersHandlers } from "./handlers/customers.ts"
 import { groupBuilds } from "./handlers/define.ts"
+import { GiftCardsHandlers } from "./handlers/giftCards.ts"
+import { GuestHandlers } from "./handlers/guest.ts"
+import { MessagesHandlers } from "./handlers/messages.ts"
+import { OAuthAppsHandlers } from "./handlers/oauthApps.ts"
 import { OfferingsHandlers } from "./handlers/offerings.ts"
 import { EventsHandlers, InvitesHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./handlers/org.ts"
-import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
-import { OAuthAppsHandlers } from "./handlers/oauthApps.ts"
 import { PromoCodesHandlers } from "./handlers/promoCodes.ts"
-import { GiftCardsHandlers } from "./handlers/giftCards.ts"
-import { WaiversHandlers } from "./handlers/waivers.ts"
-import { MessagesHandlers } from "./handlers/messages.ts"
-import { WaitlistHandlers } from "./handlers/waitlist.ts"
 import { PublicHandlers } from "./handlers/public.ts"
-import { GuestHandlers } from "./handlers/guest.ts"
+import { WaitlistHandlers } from "./handlers/waitlist.ts"
+import { WaiversHandlers } from "./handlers/waivers.ts"
 import { WebhooksHandlers } from "./handlers/webhooks.ts"
 import { canonicalJson, clip, type Documented, parseBody, refuseBadQuery } from "./json.ts"
+import { adminDocument, openApiDocument } from "./openapi.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
 import { safeEqual } from "./security.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS } from "./unavailable.ts"
@@ -38,8 +38,28 @@ const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 
 /** Every group's handlers; importing them registers their build functions in groupBuilds. */
 export const HandlerGroups = [
-  OfferingsHandlers, CustomersHandlers, EventsHandlers, OrgHandlers, TeamHandlers, InvitesHandlers, WaiverHandlers, WaiversHandlers, ApiKeysHandlers, OAuthAppsHandlers, AdminHandlers,
-  AvailabilityHandlers, SeriesHandlers, SessionsHandlers, BookingsHandlers, PromoCodesHandlers, GiftCardsHandlers, MessagesHandlers, WaitlistHandlers, PublicHandlers, GuestHandlers, WebhooksHandlers
+  OfferingsHandlers,
+  CustomersHandlers,
+  EventsHandlers,
+  OrgHandlers,
+  TeamHandlers,
+  InvitesHandlers,
+  WaiverHandlers,
+  WaiversHandlers,
+  ApiKeysHandlers,
+  OAuthAppsHandlers,
+  AdminHandlers,
+  AvailabilityHandlers,
+  SeriesHandlers,
+  SessionsHandlers,
+  BookingsHandlers,
+  PromoCodesHandlers,
+  GiftCardsHandlers,
+  MessagesHandlers,
+  WaitlistHandlers,
+  PublicHandlers,
+  GuestHandlers,
+  WebhooksHandlers
 ] as const
 
 /** A request as the transport read it: the body already read in full (within the limit) as text. */
@@ -98,11 +118,11 @@ const refused = (message: string) => new Unauthorized({ code: "unauthorized", me
  * Schema). No router, middleware stack, spans or per-request Layer; the handlers run on the app's runtime.
  */
 export const makeDispatcher = (adminToken: Option.Option<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const handlers = new Map<string, Handler>()
     for (const [name, build] of groupBuilds) {
       const built = build(collect(name, handlers) as never)
-      if (Effect.isEffect(built)) yield* (built as Effect.Effect<unknown, never, never>)
+      if (Effect.isEffect(built)) yield* built as Effect.Effect<unknown, never, never>
     }
     const routes = routesOf(Api, handlers)
     const match = matcher(routes)
@@ -116,8 +136,11 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
     /** Each operation's documented 400 codes: a refusal's code is one of them (see codeFor). */
     const documented = new Map<string, Documented>()
     for (const doc of [document, adminDocument()]) {
-      for (const item of Object.values<Record<string, { operationId: string; "x-error-codes"?: Record<string, Array<string>> }>>(doc.paths)) {
-        for (const op of Object.values(item)) documented.set(op.operationId, new Set(op["x-error-codes"]?.["400"] ?? []))
+      for (const item of Object.values<
+        Record<string, { operationId: string; "x-error-codes"?: Record<string, Array<string>> }>
+      >(doc.paths)) {
+        for (const op of Object.values(item))
+          documented.set(op.operationId, new Set(op["x-error-codes"]?.["400"] ?? []))
       }
     }
     const tracing = (yield* Tracing).enabled
@@ -150,47 +173,67 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       if (route.auth === "admin") {
         return Option.match(adminToken, {
           onNone: () => Effect.fail(refused("the admin API is disabled: set ADMIN_TOKEN")),
-          onSome: (expected) => (bearer !== "" && safeEqual(bearer, expected) ? Effect.succeed(undefined) : Effect.fail(refused("bad admin token")))
+          onSome: (expected) =>
+            bearer !== "" && safeEqual(bearer, expected)
+              ? Effect.succeed(undefined)
+              : Effect.fail(refused("bad admin token"))
         })
       }
       if (route.auth === "none") return Effect.succeed(undefined)
       if (bearer === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
       // An OAuth access token was approved for a connector at /mcp, and reaches nothing else.
-      if (bearer.startsWith(ACCESS_TOKEN_PREFIX) && surface !== "mcp") return Effect.fail(refused("an OAuth access token reaches only the MCP server at /mcp: use an API key here"))
-      return Effect.flatMap(orgs.authenticate(bearer), Option.match({
-        onNone: () => Effect.fail(refused("the API key is unknown or revoked")),
-        onSome: (org) =>
-          org.keyKind === "reseller"
-            ? Effect.fail(refused("a reseller key reaches only the OCTO API at /api/octo"))
-            : route.auth === "org" && org.keyKind === "publishable"
-            ? Effect.fail(refused("a publishable key reaches only /api/v1/public: use a secret key here"))
-            : Effect.succeed(org)
-      }))
+      if (bearer.startsWith(ACCESS_TOKEN_PREFIX) && surface !== "mcp")
+        return Effect.fail(refused("an OAuth access token reaches only the MCP server at /mcp: use an API key here"))
+      return Effect.flatMap(
+        orgs.authenticate(bearer),
+        Option.match({
+          onNone: () => Effect.fail(refused("the API key is unknown or revoked")),
+          onSome: (org) =>
+            org.keyKind === "reseller"
+              ? Effect.fail(refused("a reseller key reaches only the OCTO API at /api/octo"))
+              : route.auth === "org" && org.keyKind === "publishable"
+                ? Effect.fail(refused("a publishable key reaches only /api/v1/public: use a secret key here"))
+                : Effect.succeed(org)
+        })
+      )
     }
 
     const special = (method: string, pathname: string): Promise<Reply> | undefined => {
       if (method !== "GET") return undefined
       if (pathname === "/healthz") return Promise.resolve(json(200, { status: "ok" }))
-      if (pathname === "/api/v1/openapi.json") return Promise.resolve({ status: 200, headers: { "content-type": JSON_TYPE }, body: openapi })
+      if (pathname === "/api/v1/openapi.json")
+        return Promise.resolve({ status: 200, headers: { "content-type": JSON_TYPE }, body: openapi })
       if (pathname === "/readyz") {
         return run(sql`select 1`).then((exit) =>
           Exit.isSuccess(exit)
             ? json(200, { status: "ready" })
-            : errorReply(503, "not_ready", "the database does not answer", { "retry-after": String(RETRY_AFTER_SECONDS) }))
+            : errorReply(503, "not_ready", "the database does not answer", {
+                "retry-after": String(RETRY_AFTER_SECONDS)
+              })
+        )
       }
       return undefined
     }
 
     const dispatch = (req: Incoming): Promise<Reply> => {
-      if (req.url.length > MAX_URL) return Promise.resolve(errorReply(414, "uri_too_long", `the URL is longer than ${MAX_URL} characters`))
+      if (req.url.length > MAX_URL)
+        return Promise.resolve(errorReply(414, "uri_too_long", `the URL is longer than ${MAX_URL} characters`))
       const q = req.url.indexOf("?")
       const pathname = q === -1 ? req.url : req.url.slice(0, q)
       const fixed = special(req.method, pathname)
       if (fixed !== undefined) return fixed
       const found = match(req.method, pathname)
-      if (found === undefined) return Promise.resolve(errorReply(404, "not_found", `no route for ${req.method} ${clip(pathname)}`))
+      if (found === undefined)
+        return Promise.resolve(errorReply(404, "not_found", `no route for ${req.method} ${clip(pathname)}`))
       if ("allow" in found) {
-        return Promise.resolve(errorReply(405, "method_not_allowed", `${pathname.length > 100 ? "this path" : pathname} takes ${found.allow.join(", ")}`, { allow: found.allow.join(", ") }))
+        return Promise.resolve(
+          errorReply(
+            405,
+            "method_not_allowed",
+            `${pathname.length > 100 ? "this path" : pathname} takes ${found.allow.join(", ")}`,
+            { allow: found.allow.join(", ") }
+          )
+        )
       }
       const { params, route } = found
       const codes = documented.get(route.operationId)
@@ -200,15 +243,21 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       if (badQuery) return Promise.resolve(expected(badQuery)!)
       for (const [name, value] of Object.entries(params)) {
         if (value.length > MAX_PARAM) {
-          return Promise.resolve(errorReply(404, "not_found", `${name}: no such ${name === "id" ? "resource" : name} (ids are at most ${MAX_PARAM} characters)`))
+          return Promise.resolve(
+            errorReply(
+              404,
+              "not_found",
+              `${name}: no such ${name === "id" ? "resource" : name} (ids are at most ${MAX_PARAM} characters)`
+            )
+          )
         }
       }
 
-      const work = Effect.gen(function*() {
+      const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
         // Bad input never reaches a handler: body, path, headers and query decoded with the endpoint's Schemas.
         const text = req.body ?? ""
-        let body: unknown = undefined
+        let body: unknown
         if (text.trim() !== "") {
           const parsed = parseBody(text, codes)
           if (!parsed.ok) return yield* parsed.error
@@ -218,10 +267,18 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         const decodeOrFail = <A>(r: Either.Either<A, ParseResult.ParseError>, generic: string) =>
           Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(toBadRequest(decodeError(r.left), codes, generic))
         if (route.decodePath) input.path = yield* decodeOrFail(route.decodePath(params), "invalid_query")
-        if (route.decodePayload) input.payload = yield* decodeOrFail(route.decodePayload(text.trim() === "" ? {} : body), "invalid_body")
+        if (route.decodePayload)
+          input.payload = yield* decodeOrFail(route.decodePayload(text.trim() === "" ? {} : body), "invalid_body")
         const key = header(req.headers, "idempotency-key")
-        if (key !== undefined && req.method === "POST" && (key.length === 0 || key.length > 255 || CONTROL_OR_BROKEN.test(key))) {
-          return yield* new BadRequest({ code: "invalid_idempotency_key", message: "Idempotency-Key must be 1 to 255 printable characters" })
+        if (
+          key !== undefined &&
+          req.method === "POST" &&
+          (key.length === 0 || key.length > 255 || CONTROL_OR_BROKEN.test(key))
+        ) {
+          return yield* new BadRequest({
+            code: "invalid_idempotency_key",
+            message: "Idempotency-Key must be 1 to 255 printable characters"
+          })
         }
         if (route.decodeHeaders) input.headers = yield* decodeOrFail(route.decodeHeaders(req.headers), "invalid_query")
         if (route.decodeQuery) input.urlParams = yield* decodeOrFail(route.decodeQuery(query), "invalid_query")
@@ -229,20 +286,33 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
           Effect.flatMap((value) => {
             const encoded = route.encodeSuccess(value)
             return Either.isRight(encoded)
-              ? Effect.succeed({ status: route.status, contentType: JSON_TYPE, body: JSON.stringify(encoded.right), store: route.status < 300 })
+              ? Effect.succeed({
+                  status: route.status,
+                  contentType: JSON_TYPE,
+                  body: JSON.stringify(encoded.right),
+                  store: route.status < 300
+                })
               : Effect.die(encoded.left)
           })
         )
-        const withOrg = Effect.mapInputContext(respond, (parent: Context.Context<never>) => requestContext(parent, req.surface, org) as Context.Context<unknown>)
+        const withOrg = Effect.mapInputContext(
+          respond,
+          (parent: Context.Context<never>) => requestContext(parent, req.surface, org) as Context.Context<unknown>
+        )
         if (req.method !== "POST" || key === undefined || org === undefined) return toReply(yield* withOrg, false)
         // The same JSON with its keys in another order is the same request.
-        const hash = createHash("sha256").update(`${req.method} ${req.url}\n${body === undefined ? "" : canonicalJson(body)}`).digest("hex")
+        const hash = createHash("sha256")
+          .update(`${req.method} ${req.url}\n${body === undefined ? "" : canonicalJson(body)}`)
+          .digest("hex")
         const result = yield* idempotency.run(org.id, key, hash, withOrg)
         return toReply(result, result.replayed)
       })
 
       const traced = tracing
-        ? Effect.withSpan(work, route.operationId, { kind: "server", attributes: { "http.request.method": req.method, "http.route": route.segments.join("/") } })
+        ? Effect.withSpan(work, route.operationId, {
+            kind: "server",
+            attributes: { "http.request.method": req.method, "http.route": route.segments.join("/") }
+          })
         : work
       const answered = run(traced as Effect.Effect<Reply, unknown>).then((exit) => {
         if (Exit.isSuccess(exit)) return exit.value
@@ -251,7 +321,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         if (reply !== undefined) return reply
         if (databaseUnreachable(exit.cause)) {
           return run(Effect.logWarning("database unreachable", Cause.pretty(exit.cause).split("\n")[0])).then(() =>
-            errorReply(503, "unavailable", "the service cannot reach its database just now; try again shortly", { "retry-after": String(RETRY_AFTER_SECONDS) }))
+            errorReply(503, "unavailable", "the service cannot reach its database just now; try again shortly", {
+              "retry-after": String(RETRY_AFTER_SECONDS)
+            })
+          )
         }
         return run(Effect.logError("unexpected failure", exit.cause)).then(internal)
       })
@@ -263,7 +336,9 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
 const toReply = (r: { status: number; contentType: string; body: string }, replayed: boolean): Reply => ({
   status: r.status,
-  headers: replayed ? { "content-type": r.contentType, "idempotent-replayed": "true" } : { "content-type": r.contentType },
+  headers: replayed
+    ? { "content-type": r.contentType, "idempotent-replayed": "true" }
+    : { "content-type": r.contentType },
   body: r.body
 })
 

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import type { IncomingMessage, ServerResponse } from "node:http"
 import { hashOf, pageHeaders } from "../pages/html.ts"
 
 /** The rendered API reference, and the Scalar bundle it runs, served from node_modules (no CDN). */
@@ -31,7 +31,8 @@ const load = (): Bundle => {
 const START = `Scalar.createApiReference("#app", { url: "/api/v1/openapi.json", withDefaultFonts: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } })`
 
 /** The reference of /api/v1/openapi.json, with nothing that calls Scalar's services (web fonts, AI agent, MCP generator). */
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+const PAGE =
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
   `<title>Booking engine API reference</title></head><body><div id="app"></div>` +
   `<script src="${DOCS_BUNDLE_PATH}"></script>` +
   `<script>${START}</script>` +
@@ -58,12 +59,27 @@ const plain = (res: ServerResponse, status: number, text: string) => {
 /** GET /docs: the page; GET /docs/scalar.js: the bundle, cached a day and revalidated by its ETag. */
 export const serveDocs = (req: IncomingMessage, res: ServerResponse, path: string) => {
   const b = load()
-  if (b === undefined) return plain(res, 404, "the API reference needs @scalar/api-reference installed; the document is at /api/v1/openapi.json")
+  if (b === undefined)
+    return plain(
+      res,
+      404,
+      "the API reference needs @scalar/api-reference installed; the document is at /api/v1/openapi.json"
+    )
   if (path === DOCS_PATH) {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": Buffer.byteLength(PAGE), "cache-control": "no-cache", ...POLICY })
+    res.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-length": Buffer.byteLength(PAGE),
+      "cache-control": "no-cache",
+      ...POLICY
+    })
     return res.end(req.method === "HEAD" ? undefined : PAGE)
   }
-  const headers = { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400", etag: b.etag, "x-content-type-options": "nosniff" }
+  const headers = {
+    "content-type": "text/javascript; charset=utf-8",
+    "cache-control": "public, max-age=86400",
+    etag: b.etag,
+    "x-content-type-options": "nosniff"
+  }
   if (req.headers["if-none-match"] === b.etag) {
     res.writeHead(304, headers)
     return res.end()

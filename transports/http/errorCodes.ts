@@ -7,4 +7,7 @@ export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 422 | 429
  * every operation of its shape can answer (a bad field, a missing key, an idempotency conflict, a rate limit) are
  * added from the contract by transports/http/openapi.ts; together they are the operation's documented errors.
  */
-export class ErrorCodes extends Context.Tag("booking-engine/ErrorCodes")<ErrorCodes, Partial<Record<ErrorStatus, ReadonlyArray<string>>>>() {}
+export class ErrorCodes extends Context.Tag("booking-engine/ErrorCodes")<
+  ErrorCodes,
+  Partial<Record<ErrorStatus, ReadonlyArray<string>>>
+>() {}

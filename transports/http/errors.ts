@@ -1,15 +1,23 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { BadRequest, Conflict, Forbidden, NotFound, PaymentRequired, TooMany, Unauthorized, Unprocessable } from "../../engine/schema/errors.ts"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PaymentRequired,
+  TooMany,
+  Unauthorized,
+  Unprocessable
+} from "../../engine/schema/errors.ts"
 
 /** The spec's error shape. Every expected failure is sent as this, with the status of its class. */
 export const ErrorBody = Schema.Struct({
   error: Schema.Struct({ code: Schema.String, message: Schema.String })
 }).annotations({ identifier: "Error" })
 
-
 const wire = <A extends { code: string; message: string }, I>(
-  cls: Schema.Schema<A, I, never> & { new(args: { code: string; message: string }): A },
+  cls: Schema.Schema<A, I, never> & { new (args: { code: string; message: string }): A },
   status: number
 ) =>
   Schema.transform(ErrorBody, Schema.typeSchema(cls), {

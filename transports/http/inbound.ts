@@ -1,5 +1,5 @@
-import { Context, Runtime } from "effect"
 import { createHmac } from "node:crypto"
+import { Context, Runtime } from "effect"
 import { newText, tokenOf } from "../../adapters/mail/reply.ts"
 import type { Messages } from "../../engine/services/messages/Messages.ts"
 import { errorReply, json, type Reply } from "./dispatch.ts"
@@ -17,11 +17,16 @@ export class InboundEmailSecret extends Context.Reference<InboundEmailSecret>()(
  * reason}`), signed with INBOUND_EMAIL_SECRET as `X-Inbound-Signature: sha256=<hex HMAC-SHA256 of the raw body>`.
  * It feeds the same path as the SMTP listener: only the new text of a reply from the guest's own address is kept.
  */
-export const inboundEmail = (messages: Messages, secret: string | undefined, runtime: Runtime.Runtime<never>) =>
+export const inboundEmail =
+  (messages: Messages, secret: string | undefined, runtime: Runtime.Runtime<never>) =>
   async (signature: string | undefined, body: string | undefined): Promise<Reply> => {
-    if (secret === undefined) return errorReply(404, "not_found", "inbound mail over HTTP is off: set INBOUND_EMAIL_SECRET")
-    const expected = `sha256=${createHmac("sha256", secret).update(body ?? "").digest("hex")}`
-    if (signature === undefined || !safeEqual(signature, expected)) return errorReply(401, "bad_signature", "X-Inbound-Signature does not match the body")
+    if (secret === undefined)
+      return errorReply(404, "not_found", "inbound mail over HTTP is off: set INBOUND_EMAIL_SECRET")
+    const expected = `sha256=${createHmac("sha256", secret)
+      .update(body ?? "")
+      .digest("hex")}`
+    if (signature === undefined || !safeEqual(signature, expected))
+      return errorReply(401, "bad_signature", "X-Inbound-Signature does not match the body")
     let mail: { to?: unknown; from?: unknown; text?: unknown; bounce?: unknown; reason?: unknown }
     try {
       mail = JSON.parse(body ?? "")
@@ -32,10 +37,13 @@ export const inboundEmail = (messages: Messages, secret: string | undefined, run
     if (token === undefined) return errorReply(400, "invalid_to", "to: a reply address reply+<token>@<domain>")
     const run = Runtime.runPromise(runtime)
     if (mail.bounce === true) {
-      const marked = await run(messages.bounce({ token, reason: typeof mail.reason === "string" ? mail.reason : "bounced" }))
+      const marked = await run(
+        messages.bounce({ token, reason: typeof mail.reason === "string" ? mail.reason : "bounced" })
+      )
       return json(200, { outcome: marked ? "bounced" : "no_message" })
     }
-    if (typeof mail.from !== "string" || typeof mail.text !== "string") return errorReply(400, "invalid_mail", "from and text are required")
+    if (typeof mail.from !== "string" || typeof mail.text !== "string")
+      return errorReply(400, "invalid_mail", "from and text are required")
     const text = newText(mail.text)
     if (text === "") return json(200, { outcome: "empty" })
     const outcome = await run(messages.receive({ token, from: mail.from, text }))

@@ -35,7 +35,9 @@ export const clip = (s: string) => (s.length > MAX_ECHO ? `${s.slice(0, MAX_ECHO
 
 /** Shortens every quoted value in a message to MAX_ECHO characters. */
 export const clipQuoted = (message: string) =>
-  message.replace(/"((?:[^"\\]|\\.)*)"/g, (whole, inner: string) => (inner.length > MAX_ECHO ? `"${inner.slice(0, MAX_ECHO)}…"` : whole))
+  message.replace(/"((?:[^"\\]|\\.)*)"/g, (whole, inner: string) =>
+    inner.length > MAX_ECHO ? `"${inner.slice(0, MAX_ECHO)}…"` : whole
+  )
 
 type Path = TextPath
 
@@ -54,7 +56,11 @@ export type Documented = ReadonlySet<string>
  * documents that code, so never a code made of what a client chose to send; else the first of `generic` it documents
  * (the last when it documents none, or when the operation is not known).
  */
-export const codeFor = (documented: Documented | undefined, field: string | undefined, generic: ReadonlyArray<string>): string => {
+export const codeFor = (
+  documented: Documented | undefined,
+  field: string | undefined,
+  generic: ReadonlyArray<string>
+): string => {
   if (field !== undefined && documented?.has(`invalid_${field}`)) return `invalid_${field}`
   return (documented === undefined ? generic[0] : generic.find((c) => documented.has(c))) ?? generic[generic.length - 1]
 }
@@ -62,9 +68,10 @@ export const codeFor = (documented: Documented | undefined, field: string | unde
 /** Bad text in a body: its top-level field's code, else the body's (a key the operation does not take is unknown). */
 const refuse = (found: { path: Path; problem: string }, documented: Documented | undefined) =>
   new BadRequest({
-    code: found.path.length === 0
-      ? codeFor(documented, undefined, ["invalid_body", "invalid_json"])
-      : codeFor(documented, String(found.path[0]), ["unknown_field", "invalid_body", "invalid_json"]),
+    code:
+      found.path.length === 0
+        ? codeFor(documented, undefined, ["invalid_body", "invalid_json"])
+        : codeFor(documented, String(found.path[0]), ["unknown_field", "invalid_body", "invalid_json"]),
     message: `${fieldName(printablePath(found.path)) || "body"}: ${found.problem}`
   })
 
@@ -84,7 +91,9 @@ export const decodeUrlPart = (s: string, plusIsSpace = false): string | undefine
 }
 
 /** A path segment as text: decoded, or why it cannot be (%-encoding that is not UTF-8, a NUL, a lone surrogate). */
-export const pathSegment = (raw: string): { readonly ok: true; readonly value: string } | { readonly ok: false; readonly problem: string } => {
+export const pathSegment = (
+  raw: string
+): { readonly ok: true; readonly value: string } | { readonly ok: false; readonly problem: string } => {
   const value = decodeUrlPart(raw)
   if (value === undefined) return { ok: false, problem: "must be valid UTF-8 %-encoding" }
   const problem = badText(value)
@@ -99,7 +108,9 @@ const QUERY_UNICODE = "must be valid Unicode (UTF-8, no lone surrogates)"
  * lone surrogate. `name` is the parameter's name as sent (quote it with printable()), or undefined when the name is
  * not UTF-8.
  */
-export const findBadQuery = (search: string): { readonly name: string | undefined; readonly problem: string } | undefined => {
+export const findBadQuery = (
+  search: string
+): { readonly name: string | undefined; readonly problem: string } | undefined => {
   if (search === "") return undefined
   for (const part of search.split("&")) {
     const eq = part.indexOf("=")
@@ -121,10 +132,13 @@ export const findBadQuery = (search: string): { readonly name: string | undefine
  */
 export const refuseBadQuery = (search: string, documented?: Documented): BadRequest | undefined => {
   const found = findBadQuery(search)
-  return found && new BadRequest({
-    code: codeFor(documented, found.name, ["invalid_query"]),
-    message: `${found.name === undefined ? "query" : printable(found.name)}: ${found.problem}`
-  })
+  return (
+    found &&
+    new BadRequest({
+      code: codeFor(documented, found.name, ["invalid_query"]),
+      message: `${found.name === undefined ? "query" : printable(found.name)}: ${found.problem}`
+    })
+  )
 }
 
 /** JSON with object keys sorted at every level: equal for the same data whatever order the keys came in. */
@@ -142,13 +156,25 @@ export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly
 /** A request body: JSON, at most MAX_DEPTH deep, no NUL or lone surrogate in any string (codes from `documented`). */
 export const parseBody = (text: string, documented?: Documented): Parsed => {
   if (depthOver(text)) {
-    return { ok: false, error: new BadRequest({ code: "invalid_json", message: `the body nests arrays and objects deeper than ${MAX_DEPTH} levels` }) }
+    return {
+      ok: false,
+      error: new BadRequest({
+        code: "invalid_json",
+        message: `the body nests arrays and objects deeper than ${MAX_DEPTH} levels`
+      })
+    }
   }
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    return { ok: false, error: new BadRequest({ code: "invalid_json", message: "the body is not valid JSON: send a JSON document with Content-Type: application/json" }) }
+    return {
+      ok: false,
+      error: new BadRequest({
+        code: "invalid_json",
+        message: "the body is not valid JSON: send a JSON document with Content-Type: application/json"
+      })
+    }
   }
   const bad = refuseBadText(value, documented)
   return bad ? { ok: false, error: bad } : { ok: true, value }

@@ -1,7 +1,7 @@
-import type { SqlClient } from "@effect/sql"
-import { Context, Effect, Runtime } from "effect"
 import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
+import type { SqlClient } from "@effect/sql"
+import { Context, Effect, Runtime } from "effect"
 import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
 
 export interface LimitPolicy {
@@ -14,7 +14,12 @@ export type Verdict =
   | { readonly ok: true; readonly headers: Record<string, string> }
   | { readonly ok: false; readonly headers: Record<string, string>; readonly retryAfter: number }
   /** The count could not be read: the database is unreachable, and the request would fail there too (503). */
-  | { readonly ok: false; readonly unavailable: true; readonly headers: Record<string, string>; readonly retryAfter: number }
+  | {
+      readonly ok: false
+      readonly unavailable: true
+      readonly headers: Record<string, string>
+      readonly retryAfter: number
+    }
 
 interface Local {
   window: number
@@ -32,7 +37,12 @@ interface Local {
  * write. Answers carry the IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a
  * refusal also Retry-After.
  */
-export const makeLimiter = (sql: SqlClient.SqlClient, runtime: Runtime.Runtime<never>, name: string, policy: LimitPolicy) => {
+export const makeLimiter = (
+  sql: SqlClient.SqlClient,
+  runtime: Runtime.Runtime<never>,
+  name: string,
+  policy: LimitPolicy
+) => {
   const local = new Map<string, Local>()
   const lease = Math.max(1, Math.ceil(policy.limit / 20))
   const policyHeader = `"${name}";q=${policy.limit};w=${policy.windowSeconds}`
@@ -44,16 +54,22 @@ export const makeLimiter = (sql: SqlClient.SqlClient, runtime: Runtime.Runtime<n
   })
 
   const take = async (key: string, l: Local, windowStart: Date) => {
-    const rows = await run(sql<{ count: number }>`
+    const rows = await run(
+      sql<{ count: number }>`
       insert into rate_windows (key, window_start, count) values (${key}, ${windowStart}, ${lease})
       on conflict (key, window_start) do update set count = rate_windows.count + ${lease}
-      returning count`.pipe(Effect.orDie))
+      returning count`.pipe(Effect.orDie)
+    )
     const before = rows[0].count - lease
     const share = Math.max(0, Math.min(lease, policy.limit - before))
     l.granted += share
     l.seen = rows[0].count
     if (Math.random() < 0.01) {
-      void run(sql`delete from rate_windows where window_start < ${new Date(windowStart.getTime() - 3_600_000)}`.pipe(Effect.ignore))
+      void run(
+        sql`delete from rate_windows where window_start < ${new Date(windowStart.getTime() - 3_600_000)}`.pipe(
+          Effect.ignore
+        )
+      )
     }
   }
 
@@ -92,7 +108,10 @@ export type Limiter = ReturnType<typeof makeLimiter>
 
 /** RATE_LIMIT (per API key) and RATE_LIMIT_ANONYMOUS (per client address without one), requests per minute; 0 is off. */
 export class RateLimits extends Context.Reference<RateLimits>()("RateLimits", {
-  defaultValue: (): { readonly perKey: number; readonly perAddress: number; readonly windowSeconds?: number } => ({ perKey: 1200, perAddress: 300 })
+  defaultValue: (): { readonly perKey: number; readonly perAddress: number; readonly windowSeconds?: number } => ({
+    perKey: 1200,
+    perAddress: 300
+  })
 }) {}
 
 /** Routes no limit applies to: probes, metrics, the widget script (cached by browsers), and the payment processor's signed events. */
@@ -111,6 +130,11 @@ export const clientAddress = (req: Pick<IncomingMessage, "socket">) => {
   const [head, tail = ""] = raw.toLowerCase().split("::")
   const left = head === "" ? [] : head.split(":")
   const right = tail === "" ? [] : tail.split(":")
-  const groups = raw.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`
+  const groups = raw.includes("::")
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+    : left
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`
 }

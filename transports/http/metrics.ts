@@ -1,7 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Runtime } from "effect"
 import type pg from "pg"
-import { Counter, Gauge, Histogram, collectDefaultMetrics, Registry } from "prom-client"
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
 
 /**
  * What operators scrape at GET /metrics (Prometheus text format, Bearer ADMIN_TOKEN): requests by operation and
@@ -11,13 +11,24 @@ import { Counter, Gauge, Histogram, collectDefaultMetrics, Registry } from "prom
 export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined, runtime: Runtime.Runtime<never>) => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const requests = new Counter({ name: "http_requests_total", help: "Requests answered, by operation and status", labelNames: ["operation", "status"], registers: [registry] })
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "Requests answered, by operation and status",
+    labelNames: ["operation", "status"],
+    registers: [registry]
+  })
   const latency = new Histogram({
-    name: "http_request_duration_seconds", help: "Time to answer, by operation", labelNames: ["operation"], registers: [registry],
+    name: "http_request_duration_seconds",
+    help: "Time to answer, by operation",
+    labelNames: ["operation"],
+    registers: [registry],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
   })
   new Gauge({
-    name: "db_pool_connections", help: "Database pool connections by state", labelNames: ["state"], registers: [registry],
+    name: "db_pool_connections",
+    help: "Database pool connections by state",
+    labelNames: ["state"],
+    registers: [registry],
     collect() {
       if (pool === undefined) return
       this.set({ state: "total" }, pool.totalCount)
@@ -28,7 +39,10 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
   const fromDatabase = <Row extends Record<string, unknown>>(query: Effect.Effect<ReadonlyArray<Row>, unknown>) =>
     Runtime.runPromise(runtime)(query.pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<Row>)))
   new Gauge({
-    name: "bookings", help: "Bookings by status (held ones split by whether they still keep their place)", labelNames: ["status"], registers: [registry],
+    name: "bookings",
+    help: "Bookings by status (held ones split by whether they still keep their place)",
+    labelNames: ["status"],
+    registers: [registry],
     async collect() {
       const rows = await fromDatabase(sql<{ status: string; n: number }>`
         select case when status = 'held' and not keeps_place then 'held_lapsed' else status end as status, count(*)::int as n from bookings group by 1`)
@@ -37,7 +51,10 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
     }
   })
   new Gauge({
-    name: "outbox_backlog", help: "Work waiting: events not yet relayed to the bus, mail not yet sent", labelNames: ["outbox"], registers: [registry],
+    name: "outbox_backlog",
+    help: "Work waiting: events not yet relayed to the bus, mail not yet sent",
+    labelNames: ["outbox"],
+    registers: [registry],
     async collect() {
       const [r] = await fromDatabase(sql<{ events: number; mail: number }>`
         select (select count(*)::int from relay_queue) as events,
@@ -47,7 +64,10 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
     }
   })
   new Gauge({
-    name: "webhook_deliveries", help: "Webhook delivery attempts by outcome (2xx delivered, anything else failed)", labelNames: ["outcome"], registers: [registry],
+    name: "webhook_deliveries",
+    help: "Webhook delivery attempts by outcome (2xx delivered, anything else failed)",
+    labelNames: ["outcome"],
+    registers: [registry],
     async collect() {
       const [r] = await fromDatabase(sql<{ ok: number; failed: number }>`
         select count(*) filter (where status between 200 and 299)::int as ok, count(*) filter (where status is null or status not between 200 and 299)::int as failed

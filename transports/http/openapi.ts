@@ -2,8 +2,8 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Context, Option } from "effect"
 import { EVENT_TYPES } from "../../engine/schema/webhook.ts"
 import { Api } from "./Api.ts"
-import { AdminGroup } from "./groups/admin.ts"
 import { ErrorCodes, type ErrorStatus } from "./errorCodes.ts"
+import { AdminGroup } from "./groups/admin.ts"
 
 type Json = Record<string, any>
 
@@ -28,7 +28,10 @@ const declared = (api: HttpApi.HttpApi.Any) => {
   HttpApi.reflect(api as typeof Api, {
     onGroup() {},
     onEndpoint({ endpoint, group }) {
-      out.set(`${group.identifier}.${endpoint.name}`, Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({})))
+      out.set(
+        `${group.identifier}.${endpoint.name}`,
+        Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({}))
+      )
     }
   })
   return out
@@ -99,7 +102,8 @@ const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
   }
 })
 
-const COMMON = "\n\nEvery error is `{ \"error\": { \"code\", \"message\" } }`. Each operation lists the codes it can answer, by status " +
+const COMMON =
+  '\n\nEvery error is `{ "error": { "code", "message" } }`. Each operation lists the codes it can answer, by status ' +
   "(also as `x-error-codes`). Any operation may also answer `503 unavailable`, `overloaded` or `shutting_down` (with Retry-After), `500 internal_error`, " +
   "`404 not_found` or `405 method_not_allowed` for a path or method that is not an operation, `414 uri_too_long`; " +
   "a code names only the operation's own fields: a body key it does not know is `400 unknown_field` and a query " +
@@ -127,20 +131,31 @@ const eventWebhooks = (doc: Json): Json => {
         operationId: `event.${type}`,
         tags: ["events"],
         summary: type,
-        description: `${doc.components.schemas[name].description}.\n\nPOSTed to each webhook endpoint subscribed to \`${type}\`, signed with ` +
-          "`Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` under the endpoint's secret; " +
-          "also in events.list and on the bus as `events.<org_id>." + type + "`.",
+        description:
+          `${doc.components.schemas[name].description}.\n\nPOSTed to each webhook endpoint subscribed to \`${type}\`, signed with ` +
+          '`Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the endpoint\'s secret; ' +
+          "also in events.list and on the bus as `events.<org_id>." +
+          type +
+          "`.",
         security: [],
-        parameters: [{
-          name: "service-signature",
-          in: "header",
+        parameters: [
+          {
+            name: "service-signature",
+            in: "header",
+            required: true,
+            description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; refuse a t more than 300 s away',
+            schema: { type: "string" }
+          }
+        ],
+        requestBody: {
           required: true,
-          description: "t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">; refuse a t more than 300 s away",
-          schema: { type: "string" }
-        }],
-        requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } },
+          content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } }
+        },
         responses: {
-          "200": { description: "Any 2xx moves the endpoint's cursor past the event; anything else (or no answer in 5 s) stops delivery there until a retry" },
+          "200": {
+            description:
+              "Any 2xx moves the endpoint's cursor past the event; anything else (or no answer in 5 s) stops delivery there until a retry"
+          },
           "410": { description: "Switches the endpoint off (active false)" }
         }
       }
@@ -162,11 +177,15 @@ export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Ap
     for (const [method, op] of Object.entries<Json>(item)) {
       const mine = own.get(op.operationId)
       const codes = generic(doc, method, op)
-      for (const [status, cs] of Object.entries(mine ?? {})) for (const c of cs ?? []) (codes[Number(status)] ??= new Set()).add(c)
+      for (const [status, cs] of Object.entries(mine ?? {}))
+        for (const c of cs ?? []) (codes[Number(status)] ??= new Set()).add(c)
       const responses: Json = {}
-      for (const [status, response] of Object.entries<Json>(op.responses)) if (Number(status) < 400) responses[status] = response
+      for (const [status, response] of Object.entries<Json>(op.responses))
+        if (Number(status) < 400) responses[status] = response
       const table: Record<string, Array<string>> = {}
-      for (const status of Object.keys(codes).map(Number).sort((a, b) => a - b)) {
+      for (const status of Object.keys(codes)
+        .map(Number)
+        .sort((a, b) => a - b)) {
         const list = [...codes[status]].sort()
         table[status] = list
         responses[status] = errorResponse(status, list)
@@ -178,7 +197,19 @@ export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Ap
   if (webhooks) doc.webhooks = eventWebhooks(doc)
   // The error classes' own components are replaced by the per-operation enums above; the platform's decode error
   // is never sent (a decode failure is a 400 in the error shape).
-  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "Unprocessable", "TooMany", "PaymentRequired"]) {
+  for (const name of [
+    "HttpApiDecodeError",
+    "Issue",
+    "PropertyKey",
+    "BadRequest",
+    "Unauthorized",
+    "Forbidden",
+    "NotFound",
+    "Conflict",
+    "Unprocessable",
+    "TooMany",
+    "PaymentRequired"
+  ]) {
     delete doc.components.schemas[name]
   }
   return doc
@@ -188,4 +219,5 @@ export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Ap
  * The admin API's operations as a document of their own (the served one leaves them out): what the dispatcher reads
  * their documented codes from, as it does every other operation's.
  */
-export const adminDocument = (): Json => openApiDocument("", HttpApi.make("admin").add(AdminGroup.annotate(OpenApi.Exclude, false)), false)
+export const adminDocument = (): Json =>
+  openApiDocument("", HttpApi.make("admin").add(AdminGroup.annotate(OpenApi.Exclude, false)), false)

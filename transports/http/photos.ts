@@ -1,7 +1,7 @@
-import { Effect, Either, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
+import { Effect, Either, Option, Runtime } from "effect"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
+import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { PHOTO_MAX_BYTES, Photos } from "../../engine/services/offerings/Photos.ts"
 import { errorReply, json, type Reply } from "./dispatch.ts"
 
@@ -27,25 +27,44 @@ const readBytes = (req: IncomingMessage, max: number) =>
 type Fail = { readonly _tag: string; readonly code: string; readonly message: string }
 const statusOf: Record<string, number> = { BadRequest: 400, NotFound: 404, Conflict: 409 }
 
-export const photoRoutes = (runtime: Runtime.Runtime<Orgs | Photos>, write: (res: ServerResponse, reply: Reply) => void) => {
-  const run = <A>(e: Effect.Effect<A, unknown, Orgs | Photos>) => Runtime.runPromise(runtime)(Effect.either(e)) as Promise<Either.Either<A, Fail>>
+export const photoRoutes = (
+  runtime: Runtime.Runtime<Orgs | Photos>,
+  write: (res: ServerResponse, reply: Reply) => void
+) => {
+  const run = <A>(e: Effect.Effect<A, unknown, Orgs | Photos>) =>
+    Runtime.runPromise(runtime)(Effect.either(e)) as Promise<Either.Either<A, Fail>>
   return async (req: IncomingMessage, res: ServerResponse) => {
     const m = PHOTO_PATH.exec((req.url ?? "/").split("?")[0])!
     if (m[2] !== undefined) {
-      if (req.method !== "GET" && req.method !== "HEAD") return write(res, errorReply(405, "method_not_allowed", "GET only", { allow: "GET" }))
-      const found = UUID.test(m[2]) ? await run(Effect.flatMap(Photos, (p) => p.get(m[2]))) : Either.right(Option.none())
-      if (Either.isLeft(found) || Option.isNone(found.right)) return write(res, errorReply(404, "not_found", "no such photo"))
+      if (req.method !== "GET" && req.method !== "HEAD")
+        return write(res, errorReply(405, "method_not_allowed", "GET only", { allow: "GET" }))
+      const found = UUID.test(m[2])
+        ? await run(Effect.flatMap(Photos, (p) => p.get(m[2])))
+        : Either.right(Option.none())
+      if (Either.isLeft(found) || Option.isNone(found.right))
+        return write(res, errorReply(404, "not_found", "no such photo"))
       const photo = found.right.value
-      const headers = { "content-type": "image/jpeg", "cache-control": "public, max-age=31536000, immutable", etag: `"${photo.etag}"` }
+      const headers = {
+        "content-type": "image/jpeg",
+        "cache-control": "public, max-age=31536000, immutable",
+        etag: `"${photo.etag}"`
+      }
       if (req.headers["if-none-match"] === `"${photo.etag}"`) return (res.writeHead(304, headers), res.end())
       res.writeHead(200, { ...headers, "content-length": String(photo.bytes.length) })
       return res.end(req.method === "HEAD" ? undefined : Buffer.from(photo.bytes))
     }
     const id = m[1]
-    if (req.method !== "PUT" && req.method !== "DELETE") return write(res, errorReply(405, "method_not_allowed", "PUT or DELETE", { allow: "PUT, DELETE" }))
+    if (req.method !== "PUT" && req.method !== "DELETE")
+      return write(res, errorReply(405, "method_not_allowed", "PUT or DELETE", { allow: "PUT, DELETE" }))
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-    const org = bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX) ? Option.none() : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer))).then((r) => Either.getOrElse(r, () => Option.none()))
-    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret") return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
+    const org =
+      bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX)
+        ? Option.none()
+        : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer))).then((r) =>
+            Either.getOrElse(r, () => Option.none())
+          )
+    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret")
+      return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
     if (!UUID.test(id)) return write(res, errorReply(404, "not_found", "no such offering"))
     const asOrg = <A, E>(e: Effect.Effect<A, E, Photos | CurrentOrg>) => Effect.provideService(e, CurrentOrg, org.value)
     let result: Either.Either<unknown, Fail>
@@ -53,10 +72,17 @@ export const photoRoutes = (runtime: Runtime.Runtime<Orgs | Photos>, write: (res
       const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
       if (type !== "image/jpeg") {
         req.resume()
-        return write(res, errorReply(415, "unsupported_media_type", "send the photo as the body with Content-Type: image/jpeg"))
+        return write(
+          res,
+          errorReply(415, "unsupported_media_type", "send the photo as the body with Content-Type: image/jpeg")
+        )
       }
       const bytes = await readBytes(req, PHOTO_MAX_BYTES)
-      if (bytes === undefined) return write(res, errorReply(413, "payload_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`))
+      if (bytes === undefined)
+        return write(
+          res,
+          errorReply(413, "payload_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`)
+        )
       result = await run(asOrg(Effect.flatMap(Photos, (p) => p.put(id, bytes))))
     } else {
       result = await run(asOrg(Effect.flatMap(Photos, (p) => p.remove(id))))

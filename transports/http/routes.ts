@@ -1,6 +1,6 @@
-import { HttpApi, HttpApiSchema, type HttpApiEndpoint, type HttpApiMiddleware } from "@effect/platform"
+import { HttpApi, type HttpApiEndpoint, type HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { type Effect, type Either, Option, ParseResult, Schema, type SchemaAST as AST } from "effect"
+import { type SchemaAST as AST, type Effect, type Either, Option, ParseResult, Schema } from "effect"
 import { AdminAuth, Authentication, PublicAuth } from "./security.ts"
 
 /** What a handler gets, as HttpApiBuilder gives it: decoded path, query, body and headers. */
@@ -31,16 +31,17 @@ export interface Route {
   readonly handler: Handler
 }
 
-const decoder = (schema: Schema.Schema.Any): Decode => Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
+const decoder = (schema: Schema.Schema.Any): Decode =>
+  Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
 
 const authOf = (middleware: ReadonlySet<HttpApiMiddleware.TagClassAny>) =>
   middleware.has(Authentication as unknown as HttpApiMiddleware.TagClassAny)
     ? "org"
     : middleware.has(AdminAuth as unknown as HttpApiMiddleware.TagClassAny)
-    ? "admin"
-    : middleware.has(PublicAuth as unknown as HttpApiMiddleware.TagClassAny)
-    ? "public"
-    : "none"
+      ? "admin"
+      : middleware.has(PublicAuth as unknown as HttpApiMiddleware.TagClassAny)
+        ? "public"
+        : "none"
 
 /**
  * The route table, built once from the contract: each endpoint's path, its Schemas for path, query, body, headers
@@ -148,7 +149,9 @@ export const matcher = (routes: ReadonlyArray<Route>) => {
   const bySize = new Map<number, Array<Route>>()
   for (const r of routes) bySize.set(r.segments.length, [...(bySize.get(r.segments.length) ?? []), r])
   for (const list of bySize.values()) {
-    list.sort((a, b) => a.segments.filter((s) => s.startsWith(":")).length - b.segments.filter((s) => s.startsWith(":")).length)
+    list.sort(
+      (a, b) => a.segments.filter((s) => s.startsWith(":")).length - b.segments.filter((s) => s.startsWith(":")).length
+    )
   }
   return (method: string, pathname: string): Match | { readonly allow: ReadonlyArray<string> } | undefined => {
     const parts = pathname.split("/")

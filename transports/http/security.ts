@@ -1,6 +1,6 @@
+import crypto from "node:crypto"
 import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
-import crypto from "node:crypto"
 import { Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
@@ -16,19 +16,24 @@ const refused = (message: string) => new Unauthorized({ code: "unauthorized", me
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orgs = yield* Orgs
     return {
       bearer: (token) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // The platform takes whatever follows the first 7 characters; only the Bearer scheme is accepted.
           const request = yield* HttpServerRequest.HttpServerRequest
           const key = Redacted.value(token)
-          if (key === "" || !/^Bearer /i.test(request.headers["authorization"] ?? "")) {
+          if (key === "" || !/^Bearer /i.test(request.headers.authorization ?? "")) {
             return yield* refused("send Authorization: Bearer <API_KEY>")
           }
           return yield* orgs.authenticate(key).pipe(
-            Effect.flatMap(Option.match({ onNone: () => Effect.fail(refused("the API key is unknown or revoked")), onSome: Effect.succeed }))
+            Effect.flatMap(
+              Option.match({
+                onNone: () => Effect.fail(refused("the API key is unknown or revoked")),
+                onSome: Effect.succeed
+              })
+            )
           )
         })
     }
@@ -55,9 +60,10 @@ export const AdminAuthLive = (adminToken: Option.Option<string>) =>
         onNone: () => Effect.fail(refused("the admin API is disabled: set ADMIN_TOKEN")),
         onSome: (expected) =>
           Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-            /^Bearer /i.test(request.headers["authorization"] ?? "") && safeEqual(Redacted.value(token), expected)
+            /^Bearer /i.test(request.headers.authorization ?? "") && safeEqual(Redacted.value(token), expected)
               ? Effect.void
-              : Effect.fail(refused("bad admin token")))
+              : Effect.fail(refused("bad admin token"))
+          )
       })
   })
 

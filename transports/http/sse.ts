@@ -1,5 +1,5 @@
-import { Effect, Either, Fiber, Option, Runtime, Schema, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { Effect, Either, Fiber, Option, Runtime, Schema, Stream } from "effect"
 import { EventBus } from "../../engine/ports/Bus.ts"
 import { EventsQuery } from "../../engine/schema/event.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
@@ -22,39 +22,71 @@ const Query = EventsQuery.pipe(Schema.pick("type"))
  * Last-Event-ID (or ?after=). It serves what events.list serves (events settled for 2 seconds, so ids never arrive
  * out of order), reading the feed again whenever the bus carries one of the org's events, and at least every second.
  */
-export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, write: (res: ServerResponse, reply: Reply) => void, budget: StreamBudget) => {
+export const eventStream = (
+  runtime: Runtime.Runtime<Orgs | Events | EventBus>,
+  write: (res: ServerResponse, reply: Reply) => void,
+  budget: StreamBudget
+) => {
   const run = Runtime.runPromise(runtime)
   return async (req: IncomingMessage, res: ServerResponse) => {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
     // OAuth access tokens reach only /mcp.
-    const org = bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX) ? Option.none() : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
-    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret") return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
+    const org =
+      bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX)
+        ? Option.none()
+        : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
+    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret")
+      return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
     const url = new URL(req.url ?? "/", "http://x")
     const query = Schema.decodeUnknownEither(Query)(Object.fromEntries(url.searchParams.entries()))
     const resume = req.headers["last-event-id"] ?? url.searchParams.get("after") ?? "0"
     const after0 = typeof resume === "string" && /^\d{1,15}$/.test(resume) ? Number(resume) : undefined
-    if (Either.isLeft(query) || after0 === undefined) return write(res, errorReply(400, "invalid_query", "type: an event type such as booking.created; Last-Event-ID or after: an event id"))
+    if (Either.isLeft(query) || after0 === undefined)
+      return write(
+        res,
+        errorReply(
+          400,
+          "invalid_query",
+          "type: an event type such as booking.created; Last-Event-ID or after: an event id"
+        )
+      )
     const type = query.right.type
     const release = budget.enter(org.value.id, org.value.apiKeyId)
     if (release === undefined) {
-      return write(res, errorReply(429, "too_many_streams", "this key or org has as many event streams open as it may: close one, or try again later", {
-        "retry-after": String(STREAM_RETRY_SECONDS)
-      }))
+      return write(
+        res,
+        errorReply(
+          429,
+          "too_many_streams",
+          "this key or org has as many event streams open as it may: close one, or try again later",
+          {
+            "retry-after": String(STREAM_RETRY_SECONDS)
+          }
+        )
+      )
     }
     const asOrg = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, CurrentOrg, org.value)
 
-    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" })
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+      "x-accel-buffering": "no"
+    })
     res.write(`retry: 1000\n\n`)
     let after = after0
     let open = true
     let wake: (() => void) | undefined
     const nudge = () => wake?.()
     // The bus tells of the org's new events; they are served once settled.
-    const listening = Runtime.runFork(runtime)(Effect.flatMap(EventBus, (bus) =>
-      bus.subscribe.pipe(
-        Stream.filter((e) => e.org_id === org.value.id && (type === undefined || e.type === type)),
-        Stream.runForEach(() => Effect.sync(() => setTimeout(nudge, SETTLE_MS + 50).unref()))
-      )))
+    const listening = Runtime.runFork(runtime)(
+      Effect.flatMap(EventBus, (bus) =>
+        bus.subscribe.pipe(
+          Stream.filter((e) => e.org_id === org.value.id && (type === undefined || e.type === type)),
+          Stream.runForEach(() => Effect.sync(() => setTimeout(nudge, SETTLE_MS + 50).unref()))
+        )
+      )
+    )
     const close = () => {
       if (!open) return
       open = false
@@ -68,11 +100,13 @@ export const eventStream = (runtime: Runtime.Runtime<Orgs | Events | EventBus>, 
     let quiet = Date.now()
     try {
       while (open) {
-        const page = await run(asOrg(Effect.flatMap(Events, (ev) => ev.list({ after, limit: 200, ...(type ? { type } : {}) }))))
+        const page = await run(
+          asOrg(Effect.flatMap(Events, (ev) => ev.list({ after, limit: 200, ...(type ? { type } : {}) })))
+        )
         for (const e of page.data) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
         after = page.next_after
         if (page.data.length > 0) quiet = Date.now()
-        else if (Date.now() - quiet > KEEPALIVE_MS) (res.write(`: keep-alive\n\n`), (quiet = Date.now()))
+        else if (Date.now() - quiet > KEEPALIVE_MS) res.write(`: keep-alive\n\n`), (quiet = Date.now())
         if (page.data.length === 200) continue
         await new Promise<void>((r) => {
           wake = r

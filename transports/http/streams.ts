@@ -6,7 +6,11 @@ import { Context } from "effect"
  * can neither fill the request budget nor take every stream from the others.
  */
 export class StreamLimits extends Context.Reference<StreamLimits>()("StreamLimits", {
-  defaultValue: (): { readonly max: number; readonly perKey: number; readonly perOrg: number } => ({ max: 1000, perKey: 20, perOrg: 100 })
+  defaultValue: (): { readonly max: number; readonly perKey: number; readonly perOrg: number } => ({
+    max: 1000,
+    perKey: 20,
+    perOrg: 100
+  })
 }) {}
 
 /** Seconds a client refused a stream should wait before it tries again. */

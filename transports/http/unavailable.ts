@@ -1,8 +1,18 @@
 import { Cause } from "effect"
 
 /** Connection-level failures of the database: nothing the caller did, and gone when the database is back. */
-const NETWORK = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"])
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database does not answer|the database did not answer|Client was closed and is not queryable/i
+const NETWORK = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN"
+])
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database does not answer|the database did not answer|Client was closed and is not queryable/i
 
 const unreachable = (e: unknown, depth = 0): boolean => {
   if (depth > 5 || typeof e !== "object" || e === null) return false
@@ -10,7 +20,11 @@ const unreachable = (e: unknown, depth = 0): boolean => {
   // SQLSTATE class 08 (connection exception), 53 (insufficient resources: too many clients, out of memory or disk),
   // 57014 (a statement cancelled: the statement time-out), 57P01-57P03 (admin shutdown, crash shutdown, cannot connect
   // now), 25P03 (a transaction ended by the idle time-out).
-  if (typeof code === "string" && (NETWORK.has(code) || /^(08|53)/.test(code) || /^57(014|P0[123])$/.test(code) || code === "25P03")) return true
+  if (
+    typeof code === "string" &&
+    (NETWORK.has(code) || /^(08|53)/.test(code) || /^57(014|P0[123])$/.test(code) || code === "25P03")
+  )
+    return true
   if (typeof message === "string" && MESSAGES.test(message)) return true
   return unreachable(cause, depth + 1)
 }

@@ -18,7 +18,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 
 interface Checked {
-  readonly safeParse: (u: unknown) => { readonly success: true } | { readonly success: false; readonly error: { readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }> } }
+  readonly safeParse: (u: unknown) =>
+    | { readonly success: true }
+    | {
+        readonly success: false
+        readonly error: {
+          readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
+        }
+      }
 }
 
 /** The SDK's own Schema of each request these servers answer, by method. */
@@ -45,12 +52,24 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
  * array`), or undefined when they fit or the message is no request of these methods. The SDK checks the same Schema,
  * but answers a misfit -32603 "Internal error" with the validator's whole report.
  */
-export const invalidParams = (message: unknown, methods: ReadonlyArray<Method> = Object.keys(REQUESTS)): string | undefined => {
-  if (!isObject(message) || typeof message.method !== "string" || !("id" in message) || !methods.includes(message.method)) return undefined
+export const invalidParams = (
+  message: unknown,
+  methods: ReadonlyArray<Method> = Object.keys(REQUESTS)
+): string | undefined => {
+  if (
+    !isObject(message) ||
+    typeof message.method !== "string" ||
+    !("id" in message) ||
+    !methods.includes(message.method)
+  )
+    return undefined
   const checked = REQUESTS[message.method].safeParse(message)
   if (checked.success) return undefined
   const issue = checked.error.issues[0]
-  const path = (issue?.path ?? []).filter((p, i) => !(i === 0 && p === "params")).map(String).join(".")
+  const path = (issue?.path ?? [])
+    .filter((p, i) => !(i === 0 && p === "params"))
+    .map(String)
+    .join(".")
   const why = (issue?.message ?? "not what the method takes").replace(/^Invalid input: /, "")
   return `Invalid params: ${path === "" ? "params" : path}: ${why}`.slice(0, 200)
 }
@@ -67,10 +86,18 @@ export const guardParams = (transport: Transport, methods: ReadonlyArray<Method>
   transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
     const refusal = invalidParams(message, methods)
     if (refusal !== undefined && "id" in message) {
-      void transport.send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InvalidParams, message: refusal } }).catch(() => undefined)
+      void transport
+        .send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InvalidParams, message: refusal } })
+        .catch(() => undefined)
       return
     }
-    if ("id" in message && "method" in message && message.method === "tools/call" && isObject(message.params) && isObject(message.params.arguments)) {
+    if (
+      "id" in message &&
+      "method" in message &&
+      message.method === "tools/call" &&
+      isObject(message.params) &&
+      isObject(message.params.arguments)
+    ) {
       sent.set(message.id, message.params.arguments)
     }
     inner?.(message, extra)

@@ -38,7 +38,8 @@ export const TEMPLATES = [
     uriTemplate: BOOKING_TEMPLATE,
     name: "booking",
     title: "A booking",
-    description: "A booking of this org with its offering and customer, as bookings_get answers it. Subscribe to it (in a session) to be told when it changes.",
+    description:
+      "A booking of this org with its offering and customer, as bookings_get answers it. Subscribe to it (in a session) to be told when it changes.",
     mimeType: "application/json"
   }
 ]
@@ -47,14 +48,25 @@ export const EVENTS_RESOURCE = {
   uri: EVENTS_URI,
   name: "events",
   title: "Event catalogue",
-  description: "Every event type: when it is written and what its data is (events_list, webhooks, GET /api/v1/events/stream).",
+  description:
+    "Every event type: when it is written and what its data is (events_list, webhooks, GET /api/v1/events/stream).",
   mimeType: "application/json"
 }
 
 /** The catalogue as read: the envelope every event has, and each type. */
 export const catalogue = () => ({
-  envelope: { id: "integer, increasing (not consecutive)", type: "the event type", data: "the resource after the change, except where a type says otherwise", created_at: "ISO 8601 UTC instant" },
-  read_with: ["events_list (after, type, limit)", "GET /api/v1/events/stream (Server-Sent Events)", "webhooks_create (signed POSTs)", "resources/subscribe to a booking (in an MCP session)"],
+  envelope: {
+    id: "integer, increasing (not consecutive)",
+    type: "the event type",
+    data: "the resource after the change, except where a type says otherwise",
+    created_at: "ISO 8601 UTC instant"
+  },
+  read_with: [
+    "events_list (after, type, limit)",
+    "GET /api/v1/events/stream (Server-Sent Events)",
+    "webhooks_create (signed POSTs)",
+    "resources/subscribe to a booking (in an MCP session)"
+  ],
   types: EVENT_TYPES.map((type) => ({ type, ...EVENT_CATALOGUE[type] }))
 })
 
@@ -65,7 +77,11 @@ export const RESOURCE_NOT_FOUND = -32002
 export const contentsOf = (uri: string, status: number, body: string) => {
   if (status >= 400) {
     const error = safeJson(body)
-    throw new McpError(status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, status === 404 ? `Resource not found: ${uri}` : `Resource could not be read: ${uri}`, error)
+    throw new McpError(
+      status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams,
+      status === 404 ? `Resource not found: ${uri}` : `Resource could not be read: ${uri}`,
+      error
+    )
   }
   return { contents: [{ uri, mimeType: "application/json", text: body }] }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import {
@@ -14,11 +15,19 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { randomUUID } from "node:crypto"
 import type { BusEvent } from "../../engine/ports/Bus.ts"
 import { guardParams, invalidParams, type Method } from "./params.ts"
 import { PROMPTS, promptMessages } from "./prompts.ts"
-import { bookingUri, catalogue, contentsOf, EVENTS_RESOURCE, offeringUri, parseUri, RESOURCE_NOT_FOUND, TEMPLATES } from "./resources.ts"
+import {
+  bookingUri,
+  catalogue,
+  contentsOf,
+  EVENTS_RESOURCE,
+  offeringUri,
+  parseUri,
+  RESOURCE_NOT_FOUND,
+  TEMPLATES
+} from "./resources.ts"
 import { argumentError, requestOf, type Tool } from "./tools.ts"
 
 export interface ApiCall {
@@ -85,12 +94,24 @@ const errorText = (code: string, message: string) => JSON.stringify({ error: { c
 
 /** The requests this server answers: their params are checked before the SDK sees them (-32602, see params.ts). */
 const METHODS: ReadonlyArray<Method> = [
-  "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
-  "resources/unsubscribe", "prompts/list", "prompts/get"
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get"
 ]
 
 const jsonError = (status: number, code: number, message: string) =>
-  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "content-type": "application/json" } })
+  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json" }
+  })
 
 /**
  * /mcp over streamable HTTP, fed the tool registry derived from the contract. A tool call or a resource read runs the
@@ -109,14 +130,22 @@ const jsonError = (status: number, code: number, message: string) =>
  */
 export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options: McpOptions = {}) => {
   const byName = new Map(tools.map((t) => [t.name, t]))
-  const listed = tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }))
+  const listed = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: t.annotations
+  }))
   const groupOf = (name: string) => byName.get(name)?.operationId.split(".")[0] ?? ""
   const groups = [...new Set(tools.map((t) => groupOf(t.name)))].sort()
   /** The tools a toolset choice lists (all when none was made). */
-  const listedFor = (toolsets: ReadonlySet<string> | undefined) => toolsets === undefined ? listed : listed.filter((t) => toolsets.has(groupOf(t.name)))
+  const listedFor = (toolsets: ReadonlySet<string> | undefined) =>
+    toolsets === undefined ? listed : listed.filter((t) => toolsets.has(groupOf(t.name)))
   const instance = randomUUID().slice(0, 8)
   const sessions = new Map<string, Session>()
-  const maxSessions = options.events === undefined || options.orgOf === undefined ? 0 : options.maxSessions ?? MAX_SESSIONS
+  const maxSessions =
+    options.events === undefined || options.orgOf === undefined ? 0 : (options.maxSessions ?? MAX_SESSIONS)
   const idleMs = options.idleMs ?? SESSION_IDLE_MS
   const streamMs = options.streamMs ?? STREAM_MS
   const perOrg = options.maxSessionsPerOrg ?? MAX_SESSIONS_PER_ORG
@@ -125,28 +154,45 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     if (extra.authInfo === undefined) throw new McpError(ErrorCode.InternalError, "no credential")
     return extra.authInfo.token
   }
-  const get = (bearer: string, url: string) => callApi({ method: "GET", url, body: undefined, idempotencyKey: undefined, bearer })
+  const get = (bearer: string, url: string) =>
+    callApi({ method: "GET", url, body: undefined, idempotencyKey: undefined, bearer })
 
-  const callTool = async (name: string, args: Record<string, unknown>, bearer: string, toolsets: ReadonlySet<string> | undefined) => {
+  const callTool = async (
+    name: string,
+    args: Record<string, unknown>,
+    bearer: string,
+    toolsets: ReadonlySet<string> | undefined
+  ) => {
     const tool = byName.get(name)
     if (tool === undefined || (toolsets !== undefined && !toolsets.has(groupOf(name)))) {
-      return { isError: true, content: [{ type: "text" as const, text: errorText("unknown_tool", `no tool named ${name}`) }] }
+      return {
+        isError: true,
+        content: [{ type: "text" as const, text: errorText("unknown_tool", `no tool named ${name}`) }]
+      }
     }
     const refused = argumentError(tool, args)
-    if (refused !== undefined) return { isError: true, content: [{ type: "text" as const, text: errorText(refused.code, refused.message) }] }
+    if (refused !== undefined)
+      return { isError: true, content: [{ type: "text" as const, text: errorText(refused.code, refused.message) }] }
     const res = await callApi({ ...requestOf(tool, args), bearer })
     if (res.status >= 400) return { isError: true, content: [{ type: "text" as const, text: res.body }] }
     // structuredContent conforms to the tool's outputSchema; the same JSON as text, for clients that read only text.
     const parsed = res.body === "" ? undefined : safeJson(res.body)
     const structured = tool.wrapped ? { result: parsed ?? null } : isObject(parsed) ? parsed : {}
-    return { content: [{ type: "text" as const, text: res.body === "" ? "{}" : res.body }], structuredContent: structured }
+    return {
+      content: [{ type: "text" as const, text: res.body === "" ? "{}" : res.body }],
+      structuredContent: structured
+    }
   }
 
   const readResource = async (uri: string, bearer: string) => {
     const at = parseUri(uri)
     if (at === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`)
-    if (at.kind === "events") return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(catalogue()) }] }
-    const res = await get(bearer, `/api/v1/${at.kind === "offering" ? "offerings" : "bookings"}/${encodeURIComponent(at.id)}`)
+    if (at.kind === "events")
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(catalogue()) }] }
+    const res = await get(
+      bearer,
+      `/api/v1/${at.kind === "offering" ? "offerings" : "bookings"}/${encodeURIComponent(at.id)}`
+    )
     return contentsOf(uri, res.status, res.body)
   }
 
@@ -159,34 +205,56 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     let argumentsOf = (_id: RequestId): Record<string, unknown> | undefined => undefined
     const server = new Server(
       { name: "booking-engine", version: "1.0.0" },
-      { capabilities: { tools: {}, resources: { subscribe, listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS }
+      {
+        capabilities: { tools: {}, resources: { subscribe, listChanged: false }, prompts: { listChanged: false } },
+        instructions: INSTRUCTIONS
+      }
     )
     const shown = listedFor(toolsets)
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: shown }))
     server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
-      callTool(req.params.name, argumentsOf(extra.requestId) ?? req.params.arguments ?? {}, bearerOf(extra), toolsets))
+      callTool(req.params.name, argumentsOf(extra.requestId) ?? req.params.arguments ?? {}, bearerOf(extra), toolsets)
+    )
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }))
     server.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => {
       // The catalogue, and the org's offerings by name (bookings are too many to list: read them by id).
       const res = await get(bearerOf(extra), "/api/v1/offerings")
-      const offerings = res.status === 200 ? ((safeJson(res.body) as { data?: Array<{ id: string; name: string; kind: string }> }).data ?? []) : []
+      const offerings =
+        res.status === 200
+          ? ((safeJson(res.body) as { data?: Array<{ id: string; name: string; kind: string }> }).data ?? [])
+          : []
       return {
         resources: [
           EVENTS_RESOURCE,
-          ...offerings.map((o) => ({ uri: offeringUri(o.id), name: o.name, description: `${o.kind} offering`, mimeType: "application/json" }))
+          ...offerings.map((o) => ({
+            uri: offeringUri(o.id),
+            name: o.name,
+            description: `${o.kind} offering`,
+            mimeType: "application/json"
+          }))
         ]
       }
     })
-    server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => readResource(req.params.uri, bearerOf(extra)))
-    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS.map((p) => ({ ...p, arguments: [...p.arguments] })) }))
-    server.setRequestHandler(GetPromptRequestSchema, async (req) => promptMessages(req.params.name, req.params.arguments ?? {}))
+    server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) =>
+      readResource(req.params.uri, bearerOf(extra))
+    )
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: PROMPTS.map((p) => ({ ...p, arguments: [...p.arguments] }))
+    }))
+    server.setRequestHandler(GetPromptRequestSchema, async (req) =>
+      promptMessages(req.params.name, req.params.arguments ?? {})
+    )
     server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
       const session = sessionOf()
       if (session === undefined) {
-        throw new McpError(ErrorCode.InvalidRequest, "subscriptions need a session: initialize without Mcp-Session-Id and send the id the answer carries")
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          "subscriptions need a session: initialize without Mcp-Session-Id and send the id the answer carries"
+        )
       }
       const at = parseUri(req.params.uri)
-      if (at === undefined || at.kind === "events") throw new McpError(ErrorCode.InvalidParams, "only a booking or an offering can be subscribed to")
+      if (at === undefined || at.kind === "events")
+        throw new McpError(ErrorCode.InvalidParams, "only a booking or an offering can be subscribed to")
       const uri = at.kind === "booking" ? bookingUri(at.id) : offeringUri(at.id)
       if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
         throw new McpError(ErrorCode.InvalidRequest, `at most ${MAX_SUBSCRIPTIONS} subscriptions per session`)
@@ -199,7 +267,8 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
       const session = sessionOf()
       const at = parseUri(req.params.uri)
-      if (session !== undefined && at !== undefined && at.kind !== "events") session.subscriptions.delete(at.kind === "booking" ? bookingUri(at.id) : offeringUri(at.id))
+      if (session !== undefined && at !== undefined && at.kind !== "events")
+        session.subscriptions.delete(at.kind === "booking" ? bookingUri(at.id) : offeringUri(at.id))
       return {}
     })
     const connect = async (transport: WebStandardStreamableHTTPServerTransport) => {
@@ -250,16 +319,25 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       const told = [...uris].filter((u) => s.subscriptions.has(u))
       if (told.length === 0) continue
       // Told only while the session's credential still acts for its org (a revoked key, an expired token: closed).
-      void options.orgOf!(s.bearer).then((org) => {
-        if (org !== s.org) return close(s)
-        if (s.streams === 0) for (const uri of told) s.pending.add(uri)
-        else for (const uri of told) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
-      }, () => undefined)
+      void options.orgOf!(s.bearer).then(
+        (org) => {
+          if (org !== s.org) return close(s)
+          if (s.streams === 0) for (const uri of told) s.pending.add(uri)
+          else for (const uri of told) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
+        },
+        () => undefined
+      )
     }
   }
 
-  const open = async (request: Request, bearer: string, org: string, toolsets: ReadonlySet<string> | undefined): Promise<Response | undefined> => {
-    const full = () => sessions.size >= maxSessions || [...sessions.values()].filter((s) => s.org === org).length >= perOrg
+  const open = async (
+    request: Request,
+    bearer: string,
+    org: string,
+    toolsets: ReadonlySet<string> | undefined
+  ): Promise<Response | undefined> => {
+    const full = () =>
+      sessions.size >= maxSessions || [...sessions.values()].filter((s) => s.org === org).length >= perOrg
     if (full()) sweep()
     if (full()) return undefined
     let session: Session | undefined
@@ -268,7 +346,17 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
       enableJsonResponse: true,
       keepAliveMs: 25_000,
       onsessioninitialized: (id) => {
-        session = { id, org, server, transport, bearer, seen: Date.now(), streams: 0, subscriptions: new Set(), pending: new Set() }
+        session = {
+          id,
+          org,
+          server,
+          transport,
+          bearer,
+          seen: Date.now(),
+          streams: 0,
+          subscriptions: new Set(),
+          pending: new Set()
+        }
         started(session)
       },
       onsessionclosed: (id) => {
@@ -285,7 +373,10 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
 
   const stateless = async (request: Request, bearer: string, toolsets: ReadonlySet<string> | undefined) => {
     const { server, connect } = makeServer(none, toolsets)
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true
+    })
     await connect(transport)
     try {
       return await transport.handleRequest(request, { authInfo: { token: bearer, clientId: "", scopes: [] } })
@@ -297,10 +388,22 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
   return async (request: Request, bearer: string, org: string): Promise<Response> => {
     // ?toolsets=bookings,availability: only those groups' tools, for an agent with little room in its context.
     const raw = new URL(request.url).searchParams.get("toolsets")
-    const toolsets = raw === null || raw.trim() === "" ? undefined : new Set(raw.split(",").map((t) => t.trim()).filter((t) => t !== ""))
+    const toolsets =
+      raw === null || raw.trim() === ""
+        ? undefined
+        : new Set(
+            raw
+              .split(",")
+              .map((t) => t.trim())
+              .filter((t) => t !== "")
+          )
     const unknown = toolsets === undefined ? [] : [...toolsets].filter((t) => !groups.includes(t))
     if (unknown.length > 0) {
-      return jsonError(400, ErrorCode.InvalidParams, `unknown toolset ${unknown.join(", ").slice(0, 100)}: toolsets are ${groups.join(", ")}`)
+      return jsonError(
+        400,
+        ErrorCode.InvalidParams,
+        `unknown toolset ${unknown.join(", ").slice(0, 100)}: toolsets are ${groups.join(", ")}`
+      )
     }
     const id = request.headers.get("mcp-session-id")
     if (id === null) {
@@ -322,16 +425,22 @@ export const mcpHandler = (tools: ReadonlyArray<Tool>, callApi: CallApi, options
     }
     s.seen = Date.now()
     s.bearer = bearer
-    const response = await s.transport.handleRequest(request, { authInfo: { token: bearer, clientId: org, scopes: [] } })
+    const response = await s.transport.handleRequest(request, {
+      authInfo: { token: bearer, clientId: org, scopes: [] }
+    })
     if (request.method !== "GET" || response.body === null || !response.ok) return response
     // The GET stream keeps the session alive while it is open; what changed while none was open is told on it now.
     s.streams++
-    for (const uri of s.pending) if (s.subscriptions.has(uri)) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
+    for (const uri of s.pending)
+      if (s.subscriptions.has(uri)) void s.server.sendResourceUpdated({ uri }).catch(() => undefined)
     s.pending.clear()
-    return new Response(tracked(response.body, streamMs, () => {
-      s.streams--
-      s.seen = Date.now()
-    }), { status: response.status, headers: response.headers })
+    return new Response(
+      tracked(response.body, streamMs, () => {
+        s.streams--
+        s.seen = Date.now()
+      }),
+      { status: response.status, headers: response.headers }
+    )
   }
 }
 
@@ -342,7 +451,7 @@ const tracked = (body: ReadableStream<Uint8Array>, ms: number, onEnd: () => void
   let timer: ReturnType<typeof setTimeout> | undefined
   const end = () => {
     clearTimeout(timer)
-    if (!ended) (ended = true, onEnd())
+    if (!ended) (ended = true), onEnd()
   }
   return new ReadableStream<Uint8Array>({
     start(c) {
@@ -360,7 +469,7 @@ const tracked = (body: ReadableStream<Uint8Array>, ms: number, onEnd: () => void
     async pull(c) {
       try {
         const r = await reader.read()
-        if (r.done) (end(), c.close())
+        if (r.done) end(), c.close()
         else c.enqueue(r.value)
       } catch (e) {
         end()

@@ -2,7 +2,12 @@ import { HttpApi, HttpApiSchema, type HttpMethod, OpenApi } from "@effect/platfo
 import { Context, JSONSchema, Option, Schema, SchemaAST } from "effect"
 import { badText } from "../http/json.ts"
 
-export type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; $defs?: Record<string, unknown> } & Record<string, unknown>
+export type JsonSchema = {
+  type?: string
+  properties?: Record<string, unknown>
+  required?: string[]
+  $defs?: Record<string, unknown>
+} & Record<string, unknown>
 
 export interface Tool {
   readonly name: string
@@ -18,7 +23,11 @@ export interface Tool {
   /** The success body's JSON Schema, an object at the root; `wrapped` when a non-object answer is given as {result}. */
   readonly outputSchema: JsonSchema
   readonly wrapped: boolean
-  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean }
+  readonly annotations: {
+    readonly readOnlyHint: boolean
+    readonly destructiveHint: boolean
+    readonly idempotentHint: boolean
+  }
 }
 
 /** Every `#/$defs/<name>` a JSON value refers to. */
@@ -76,9 +85,12 @@ export const compact = (schema: JsonSchema, options: { readonly descriptions: bo
     for (const [k, v] of Object.entries(node)) {
       if (k === "title" || ((k === "description" || k === "examples") && !options.descriptions)) continue
       // properties and $defs are maps of names to schemas: a property named "title" is kept.
-      out[k] = k === "properties" || k === "$defs" || k === "patternProperties"
-        ? Object.fromEntries(Object.entries(v as object).map(([n, s]) => [n, walk(s)]))
-        : k === "enum" || k === "const" || k === "required" || k === "examples" || k === "default" ? v : walk(v)
+      out[k] =
+        k === "properties" || k === "$defs" || k === "patternProperties"
+          ? Object.fromEntries(Object.entries(v as object).map(([n, s]) => [n, walk(s)]))
+          : k === "enum" || k === "const" || k === "required" || k === "examples" || k === "default"
+            ? v
+            : walk(v)
     }
     if (typeof out.$ref === "string" && out.$ref.startsWith("#/$defs/")) {
       const def = leaf(out.$ref.slice("#/$defs/".length))
@@ -93,7 +105,11 @@ export const compact = (schema: JsonSchema, options: { readonly descriptions: bo
       const nul = any.findIndex((m) => isObj(m) && m.type === "null" && Object.keys(m).length === 1)
       const other = any[1 - nul] as JsonSchema | undefined
       if (nul !== -1 && isObj(other) && typeof other.type === "string" && !("const" in other) && !("$ref" in other)) {
-        out = { ...other, type: [other.type, "null"], ...(Array.isArray(other.enum) ? { enum: [...other.enum, null] } : {}) } as unknown as JsonSchema
+        out = {
+          ...other,
+          type: [other.type, "null"],
+          ...(Array.isArray(other.enum) ? { enum: [...other.enum, null] } : {})
+        } as unknown as JsonSchema
       }
     }
     if (!options.descriptions && (out.type === "object" || "properties" in out) && isObj(out.properties)) {
@@ -109,7 +125,9 @@ export const compact = (schema: JsonSchema, options: { readonly descriptions: bo
 const rootOf = (json: JsonSchema): JsonSchema => {
   const { $schema: _, $ref, $defs, ...rest } = json
   const ref = typeof $ref === "string" ? $ref.split("/").pop() : undefined
-  const body = (ref !== undefined && $defs?.[ref] !== undefined ? { ...($defs[ref] as JsonSchema), ...rest } : json) as JsonSchema
+  const body = (
+    ref !== undefined && $defs?.[ref] !== undefined ? { ...($defs[ref] as JsonSchema), ...rest } : json
+  ) as JsonSchema
   const { $schema: __, ...out } = body
   return $defs === undefined ? out : { ...out, $defs: { ...$defs, ...(out.$defs ?? {}) } }
 }
@@ -127,17 +145,34 @@ const objectSchema = (schema: Option.Option<Schema.Schema<never, unknown>>): Jso
  * The success body as MCP's outputSchema, which must be an object at the root: an object answer as is (several 2xx
  * bodies as anyOf), anything else as {result: <the answer>}; an answer without a body is {}.
  */
-const outputOf = (successes: ReadonlyMap<number, { readonly ast: Option.Option<SchemaAST.AST> }>): { schema: JsonSchema; wrapped: boolean } => {
+const outputOf = (
+  successes: ReadonlyMap<number, { readonly ast: Option.Option<SchemaAST.AST> }>
+): { schema: JsonSchema; wrapped: boolean } => {
   const asts = [...successes.entries()]
     .filter(([status]) => status >= 200 && status < 300)
     .flatMap(([, s]) => Option.toArray(s.ast))
     .filter((ast) => !HttpApiSchema.getEmptyDecodeable(ast) && !SchemaAST.isVoidKeyword(SchemaAST.encodedAST(ast)))
-  if (asts.length === 0) return { schema: { type: "object", properties: {}, additionalProperties: false }, wrapped: false }
-  const json = rootOf(JSONSchema.make(Schema.make(asts.length === 1 ? asts[0] : SchemaAST.Union.make(asts))) as JsonSchema)
-  const members = Array.isArray(json.anyOf) ? (json.anyOf as JsonSchema[]).map((m) => typeof m.$ref === "string" ? rootOf({ ...m, $defs: json.$defs }) : m) : [json]
-  if (members.every((m) => m.type === "object")) return { schema: pruneDefs(json.type === "object" ? json : { type: "object", ...json }), wrapped: false }
+  if (asts.length === 0)
+    return { schema: { type: "object", properties: {}, additionalProperties: false }, wrapped: false }
+  const json = rootOf(
+    JSONSchema.make(Schema.make(asts.length === 1 ? asts[0] : SchemaAST.Union.make(asts))) as JsonSchema
+  )
+  const members = Array.isArray(json.anyOf)
+    ? (json.anyOf as JsonSchema[]).map((m) => (typeof m.$ref === "string" ? rootOf({ ...m, $defs: json.$defs }) : m))
+    : [json]
+  if (members.every((m) => m.type === "object"))
+    return { schema: pruneDefs(json.type === "object" ? json : { type: "object", ...json }), wrapped: false }
   const { $defs, ...result } = json
-  return { schema: pruneDefs({ type: "object", properties: { result }, required: ["result"], additionalProperties: false, ...($defs ? { $defs } : {}) }), wrapped: true }
+  return {
+    schema: pruneDefs({
+      type: "object",
+      properties: { result },
+      required: ["result"],
+      additionalProperties: false,
+      ...($defs ? { $defs } : {})
+    }),
+    wrapped: true
+  }
 }
 
 /**
@@ -162,7 +197,12 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
         }
       }
       if (idempotent) {
-        properties.idempotency_key = { type: "string", minLength: 1, maxLength: 255, description: "Makes a retry safe: the same key and input replay the first result" }
+        properties.idempotency_key = {
+          type: "string",
+          minLength: 1,
+          maxLength: 255,
+          description: "Makes a retry safe: the same key and input replay the first result"
+        }
       }
       // Described as in the OpenAPI document: the operation's description, else its summary.
       const description = Context.getOption(endpoint.annotations, OpenApi.Description).pipe(
@@ -179,13 +219,18 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
         queryKeys: Object.keys(query.properties ?? {}),
         bodyKeys: Object.keys(body.properties ?? {}),
         idempotent,
-        inputSchema: compact({
-          type: "object",
-          properties,
-          required: [...(path.required ?? []), ...(query.required ?? []), ...(body.required ?? [])],
-          additionalProperties: false,
-          ...(path.$defs || query.$defs || body.$defs ? { $defs: { ...path.$defs, ...query.$defs, ...body.$defs } } : {})
-        }, { descriptions: true }),
+        inputSchema: compact(
+          {
+            type: "object",
+            properties,
+            required: [...(path.required ?? []), ...(query.required ?? []), ...(body.required ?? [])],
+            additionalProperties: false,
+            ...(path.$defs || query.$defs || body.$defs
+              ? { $defs: { ...path.$defs, ...query.$defs, ...body.$defs } }
+              : {})
+          },
+          { descriptions: true }
+        ),
         outputSchema: compact(output.schema, { descriptions: false }),
         wrapped: output.wrapped,
         annotations: {
@@ -204,10 +249,16 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
  * would otherwise be sent as a body a GET cannot have, or a missing path id, which would address another route.
  * Tools with a body leave unknown fields to the REST decoder. Same codes as REST.
  */
-export const argumentError = (tool: Tool, args: Record<string, unknown>): { code: string; message: string } | undefined => {
-  const bodiless = tool.method === "GET" || tool.method === "HEAD" || (tool.method === "DELETE" && tool.bodyKeys.length === 0)
+export const argumentError = (
+  tool: Tool,
+  args: Record<string, unknown>
+): { code: string; message: string } | undefined => {
+  const bodiless =
+    tool.method === "GET" || tool.method === "HEAD" || (tool.method === "DELETE" && tool.bodyKeys.length === 0)
   // Own keys only: `__proto__` is no property of the tool even though every object "has" it.
-  const unknown = bodiless ? Object.keys(args).find((k) => !Object.hasOwn(tool.inputSchema.properties ?? {}, k)) : undefined
+  const unknown = bodiless
+    ? Object.keys(args).find((k) => !Object.hasOwn(tool.inputSchema.properties ?? {}, k))
+    : undefined
   if (unknown !== undefined) return { code: "unknown_field", message: `${unknown}: unknown field` }
   const missing = tool.pathKeys.find((k) => args[k] === undefined || args[k] === null || args[k] === "")
   if (missing !== undefined) return { code: `invalid_${missing}`, message: `${missing}: is missing` }

@@ -1,13 +1,14 @@
-import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
 import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
 import { findBadQuery, printable } from "../http/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
-import { CLOSE, escape, type Form, HTML, page, pageHeaders, readForm, readLimited, send } from "../pages/html.ts"
+import { CLOSE, escapeHtml, type Form, HTML, page, pageHeaders, readForm, readLimited, send } from "../pages/html.ts"
 
 /** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
-export const OAUTH_PATH = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
+export const OAUTH_PATH =
+  /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
 
 /** Where this server is reached: PUBLIC_URL, else the Host the request came to. */
 export const baseUrl = (publicUrl: string, req: IncomingMessage) =>
@@ -52,37 +53,56 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 
 /** A JSON body; undefined when it is not UTF-8 or not JSON (registration then says what it wants), "too_large" past MAX_JSON. */
 const readJson = (req: IncomingMessage) =>
-  readLimited(req, MAX_JSON).then((body) => {
-    if (body === "too_large") return body
-    try {
-      return JSON.parse(utf8.decode(body)) as unknown
-    } catch {
-      return undefined
-    }
-  }, () => undefined)
+  readLimited(req, MAX_JSON).then(
+    (body) => {
+      if (body === "too_large") return body
+      try {
+        return JSON.parse(utf8.decode(body)) as unknown
+      } catch {
+        return undefined
+      }
+    },
+    () => undefined
+  )
 
-const HIDDEN = ["response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "resource"] as const
+const HIDDEN = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "resource"
+] as const
 
 const consentPage = (request: AuthorizeRequest, params: URLSearchParams, alert?: string) => {
   const host = new URL(request.redirectUri).host
-  const hidden = HIDDEN.map((n) => params.get(n) === null ? "" : `<input type="hidden" name="${n}" value="${escape(params.get(n)!)}">`).join("")
-  return page(`Connect ${request.client.name}`, [
-    alert === undefined ? "" : `<p role="alert">${escape(alert)}</p>`,
-    `<p><strong>${escape(request.client.name)}</strong> asks to use this booking engine's MCP tools for your org: it will read and change `,
-    `offerings, calendars, bookings and customers as the org's owner would.</p>`,
-    `<dl><dt>App</dt><dd>${escape(request.client.name)}</dd><dt>Sends you back to</dt><dd>${escape(host)}</dd></dl>`,
-    `<form method="post" action="/oauth/authorize">${hidden}`,
-    `<label for="api_key">Your org owner's secret API key</label>`,
-    `<input id="api_key" name="api_key" type="password" autocomplete="off" required aria-describedby="key-note" pattern="bk_live_.*">`,
-    `<p id="key-note" class="note">It starts with bk_live_. It identifies your org and is not shared with the app; `,
-    `you can revoke the app later (DELETE /api/v1/oauth_apps/{id}).</p>`,
-    `<button type="submit" name="decision" value="approve">Approve</button> `,
-    `<button type="submit" name="decision" value="deny" class="danger" formnovalidate>Deny</button></form>`
-  ].join(""))
+  const hidden = HIDDEN.map((n) =>
+    params.get(n) === null ? "" : `<input type="hidden" name="${n}" value="${escapeHtml(params.get(n)!)}">`
+  ).join("")
+  return page(
+    `Connect ${request.client.name}`,
+    [
+      alert === undefined ? "" : `<p role="alert">${escapeHtml(alert)}</p>`,
+      `<p><strong>${escapeHtml(request.client.name)}</strong> asks to use this booking engine's MCP tools for your org: it will read and change `,
+      `offerings, calendars, bookings and customers as the org's owner would.</p>`,
+      `<dl><dt>App</dt><dd>${escapeHtml(request.client.name)}</dd><dt>Sends you back to</dt><dd>${escapeHtml(host)}</dd></dl>`,
+      `<form method="post" action="/oauth/authorize">${hidden}`,
+      `<label for="api_key">Your org owner's secret API key</label>`,
+      `<input id="api_key" name="api_key" type="password" autocomplete="off" required aria-describedby="key-note" pattern="bk_live_.*">`,
+      `<p id="key-note" class="note">It starts with bk_live_. It identifies your org and is not shared with the app; `,
+      `you can revoke the app later (DELETE /api/v1/oauth_apps/{id}).</p>`,
+      `<button type="submit" name="decision" value="approve">Approve</button> `,
+      `<button type="submit" name="decision" value="deny" class="danger" formnovalidate>Deny</button></form>`
+    ].join("")
+  )
 }
 
 const errorPage = (message: string) =>
-  page("Cannot connect this app", `<p role="alert">${escape(message)}</p><p>Ask the app's maker to register it again, then start over from the app.</p>`)
+  page(
+    "Cannot connect this app",
+    `<p role="alert">${escapeHtml(message)}</p><p>Ask the app's maker to register it again, then start over from the app.</p>`
+  )
 
 /** redirect_uri with the answer in its query (codes and errors alike), state echoed. */
 const redirectTo = (redirectUri: string, state: string | undefined, params: Record<string, string>) => {
@@ -101,11 +121,23 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
   const run = Runtime.runPromiseExit(runtime)
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body)
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", pragma: "no-cache", ...CORS, ...headers })
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+      "cache-control": "no-store",
+      pragma: "no-cache",
+      ...CORS,
+      ...headers
+    })
     res.end(text)
   }
   const oauthFailure = (res: ServerResponse, e: OAuthError) =>
-    json(res, e.status, errorBody(e), e.status === 401 ? { "www-authenticate": `Basic realm="oauth", error="${e.error}"` } : {})
+    json(
+      res,
+      e.status,
+      errorBody(e),
+      e.status === 401 ? { "www-authenticate": `Basic realm="oauth", error="${e.error}"` } : {}
+    )
   const retry = { "retry-after": String(RETRY_AFTER_SECONDS) }
   /** Whether a failure of ours is the database out of reach (logged as a warning) rather than a fault (logged as an error). */
   const unreachable = async (cause: Cause.Cause<unknown>, what: string) => {
@@ -125,17 +157,30 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     if (Exit.isSuccess(exit)) return ok(exit.value)
     const failure = Cause.failureOption(exit.cause)
     if (Option.isSome(failure)) return oauthFailure(res, failure.value)
-    if (await unreachable(exit.cause, "OAuth request failed")) return json(res, 503, { error: "temporarily_unavailable", error_description: UNAVAILABLE_MESSAGE }, retry)
+    if (await unreachable(exit.cause, "OAuth request failed"))
+      return json(res, 503, { error: "temporarily_unavailable", error_description: UNAVAILABLE_MESSAGE }, retry)
     json(res, 500, { error: "server_error", error_description: "something went wrong on our side" })
   }
-  const credentials = (form: URLSearchParams) => ({ clientId: form.get("client_id") ?? undefined, clientSecret: form.get("client_secret") ?? undefined })
+  const credentials = (form: URLSearchParams) => ({
+    clientId: form.get("client_id") ?? undefined,
+    clientSecret: form.get("client_secret") ?? undefined
+  })
   const formOf = async (req: IncomingMessage, res: ServerResponse) => {
     if (!FORM.test(String(req.headers["content-type"] ?? ""))) {
-      json(res, 400, { error: "invalid_request", error_description: "send the body as application/x-www-form-urlencoded" })
+      json(res, 400, {
+        error: "invalid_request",
+        error_description: "send the body as application/x-www-form-urlencoded"
+      })
       return undefined
     }
     const read = await readForm(req)
-    if (!read.ok) return void json(res, read.status, { error: "invalid_request", error_description: read.message }, read.status === 413 ? CLOSE : {})
+    if (!read.ok)
+      return void json(
+        res,
+        read.status,
+        { error: "invalid_request", error_description: read.message },
+        read.status === 413 ? CLOSE : {}
+      )
     return read.form
   }
 
@@ -143,10 +188,23 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     const html = (status: number, body: string) => send(res, status, HTML, body, FRAMING)
     const failedPage = async (cause: Cause.Cause<unknown>, what: string) =>
       (await unreachable(cause, what))
-        ? send(res, 503, HTML, page("Try again shortly", `<p role="alert">This service cannot reach its database just now. Try again in a few seconds.</p>`), { ...FRAMING, ...retry })
+        ? send(
+            res,
+            503,
+            HTML,
+            page(
+              "Try again shortly",
+              `<p role="alert">This service cannot reach its database just now. Try again in a few seconds.</p>`
+            ),
+            { ...FRAMING, ...retry }
+          )
         : html(500, errorPage("Something went wrong on our side."))
     // The query or form as REST takes text: what is not (bad %-encoding, NUL, a lone surrogate) is shown here.
-    if (!read.ok) return send(res, read.status, HTML, errorPage(`The request could not be read: ${read.message}.`), { ...FRAMING, ...(read.status === 413 ? CLOSE : {}) })
+    if (!read.ok)
+      return send(res, read.status, HTML, errorPage(`The request could not be read: ${read.message}.`), {
+        ...FRAMING,
+        ...(read.status === 413 ? CLOSE : {})
+      })
     const params = read.form
     const checked = await run(Effect.flatMap(OAuth, (o) => o.authorizeRequest(params, resourceUrl(base))))
     if (Exit.isFailure(checked)) return failedPage(checked.cause, "OAuth authorize failed")
@@ -159,7 +217,12 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     const request = c.request
     if (req.method === "GET") return html(200, consentPage(request, params))
     if (params.get("decision") !== "approve") {
-      return go(redirectTo(redirectUri, state, { error: "access_denied", error_description: "the org owner denied the request" }))
+      return go(
+        redirectTo(redirectUri, state, {
+          error: "access_denied",
+          error_description: "the org owner denied the request"
+        })
+      )
     }
     const approved = await run(Effect.flatMap(OAuth, (o) => o.approve(request, (params.get("api_key") ?? "").trim())))
     if (Exit.isFailure(approved)) return failedPage(approved.cause, "OAuth approval failed")
@@ -173,7 +236,12 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     const path = url.pathname
     const method = req.method ?? "GET"
     if (method === "OPTIONS") {
-      res.writeHead(204, { ...CORS, "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "authorization, content-type, mcp-protocol-version", "access-control-max-age": "600" })
+      res.writeHead(204, {
+        ...CORS,
+        "access-control-allow-methods": "GET, POST",
+        "access-control-allow-headers": "authorization, content-type, mcp-protocol-version",
+        "access-control-max-age": "600"
+      })
       return void res.end()
     }
     const only = (m: string) => {
@@ -181,18 +249,44 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       json(res, 405, { error: "invalid_request", error_description: `${path} takes ${m}` }, { allow: m })
       return false
     }
-    if (path.startsWith("/.well-known/oauth-protected-resource")) return void (only("GET") && json(res, 200, protectedResource(base), { "cache-control": "max-age=300" }))
-    if (path.startsWith("/.well-known/oauth-authorization-server")) return void (only("GET") && json(res, 200, authorizationServer(base), { "cache-control": "max-age=300" }))
+    if (path.startsWith("/.well-known/oauth-protected-resource"))
+      return void (only("GET") && json(res, 200, protectedResource(base), { "cache-control": "max-age=300" }))
+    if (path.startsWith("/.well-known/oauth-authorization-server"))
+      return void (only("GET") && json(res, 200, authorizationServer(base), { "cache-control": "max-age=300" }))
     if (path === "/oauth/register") {
       if (!only("POST")) return
       const body = await readJson(req)
-      if (body === "too_large") return json(res, 413, { error: "invalid_client_metadata", error_description: `the client metadata is larger than ${MAX_JSON / 1024} KiB` }, CLOSE)
-      return answer(res, Effect.flatMap(OAuth, (o) => o.register(body)), (client) => json(res, 201, client))
+      if (body === "too_large")
+        return json(
+          res,
+          413,
+          {
+            error: "invalid_client_metadata",
+            error_description: `the client metadata is larger than ${MAX_JSON / 1024} KiB`
+          },
+          CLOSE
+        )
+      return answer(
+        res,
+        Effect.flatMap(OAuth, (o) => o.register(body)),
+        (client) => json(res, 201, client)
+      )
     }
     if (path === "/oauth/authorize") {
       if (method === "GET") {
         const bad = findBadQuery(url.search.slice(1))
-        return authorize(req, res, base, bad === undefined ? { ok: true, form: url.searchParams } : { ok: false, status: 400, message: `${bad.name === undefined ? "a parameter name" : printable(bad.name)}: ${bad.problem}` })
+        return authorize(
+          req,
+          res,
+          base,
+          bad === undefined
+            ? { ok: true, form: url.searchParams }
+            : {
+                ok: false,
+                status: 400,
+                message: `${bad.name === undefined ? "a parameter name" : printable(bad.name)}: ${bad.problem}`
+              }
+        )
       }
       if (!only("POST")) return
       return authorize(req, res, base, await readForm(req))
@@ -202,11 +296,18 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       const form = await formOf(req, res)
       if (form === undefined) return
       const grant = form.get("grant_type")
-      const op: Effect.Effect<unknown, OAuthError, OAuth> = grant === "authorization_code"
-        ? Effect.flatMap(OAuth, (o) => o.exchangeCode(credentials(form), form))
-        : grant === "refresh_token"
-        ? Effect.flatMap(OAuth, (o) => o.refresh(credentials(form), form))
-        : Effect.fail(new OAuthError({ status: 400, error: "unsupported_grant_type", description: "grant_type: authorization_code or refresh_token" }))
+      const op: Effect.Effect<unknown, OAuthError, OAuth> =
+        grant === "authorization_code"
+          ? Effect.flatMap(OAuth, (o) => o.exchangeCode(credentials(form), form))
+          : grant === "refresh_token"
+            ? Effect.flatMap(OAuth, (o) => o.refresh(credentials(form), form))
+            : Effect.fail(
+                new OAuthError({
+                  status: 400,
+                  error: "unsupported_grant_type",
+                  description: "grant_type: authorization_code or refresh_token"
+                })
+              )
       return answer(res, op, (tokens) => json(res, 200, tokens))
     }
     if (path === "/oauth/revoke") {
@@ -215,7 +316,11 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
       if (form === undefined) return
       const token = form.get("token") ?? ""
       if (token === "") return json(res, 400, { error: "invalid_request", error_description: "token is required" })
-      return answer(res, Effect.flatMap(OAuth, (o) => o.revoke(credentials(form), token)), () => json(res, 200, {}))
+      return answer(
+        res,
+        Effect.flatMap(OAuth, (o) => o.revoke(credentials(form), token)),
+        () => json(res, 200, {})
+      )
     }
     json(res, 404, { error: "invalid_request", error_description: "no such OAuth endpoint" })
   }

@@ -16,7 +16,7 @@ import { octoProducts } from "./products.ts"
  */
 export class Octo extends Effect.Service<Octo>()("Octo", {
   dependencies: [Availability.Default, Bookings.Default, Orgs.Default, Resellers.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const products = yield* octoProducts
     const availability = octoAvailability(products)
     const reservations = yield* octoBookings(products)

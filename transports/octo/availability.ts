@@ -1,9 +1,17 @@
 import { Effect, Option } from "effect"
-import { fn } from "../../engine/tracing.ts"
 import { toLocal, walkDays } from "../../engine/time/local.ts"
+import { fn } from "../../engine/tracing.ts"
 import * as E from "./errors.ts"
-import { availability, fits, openingHoursOf, pricing as priced, type Slot, statusOf, UNIT_ID, unitPrice } from
-  "./map.ts"
+import {
+  availability,
+  fits,
+  openingHoursOf,
+  pricing as priced,
+  type Slot,
+  statusOf,
+  UNIT_ID,
+  unitPrice
+} from "./map.ts"
 import type { OctoProducts } from "./products.ts"
 import type { AvailabilityBody, CalendarBody } from "./requests.ts"
 
@@ -14,7 +22,7 @@ import type { AvailabilityBody, CalendarBody } from "./requests.ts"
 export const octoAvailability = (products: OctoProducts) => {
   const { context, offering, option, unitCount, slots, findSlot } = products
 
-  const calendar = fn("Octo.calendar")(function*(body: CalendarBody, pricing: boolean) {
+  const calendar = fn("Octo.calendar")(function* (body: CalendarBody, pricing: boolean) {
     const o = yield* offering(body.productId)
     yield* option(body.optionId)
     const units = yield* unitCount(body.units ?? [])
@@ -30,7 +38,7 @@ export const octoAvailability = (products: OctoProducts) => {
       return {
         localDate: date,
         available: open,
-        status: day.length === 0 ? "CLOSED" as const : open ? statusOf(remaining, capacity) : "SOLD_OUT" as const,
+        status: day.length === 0 ? ("CLOSED" as const) : open ? statusOf(remaining, capacity) : ("SOLD_OUT" as const),
         vacancies: remaining,
         capacity,
         openingHours: openingHoursOf(o, date),
@@ -39,7 +47,7 @@ export const octoAvailability = (products: OctoProducts) => {
     })
   })
 
-  const check = fn("Octo.availability")(function*(body: AvailabilityBody, pricing: boolean) {
+  const check = fn("Octo.availability")(function* (body: AvailabilityBody, pricing: boolean) {
     const o = yield* offering(body.productId)
     yield* option(body.optionId)
     const units = yield* unitCount(body.units ?? [])

@@ -55,10 +55,12 @@ export const octoStatus = (b: OctoRow, now: Date): Octo.BookingStatus =>
   b.status === "cancelled"
     ? "CANCELLED"
     : b.status === "confirmed"
-    ? b.checked_in_at !== null ? "REDEEMED" : "CONFIRMED"
-    : !b.keeps_place || (b.expires_at !== null && b.expires_at.getTime() <= now.getTime())
-    ? "EXPIRED"
-    : "ON_HOLD"
+      ? b.checked_in_at !== null
+        ? "REDEEMED"
+        : "CONFIRMED"
+      : !b.keeps_place || (b.expires_at !== null && b.expires_at.getTime() <= now.getTime())
+        ? "EXPIRED"
+        : "ON_HOLD"
 
 export const contactOf = (b: OctoRow): Octo.Contact => {
   const sent = b.reseller_contact as Octo.Contact | null
@@ -92,10 +94,10 @@ export const booking = (
   const ticket = (value: string) =>
     delivered
       ? {
-        redemptionMethod: "DIGITAL" as const,
-        utcRedeemedAt: redeemed,
-        deliveryOptions: [{ deliveryFormat: "QRCODE" as const, deliveryValue: value }]
-      }
+          redemptionMethod: "DIGITAL" as const,
+          utcRedeemedAt: redeemed,
+          deliveryOptions: [{ deliveryFormat: "QRCODE" as const, deliveryValue: value }]
+        }
       : null
   return {
     id: b.id,
@@ -112,9 +114,14 @@ export const booking = (
     productId: b.offering_id,
     optionId: OPTION_ID,
     cancellable: (status === "ON_HOLD" || status === "CONFIRMED") && b.starts_at.getTime() > now.getTime(),
-    cancellation: status === "CANCELLED"
-      ? { refund: "FULL", reason: b.cancel_reason, utcCancelledAt: utc(b.cancelled_at ?? b.updated_at ?? b.created_at) }
-      : null,
+    cancellation:
+      status === "CANCELLED"
+        ? {
+            refund: "FULL",
+            reason: b.cancel_reason,
+            utcCancelledAt: utc(b.cancelled_at ?? b.updated_at ?? b.created_at)
+          }
+        : null,
     freesale: false,
     availabilityId: localIso(b.starts_at, ctx.zone),
     availability,

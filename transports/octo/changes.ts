@@ -43,7 +43,7 @@ const kept = (changes: {
  * A hold past its expiry is EXPIRED here: it can be neither confirmed nor changed (reserve again).
  */
 export const octoChanges = (products: OctoProducts, reservations: OctoBookings) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const clock = yield* EngineClock
     const bookings = yield* Bookings
     const resellers = yield* Resellers
@@ -52,7 +52,7 @@ export const octoChanges = (products: OctoProducts, reservations: OctoBookings) 
 
     /** A hold is given more time from now (its machine's extend_hold): only while it still keeps its place. */
     const extendHold = (b: OctoRow, minutes: number) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const now = yield* clock.now
         const until = new Date(now.getTime() + minutes * MINUTE_MS)
         const refused = () =>
@@ -60,14 +60,14 @@ export const octoChanges = (products: OctoProducts, reservations: OctoBookings) 
         yield* resellers.extendHold(b.id, until).pipe(Effect.catchTags({ Conflict: refused, NotFound: refused }))
       })
 
-    const extend = fn("Octo.extend")(function*(uuid: string, body: ExtendBody, pricing: boolean) {
+    const extend = fn("Octo.extend")(function* (uuid: string, body: ExtendBody, pricing: boolean) {
       const ctx = yield* context(pricing)
       yield* extendHold(yield* find(uuid), body.expirationMinutes ?? OCTO_HOLD_MINUTES)
       return yield* one(uuid, ctx)
     })
 
     const sameUnits = (b: OctoRow, items: ReadonlyArray<UnitItemInput> | undefined) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (items === undefined) return
         const n = yield* unitCount(items)
         if (n !== b.quantity) {
@@ -78,7 +78,7 @@ export const octoChanges = (products: OctoProducts, reservations: OctoBookings) 
       })
 
     /** POST /bookings/{uuid}/confirm: the hold becomes a booking (a hold past its expiry is refused: reserve again). */
-    const confirm = fn("Octo.confirm")(function*(uuid: string, body: ConfirmBody, pricing: boolean) {
+    const confirm = fn("Octo.confirm")(function* (uuid: string, body: ConfirmBody, pricing: boolean) {
       const ctx = yield* context(pricing)
       const b = yield* find(uuid)
       const now = yield* clock.now
@@ -89,19 +89,22 @@ export const octoChanges = (products: OctoProducts, reservations: OctoBookings) 
       }
       yield* sameUnits(b, body.unitItems)
       const contact = contactFrom(body.contact)
-      yield* resellers.record(b, kept({
-        contact,
-        resellerReference: body.resellerReference,
-        units: body.unitItems !== undefined ? unitRefs(body.unitItems, refsOf(b)) : undefined
-      }))
-      yield* bookings.confirm(b.id, { quiet: body.emailReceipt !== true || contact.emailAddress === null }).pipe(
-        Effect.mapError(E.fromEngine(() => E.invalidBooking(uuid)))
+      yield* resellers.record(
+        b,
+        kept({
+          contact,
+          resellerReference: body.resellerReference,
+          units: body.unitItems !== undefined ? unitRefs(body.unitItems, refsOf(b)) : undefined
+        })
       )
+      yield* bookings
+        .confirm(b.id, { quiet: body.emailReceipt !== true || contact.emailAddress === null })
+        .pipe(Effect.mapError(E.fromEngine(() => E.invalidBooking(uuid))))
       return yield* one(uuid, ctx)
     })
 
     /** PATCH /bookings/{uuid}: references, notes, contact, the hold's expiry, the time (a move, checked for room). */
-    const update = fn("Octo.update")(function*(uuid: string, body: UpdateBody, pricing: boolean) {
+    const update = fn("Octo.update")(function* (uuid: string, body: UpdateBody, pricing: boolean) {
       const ctx = yield* context(pricing)
       const b = yield* find(uuid)
       const now = yield* clock.now
@@ -122,25 +125,31 @@ export const octoChanges = (products: OctoProducts, reservations: OctoBookings) 
         const o = yield* offering(b.offering_id)
         const { at, slot } = yield* findSlot(o, availabilityId, ctx.zone)
         if (at.getTime() !== b.starts_at.getTime()) {
-          const time = Option.isSome(slot) && slot.value.session_id !== undefined
-            ? { session_id: slot.value.session_id }
-            : { starts_at: at }
-          yield* bookings.move(b.id, time, { quiet: true }).pipe(
-            Effect.mapError((e) =>
-              e._tag === "Conflict" && e.code === "time_not_available"
-                ? E.invalidAvailability(availabilityId)
-                : E.fromEngine(() => E.invalidBooking(uuid))(e)
+          const time =
+            Option.isSome(slot) && slot.value.session_id !== undefined
+              ? { session_id: slot.value.session_id }
+              : { starts_at: at }
+          yield* bookings
+            .move(b.id, time, { quiet: true })
+            .pipe(
+              Effect.mapError((e) =>
+                e._tag === "Conflict" && e.code === "time_not_available"
+                  ? E.invalidAvailability(availabilityId)
+                  : E.fromEngine(() => E.invalidBooking(uuid))(e)
+              )
             )
-          )
         }
       }
       if (body.expirationMinutes !== undefined) yield* extendHold(b, body.expirationMinutes)
-      yield* resellers.record(b, kept({
-        contact: body.contact !== undefined ? contactFrom(body.contact) : undefined,
-        resellerReference: body.resellerReference,
-        notes: body.notes !== undefined ? nullable(body.notes) : undefined,
-        units: body.unitItems !== undefined ? unitRefs(body.unitItems, refsOf(b)) : undefined
-      }))
+      yield* resellers.record(
+        b,
+        kept({
+          contact: body.contact !== undefined ? contactFrom(body.contact) : undefined,
+          resellerReference: body.resellerReference,
+          notes: body.notes !== undefined ? nullable(body.notes) : undefined,
+          units: body.unitItems !== undefined ? unitRefs(body.unitItems, refsOf(b)) : undefined
+        })
+      )
       return yield* one(uuid, ctx)
     })
 

@@ -6,10 +6,12 @@ export class OctoFailure extends Schema.TaggedError<OctoFailure>()("OctoFailure"
   status: Schema.Int,
   error: OctoErrorCode,
   errorMessage: Schema.String,
-  field: Schema.optional(Schema.Struct({
-    name: Schema.Literal("productId", "optionId", "unitId", "availabilityId", "uuid"),
-    value: Schema.String
-  }))
+  field: Schema.optional(
+    Schema.Struct({
+      name: Schema.Literal("productId", "optionId", "unitId", "availabilityId", "uuid"),
+      value: Schema.String
+    })
+  )
 }) {}
 
 const fail = (status: number, error: OctoErrorCode, errorMessage: string, field?: OctoFailure["field"]) =>
@@ -41,22 +43,26 @@ export const unauthorized = (message: string) => fail(401, "UNAUTHORIZED", messa
 export const forbiddenKey = (message: string) => fail(403, "FORBIDDEN", message)
 
 /** The wire body of a failure: `{error, errorMessage}` and the id it names, as OCTO's error schemas have it. */
-export const errorBody = (f: OctoFailure) =>
-  ({ error: f.error, errorMessage: f.errorMessage, ...(f.field ? { [f.field.name]: f.field.value } : {}) })
+export const errorBody = (f: OctoFailure) => ({
+  error: f.error,
+  errorMessage: f.errorMessage,
+  ...(f.field ? { [f.field.name]: f.field.value } : {})
+})
 
 /** A refusal of the engine, in OCTO's words: the engine's codes stay in the message. */
-export const fromEngine = (onNotFound: () => OctoFailure) =>
-(e: { readonly _tag: string; readonly code?: string; readonly message: string }) => {
-  switch (e._tag) {
-    case "OctoFailure":
-      return e as OctoFailure
-    case "NotFound":
-      return onNotFound()
-    case "BadRequest":
-      return badRequest(`${e.code}: ${e.message}`)
-    case "Forbidden":
-      return forbiddenKey(e.message)
-    default:
-      return unprocessable(e.code === "sold_out" ? `sold out: ${e.message}` : `${e.code ?? "refused"}: ${e.message}`)
+export const fromEngine =
+  (onNotFound: () => OctoFailure) =>
+  (e: { readonly _tag: string; readonly code?: string; readonly message: string }) => {
+    switch (e._tag) {
+      case "OctoFailure":
+        return e as OctoFailure
+      case "NotFound":
+        return onNotFound()
+      case "BadRequest":
+        return badRequest(`${e.code}: ${e.message}`)
+      case "Forbidden":
+        return forbiddenKey(e.message)
+      default:
+        return unprocessable(e.code === "sold_out" ? `sold out: ${e.message}` : `${e.code ?? "refused"}: ${e.message}`)
+    }
   }
-}

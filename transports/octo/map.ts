@@ -32,10 +32,15 @@ export const availabilityType = (o: Pick<OfferingRow, "kind">): Octo.Product["av
 
 /** What the n-th unit of a booking costs: an appointment's guests after the first at guest_price_cents. */
 export const unitPrice = (o: Pick<OfferingRow, "kind" | "price_cents" | "guest_price_cents">, n: number) =>
-  o.kind === "appointment" && n > 0 ? o.guest_price_cents ?? o.price_cents : o.price_cents
+  o.kind === "appointment" && n > 0 ? (o.guest_price_cents ?? o.price_cents) : o.price_cents
 
 export const pricing = (cents: number, currency: string): Octo.Pricing => ({
-  original: cents, retail: cents, net: null, currency, currencyPrecision: currencyDecimals(currency), includedTaxes: []
+  original: cents,
+  retail: cents,
+  net: null,
+  currency,
+  currencyPrecision: currencyDecimals(currency),
+  includedTaxes: []
 })
 
 export interface Ctx {
@@ -78,20 +83,22 @@ export const product = (o: OfferingRow, startTimes: ReadonlyArray<string>, ctx: 
   deliveryFormats: ["QRCODE"],
   deliveryMethods: ["VOUCHER"],
   redemptionMethod: "DIGITAL",
-  options: [{
-    id: OPTION_ID,
-    default: true,
-    internalName: "Default",
-    reference: null,
-    availabilityLocalStartTimes: startTimes,
-    cancellationCutoff: "0 hours",
-    cancellationCutoffAmount: 0,
-    cancellationCutoffUnit: "hour",
-    requiredContactFields: [],
-    restrictions: { minUnits: 1, maxUnits: o.max_per_booking },
-    units: [unit(o, ctx)],
-    ...(ctx.pricing ? { pricingFrom: [pricing(unitPrice(o, 0), ctx.currency)] } : {})
-  }],
+  options: [
+    {
+      id: OPTION_ID,
+      default: true,
+      internalName: "Default",
+      reference: null,
+      availabilityLocalStartTimes: startTimes,
+      cancellationCutoff: "0 hours",
+      cancellationCutoffAmount: 0,
+      cancellationCutoffUnit: "hour",
+      requiredContactFields: [],
+      restrictions: { minUnits: 1, maxUnits: o.max_per_booking },
+      units: [unit(o, ctx)],
+      ...(ctx.pricing ? { pricingFrom: [pricing(unitPrice(o, 0), ctx.currency)] } : {})
+    }
+  ],
   ...(ctx.pricing
     ? { defaultCurrency: ctx.currency, availableCurrencies: [ctx.currency], pricingPer: "UNIT" as const }
     : {})
@@ -112,8 +119,9 @@ export const statusOf = (remaining: number, capacity: number): Octo.Availability
 /** The weekly hours of an OPENING_HOURS product on a local date (start times have none). */
 export const openingHoursOf = (o: OfferingRow, date: string) =>
   availabilityType(o) === "OPENING_HOURS"
-    ? (o.hours ?? DEFAULT_HOURS).filter((h) => h.weekday === weekdayOf(date))
-      .map((h) => ({ from: h.start_time.slice(0, 5), to: h.end_time.slice(0, 5) }))
+    ? (o.hours ?? DEFAULT_HOURS)
+        .filter((h) => h.weekday === weekdayOf(date))
+        .map((h) => ({ from: h.start_time.slice(0, 5), to: h.end_time.slice(0, 5) }))
     : []
 
 /** A time the engine offers, as an OCTO availability; its id is its local start (the form OCTO's examples use). */

@@ -1,12 +1,12 @@
 import { Effect, Option } from "effect"
-import { Availability } from "../../engine/services/calendar/Availability.ts"
 import { EngineClock } from "../../engine/services/Clock.ts"
+import { Availability } from "../../engine/services/calendar/Availability.ts"
 import { Links } from "../../engine/services/Links.ts"
-import type { OfferingRow } from "../../engine/services/offerings/row.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
+import type { OfferingRow } from "../../engine/services/offerings/row.ts"
 import { Resellers } from "../../engine/services/resellers/Resellers.ts"
-import { fn, traced } from "../../engine/tracing.ts"
 import { addDays, toLocal } from "../../engine/time/local.ts"
+import { fn, traced } from "../../engine/tracing.ts"
 import * as E from "./errors.ts"
 import { type Ctx, OPTION_ID, product, type Slot, UNIT_ID } from "./map.ts"
 
@@ -18,7 +18,7 @@ const START_TIME_DAYS = 14
  * option DEFAULT and one unit adult; and the lookups the other OCTO operations share (a product, its option and
  * units, the times the engine offers, an availability id's time).
  */
-export const octoProducts = Effect.gen(function*() {
+export const octoProducts = Effect.gen(function* () {
   const clock = yield* EngineClock
   const availabilities = yield* Availability
   const orgs = yield* Orgs
@@ -40,7 +40,7 @@ export const octoProducts = Effect.gen(function*() {
   const unitCount = (
     units: ReadonlyArray<{ readonly id?: string; readonly unitId?: string; readonly quantity?: number }>
   ) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let n = 0
       for (const u of units) {
         const id = u.unitId ?? u.id ?? ""
@@ -58,7 +58,7 @@ export const octoProducts = Effect.gen(function*() {
 
   /** The time an availability id names (the local start with its offset), if the engine offers it now. */
   const findSlot = (o: OfferingRow, id: string, zone: string) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const at = AVAILABILITY_ID.test(id) ? Date.parse(id) : Number.NaN
       if (Number.isNaN(at)) return yield* E.invalidAvailability(id)
       const date = toLocal(new Date(at), zone).date
@@ -66,7 +66,7 @@ export const octoProducts = Effect.gen(function*() {
       return { at: new Date(at), slot: Option.fromNullable(found) }
     })
 
-  const supplier = Effect.gen(function*() {
+  const supplier = Effect.gen(function* () {
     const org = yield* orgs.get
     const { publicUrl } = yield* Links
     return {
@@ -79,19 +79,20 @@ export const octoProducts = Effect.gen(function*() {
 
   /** Distinct local start times over the next two weeks, as the option's availabilityLocalStartTimes. */
   const toProduct = (o: OfferingRow, ctx: Ctx) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const today = toLocal(yield* clock.now, ctx.zone).date
-      const times = (yield* slots(o, today, addDays(today, START_TIME_DAYS - 1)))
-        .map((s) => toLocal(new Date(s.starts_at), ctx.zone).time.slice(0, 5))
+      const times = (yield* slots(o, today, addDays(today, START_TIME_DAYS - 1))).map((s) =>
+        toLocal(new Date(s.starts_at), ctx.zone).time.slice(0, 5)
+      )
       return product(o, [...new Set(times)].sort(), ctx)
     })
 
-  const list = fn("Octo.products")(function*(pricing: boolean) {
+  const list = fn("Octo.products")(function* (pricing: boolean) {
     const ctx = yield* context(pricing)
     return yield* Effect.forEach(yield* resellers.offerings(), (o) => toProduct(o, ctx))
   })
 
-  const get = fn("Octo.product")(function*(id: string, pricing: boolean) {
+  const get = fn("Octo.product")(function* (id: string, pricing: boolean) {
     return yield* toProduct(yield* offering(id), yield* context(pricing))
   })
 

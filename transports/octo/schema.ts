@@ -9,8 +9,16 @@ const Str = Schema.String
 const NullStr = Schema.NullOr(Schema.String)
 
 export const OctoErrorCode = Schema.Literal(
-  "INVALID_PRODUCT_ID", "INVALID_OPTION_ID", "INVALID_UNIT_ID", "INVALID_AVAILABILITY_ID", "INVALID_BOOKING_UUID",
-  "BAD_REQUEST", "UNPROCESSABLE_ENTITY", "UNAUTHORIZED", "FORBIDDEN", "INTERNAL_SERVER_ERROR"
+  "INVALID_PRODUCT_ID",
+  "INVALID_OPTION_ID",
+  "INVALID_UNIT_ID",
+  "INVALID_AVAILABILITY_ID",
+  "INVALID_BOOKING_UUID",
+  "BAD_REQUEST",
+  "UNPROCESSABLE_ENTITY",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "INTERNAL_SERVER_ERROR"
 )
 export type OctoErrorCode = typeof OctoErrorCode.Type
 
@@ -45,10 +53,26 @@ export const SupplierContact = Schema.Struct({ website: NullStr, email: NullStr,
 export const Supplier = Schema.Struct({ id: Str, name: Str, endpoint: Str, contact: SupplierContact })
 
 export const ContactField = Schema.Literal(
-  "firstName", "lastName", "emailAddress", "phoneNumber", "country", "notes", "locales", "allowMarketing", "postalCode"
+  "firstName",
+  "lastName",
+  "emailAddress",
+  "phoneNumber",
+  "country",
+  "notes",
+  "locales",
+  "allowMarketing",
+  "postalCode"
 )
 export const UnitType = Schema.Literal(
-  "ADULT", "YOUTH", "CHILD", "INFANT", "FAMILY", "SENIOR", "STUDENT", "MILITARY", "OTHER"
+  "ADULT",
+  "YOUTH",
+  "CHILD",
+  "INFANT",
+  "FAMILY",
+  "SENIOR",
+  "STUDENT",
+  "MILITARY",
+  "OTHER"
 )
 export const UnitRestrictions = Schema.Struct({
   minAge: Schema.Int,
@@ -143,7 +167,13 @@ export const AvailabilityCalendarDay = Schema.Struct({
 })
 
 export const BookingStatus = Schema.Literal(
-  "ON_HOLD", "CONFIRMED", "EXPIRED", "CANCELLED", "REDEEMED", "PENDING", "REJECTED"
+  "ON_HOLD",
+  "CONFIRMED",
+  "EXPIRED",
+  "CANCELLED",
+  "REDEEMED",
+  "PENDING",
+  "REJECTED"
 )
 export type BookingStatus = typeof BookingStatus.Type
 export const Contact = Schema.Struct({
@@ -191,11 +221,13 @@ export const Booking = Schema.Struct({
   optionId: Str,
   option: Schema.optional(Option),
   cancellable: Schema.Boolean,
-  cancellation: Schema.NullOr(Schema.Struct({
-    refund: Schema.Literal("FULL", "PARTIAL", "NONE"),
-    reason: NullStr,
-    utcCancelledAt: Str
-  })),
+  cancellation: Schema.NullOr(
+    Schema.Struct({
+      refund: Schema.Literal("FULL", "PARTIAL", "NONE"),
+      reason: NullStr,
+      utcCancelledAt: Str
+    })
+  ),
   freesale: Schema.Boolean,
   availabilityId: NullStr,
   availability: Schema.NullOr(Availability),

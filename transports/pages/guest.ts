@@ -1,9 +1,9 @@
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Either, Option, Runtime } from "effect"
 import type { GaugeReading, Weather } from "../../engine/ports/Outdoors.ts"
-import type { IncomingMessage, ServerResponse } from "node:http"
 import type { GuestView } from "../../engine/schema/guest.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
-import { dayOnly, escape, formRefused, HTML, money, page, readForm, send, timeOnly, when } from "./html.ts"
+import { dayOnly, escapeHtml, formRefused, HTML, money, page, readForm, send, timeOnly, when } from "./html.ts"
 
 type Slot = { starts_at: string; ends_at: string; remaining: number; session_id?: string }
 type Message = { from: "guest" | "business"; body: string; created_at: string }
@@ -17,32 +17,51 @@ const DONE: Record<string, string> = {
 }
 
 const details = (v: GuestView) => {
-  const m = (c: number) => escape(money(c, v.org.currency, v.org.locale))
-  return `<dl>` +
-    `<dt>When</dt><dd><time datetime="${escape(v.starts_at)}">${escape(when(v.starts_at, v.org.timezone, v.org.locale))}</time> to ${escape(timeOnly(v.ends_at, v.org.timezone, v.org.locale))} <span class="note">(${escape(v.org.timezone)} time)</span></dd>` +
-    (v.offering.location ? `<dt>Where</dt><dd>${escape(v.offering.location)}${v.offering.map_url ? ` (<a href="${escape(v.offering.map_url)}" rel="noopener noreferrer">open the map</a>)` : ""}</dd>` : "") +
+  const m = (c: number) => escapeHtml(money(c, v.org.currency, v.org.locale))
+  return (
+    `<dl>` +
+    `<dt>When</dt><dd><time datetime="${escapeHtml(v.starts_at)}">${escapeHtml(when(v.starts_at, v.org.timezone, v.org.locale))}</time> to ${escapeHtml(timeOnly(v.ends_at, v.org.timezone, v.org.locale))} <span class="note">(${escapeHtml(v.org.timezone)} time)</span></dd>` +
+    (v.offering.location
+      ? `<dt>Where</dt><dd>${escapeHtml(v.offering.location)}${v.offering.map_url ? ` (<a href="${escapeHtml(v.offering.map_url)}" rel="noopener noreferrer">open the map</a>)` : ""}</dd>`
+      : "") +
     `<dt>${v.offering.kind === "rental" ? "Items" : "People"}</dt><dd>${v.quantity}</dd>` +
-    `<dt>Name</dt><dd>${escape(v.guest.name ?? "")}</dd>` +
-    `<dt>Reference</dt><dd>${escape(v.reference)}</dd>` +
-    (v.total_cents > 0 ? `<dt>Total</dt><dd>${m(v.total_cents)}${v.discount_cents > 0 ? ` <span class="note">(${m(v.discount_cents)} off)</span>` : ""}</dd><dt>Paid</dt><dd>${m(v.paid_cents)}</dd>` +
-      (v.due_cents > 0 ? `<dt>Still to pay</dt><dd>${m(v.due_cents)}${v.status === "confirmed" ? " <span class=\"note\">(due at the start)</span>" : ""}</dd>` : "") : "") +
+    `<dt>Name</dt><dd>${escapeHtml(v.guest.name ?? "")}</dd>` +
+    `<dt>Reference</dt><dd>${escapeHtml(v.reference)}</dd>` +
+    (v.total_cents > 0
+      ? `<dt>Total</dt><dd>${m(v.total_cents)}${v.discount_cents > 0 ? ` <span class="note">(${m(v.discount_cents)} off)</span>` : ""}</dd><dt>Paid</dt><dd>${m(v.paid_cents)}</dd>` +
+        (v.due_cents > 0
+          ? `<dt>Still to pay</dt><dd>${m(v.due_cents)}${v.status === "confirmed" ? ' <span class="note">(due at the start)</span>' : ""}</dd>`
+          : "")
+      : "") +
     (v.status === "cancelled" && v.refund_cents !== null && v.refund_cents > 0
       ? `<dt>Refund</dt><dd>${m(v.refund_cents)} ${v.refunded_at ? "refunded" : "on its way"}</dd>`
       : "") +
     `</dl>`
+  )
 }
 
 const actions = (v: GuestView, base: string) => {
-  const m = (c: number) => escape(money(c, v.org.currency, v.org.locale))
+  const m = (c: number) => escapeHtml(money(c, v.org.currency, v.org.locale))
   const parts: Array<string> = []
-  if (v.actions.can_confirm) parts.push(`<form method="post" action="${base}/confirm"><p>This booking was held for you. Confirm it to keep your place${v.expires_at ? ` (held until <time datetime="${escape(v.expires_at)}">${escape(when(v.expires_at, v.org.timezone, v.org.locale))}</time>)` : ""}.</p><button type="submit">Confirm my booking</button></form>`)
-  if (v.actions.pay_url) parts.push(`<p><a class="button" href="${escape(v.actions.pay_url)}">Pay ${m(Math.max(0, v.total_cents - v.gift_cents))}</a></p>`)
-  if (v.choose_by) parts.push(`<p role="status">This time was called off. Choose another time or cancel before <time datetime="${escape(v.choose_by)}">${escape(when(v.choose_by, v.org.timezone, v.org.locale))}</time>.</p>`)
+  if (v.actions.can_confirm)
+    parts.push(
+      `<form method="post" action="${base}/confirm"><p>This booking was held for you. Confirm it to keep your place${v.expires_at ? ` (held until <time datetime="${escapeHtml(v.expires_at)}">${escapeHtml(when(v.expires_at, v.org.timezone, v.org.locale))}</time>)` : ""}.</p><button type="submit">Confirm my booking</button></form>`
+    )
+  if (v.actions.pay_url)
+    parts.push(
+      `<p><a class="button" href="${escapeHtml(v.actions.pay_url)}">Pay ${m(Math.max(0, v.total_cents - v.gift_cents))}</a></p>`
+    )
+  if (v.choose_by)
+    parts.push(
+      `<p role="status">This time was called off. Choose another time or cancel before <time datetime="${escapeHtml(v.choose_by)}">${escapeHtml(when(v.choose_by, v.org.timezone, v.org.locale))}</time>.</p>`
+    )
   if (v.actions.move_until) parts.push(`<p><a class="button" href="${base}/move">Choose another time</a></p>`)
   if (v.actions.cancel_until) {
-    parts.push(`<p><a class="button" href="${base}/cancel">Cancel booking</a></p><p class="note">You can change or cancel here until <time datetime="${escape(v.actions.cancel_until)}">${escape(when(v.actions.cancel_until, v.org.timezone, v.org.locale))}</time>.</p>`)
+    parts.push(
+      `<p><a class="button" href="${base}/cancel">Cancel booking</a></p><p class="note">You can change or cancel here until <time datetime="${escapeHtml(v.actions.cancel_until)}">${escapeHtml(when(v.actions.cancel_until, v.org.timezone, v.org.locale))}</time>.</p>`
+    )
   }
-  if (v.actions.why_not && v.status !== "cancelled") parts.push(`<p class="note">${escape(v.actions.why_not)}</p>`)
+  if (v.actions.why_not && v.status !== "cancelled") parts.push(`<p class="note">${escapeHtml(v.actions.why_not)}</p>`)
   return parts.length === 0 ? "" : `<h2>What you can do</h2>${parts.join("")}`
 }
 
@@ -51,51 +70,83 @@ type Outdoor = { weather: Option.Option<Weather>; gauge: Option.Option<GaugeRead
 const outdoorsHtml = (v: GuestView, o: Outdoor | undefined) => {
   if (o === undefined || (Option.isNone(o.weather) && Option.isNone(o.gauge))) return ""
   const n = (x: number, digits = 1) => new Intl.NumberFormat(v.org.locale, { maximumFractionDigits: digits }).format(x)
-  return `<h2>Conditions</h2><dl>` +
+  return (
+    `<h2>Conditions</h2><dl>` +
     Option.match(o.weather, {
       onNone: () => "",
-      onSome: (w) => `<dt>Forecast at the start</dt><dd>${escape(w.summary)}, ${n(w.temperature_c)} °C, wind ${n(w.wind_kmh, 0)} km/h, ${n(w.precipitation_mm)} mm rain <span class="note">(Open-Meteo)</span></dd>`
+      onSome: (w) =>
+        `<dt>Forecast at the start</dt><dd>${escapeHtml(w.summary)}, ${n(w.temperature_c)} °C, wind ${n(w.wind_kmh, 0)} km/h, ${n(w.precipitation_mm)} mm rain <span class="note">(Open-Meteo)</span></dd>`
     }) +
     Option.match(o.gauge, {
       onNone: () => "",
-      onSome: (g) => `<dt>River gauge</dt><dd>${escape(g.name)}: ${escape(g.parameter)} ${n(g.value, 2)} ${escape(g.unit)}, <time datetime="${escape(g.at)}">${escape(when(g.at, v.org.timezone, v.org.locale))}</time> <span class="note">(USGS)</span></dd>`
-    }) + `</dl>`
+      onSome: (g) =>
+        `<dt>River gauge</dt><dd>${escapeHtml(g.name)}: ${escapeHtml(g.parameter)} ${n(g.value, 2)} ${escapeHtml(g.unit)}, <time datetime="${escapeHtml(g.at)}">${escapeHtml(when(g.at, v.org.timezone, v.org.locale))}</time> <span class="note">(USGS)</span></dd>`
+    }) +
+    `</dl>`
+  )
 }
 
 const waiver = (v: GuestView) =>
-  v.waiver === null ? "" : `<h2>Waiver</h2><p>${v.waiver.signed} of ${v.waiver.needed} signatures. ` +
-    (v.waiver.signed < v.waiver.needed ? `<a href="${escape(v.waiver.url)}">Sign the waiver</a>` : "Every signature is in.") + `</p>`
+  v.waiver === null
+    ? ""
+    : `<h2>Waiver</h2><p>${v.waiver.signed} of ${v.waiver.needed} signatures. ` +
+      (v.waiver.signed < v.waiver.needed
+        ? `<a href="${escapeHtml(v.waiver.url)}">Sign the waiver</a>`
+        : "Every signature is in.") +
+      `</p>`
 
 const thread = (v: GuestView, messages: ReadonlyArray<Message>, base: string, error?: string) =>
   `<h2 id="messages">Messages</h2>` +
-  (messages.length === 0 ? `<p class="note">No messages yet.</p>` : `<ol class="thread">${
-    messages.map((m) => `<li class="${m.from}"><span class="note">${m.from === "guest" ? "You" : escape(v.org.name)}, <time datetime="${escape(m.created_at)}">${escape(when(m.created_at, v.org.timezone, v.org.locale))}</time></span><br>${escape(m.body).replace(/\n/g, "<br>")}</li>`).join("")
-  }</ol>`) +
-  (v.guest.email === null ? "" :
-    `<form method="post" action="${base}/messages">` +
-    (error ? `<p role="alert" id="message-error">${escape(error)}</p>` : "") +
-    `<label for="body">Write to ${escape(v.org.name)}</label><textarea id="body" name="body" rows="4" maxlength="5000" required${error ? ` aria-invalid="true" aria-describedby="message-error"` : ""}></textarea>` +
-    `<button type="submit">Send message</button></form>`)
+  (messages.length === 0
+    ? `<p class="note">No messages yet.</p>`
+    : `<ol class="thread">${messages
+        .map(
+          (m) =>
+            `<li class="${m.from}"><span class="note">${m.from === "guest" ? "You" : escapeHtml(v.org.name)}, <time datetime="${escapeHtml(m.created_at)}">${escapeHtml(when(m.created_at, v.org.timezone, v.org.locale))}</time></span><br>${escapeHtml(m.body).replace(/\n/g, "<br>")}</li>`
+        )
+        .join("")}</ol>`) +
+  (v.guest.email === null
+    ? ""
+    : `<form method="post" action="${base}/messages">` +
+      (error ? `<p role="alert" id="message-error">${escapeHtml(error)}</p>` : "") +
+      `<label for="body">Write to ${escapeHtml(v.org.name)}</label><textarea id="body" name="body" rows="4" maxlength="5000" required${error ? ` aria-invalid="true" aria-describedby="message-error"` : ""}></textarea>` +
+      `<button type="submit">Send message</button></form>`)
 
-export const guestPageHtml = (v: GuestView, messages: ReadonlyArray<Message>, base: string, notice?: string, error?: string, alert?: string, outdoors?: Outdoor) =>
-  page(v.offering.name,
-    (notice ? `<p role="status">${escape(notice)}</p>` : "") +
-      (alert ? `<p role="alert">${escape(alert)}</p>` : "") +
-      `<p><span class="badge">${STATUS[v.status]}</span> with ${escape(v.org.name)}</p>` +
-      details(v) + outdoorsHtml(v, outdoors) +
+export const guestPageHtml = (
+  v: GuestView,
+  messages: ReadonlyArray<Message>,
+  base: string,
+  notice?: string,
+  error?: string,
+  alert?: string,
+  outdoors?: Outdoor
+) =>
+  page(
+    v.offering.name,
+    (notice ? `<p role="status">${escapeHtml(notice)}</p>` : "") +
+      (alert ? `<p role="alert">${escapeHtml(alert)}</p>` : "") +
+      `<p><span class="badge">${STATUS[v.status]}</span> with ${escapeHtml(v.org.name)}</p>` +
+      details(v) +
+      outdoorsHtml(v, outdoors) +
       `<p><a href="${base}/calendar.ics">Add to calendar (.ics)</a></p>` +
-      actions(v, base) + waiver(v) + thread(v, messages, base, error),
-    v.org.locale)
+      actions(v, base) +
+      waiver(v) +
+      thread(v, messages, base, error),
+    v.org.locale
+  )
 
 const cancelPage = (v: GuestView, base: string, error?: string) => {
   const refund = v.actions.cancel_refunds_cents
-  return page(`Cancel ${v.offering.name}?`,
-    (error ? `<p role="alert">${escape(error)}</p>` : "") + details(v) +
-      `<p>${refund > 0 ? `You get back ${escape(money(refund, v.org.currency, v.org.locale))} of what you paid online.` : "Nothing was paid online, so nothing is refunded."}` +
-      `${v.gift_cents > 0 ? ` The ${escape(money(v.gift_cents, v.org.currency, v.org.locale))} paid by gift card goes back to the card.` : ""}</p>` +
+  return page(
+    `Cancel ${v.offering.name}?`,
+    (error ? `<p role="alert">${escapeHtml(error)}</p>` : "") +
+      details(v) +
+      `<p>${refund > 0 ? `You get back ${escapeHtml(money(refund, v.org.currency, v.org.locale))} of what you paid online.` : "Nothing was paid online, so nothing is refunded."}` +
+      `${v.gift_cents > 0 ? ` The ${escapeHtml(money(v.gift_cents, v.org.currency, v.org.locale))} paid by gift card goes back to the card.` : ""}</p>` +
       `<form method="post" action="${base}/cancel"><button type="submit" class="danger">Yes, cancel my booking</button></form>` +
       `<p><a href="${base}">Keep my booking</a></p>`,
-    v.org.locale)
+    v.org.locale
+  )
 }
 
 const movePage = (v: GuestView, slots: ReadonlyArray<Slot>, base: string, error?: string) => {
@@ -105,25 +156,37 @@ const movePage = (v: GuestView, slots: ReadonlyArray<Slot>, base: string, error?
     const day = dayOnly(s.starts_at, v.org.timezone, v.org.locale)
     days.set(day, [...(days.get(day) ?? []), s])
   }
-  const choices = [...days].map(([day, list], d) =>
-    `<fieldset><legend>${escape(day)}</legend>${
-      list.map((s, i) => {
-        const value = s.session_id ? `session:${s.session_id}` : `start:${s.starts_at}`
-        return `<label class="choice"><input type="radio" name="to" id="t${d}-${i}" value="${escape(value)}" required> ` +
-          `<time datetime="${escape(s.starts_at)}">${escape(timeOnly(s.starts_at, v.org.timezone, v.org.locale))}</time> <span class="note">(${s.remaining} left)</span></label>`
-      }).join("")
-    }</fieldset>`).join("")
-  return page("Choose another time",
-    (error ? `<p role="alert">${escape(error)}</p>` : "") +
-      `<p>${escape(v.offering.name)}, now <time datetime="${escape(v.starts_at)}">${escape(when(v.starts_at, v.org.timezone, v.org.locale))}</time>. Times are in ${escape(v.org.timezone)} time.</p>` +
+  const choices = [...days]
+    .map(
+      ([day, list], d) =>
+        `<fieldset><legend>${escapeHtml(day)}</legend>${list
+          .map((s, i) => {
+            const value = s.session_id ? `session:${s.session_id}` : `start:${s.starts_at}`
+            return (
+              `<label class="choice"><input type="radio" name="to" id="t${d}-${i}" value="${escapeHtml(value)}" required> ` +
+              `<time datetime="${escapeHtml(s.starts_at)}">${escapeHtml(timeOnly(s.starts_at, v.org.timezone, v.org.locale))}</time> <span class="note">(${s.remaining} left)</span></label>`
+            )
+          })
+          .join("")}</fieldset>`
+    )
+    .join("")
+  return page(
+    "Choose another time",
+    (error ? `<p role="alert">${escapeHtml(error)}</p>` : "") +
+      `<p>${escapeHtml(v.offering.name)}, now <time datetime="${escapeHtml(v.starts_at)}">${escapeHtml(when(v.starts_at, v.org.timezone, v.org.locale))}</time>. Times are in ${escapeHtml(v.org.timezone)} time.</p>` +
       (open.length === 0
         ? `<p>No other time has room for ${v.quantity} in the next two weeks.</p>`
         : `<form method="post" action="${base}/move">${choices}<button type="submit">Move my booking</button></form>`) +
       `<p><a href="${base}">Back to my booking</a></p>`,
-    v.org.locale)
+    v.org.locale
+  )
 }
 
-const notFoundPage = () => page("Booking not found", "<p>This link does not open a booking. Check the link in your email, or ask the business to send it again.</p>")
+const notFoundPage = () =>
+  page(
+    "Booking not found",
+    "<p>This link does not open a booking. Check the link in your email, or ask the business to send it again.</p>"
+  )
 
 type Fail = { readonly _tag: string; readonly message: string; readonly code?: string }
 
@@ -135,7 +198,13 @@ type Fail = { readonly _tag: string; readonly message: string; readonly code?: s
 export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
   const run = <A>(f: (g: Guest) => Effect.Effect<A, unknown>) =>
     Runtime.runPromise(runtime)(Effect.either(Effect.flatMap(Guest, f))) as Promise<Either.Either<A, Fail>>
-  return async (req: IncomingMessage, res: ServerResponse, handle: string, action: string | undefined, query: URLSearchParams) => {
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    handle: string,
+    action: string | undefined,
+    query: URLSearchParams
+  ) => {
     const base = `/b/${encodeURIComponent(handle)}`
     const show = async (status: number, render: (v: GuestView) => string | Promise<string>) => {
       const v = await run((g) => g.get(handle))
@@ -145,7 +214,15 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
     const main = (status: number, notice?: string, error?: string, alert?: string) =>
       show(status, async (v) => {
         const [messages, outdoors] = await Promise.all([run((g) => g.thread(handle)), run((g) => g.outdoors(handle))])
-        return guestPageHtml(v, Either.isRight(messages) ? messages.right.data : [], base, notice, error, alert, Either.isRight(outdoors) ? outdoors.right : undefined)
+        return guestPageHtml(
+          v,
+          Either.isRight(messages) ? messages.right.data : [],
+          base,
+          notice,
+          error,
+          alert,
+          Either.isRight(outdoors) ? outdoors.right : undefined
+        )
       })
     const failed = (e: Fail) => (e._tag === "NotFound" ? 404 : e._tag === "BadRequest" ? 400 : 409)
     const method = req.method ?? "GET"
@@ -157,7 +234,9 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
     if (action === "calendar.ics" && method === "GET") {
       const ics = await run((g) => g.ics(handle))
       if (Either.isLeft(ics)) return send(res, 404, HTML, notFoundPage())
-      return send(res, 200, "text/calendar; charset=utf-8", ics.right, { "content-disposition": `attachment; filename="booking.ics"` })
+      return send(res, 200, "text/calendar; charset=utf-8", ics.right, {
+        "content-disposition": `attachment; filename="booking.ics"`
+      })
     }
     if (action === "confirm" && method === "POST") {
       const done = await run((g) => g.confirm(handle))
@@ -186,21 +265,28 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
       }
       if (action === "move") {
         const to = form.get("to") ?? ""
-        const target = to.startsWith("session:") ? { session_id: to.slice(8) } : to.startsWith("start:") ? { starts_at: new Date(to.slice(6)) } : undefined
-        const done = target === undefined || (target.starts_at !== undefined && Number.isNaN(target.starts_at.getTime()))
-          ? Either.left<Fail>({ _tag: "BadRequest", message: "Choose one of the times." })
-          : target.session_id !== undefined && !/^[0-9a-f-]{36}$/i.test(target.session_id)
-          ? Either.left<Fail>({ _tag: "BadRequest", message: "Choose one of the times." })
-          : await run((g) => g.move(handle, target))
+        const target = to.startsWith("session:")
+          ? { session_id: to.slice(8) }
+          : to.startsWith("start:")
+            ? { starts_at: new Date(to.slice(6)) }
+            : undefined
+        const done =
+          target === undefined || (target.starts_at !== undefined && Number.isNaN(target.starts_at.getTime()))
+            ? Either.left<Fail>({ _tag: "BadRequest", message: "Choose one of the times." })
+            : target.session_id !== undefined && !/^[0-9a-f-]{36}$/i.test(target.session_id)
+              ? Either.left<Fail>({ _tag: "BadRequest", message: "Choose one of the times." })
+              : await run((g) => g.move(handle, target))
         if (Either.isRight(done)) return send(res, 303, "text/plain", "", { location: `${base}?done=moved` })
-        const message = done.left.code === "sold_out" ? "That time has just filled up. Choose another." : done.left.message
+        const message =
+          done.left.code === "sold_out" ? "That time has just filled up. Choose another." : done.left.message
         return show(failed(done.left), async (v) => {
           const times = await run((g) => g.times(handle, {}))
           return movePage(v, Either.isRight(times) ? (times.right as { data: Array<Slot> }).data : [], base, message)
         })
       }
       const body = (form.get("body") ?? "").trim()
-      if (body === "" || body.length > 5000) return main(400, undefined, body === "" ? "Write a message first." : "A message is at most 5000 characters.")
+      if (body === "" || body.length > 5000)
+        return main(400, undefined, body === "" ? "Write a message first." : "A message is at most 5000 characters.")
       const sent = await run((g) => g.write(handle, body))
       if (Either.isRight(sent)) return send(res, 303, "text/plain", "", { location: `${base}?done=sent#messages` })
       return main(failed(sent.left), undefined, sent.left.message)

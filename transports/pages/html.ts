@@ -5,7 +5,7 @@ import { STYLE as WIDGET_STYLE } from "../../widget/style.ts"
 import { findBadQuery, printable } from "../http/json.ts"
 
 /** Escapes text for HTML content and attribute values. */
-export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Intl formatters cost far more to make than to use (a page may list dozens of times): one per kind, locale and zone. */
 const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>()
@@ -20,18 +20,34 @@ const kept = <F extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, ma
 }
 
 export const money = (cents: number, currency: string, locale = "en") =>
-  kept(`money|${locale}|${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: Math.log10(minorUnits(currency)) }))
-    .format(cents / minorUnits(currency))
+  kept(
+    `money|${locale}|${currency}`,
+    () =>
+      new Intl.NumberFormat(locale, {
+        style: "currency",
+        currency,
+        minimumFractionDigits: Math.log10(minorUnits(currency))
+      })
+  ).format(cents / minorUnits(currency))
 
 /** A date and time in the org's zone, in the org's language, with the zone named. */
 export const when = (iso: string, zone: string, locale = "en") =>
-  kept(`when|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: zone })).format(new Date(iso))
+  kept(
+    `when|${locale}|${zone}`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: zone })
+  ).format(new Date(iso))
 export const timeOnly = (iso: string, zone: string, locale = "en") =>
-  kept(`time|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone })).format(new Date(iso))
+  kept(`time|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone })).format(
+    new Date(iso)
+  )
 export const dayOnly = (iso: string, zone: string, locale = "en") =>
-  kept(`day|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone: zone })).format(new Date(iso))
+  kept(
+    `day|${locale}|${zone}`,
+    () => new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone: zone })
+  ).format(new Date(iso))
 
-const STYLE = `:root{color-scheme:light}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}` +
+const STYLE =
+  `:root{color-scheme:light}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}` +
   `h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.2rem;margin-top:2rem}dt{font-weight:600}dd{margin:0 0 .5rem}` +
   `label{display:block;font-weight:600;margin-top:1rem}input[type=text],input:not([type]),textarea{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;border:1px solid #767676;border-radius:4px}` +
   `button,.button{display:inline-block;font:inherit;margin-top:1rem;padding:.6rem 1.2rem;background:#0b57d0;color:#fff;border:0;border-radius:4px;text-decoration:none;cursor:pointer}` +
@@ -42,9 +58,9 @@ const STYLE = `:root{color-scheme:light}body{font:16px/1.5 system-ui,sans-serif;
 
 /** A whole page: lang, title, one main landmark, inline styles only (no external assets, no script). */
 export const page = (title: string, body: string, lang = "en") =>
-  `<!doctype html><html lang="${escape(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-  `<meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style></head>` +
-  `<body><main><h1>${escape(title)}</h1>${body}</main></body></html>`
+  `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
+  `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`
 
 export const HTML = "text/html; charset=utf-8"
 
@@ -72,7 +88,11 @@ export interface PagePolicy {
 }
 
 /** What a page with the widget needs: its script from this origin, its styles (in its shadow root), the public API. */
-export const WIDGET_POLICY: PagePolicy = { scripts: ["'self'"], styles: [PAGE_STYLE, hashOf(WIDGET_STYLE)], connect: ["'self'"] }
+export const WIDGET_POLICY: PagePolicy = {
+  scripts: ["'self'"],
+  styles: [PAGE_STYLE, hashOf(WIDGET_STYLE)],
+  connect: ["'self'"]
+}
 
 /**
  * The Content-Security-Policy of an engine page: nothing but what the policy names (default-src 'none'), page()'s own
@@ -107,7 +127,13 @@ export const pageHeaders = (policy: PagePolicy = {}): Record<string, string> => 
  * Sends a page (or a redirect, a file) of the engine with pageHeaders. An HTML page that carries the widget's tag gets
  * the widget's policy; `headers` may replace any of them (the consent page's form-action).
  */
-export const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+export const send = (
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {}
+) => {
   res.writeHead(status, {
     "content-type": type,
     "cache-control": "no-store",
@@ -155,7 +181,8 @@ export const CLOSE = { connection: "close" } as const
  */
 export const readForm = (req: IncomingMessage) =>
   readLimited(req, MAX_FORM).then((body): Form => {
-    if (body === "too_large") return { ok: false, status: 413, message: `the form is larger than ${MAX_FORM / 1024} KiB` }
+    if (body === "too_large")
+      return { ok: false, status: 413, message: `the form is larger than ${MAX_FORM / 1024} KiB` }
     let text: string
     try {
       text = utf8.decode(body)
@@ -163,15 +190,36 @@ export const readForm = (req: IncomingMessage) =>
       return { ok: false, status: 400, message: "the form is not UTF-8" }
     }
     const bad = findBadQuery(text)
-    if (bad !== undefined) return { ok: false, status: 400, message: `${bad.name === undefined ? "a field name" : printable(bad.name)}: ${bad.problem}` }
+    if (bad !== undefined)
+      return {
+        ok: false,
+        status: 400,
+        message: `${bad.name === undefined ? "a field name" : printable(bad.name)}: ${bad.problem}`
+      }
     return { ok: true, form: new URLSearchParams(text) }
   })
 
 /** A link whose path is not text (%-encoding that is not UTF-8, a NUL, a lone surrogate): 400, as a page. */
 export const badLink = (res: ServerResponse, problem: string) =>
-  send(res, 400, HTML, page("This link is not valid", `<p role="alert">The address ${escape(problem)}. Check the link in your email.</p>`))
+  send(
+    res,
+    400,
+    HTML,
+    page(
+      "This link is not valid",
+      `<p role="alert">The address ${escapeHtml(problem)}. Check the link in your email.</p>`
+    )
+  )
 
 /** A form refused (too large, not text), answered as a page; a form too large is answered before it was all read. */
 export const formRefused = (res: ServerResponse, refused: Extract<Form, { ok: false }>) =>
-  send(res, refused.status, HTML, page(refused.status === 413 ? "Too much was sent" : "The form could not be read", `<p role="alert">${escape(refused.message)}</p>`),
-    refused.status === 413 ? CLOSE : {})
+  send(
+    res,
+    refused.status,
+    HTML,
+    page(
+      refused.status === 413 ? "Too much was sent" : "The form could not be read",
+      `<p role="alert">${escapeHtml(refused.message)}</p>`
+    ),
+    refused.status === 413 ? CLOSE : {}
+  )

@@ -1,5 +1,5 @@
-import { Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Runtime } from "effect"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
 import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { guestPages } from "./guest.ts"
@@ -21,7 +21,8 @@ export const pageRoutes = (runtime: Runtime.Runtime<Guest | Waivers>) => {
       id = ""
     }
     if (m[1] === "w") {
-      if (m[3] !== undefined) return Promise.resolve(void res.writeHead(404, { "content-type": "text/plain" }).end("not found"))
+      if (m[3] !== undefined)
+        return Promise.resolve(void res.writeHead(404, { "content-type": "text/plain" }).end("not found"))
       return waiver(req, res, id, url.searchParams)
     }
     return guest(req, res, id, m[3], url.searchParams)

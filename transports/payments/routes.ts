@@ -1,11 +1,22 @@
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Either, Option, Runtime } from "effect"
-import type { IncomingMessage, ServerResponse } from "node:http"
 import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
 import { pathSegment } from "../http/json.ts"
-import { badLink, CLOSE, escape, formRefused, HTML, money, page, readForm, readLimited, send } from "../pages/html.ts"
+import {
+  badLink,
+  CLOSE,
+  escapeHtml,
+  formRefused,
+  HTML,
+  money,
+  page,
+  readForm,
+  readLimited,
+  send
+} from "../pages/html.ts"
 
 export { money }
 
@@ -14,7 +25,8 @@ export const PAYMENT_PATH = /^\/(pay\/[^/]+(\/[^/]+)?|payments\/stripe\/events)$
 const MAX_BODY = 512 * 1024
 
 /** The processor's event as sent (its signature covers these bytes), or undefined past MAX_BODY. */
-const readBody = (req: IncomingMessage) => readLimited(req, MAX_BODY).then((body) => (body === "too_large" ? undefined : body.toString("utf8")))
+const readBody = (req: IncomingMessage) =>
+  readLimited(req, MAX_BODY).then((body) => (body === "too_large" ? undefined : body.toString("utf8")))
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers })
@@ -22,26 +34,37 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 const summary = (c: SandboxCheckoutRow) =>
-  `<dl><dt>Offering</dt><dd>${escape(c.description)}</dd>` +
-  (c.starts_at ? `<dt>Time</dt><dd><time datetime="${c.starts_at.toISOString()}">${escape(c.starts_at.toUTCString())}</time></dd>` : "") +
-  `<dt>Amount</dt><dd>${escape(money(c.amount_cents, c.currency))}</dd><dt>Currency</dt><dd>${escape(c.currency)}</dd></dl>`
+  `<dl><dt>Offering</dt><dd>${escapeHtml(c.description)}</dd>` +
+  (c.starts_at
+    ? `<dt>Time</dt><dd><time datetime="${c.starts_at.toISOString()}">${escapeHtml(c.starts_at.toUTCString())}</time></dd>`
+    : "") +
+  `<dt>Amount</dt><dd>${escapeHtml(money(c.amount_cents, c.currency))}</dd><dt>Currency</dt><dd>${escapeHtml(c.currency)}</dd></dl>`
 
 const form = (c: SandboxCheckoutRow, error?: string) =>
-  (error ? `<p role="alert" id="card-error">${escape(error)}</p>` : "") +
-  `<form method="post" action="/pay/${escape(c.id)}"><label for="card_number">Card number</label>` +
+  (error ? `<p role="alert" id="card-error">${escapeHtml(error)}</p>` : "") +
+  `<form method="post" action="/pay/${escapeHtml(c.id)}"><label for="card_number">Card number</label>` +
   `<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required${error ? ` aria-invalid="true" aria-describedby="card-error"` : ""}>` +
-  `<button type="submit">Pay ${escape(money(c.amount_cents, c.currency))}</button></form>` +
+  `<button type="submit">Pay ${escapeHtml(money(c.amount_cents, c.currency))}</button></form>` +
   `<p class="note">Sandbox: no money moves. 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 5126 pays, but refunds of it fail.</p>`
 
 const checkoutPage = (c: SandboxCheckoutRow, now: Date, error?: string) =>
   c.status === "complete"
-    ? page("Paid", `${summary(c)}<p>${c.gift_purchase_id !== null ? "Thank you: the payment was received and the gift card's code is on its way by email." : "Thank you: the payment was received and your booking is confirmed by email."}</p>`)
+    ? page(
+        "Paid",
+        `${summary(c)}<p>${c.gift_purchase_id !== null ? "Thank you: the payment was received and the gift card's code is on its way by email." : "Thank you: the payment was received and your booking is confirmed by email."}</p>`
+      )
     : c.status === "expired" || c.expires_at.getTime() <= now.getTime()
-    ? page("This checkout has expired", `${summary(c)}<p>Use the link in your email to pay again.</p>`)
-    : page(c.gift_purchase_id !== null ? "Pay for your gift card" : "Pay for your booking", summary(c) + form(c, error))
+      ? page("This checkout has expired", `${summary(c)}<p>Use the link in your email to pay again.</p>`)
+      : page(
+          c.gift_purchase_id !== null ? "Pay for your gift card" : "Pay for your booking",
+          summary(c) + form(c, error)
+        )
 
 const results: Record<Exclude<PayResult["_tag"], "not_found" | "paid">, { status: number; error: string }> = {
-  declined: { status: 402, error: "Your card was declined. Nothing was charged and your place is still held: try another card." },
+  declined: {
+    status: 402,
+    error: "Your card was declined. Nothing was charged and your place is still held: try another card."
+  },
   invalid_card: { status: 400, error: "That is not a sandbox test card. Use 4242 4242 4242 4242." },
   expired: { status: 410, error: "This checkout has expired." },
   already_paid: { status: 409, error: "This checkout is already paid." }
@@ -60,10 +83,26 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     if (path === "/payments/stripe/events") {
       if (req.method !== "POST") return (send(res, 405, "text/plain", "POST only", { allow: "POST" }), true)
       const body = await readBody(req)
-      if (body === undefined) return (json(res, 413, { error: { code: "payload_too_large", message: `the event is larger than ${MAX_BODY} bytes` } }, CLOSE), true)
+      if (body === undefined)
+        return (
+          json(
+            res,
+            413,
+            { error: { code: "payload_too_large", message: `the event is larger than ${MAX_BODY} bytes` } },
+            CLOSE
+          ),
+          true
+        )
       const signature = req.headers["stripe-signature"]
-      const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.receive({ body, signature: Array.isArray(signature) ? signature[0] : signature }))))
-      if (Either.isLeft(result)) return (json(res, 400, { error: { code: "invalid_signature", message: result.left.message } }), true)
+      const result = await run(
+        Effect.either(
+          Effect.flatMap(Payments, (p) =>
+            p.receive({ body, signature: Array.isArray(signature) ? signature[0] : signature })
+          )
+        )
+      )
+      if (Either.isLeft(result))
+        return (json(res, 400, { error: { code: "invalid_signature", message: result.left.message } }), true)
       return (json(res, 200, { received: true }), true)
     }
     const m = /^\/pay\/([^/]+)(?:\/([^/]+))?$/.exec(path)
@@ -74,13 +113,29 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
       if (segment !== undefined && !segment.ok) return (badLink(res, segment.problem), true)
     }
     if (m[1] === "done" && m[2] === undefined && req.method === "GET") {
-      return (send(res, 200, HTML, page("Thank you", "<p>Your payment is being processed; your booking is confirmed by email once it lands.</p>")), true)
+      return (
+        send(
+          res,
+          200,
+          HTML,
+          page("Thank you", "<p>Your payment is being processed; your booking is confirmed by email once it lands.</p>")
+        ),
+        true
+      )
     }
     if (m[1] === "again" && m[2] !== undefined && req.method === "GET") {
       const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.resume(decodeURIComponent(m[2]!)))))
       if (Either.isRight(result)) return (send(res, 303, "text/plain", "", { location: result.right }), true)
       const status = result.left._tag === "NotFound" ? 404 : 409
-      return (send(res, status, HTML, page(status === 404 ? "Booking not found" : "Nothing to pay", `<p>${escape(result.left.message)}</p>`)), true)
+      return (
+        send(
+          res,
+          status,
+          HTML,
+          page(status === 404 ? "Booking not found" : "Nothing to pay", `<p>${escapeHtml(result.left.message)}</p>`)
+        ),
+        true
+      )
     }
     if (m[2] !== undefined || Option.isNone(sandbox)) return false
     const pages = sandbox.value
@@ -96,13 +151,17 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     if (!read.ok) return (formRefused(res, read), true)
     const card = read.form.get("card_number") ?? ""
     const paid = await run(pages.pay(id, card))
-    if (paid._tag === "not_found") return (send(res, 404, HTML, page("Checkout not found", "<p>No such checkout.</p>")), true)
+    if (paid._tag === "not_found")
+      return (send(res, 404, HTML, page("Checkout not found", "<p>No such checkout.</p>")), true)
     if (paid._tag === "paid") {
       await run(Effect.flatMap(Payments, (p) => p.receive(paid.event)).pipe(Effect.orDie))
       return (send(res, 200, HTML, checkoutPage(paid.checkout, await now())), true)
     }
     const r = results[paid._tag]
-    const html = paid._tag === "declined" || paid._tag === "invalid_card" ? page("Pay for your booking", summary(paid.checkout) + form(paid.checkout, r.error)) : page(r.error, summary(paid.checkout))
+    const html =
+      paid._tag === "declined" || paid._tag === "invalid_card"
+        ? page("Pay for your booking", summary(paid.checkout) + form(paid.checkout, r.error))
+        : page(r.error, summary(paid.checkout))
     return (send(res, r.status, HTML, html), true)
   }
 }
@@ -111,14 +170,15 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
  * The routes in front of an HttpApp of the current node server (the transport being rewritten will mount
  * paymentRoutes itself): a handled request has its response written already, which the platform then leaves alone.
  */
-export const withPaymentRoutes = Effect.gen(function*() {
+export const withPaymentRoutes = Effect.gen(function* () {
   const handler = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
   return <E, R>(app: HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, E, R>) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       if (!PAYMENT_PATH.test(request.url.split("?")[0])) return yield* app
       const handled = yield* Effect.promise(() =>
-        handler(NodeHttpServerRequest.toIncomingMessage(request), NodeHttpServerRequest.toServerResponse(request)))
+        handler(NodeHttpServerRequest.toIncomingMessage(request), NodeHttpServerRequest.toServerResponse(request))
+      )
       return handled ? HttpServerResponse.empty() : yield* app
     })
 })

@@ -62,7 +62,7 @@ const attempt = (input: DeliverInput): Promise<DeliveryResult | typeof stale> =>
       settled = true
       clearTimeout(timer)
       if (!reusable) req.destroy() // a fully read answer leaves the connection to the agent
-      resolve(result(status, status === null ? error ?? "no answer" : error ?? statusError(status)))
+      resolve(result(status, status === null ? (error ?? "no answer") : (error ?? statusError(status))))
     }
     const send = url.protocol === "https:" ? httpsRequest : httpRequest
     const req = send(url, {
@@ -95,7 +95,7 @@ const attempt = (input: DeliverInput): Promise<DeliveryResult | typeof stale> =>
         clearTimeout(timer)
         return resolve(stale)
       }
-      finish(err.code === forbiddenCode ? forbiddenMessage : err.code ?? err.message)
+      finish(err.code === forbiddenCode ? forbiddenMessage : (err.code ?? err.message))
     })
     req.end(input.body)
   }).catch((err: unknown) => result(null, err instanceof Error ? err.message : String(err)))
@@ -105,7 +105,11 @@ const forbiddenCode = "EFORBIDDENADDRESS"
 const forbiddenMessage = "forbidden address"
 
 const statusError = (status: number): string | null =>
-  status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `redirect not followed (${status})` : `HTTP ${status}`
+  status >= 200 && status < 300
+    ? null
+    : status >= 300 && status < 400
+      ? `redirect not followed (${status})`
+      : `HTTP ${status}`
 
 /** Checks that need no network: scheme, credentials, literal addresses (lookup is skipped for those). */
 const preflight = (input: DeliverInput): string | null => {
@@ -123,16 +127,18 @@ const preflight = (input: DeliverInput): string | null => {
 }
 
 /** dns.lookup, then refuse the connection if any resolved address is forbidden (checked at connect time). */
-const guardedLookup = (allowInsecure: boolean): LookupFunction => (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: Array<LookupAddress>) => {
-    if (err) return callback(err, options.all ? [] : "", undefined)
-    const bad = allowInsecure ? undefined : addresses.find((a) => isForbiddenAddress(a.address))
-    if (bad || addresses.length === 0) {
-      const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to a forbidden address`)
-      refusal.code = bad ? forbiddenCode : "ENOTFOUND"
-      return callback(refusal, options.all ? [] : "", undefined)
-    }
-    if (options.all) return callback(null, addresses)
-    callback(null, addresses[0].address, addresses[0].family)
-  })
-}
+const guardedLookup =
+  (allowInsecure: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: Array<LookupAddress>) => {
+      if (err) return callback(err, options.all ? [] : "", undefined)
+      const bad = allowInsecure ? undefined : addresses.find((a) => isForbiddenAddress(a.address))
+      if (bad || addresses.length === 0) {
+        const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to a forbidden address`)
+        refusal.code = bad ? forbiddenCode : "ENOTFOUND"
+        return callback(refusal, options.all ? [] : "", undefined)
+      }
+      if (options.all) return callback(null, addresses)
+      callback(null, addresses[0].address, addresses[0].family)
+    })
+  }

@@ -13,7 +13,8 @@ for (const [net, prefix] of [
   ["198.18.0.0", 15], // benchmarking
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4] // reserved, incl. broadcast 255.255.255.255
-] as const) forbidden.addSubnet(net, prefix, "ipv4")
+] as const)
+  forbidden.addSubnet(net, prefix, "ipv4")
 for (const [net, prefix] of [
   ["::", 96], // unspecified, loopback, IPv4-compatible
   ["fc00::", 7], // unique-local
@@ -21,7 +22,8 @@ for (const [net, prefix] of [
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
   ["64:ff9b:1::", 48] // NAT64 for local use (RFC 8215): a translator inside some network, to its own IPv4
-] as const) forbidden.addSubnet(net, prefix, "ipv6")
+] as const)
+  forbidden.addSubnet(net, prefix, "ipv6")
 
 /** True for any address a webhook must never reach; anything that is not an IP is refused too. */
 export const isForbiddenAddress = (ip: string): boolean => {

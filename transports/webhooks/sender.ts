@@ -1,12 +1,12 @@
-import { Clock, Effect, Layer } from "effect"
 import { Agent as HttpAgent } from "node:http"
 import { Agent as HttpsAgent } from "node:https"
+import { Clock, Effect, Layer } from "effect"
 import { WebhookSender } from "../../engine/ports/WebhookSender.ts"
 import { WebhookSettings } from "../../engine/services/webhooks/Settings.ts"
+import { traced } from "../../engine/tracing.ts"
 import { deliver } from "./deliver.ts"
 import { validateWebhookUrl } from "./safeAddress.ts"
 import { sign } from "./signature.ts"
-import { traced } from "../../engine/tracing.ts"
 
 const MAX_AGENTS = 1_000
 /** Idle kept-alive connections close after this, below the usual server keep-alive time-outs (5 s in Node). */
@@ -37,7 +37,7 @@ const agentPool = () => {
 /** POSTs over node:http(s): signed with the endpoint's secret at the current unix time, guarded at connect time. */
 export const WebhookSenderLive = Layer.scoped(
   WebhookSender,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* WebhookSettings
     const pool = yield* Effect.acquireRelease(Effect.sync(agentPool), (p) => Effect.sync(p.destroy))
     return WebhookSender.of({

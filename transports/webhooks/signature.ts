@@ -1,8 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 
 /** Header value for `Service-Signature`: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
-export const sign = (secret: string, body: string, t: number): string =>
-  `t=${t},v1=${digest(secret, t, body)}`
+export const sign = (secret: string, body: string, t: number): string => `t=${t},v1=${digest(secret, t, body)}`
 
 /** A fresh signing secret: `whsec_` + 32 random bytes, base64url. */
 export const newSecret = (): string => `whsec_${randomBytes(32).toString("base64url")}`

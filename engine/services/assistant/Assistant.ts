@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { notFound } from "../../schema/errors.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
+import { notFound } from "../../schema/errors.ts"
 import { Bookings } from "../bookings/Bookings.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, type Plan, RequestSurface } from "../CurrentOrg.ts"
@@ -20,7 +20,7 @@ type OrgRow = { id: string; timezone: string; currency: string; plan: Plan }
  */
 export class Assistant extends Effect.Service<Assistant>()("Assistant", {
   dependencies: [Public.Default, Bookings.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const pub = yield* Public
@@ -28,24 +28,37 @@ export class Assistant extends Effect.Service<Assistant>()("Assistant", {
 
     const orgOf = (slug: string) =>
       Effect.flatMap(
-        sql<OrgRow>`select id, timezone, currency, plan from orgs where slug = ${slug.toLowerCase()}`.pipe(Effect.orDie),
+        sql<OrgRow>`select id, timezone, currency, plan from orgs where slug = ${slug.toLowerCase()}`.pipe(
+          Effect.orDie
+        ),
         (rows) => (rows[0] === undefined ? Effect.fail(notFound("org")) : Effect.succeed(rows[0]))
       )
 
     const asOrg = <A, E, R>(slug: string, effect: Effect.Effect<A, E, R>) =>
       Effect.flatMap(orgOf(slug), (o) =>
         effect.pipe(
-          Effect.provideService(CurrentOrg, { id: o.id, timezone: o.timezone, currency: o.currency, plan: o.plan, apiKeyId: "assistant", role: "staff", userId: null, keyKind: "publishable" }),
+          Effect.provideService(CurrentOrg, {
+            id: o.id,
+            timezone: o.timezone,
+            currency: o.currency,
+            plan: o.plan,
+            apiKeyId: "assistant",
+            role: "staff",
+            userId: null,
+            keyKind: "publishable"
+          }),
           Effect.provideService(RequestSurface, "assistant")
-        ))
+        )
+      )
 
     const org = (slug: string) => asOrg(slug, pub.org(undefined))
     const offerings = (slug: string) => asOrg(slug, pub.list(undefined))
-    const times = (slug: string, offeringId: string, query: { from?: string; to?: string }) => asOrg(slug, pub.times(offeringId, query, undefined))
+    const times = (slug: string, offeringId: string, query: { from?: string; to?: string }) =>
+      asOrg(slug, pub.times(offeringId, query, undefined))
 
     /** Seconds until the guest's earliest live assistant hold lapses, when they already have HOLDS_PER_EMAIL; else none. */
     const holdsFull = (slug: string, email: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const o = yield* orgOf(slug)
         const now = yield* clock.now
         const [r] = yield* sql<{ n: number; first: Date | null }>`
@@ -59,8 +72,15 @@ export class Assistant extends Effect.Service<Assistant>()("Assistant", {
 
     const hold = (slug: string, input: BookingCreate) =>
       Effect.map(asOrg(slug, bookings.holdForGuest(input)), (b) => ({
-        reference: b.reference, status: b.status, offering_id: b.offering_id, session_id: b.session_id, starts_at: b.starts_at, ends_at: b.ends_at,
-        quantity: b.quantity, total_cents: b.total_cents, expires_at: b.expires_at,
+        reference: b.reference,
+        status: b.status,
+        offering_id: b.offering_id,
+        session_id: b.session_id,
+        starts_at: b.starts_at,
+        ends_at: b.ends_at,
+        quantity: b.quantity,
+        total_cents: b.total_cents,
+        expires_at: b.expires_at,
         next: "Held for 30 minutes. The guest has been emailed a link to confirm it (or to pay, when there is something to pay); until then the place is not theirs."
       }))
 

@@ -5,30 +5,33 @@ import { type BookingEvent, decideBooking } from "../../machines/booking.ts"
 import { rowOf } from "../../machines/decide.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import { type BadRequest, badRequest, Conflict, conflict, type NotFound } from "../../schema/errors.ts"
+import { type BookingRow, machineRow, toBooking } from "../../store/bookingRow.ts"
+import { type BookingFacts, bookingStore } from "../../store/bookings.ts"
+import { conflictOrDie } from "../../store/refusals.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { Links } from "../Links.ts"
+import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Offerings } from "../offerings/Offerings.ts"
-import { bookingCreator } from "./create.ts"
-import { holdLapses } from "./lapse.ts"
-import { listBookings } from "./list.ts"
-import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
-import { type Placement, placementOf } from "./placement.ts"
-import { conflictOrDie } from "../../store/refusals.ts"
-import { type BookingRow, machineRow, toBooking } from "../../store/bookingRow.ts"
-import { type BookingFacts, bookingStore } from "../../store/bookings.ts"
 import { Payments } from "../payments/Payments.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 import { Wakeups } from "../Wakeups.ts"
+import { bookingCreator } from "./create.ts"
+import { holdLapses } from "./lapse.ts"
+import { listBookings } from "./list.ts"
+import { type Placement, placementOf } from "./placement.ts"
 
 /** The booking row changed between the unlocked read a `prepare` planned on and its lock. */
 class Stale {
   readonly _tag = "Stale"
 }
 const sameRow = (a: BookingRow, b: BookingRow) =>
-  a.state === b.state && a.keeps_place === b.keeps_place && a.session_id === b.session_id && a.starts_at.getTime() === b.starts_at.getTime()
+  a.state === b.state &&
+  a.keeps_place === b.keeps_place &&
+  a.session_id === b.session_id &&
+  a.starts_at.getTime() === b.starts_at.getTime()
 
 interface Plan {
   readonly event: BookingEvent
@@ -37,15 +40,17 @@ interface Plan {
 }
 
 export { HOLD_MINUTES } from "./create.ts"
+
 const MINUTE_MS = 60_000
-import { Promos } from "../promos/Promos.ts"
-import { GiftCards } from "../gifts/GiftCards.ts"
-import { fn, traced } from "../../tracing.ts"
+
 import { transaction } from "../../store/transaction.ts"
+import { fn, traced } from "../../tracing.ts"
+import { GiftCards } from "../gifts/GiftCards.ts"
+import { Promos } from "../promos/Promos.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
   dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default, GiftCards.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
@@ -66,8 +71,13 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         Effect.catchIf((e): e is SqlError => e instanceof SqlError, conflictOrDie)
       )
 
-    const notify = (orgId: string, kind: BookingMailKind, b: BookingRow & { c_email?: string | null; o_name?: string }, note?: string | null) =>
-      Effect.gen(function*() {
+    const notify = (
+      orgId: string,
+      kind: BookingMailKind,
+      b: BookingRow & { c_email?: string | null; o_name?: string },
+      note?: string | null
+    ) =>
+      Effect.gen(function* () {
         if (!b.c_email) return
         const { publicUrl } = yield* Links
         yield* mail.enqueue(orgId, bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", publicUrl, note))
@@ -76,7 +86,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     // A span without a captured stack (Effect.fn takes one per call, the booking path's costliest span): the span's
     // name says where it is.
     const create = (input: BookingCreate) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
         if (booking.status !== "held" || booking.total_cents - booking.gift_cents <= 0) return booking
         // The booking is written; the processor is called now, outside its transaction and lock.
@@ -88,15 +98,20 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      * A hold an assistant makes for a guest (/api/mcp/book/{slug}): always held, for 30 minutes, the guest emailed a
      * link to their page to confirm it, or a checkout when there is something to pay.
      */
-    const holdForGuest = fn("Bookings.holdForGuest")(function*(input: BookingCreate) {
-      const booking = yield* creator.create(yield* CurrentOrg, "assistant", { ...input, hold_minutes: 30 }, { hold: true })
+    const holdForGuest = fn("Bookings.holdForGuest")(function* (input: BookingCreate) {
+      const booking = yield* creator.create(
+        yield* CurrentOrg,
+        "assistant",
+        { ...input, hold_minutes: 30 },
+        { hold: true }
+      )
       if (booking.total_cents - booking.gift_cents <= 0) return booking
       const url = yield* payments.checkoutFor(booking.id)
       return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
     })
 
     /** A reseller's reservation (OCTO): always held until the reseller confirms it, no checkout, no guest mail. */
-    const reserve = fn("Bookings.reserve")(function*(input: BookingCreate) {
+    const reserve = fn("Bookings.reserve")(function* (input: BookingCreate) {
       return yield* creator.create(yield* CurrentOrg, "octo", input, { hold: true, reseller: true, quiet: true })
     })
 
@@ -107,40 +122,54 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      */
     const act = <P = undefined>(
       id: string,
-      build: (row: BookingRow, now: Date, prepared: P) => Effect.Effect<Plan, BadRequest | Conflict | NotFound, CurrentOrg>,
+      build: (
+        row: BookingRow,
+        now: Date,
+        prepared: P
+      ) => Effect.Effect<Plan, BadRequest | Conflict | NotFound, CurrentOrg>,
       prepare?: (row: BookingRow, now: Date) => Effect.Effect<P, BadRequest | Conflict | NotFound, CurrentOrg>
     ) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const org = yield* CurrentOrg
-        const once = tx(Effect.gen(function*() {
-          const now = yield* clock.now
-          const seen = prepare ? yield* store.find(org.id, id) : undefined
-          const prepared = prepare && seen ? yield* prepare(seen, now) : (undefined as P)
-          const locked = yield* store.lock(org.id, id)
-          // prepare planned on an unlocked read; if the row changed before its lock (the lapse job, a session cancel),
-          // what it decided may no longer hold: run the whole transaction again.
-          if (seen !== undefined && !sameRow(seen, locked)) return yield* Effect.fail(new Stale())
-          const settled = yield* settle(locked, now)
-          const row = settled.booking
-          const plan = yield* build(row, now, prepared)
-          const applied = yield* store.apply(row, plan.event, now, plan.facts)
-          yield* events.append(org.id, [...settled.events, ...applied.events])
-          if (plan.mail) yield* notify(org.id, plan.mail, applied.booking)
-          return toBooking(applied.booking)
-        })).pipe(
+        const once = tx(
+          Effect.gen(function* () {
+            const now = yield* clock.now
+            const seen = prepare ? yield* store.find(org.id, id) : undefined
+            const prepared = prepare && seen ? yield* prepare(seen, now) : (undefined as P)
+            const locked = yield* store.lock(org.id, id)
+            // prepare planned on an unlocked read; if the row changed before its lock (the lapse job, a session cancel),
+            // what it decided may no longer hold: run the whole transaction again.
+            if (seen !== undefined && !sameRow(seen, locked)) return yield* Effect.fail(new Stale())
+            const settled = yield* settle(locked, now)
+            const row = settled.booking
+            const plan = yield* build(row, now, prepared)
+            const applied = yield* store.apply(row, plan.event, now, plan.facts)
+            yield* events.append(org.id, [...settled.events, ...applied.events])
+            if (plan.mail) yield* notify(org.id, plan.mail, applied.booking)
+            return toBooking(applied.booking)
+          })
+        ).pipe(
           Effect.retry({ times: 3, while: (e) => e instanceof Stale }),
-          Effect.catchIf((e): e is Stale => e instanceof Stale, () => conflict("booking_busy", "the booking kept changing while this ran; try again"))
+          Effect.catchIf(
+            (e): e is Stale => e instanceof Stale,
+            () => conflict("booking_busy", "the booking kept changing while this ran; try again")
+          )
         )
         // No room where it goes: holds there past their expiry may still count until the lapse job reaches them.
         // Lapse every due hold now and, if any did, try once more.
-        return yield* once.pipe(Effect.catchIf((e): e is Conflict => e instanceof Conflict && e.code === "sold_out", (e) =>
-          Effect.flatMap(lapses.lapse(), (n) => (n > 0 ? once : Effect.fail(e)))))
+        return yield* once.pipe(
+          Effect.catchIf(
+            (e): e is Conflict => e instanceof Conflict && e.code === "sold_out",
+            (e) => Effect.flatMap(lapses.lapse(), (n) => (n > 0 ? once : Effect.fail(e)))
+          )
+        )
       })
 
     const at = (now: Date) => now.toISOString()
 
     /** Whether a hold passed expires_at: it keeps no place from then on, whether or not the lapse job has run. */
-    const expired = (row: BookingRow, now: Date) => row.status === "held" && row.expires_at !== null && row.expires_at.getTime() <= now.getTime()
+    const expired = (row: BookingRow, now: Date) =>
+      row.status === "held" && row.expires_at !== null && row.expires_at.getTime() <= now.getTime()
 
     /**
      * A hold past expires_at that the lapse job has not reached yet lapses first (its guest nudged once, as the job
@@ -148,7 +177,10 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      */
     const settle = (row: BookingRow, now: Date) =>
       row.keeps_place && expired(row, now)
-        ? Effect.map(lapses.lapseRow(row, now), (lapsed) => ({ booking: lapsed.booking as BookingRow, events: lapsed.events }))
+        ? Effect.map(lapses.lapseRow(row, now), (lapsed) => ({
+            booking: lapsed.booking as BookingRow,
+            events: lapsed.events
+          }))
         : Effect.succeed({ booking: row, events: [] as ReadonlyArray<NewEvent> })
 
     /**
@@ -156,7 +188,10 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      * so a refused operation says why before looking for a place (whose sold_out would hide the reason).
      */
     const precheck = (row: BookingRow, event: BookingEvent, now: Date) => {
-      const lapsed = row.keeps_place && expired(row, now) ? decideBooking(machineRow(row), { type: "lapse", at: at(now) }) : undefined
+      const lapsed =
+        row.keeps_place && expired(row, now)
+          ? decideBooking(machineRow(row), { type: "lapse", at: at(now) })
+          : undefined
       const decided = decideBooking(lapsed?.ok ? rowOf(lapsed) : machineRow(row), event)
       return decided.ok ? Effect.void : Effect.fail(conflict(decided.code, decided.message))
     }
@@ -166,18 +201,34 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      * that is offered); whether it has room is decided as the booking is written (the bookings_places trigger).
      */
     const replace = (row: BookingRow, want: { starts_at?: Date; session_id?: string }, now: Date) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const org = yield* CurrentOrg
         const o = yield* offerings.load(row.offering_id)
-        const periods = Math.max(1, Math.round((row.ends_at.getTime() - row.starts_at.getTime()) / (o.duration_minutes * MINUTE_MS)))
-        return yield* placement.place(o, { ...want, series_id: row.series_id ?? undefined, quantity: row.quantity, periods: o.kind === "rental" ? periods : undefined }, org.timezone, now)
+        const periods = Math.max(
+          1,
+          Math.round((row.ends_at.getTime() - row.starts_at.getTime()) / (o.duration_minutes * MINUTE_MS))
+        )
+        return yield* placement.place(
+          o,
+          {
+            ...want,
+            series_id: row.series_id ?? undefined,
+            quantity: row.quantity,
+            periods: o.kind === "rental" ? periods : undefined
+          },
+          org.timezone,
+          now
+        )
       })
 
-    const confirm = fn("Bookings.confirm")(function*(id: string, options: { readonly quiet?: boolean } = {}) {
+    const confirm = fn("Bookings.confirm")(function* (id: string, options: { readonly quiet?: boolean } = {}) {
       return yield* act(
         id,
         (_, now) =>
-          Effect.succeed({ event: { type: "confirm", at: at(now) }, ...(options.quiet === true ? {} : { mail: "confirmed" as const }) }),
+          Effect.succeed({
+            event: { type: "confirm", at: at(now) },
+            ...(options.quiet === true ? {} : { mail: "confirmed" as const })
+          }),
         (row, now) =>
           row.status === "held" && (!row.keeps_place || expired(row, now))
             ? Effect.asVoid(replace(row, { starts_at: row.starts_at, session_id: row.session_id ?? undefined }, now))
@@ -185,45 +236,83 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       )
     })
 
-    const cancel = fn("Bookings.cancel")(function*(id: string, body: { refund_cents?: number | null; reason?: string; quiet?: boolean }) {
+    const cancel = fn("Bookings.cancel")(function* (
+      id: string,
+      body: { refund_cents?: number | null; reason?: string; quiet?: boolean }
+    ) {
       return yield* act(id, (row, now) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const refund = body.refund_cents ?? null
           // Only what was charged online can go back: nothing, for a booking not paid online.
-          const charged = row.payment_intent_id === null ? 0 : row.charged_cents ?? 0
+          const charged = row.payment_intent_id === null ? 0 : (row.charged_cents ?? 0)
           if (refund !== null && refund > charged) {
-            return yield* badRequest("invalid_refund_cents", `refund_cents: at most ${charged}, what was charged online`)
+            return yield* badRequest(
+              "invalid_refund_cents",
+              `refund_cents: at most ${charged}, what was charged online`
+            )
           }
           const refunding = yield* refundOnCancel(sql, row, refund, now)
-          return { event: { type: "cancel", at: at(now) }, facts: { refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding },
-            ...(body.quiet === true ? {} : { mail: "cancelled" as const }) }
-        })).pipe(Effect.tap(() => wakeups.poke))
+          return {
+            event: { type: "cancel", at: at(now) },
+            facts: { refund_cents: refund, cancel_reason: body.reason ?? null, ...refunding },
+            ...(body.quiet === true ? {} : { mail: "cancelled" as const })
+          }
+        })
+      ).pipe(Effect.tap(() => wakeups.poke))
     })
 
-    const move = fn("Bookings.move")(function*(id: string, body: { starts_at?: Date; session_id?: string }, options: { readonly quiet?: boolean } = {}) {
-      if (body.starts_at === undefined && body.session_id === undefined) return yield* badRequest("invalid_body", "send starts_at or session_id of the new time")
+    const move = fn("Bookings.move")(function* (
+      id: string,
+      body: { starts_at?: Date; session_id?: string },
+      options: { readonly quiet?: boolean } = {}
+    ) {
+      if (body.starts_at === undefined && body.session_id === undefined)
+        return yield* badRequest("invalid_body", "send starts_at or session_id of the new time")
       return yield* act<Placement>(
         id,
         (_, now, placed) =>
           Effect.succeed({
-            event: { type: "move", at: at(now), starts_at: placed.starts_at.toISOString(), ends_at: placed.ends_at.toISOString(), session_id: placed.session_id },
+            event: {
+              type: "move",
+              at: at(now),
+              starts_at: placed.starts_at.toISOString(),
+              ends_at: placed.ends_at.toISOString(),
+              session_id: placed.session_id
+            },
             ...(options.quiet === true ? {} : { mail: "moved" as const })
           }),
         (row, now) =>
           row.series_id !== null
             ? Effect.fail(conflict("course_booking", "a course booking holds every time of its course and cannot move"))
             : Effect.zipRight(
-              precheck(row, { type: "move", at: at(now), starts_at: row.starts_at.toISOString(), ends_at: row.ends_at.toISOString(), session_id: row.session_id }, now),
-              replace(row, body, now)
-            )
+                precheck(
+                  row,
+                  {
+                    type: "move",
+                    at: at(now),
+                    starts_at: row.starts_at.toISOString(),
+                    ends_at: row.ends_at.toISOString(),
+                    session_id: row.session_id
+                  },
+                  now
+                ),
+                replace(row, body, now)
+              )
       )
     })
 
-    const setAttendance = fn("Bookings.setAttendance")(function*(id: string, attendance: "checked_in" | "no_show" | "clear") {
+    const setAttendance = fn("Bookings.setAttendance")(function* (
+      id: string,
+      attendance: "checked_in" | "no_show" | "clear"
+    ) {
       return yield* act(id, (_, now) =>
-        Effect.succeed(
-          { event: { type: attendance === "checked_in" ? "check_in" : attendance === "no_show" ? "no_show" : "clear_attendance", at: at(now) } }
-        ))
+        Effect.succeed({
+          event: {
+            type: attendance === "checked_in" ? "check_in" : attendance === "no_show" ? "no_show" : "clear_attendance",
+            at: at(now)
+          }
+        })
+      )
     })
 
     /**
@@ -231,55 +320,92 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      * card paid (while the card has not had it back); paid_at null when neither paid it.
      */
     const paidOtherwise = (row: BookingRow) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const gift = row.gift_returned_at == null ? row.gift_cents : 0
-        const [online] = row.payment_intent_id === null
-          ? []
-          : yield* sql<{ amount_cents: number; created_at: Date }>`select amount_cents, created_at from payments where payment_intent_id = ${row.payment_intent_id}`.pipe(Effect.orDie)
+        const [online] =
+          row.payment_intent_id === null
+            ? []
+            : yield* sql<{
+                amount_cents: number
+                created_at: Date
+              }>`select amount_cents, created_at from payments where payment_intent_id = ${row.payment_intent_id}`.pipe(
+                Effect.orDie
+              )
         const cents = (online?.amount_cents ?? 0) + gift
         const paidAt = online?.created_at ?? (gift > 0 && gift >= row.total_cents ? row.created_at : null)
         return { paid_at: paidAt, paid_cents: cents > 0 ? cents : null }
       })
 
-    const markPaid = fn("Bookings.markPaid")(function*(id: string, paidCents: number | undefined) {
+    const markPaid = fn("Bookings.markPaid")(function* (id: string, paidCents: number | undefined) {
       return yield* act(id, (row, now) =>
-        Effect.gen(function*() {
-          if (paidCents !== undefined && paidCents > row.total_cents) return yield* badRequest("invalid_paid_cents", `paid_cents: at most the total, ${row.total_cents}`)
+        Effect.gen(function* () {
+          if (paidCents !== undefined && paidCents > row.total_cents)
+            return yield* badRequest("invalid_paid_cents", `paid_cents: at most the total, ${row.total_cents}`)
           const otherwise = (yield* paidOtherwise(row)).paid_cents ?? 0
           if (paidCents !== undefined && paidCents < otherwise) {
-            return yield* badRequest("invalid_paid_cents", `paid_cents: at least ${otherwise}, what was paid online and by gift card`)
+            return yield* badRequest(
+              "invalid_paid_cents",
+              `paid_cents: at least ${otherwise}, what was paid online and by gift card`
+            )
           }
-          return { event: { type: "mark_paid", at: at(now) }, facts: { paid_cents: paidCents ?? row.total_cents } } satisfies Plan
-        }))
+          return {
+            event: { type: "mark_paid", at: at(now) },
+            facts: { paid_cents: paidCents ?? row.total_cents }
+          } satisfies Plan
+        })
+      )
     })
 
     /** Takes back the hand payment only: what was paid online or by gift card stays paid. */
-    const markUnpaid = fn("Bookings.markUnpaid")(function*(id: string) {
+    const markUnpaid = fn("Bookings.markUnpaid")(function* (id: string) {
       return yield* act(id, (row, now) =>
-        Effect.map(paidOtherwise(row), (paid) => ({ event: { type: "mark_unpaid", at: at(now) }, facts: { paid_cents: paid.paid_cents } }) satisfies Plan))
+        Effect.map(
+          paidOtherwise(row),
+          (paid) =>
+            ({ event: { type: "mark_unpaid", at: at(now) }, facts: { paid_cents: paid.paid_cents } }) satisfies Plan
+        )
+      )
     })
 
-    const nudge = fn("Bookings.nudge")(function*(id: string) {
-      return yield* act(id, (_, now) => Effect.succeed({ event: { type: "nudge", at: at(now) }, mail: "nudged" as const }))
+    const nudge = fn("Bookings.nudge")(function* (id: string) {
+      return yield* act(id, (_, now) =>
+        Effect.succeed({ event: { type: "nudge", at: at(now) }, mail: "nudged" as const })
+      )
     })
 
     /** Emails the guest their booking page again; changes nothing. */
-    const resend = fn("Bookings.resend")(function*(id: string) {
+    const resend = fn("Bookings.resend")(function* (id: string) {
       const org = yield* CurrentOrg
-      return yield* tx(Effect.gen(function*() {
-        const booking = yield* store.find(org.id, id)
-        if (booking.status === "cancelled") return yield* conflict("booking_cancelled", "the booking is cancelled")
-        if (!booking.c_email) return yield* conflict("customer_erased", "the guest's email was erased")
-        yield* notify(org.id, "resend", booking)
-        return toBooking(booking)
-      }))
+      return yield* tx(
+        Effect.gen(function* () {
+          const booking = yield* store.find(org.id, id)
+          if (booking.status === "cancelled") return yield* conflict("booking_cancelled", "the booking is cancelled")
+          if (!booking.c_email) return yield* conflict("customer_erased", "the guest's email was erased")
+          yield* notify(org.id, "resend", booking)
+          return toBooking(booking)
+        })
+      )
     })
 
-    const get = fn("Bookings.get")(function*(id: string) {
+    const get = fn("Bookings.get")(function* (id: string) {
       const org = yield* CurrentOrg
       return toBooking(yield* store.find(org.id, id))
     })
 
-    return { create, holdForGuest, reserve, list, get, confirm, cancel, move, setAttendance, markPaid, markUnpaid, nudge, resend } as const
+    return {
+      create,
+      holdForGuest,
+      reserve,
+      list,
+      get,
+      confirm,
+      cancel,
+      move,
+      setAttendance,
+      markPaid,
+      markUnpaid,
+      nudge,
+      resend
+    } as const
   })
 }) {}

@@ -1,35 +1,43 @@
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Data, Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
 import { startBooking } from "../../machines/booking.ts"
 import { Prepared } from "../../ports/Prepared.ts"
 import type { Booking, BookingCreate } from "../../schema/booking.ts"
 import { badRequest, conflict, notFound, PaymentRequired } from "../../schema/errors.ts"
+import { type BookingRow, lifecycleColumns, toBooking } from "../../store/bookingRow.ts"
+import { bookingStore } from "../../store/bookings.ts"
+import { newHandle, newReference } from "../../store/codes.ts"
+import { type CustomerRow, toCustomer } from "../../store/customerRow.ts"
+import { customerPlan } from "../../store/customers.ts"
+import { isTransient, type Refusal, refusalOf, retryTransient } from "../../store/refusals.ts"
 import { monthIn } from "../../time/local.ts"
 import { EngineClock } from "../Clock.ts"
 import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
-import { type CustomerRow, toCustomer } from "../../store/customerRow.ts"
-import { customerPlan } from "../../store/customers.ts"
-import { bookingStore } from "../../store/bookings.ts"
 import type { NewEvent } from "../Events.ts"
+import { Events } from "../Events.ts"
+import { GiftCards } from "../gifts/GiftCards.ts"
 import { Links } from "../Links.ts"
-import { Wakeups } from "../Wakeups.ts"
-import type { OfferingRow } from "../offerings/row.ts"
-import { checkAnswers } from "./answers.ts"
-import { newHandle, newReference } from "../../store/codes.ts"
-import { holdLapses } from "./lapse.ts"
 import { bookingMail } from "../mail/bookingMails.ts"
-import { calendarPlacement, onHours, type Placement, type PlacedOffering, placementOf, placesOf, soldOut } from "./placement.ts"
+import type { OfferingRow } from "../offerings/row.ts"
+import { Promos } from "../promos/Promos.ts"
+import { Wakeups } from "../Wakeups.ts"
+import { endEntries } from "../waitlist/open.ts"
+import { newSignatures } from "../waivers/sign.ts"
+import { checkAnswers } from "./answers.ts"
+import { holdLapses } from "./lapse.ts"
+import {
+  calendarPlacement,
+  onHours,
+  type PlacedOffering,
+  type Placement,
+  placementOf,
+  placesOf,
+  soldOut
+} from "./placement.ts"
 import { priceOf } from "./pricing.ts"
 import { MONTHLY_QUOTA } from "./quota.ts"
-import { Promos } from "../promos/Promos.ts"
-import { Events } from "../Events.ts"
-import { endEntries } from "../waitlist/open.ts"
-import { GiftCards } from "../gifts/GiftCards.ts"
-import { isTransient, type Refusal, refusalOf, retryTransient } from "../../store/refusals.ts"
-import { type BookingRow, lifecycleColumns, toBooking } from "../../store/bookingRow.ts"
-import { newSignatures } from "../waivers/sign.ts"
 import { READ } from "./statements.ts"
 
 type Promo = { readonly id: string; readonly code: string; readonly discount: number }
@@ -52,10 +60,18 @@ export const HOLD_MINUTES = 15
 const MINUTE_MS = 60_000
 
 /** What a booking reads of its offering: READ selects these columns only (the pg driver decodes every column it is sent). */
-type Booked = PlacedOffering & Pick<
-  OfferingRow,
-  "name" | "state" | "max_per_booking" | "price_cents" | "guest_price_cents" | "questions" | "waiver_required" | "waitlist_enabled"
->
+type Booked = PlacedOffering &
+  Pick<
+    OfferingRow,
+    | "name"
+    | "state"
+    | "max_per_booking"
+    | "price_cents"
+    | "guest_price_cents"
+    | "questions"
+    | "waiver_required"
+    | "waitlist_enabled"
+  >
 
 type Read = Booked & {
   readonly s_id: string | null
@@ -77,7 +93,16 @@ type Read = Booked & {
 const foundGuest = (read: Read, orgId: string): CustomerRow | undefined =>
   read.c_id === null
     ? undefined
-    : { id: read.c_id, org_id: orgId, email: read.c_email, name: read.c_name, phone: read.c_phone, created_at: read.c_created_at!, updated_at: read.c_updated_at, erased_at: null }
+    : {
+        id: read.c_id,
+        org_id: orgId,
+        email: read.c_email,
+        name: read.c_name,
+        phone: read.c_phone,
+        created_at: read.c_created_at!,
+        updated_at: read.c_updated_at,
+        erased_at: null
+      }
 
 /**
  * bookings.create in two statements: READ, then WRITE (its own transaction, or the caller's when an
@@ -85,7 +110,7 @@ const foundGuest = (read: Read, orgId: string): CustomerRow | undefined =>
  * read back. A refusal of the database (no room, the time gone, the quota) becomes its error; a time that is full
  * only because holds past their expiry still count has them lapsed first and is tried once more.
  */
-export const bookingCreator = Effect.gen(function*() {
+export const bookingCreator = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const prepared = yield* Prepared
   const clock = yield* EngineClock
@@ -103,36 +128,61 @@ export const bookingCreator = Effect.gen(function*() {
    * meanwhile has the booking tried again with the new balance.
    */
   const extras = (orgId: string, row: BookingRow, promo: Promo | undefined, gift: Gift | undefined, now: Date) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (promo !== undefined) {
         const claimed = yield* sql`update promo_codes set uses = uses + 1
           where id = ${promo.id} and active and (max_uses is null or uses < max_uses) returning uses`
-        if (claimed.length === 0) return yield* badRequest("promo_code_used_up", `promo_code: ${promo.code} was used up or switched off just now`)
+        if (claimed.length === 0)
+          return yield* badRequest(
+            "promo_code_used_up",
+            `promo_code: ${promo.code} was used up or switched off just now`
+          )
       }
-      if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now))) return yield* Effect.fail(new GiftChanged())
+      if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now)))
+        return yield* Effect.fail(new GiftChanged())
       yield* store.recordExtras(row)
     })
   /** The booker signs the org's waiver as they book, for themselves and the children they name: one signature each. */
-  const bookerSigns = (orgId: string, o: Booked, row: BookingRow, waiver: NonNullable<BookingCreate["waiver"]>, now: Date) =>
-    Effect.gen(function*() {
-      if (!o.waiver_required || row.waiver_needed === null) return yield* badRequest("waiver_not_asked", "waiver: this offering asks for no waiver")
-      const [text] = yield* sql<{ waiver_text: string | null; waiver_version: number }>`select waiver_text, waiver_version from orgs where id = ${orgId}`.pipe(Effect.orDie)
-      if (text.waiver_text === null) return yield* conflict("waiver_missing", "waiver: the org has no waiver text to sign yet")
-      const people = [{ name: waiver.name, for: "booker" as const }, ...(waiver.children ?? []).map((name) => ({ name, for: "child" as const }))]
+  const bookerSigns = (
+    orgId: string,
+    o: Booked,
+    row: BookingRow,
+    waiver: NonNullable<BookingCreate["waiver"]>,
+    now: Date
+  ) =>
+    Effect.gen(function* () {
+      if (!o.waiver_required || row.waiver_needed === null)
+        return yield* badRequest("waiver_not_asked", "waiver: this offering asks for no waiver")
+      const [text] = yield* sql<{
+        waiver_text: string | null
+        waiver_version: number
+      }>`select waiver_text, waiver_version from orgs where id = ${orgId}`.pipe(Effect.orDie)
+      if (text.waiver_text === null)
+        return yield* conflict("waiver_missing", "waiver: the org has no waiver text to sign yet")
+      const people = [
+        { name: waiver.name, for: "booker" as const },
+        ...(waiver.children ?? []).map((name) => ({ name, for: "child" as const }))
+      ]
       if (people.length > row.waiver_needed) {
-        return yield* badRequest("too_many_signatures", `waiver: this booking needs ${row.waiver_needed} signature(s); ${people.length} were given`)
+        return yield* badRequest(
+          "too_many_signatures",
+          `waiver: this booking needs ${row.waiver_needed} signature(s); ${people.length} were given`
+        )
       }
       return newSignatures(row, [], people, row.waiver_needed, text.waiver_version, now)
     })
   const events = yield* Events
   const bookedFromWaitlist = (orgId: string, booking: Booking) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const now = yield* clock.now
       const [entry] = yield* sql<{ id: string }>`select id from waitlist_entries
         where session_id = ${booking.session_id} and customer_id = ${booking.customer_id} and ended_at is null`
       if (entry === undefined) return
       const left = yield* endEntries(sql, { ids: [entry.id] }, "booked", now)
-      yield* events.append(orgId, left.map(({ type, data }) => ({ type, data })))
+      yield* events.append(
+        orgId,
+        left.map(({ type, data }) => ({ type, data }))
+      )
     }).pipe(sql.withTransaction, Effect.orDie)
   const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome)
 
@@ -140,38 +190,65 @@ export const bookingCreator = Effect.gen(function*() {
   const place = (o: Read, input: BookingCreate, quantity: number, zone: string, now: Date) =>
     o.course || onHours(o)
       ? Effect.map(placement.place(o, { ...input, quantity }, zone, now), (placed) => ({ placed, full: false }))
-      : Effect.gen(function*() {
-        if (input.session_id === undefined && input.starts_at === undefined) return yield* badRequest("invalid_session_id", "session_id (or starts_at of one of its times) is required")
-        const time = o.s_id === null ? undefined : { id: o.s_id, starts_at: o.s_starts_at!, ends_at: o.s_ends_at!, state: o.s_state!, booked: o.s_booked!, cap: o.s_cap! }
-        const placed = yield* calendarPlacement(o, time, now)
-        return { placed, full: time !== undefined && time.booked + placesOf(o, quantity) > time.cap }
-      })
+      : Effect.gen(function* () {
+          if (input.session_id === undefined && input.starts_at === undefined)
+            return yield* badRequest("invalid_session_id", "session_id (or starts_at of one of its times) is required")
+          const time =
+            o.s_id === null
+              ? undefined
+              : {
+                  id: o.s_id,
+                  starts_at: o.s_starts_at!,
+                  ends_at: o.s_ends_at!,
+                  state: o.s_state!,
+                  booked: o.s_booked!,
+                  cap: o.s_cap!
+                }
+          const placed = yield* calendarPlacement(o, time, now)
+          return { placed, full: time !== undefined && time.booked + placesOf(o, quantity) > time.cap }
+        })
 
   /** Lapses holds past expiry at the placement's time (or over it, for hours and rentals); true if any lapsed. */
   const freeExpired = (o: Booked, p: Placement) =>
     Effect.map(
-      lapses.lapse(p.session_id !== null && p.series_id === null
-        ? sql`session_id = ${p.session_id}`
-        : p.series_id !== null
-        ? sql`series_id = ${p.series_id}`
-        : sql`offering_id = ${o.id} and starts_at < ${p.ends_at} and ends_at > ${p.starts_at}`),
+      lapses.lapse(
+        p.session_id !== null && p.series_id === null
+          ? sql`session_id = ${p.session_id}`
+          : p.series_id !== null
+            ? sql`series_id = ${p.series_id}`
+            : sql`offering_id = ${o.id} and starts_at < ${p.ends_at} and ends_at > ${p.starts_at}`
+      ),
       (n) => n > 0
     )
 
   const attempt = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const now = yield* clock.now
-      const [o] = yield* prepared.run<Read>(READ, [input.offering_id, org.id, input.session_id ?? null, input.starts_at ?? null, input.customer.email])
+      const [o] = yield* prepared.run<Read>(READ, [
+        input.offering_id,
+        org.id,
+        input.session_id ?? null,
+        input.starts_at ?? null,
+        input.customer.email
+      ])
       if (o === undefined) return yield* notFound("offering")
-      if (o.state !== "active") return yield* conflict("offering_paused", "this offering is paused and takes no bookings")
+      if (o.state !== "active")
+        return yield* conflict("offering_paused", "this offering is paused and takes no bookings")
       const quantity = input.quantity ?? 1
-      if (quantity > o.max_per_booking) return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
-      if (input.series_id !== undefined && !o.course) return yield* badRequest("invalid_series_id", "series_id books a course; this offering is not one")
-      if (input.periods !== undefined && o.kind !== "rental") return yield* badRequest("invalid_periods", "periods apply to rentals only")
+      if (quantity > o.max_per_booking)
+        return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
+      if (input.series_id !== undefined && !o.course)
+        return yield* badRequest("invalid_series_id", "series_id books a course; this offering is not one")
+      if (input.periods !== undefined && o.kind !== "rental")
+        return yield* badRequest("invalid_periods", "periods apply to rentals only")
       const price = yield* priceOf(o, quantity, input.periods ?? 1)
-      const promo = input.promo_code === undefined ? undefined : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
+      const promo =
+        input.promo_code === undefined
+          ? undefined
+          : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
       const total = price - (promo?.discount ?? 0)
-      const gift = input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
+      const gift =
+        input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
       const giftCents = gift?.cents ?? 0
       yield* checkAnswers(o.questions, input.answers ?? {})
       const { placed: p, full } = yield* place(o, input, quantity, org.timezone, now)
@@ -181,56 +258,148 @@ export const bookingCreator = Effect.gen(function*() {
       const hold = options.hold === true || total - giftCents > 0
       const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
       const started = startBooking({
-        at: now.toISOString(), hold, starts_at: p.starts_at.toISOString(), ends_at: p.ends_at.toISOString(), session_id: p.session_id,
-        series_id: p.series_id, is_reseller: options.reseller === true, expires_at: expires?.toISOString() ?? null, paid: giftCents > 0 && !hold
+        at: now.toISOString(),
+        hold,
+        starts_at: p.starts_at.toISOString(),
+        ends_at: p.ends_at.toISOString(),
+        session_id: p.session_id,
+        series_id: p.series_id,
+        is_reseller: options.reseller === true,
+        expires_at: expires?.toISOString() ?? null,
+        paid: giftCents > 0 && !hold
       })
       // The machine's columns come from its start (lifecycleColumns); the rest is what this booking is.
       const { machine: _, previous: __, ...lifecycle } = lifecycleColumns(started.state, started.context)
       const row: BookingRow = {
-        ...lifecycle, id: randomUUID(), org_id: org.id, offering_id: o.id, customer_id: customer.row.id, series_id: p.series_id,
-        quantity, places: placesOf(o, quantity), machine: started.context, previous: null, total_cents: total,
-        discount_cents: promo?.discount ?? 0, promo_code: promo?.code ?? null, gift_card_id: gift?.id ?? null, gift_cents: giftCents, reference: newReference(), handle: newHandle(), source, notes: input.notes ?? "",
-        answers: input.answers ?? {}, metadata: input.metadata ?? {}, checkout_url: null, paid_cents: giftCents > 0 ? giftCents : null,
-        payment_intent_id: null, charged_cents: null, refund_id: null, refund_cents: null, refunded_at: null, refund_failed_at: null,
-        refund_error: null, refund_next_at: null, guest_cancel_hours: o.g_cancel_hours, waiver_token: o.waiver_required ? newHandle() : null,
-        reseller_reference: null, cancel_reason: null, created_at: now, updated_at: null,
-        waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null, waiver_signed: 0
+        ...lifecycle,
+        id: randomUUID(),
+        org_id: org.id,
+        offering_id: o.id,
+        customer_id: customer.row.id,
+        series_id: p.series_id,
+        quantity,
+        places: placesOf(o, quantity),
+        machine: started.context,
+        previous: null,
+        total_cents: total,
+        discount_cents: promo?.discount ?? 0,
+        promo_code: promo?.code ?? null,
+        gift_card_id: gift?.id ?? null,
+        gift_cents: giftCents,
+        reference: newReference(),
+        handle: newHandle(),
+        source,
+        notes: input.notes ?? "",
+        answers: input.answers ?? {},
+        metadata: input.metadata ?? {},
+        checkout_url: null,
+        paid_cents: giftCents > 0 ? giftCents : null,
+        payment_intent_id: null,
+        charged_cents: null,
+        refund_id: null,
+        refund_cents: null,
+        refunded_at: null,
+        refund_failed_at: null,
+        refund_error: null,
+        refund_next_at: null,
+        guest_cancel_hours: o.g_cancel_hours,
+        waiver_token: o.waiver_required ? newHandle() : null,
+        reseller_reference: null,
+        cancel_reason: null,
+        created_at: now,
+        updated_at: null,
+        waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null,
+        waiver_signed: 0
       }
       const signed = input.waiver === undefined ? undefined : yield* bookerSigns(org.id, o, row, input.waiver, now)
-      if (signed !== undefined) Object.assign(row, { waiver_signed: signed.signatures.length, waiver_signatures: signed.signatures })
-      const booking = toBooking({ ...row, c_name: customer.row.name, c_email: customer.row.email, c_phone: customer.row.phone, o_name: o.name, o_kind: o.kind, o_questions: o.questions })
+      if (signed !== undefined)
+        Object.assign(row, { waiver_signed: signed.signatures.length, waiver_signatures: signed.signatures })
+      const booking = toBooking({
+        ...row,
+        c_name: customer.row.name,
+        c_email: customer.row.email,
+        c_phone: customer.row.phone,
+        o_name: o.name,
+        o_kind: o.kind,
+        o_questions: o.questions
+      })
       const events: Array<NewEvent> = [
         ...(customer.event ? [{ type: "customer.updated", data: toCustomer(customer.row) }] : []),
         ...started.emits.map((type) => ({ type, data: booking })),
         ...(signed?.events ?? [])
       ]
-      const mail = bookingMail(hold ? "held" : "confirmed", row, customer.row.email ?? input.customer.email, o.name, links.publicUrl)
+      const mail = bookingMail(
+        hold ? "held" : "confirmed",
+        row,
+        customer.row.email ?? input.customer.email,
+        o.name,
+        links.publicUrl
+      )
       const month = monthIn(now, org.timezone)
       const write = store.insert(customer.mode, [
-        org.id, customer.mode, customer.row.id, customer.row.email, input.customer.name, input.customer.phone ?? null, now, o.c_name, o.c_phone,
-        row.id, o.id, row.session_id, row.series_id, row.starts_at, row.ends_at, row.quantity, row.places, row.state,
-        JSON.stringify(row.machine), row.status, row.expires_at, row.total_cents, row.reference, row.handle, row.source, row.notes,
-        JSON.stringify(row.answers), JSON.stringify(row.metadata), row.confirmed_at, row.waiver_token, row.waiver_needed,
-        randomUUID(), options.quiet === true ? null : mail.to, mail.subject, mail.text, mail.kind,
-        month, MONTHLY_QUOTA[org.plan],
-        events.map((e) => e.type), JSON.stringify(events.map((e) => e.data)), JSON.stringify(mail.vars), row.guest_cancel_hours
+        org.id,
+        customer.mode,
+        customer.row.id,
+        customer.row.email,
+        input.customer.name,
+        input.customer.phone ?? null,
+        now,
+        o.c_name,
+        o.c_phone,
+        row.id,
+        o.id,
+        row.session_id,
+        row.series_id,
+        row.starts_at,
+        row.ends_at,
+        row.quantity,
+        row.places,
+        row.state,
+        JSON.stringify(row.machine),
+        row.status,
+        row.expires_at,
+        row.total_cents,
+        row.reference,
+        row.handle,
+        row.source,
+        row.notes,
+        JSON.stringify(row.answers),
+        JSON.stringify(row.metadata),
+        row.confirmed_at,
+        row.waiver_token,
+        row.waiver_needed,
+        randomUUID(),
+        options.quiet === true ? null : mail.to,
+        mail.subject,
+        mail.text,
+        mail.kind,
+        month,
+        MONTHLY_QUOTA[org.plan],
+        events.map((e) => e.type),
+        JSON.stringify(events.map((e) => e.data)),
+        JSON.stringify(mail.vars),
+        row.guest_cancel_hours
       ])
       // A promo code's use and a gift card's part are taken with the booking, in one transaction.
-      const written = yield* (promo === undefined && gift === undefined && signed === undefined ? write : write.pipe(
-        Effect.tap((r) => r[0].written === 1 ? extras(org.id, row, promo, gift, now) : Effect.void),
-        sql.withTransaction,
-        Effect.catchTag("GiftChanged", () => Effect.succeed([{ written: -1 }]))
-      )).pipe(
+      const written = yield* (
+        promo === undefined && gift === undefined && signed === undefined
+          ? write
+          : write.pipe(
+              Effect.tap((r) => (r[0].written === 1 ? extras(org.id, row, promo, gift, now) : Effect.void)),
+              sql.withTransaction,
+              Effect.catchTag("GiftChanged", () => Effect.succeed([{ written: -1 }]))
+            )
+      ).pipe(
         Effect.map((r) => r[0].written),
         Effect.catchTag("SqlError", refused(org, now, o, p))
       )
       return typeof written !== "number"
         ? written
         : written === 1
-        ? { _tag: "booked" as const, booking, waitlist: o.waitlist_enabled }
-        : written === -1
-        ? { _tag: "giftChanged" as const }
-        : { _tag: "changed" as const }
+          ? { _tag: "booked" as const, booking, waitlist: o.waitlist_enabled }
+          : written === -1
+            ? { _tag: "giftChanged" as const }
+            : { _tag: "changed" as const }
     })
 
   interface Refused {
@@ -241,22 +410,26 @@ export const bookingCreator = Effect.gen(function*() {
     readonly p: Placement
   }
   /** A refusal of WRITE as a value; the quota is 402; a deadlock stays an SqlError (to retry); anything else dies. */
-  const refused = (org: CurrentOrg["Type"], now: Date, o: Booked, p: Placement) => (e: SqlError): Effect.Effect<Refused, PaymentRequired | SqlError> => {
-    const r = refusalOf(e)
-    if (r === undefined) return isTransient(e) ? Effect.fail(e) : Effect.die(e)
-    if (r.reason === "plan_quota_exceeded") {
-      const month = monthIn(now, org.timezone)
-      return Effect.fail(new PaymentRequired({
-        code: "plan_quota_exceeded",
-        message: `the ${org.plan} plan includes ${MONTHLY_QUOTA[org.plan]} bookings a month and ${month} has used them; upgrade the plan or wait for next month`
-      }))
+  const refused =
+    (org: CurrentOrg["Type"], now: Date, o: Booked, p: Placement) =>
+    (e: SqlError): Effect.Effect<Refused, PaymentRequired | SqlError> => {
+      const r = refusalOf(e)
+      if (r === undefined) return isTransient(e) ? Effect.fail(e) : Effect.die(e)
+      if (r.reason === "plan_quota_exceeded") {
+        const month = monthIn(now, org.timezone)
+        return Effect.fail(
+          new PaymentRequired({
+            code: "plan_quota_exceeded",
+            message: `the ${org.plan} plan includes ${MONTHLY_QUOTA[org.plan]} bookings a month and ${month} has used them; upgrade the plan or wait for next month`
+          })
+        )
+      }
+      return Effect.succeed({ _tag: "refused" as const, reason: r.reason, message: r.message, o, p })
     }
-    return Effect.succeed({ _tag: "refused" as const, reason: r.reason, message: r.message, o, p })
-  }
 
   /** At most a few tries: after a guest appears or changes concurrently, or after holds past expiry lapsed. */
   const create = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions = {}) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const nested = yield* inTransaction
       let freed = false
       // A gift card's balance taken by a racing booking is not this booking's doing: such retries are counted apart.

@@ -1,7 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { courseSessionsToCome, hoursSlots, rentalSlots, type Rules } from "../../availability/index.ts"
+import { courseSessionsToCome, hoursSlots, type Rules, rentalSlots } from "../../availability/index.ts"
 import { type BadRequest, badRequest, type Conflict, conflict } from "../../schema/errors.ts"
 import { DEFAULT_HOURS } from "../../time/hours.ts"
 import { addDays, toLocal } from "../../time/local.ts"
@@ -42,64 +42,121 @@ const unavailable = (message: string) => conflict("time_not_available", message)
 export const placesOf = (o: Pick<OfferingRow, "kind">, quantity: number) => (o.kind === "appointment" ? 1 : quantity)
 
 /** Rentals and appointments on weekly hours have no time rows: their starts come from the hours. */
-export const onHours = (o: Pick<OfferingRow, "kind" | "schedule">) => o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
+export const onHours = (o: Pick<OfferingRow, "kind" | "schedule">) =>
+  o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
 
 /** What placing a booking reads of its offering. */
 export type PlacedOffering = Pick<
   OfferingRow,
-  "id" | "kind" | "schedule" | "course" | "min_notice_minutes" | "max_advance_days" | "max_periods" | "hours" | "duration_minutes" | "slot_interval_minutes"
+  | "id"
+  | "kind"
+  | "schedule"
+  | "course"
+  | "min_notice_minutes"
+  | "max_advance_days"
+  | "max_periods"
+  | "hours"
+  | "duration_minutes"
+  | "slot_interval_minutes"
 >
 
 const rulesOf = (o: PlacedOffering, zone: string, now: Date, day: string): Rules => ({
-  now, zone, from: addDays(day, -1), to: day, min_notice_minutes: o.min_notice_minutes, max_advance_days: o.max_advance_days, active: true
+  now,
+  zone,
+  from: addDays(day, -1),
+  to: day,
+  min_notice_minutes: o.min_notice_minutes,
+  max_advance_days: o.max_advance_days,
+  active: true
 })
 
 const inWindow = (o: PlacedOffering, start: Date, now: Date) =>
-  start.getTime() >= now.getTime() + o.min_notice_minutes * MINUTE_MS && start.getTime() <= now.getTime() + o.max_advance_days * 86_400_000
+  start.getTime() >= now.getTime() + o.min_notice_minutes * MINUTE_MS &&
+  start.getTime() <= now.getTime() + o.max_advance_days * 86_400_000
     ? Effect.void
-    : Effect.fail(conflict("outside_booking_window", `bookings for this offering open ${o.max_advance_days} day(s) ahead and close ${o.min_notice_minutes} minute(s) before the start`))
+    : Effect.fail(
+        conflict(
+          "outside_booking_window",
+          `bookings for this offering open ${o.max_advance_days} day(s) ahead and close ${o.min_notice_minutes} minute(s) before the start`
+        )
+      )
 
 /**
  * One time of a calendar (not a course), as read: it must be scheduled and inside the booking window. Whether it
  * has room is decided where the booking is written (the bookings_places trigger); `room` only refuses early.
  */
 export const calendarPlacement = (o: PlacedOffering, t: TimeRow | undefined, now: Date) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (t === undefined) return yield* unavailable("no scheduled time of this offering matches")
     if (t.state !== "scheduled") return yield* unavailable("this time was cancelled")
     yield* inWindow(o, t.starts_at, now)
-    return { session_id: t.id, series_id: null, starts_at: t.starts_at, ends_at: t.ends_at, periods: 1 } satisfies Placement
+    return {
+      session_id: t.id,
+      series_id: null,
+      starts_at: t.starts_at,
+      ends_at: t.ends_at,
+      periods: 1
+    } satisfies Placement
   })
 
 /** Weekly hours and rentals: the start must be one the availability offers (capacity aside). */
 export const hoursPlacement = (o: PlacedOffering, want: Want, zone: string, now: Date) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const start = want.starts_at
     if (start === undefined) return yield* badRequest("invalid_starts_at", "starts_at is required")
-    const periods = o.kind === "rental" ? want.periods ?? 1 : 1
+    const periods = o.kind === "rental" ? (want.periods ?? 1) : 1
     if (periods > o.max_periods) return yield* badRequest("invalid_periods", `periods: at most ${o.max_periods}`)
     yield* inWindow(o, start, now)
     const day = toLocal(start, zone).date
-    const input = { ...rulesOf(o, zone, now, day), to: day, hours: o.hours ?? DEFAULT_HOURS, duration_minutes: o.duration_minutes * periods, slot_interval_minutes: o.slot_interval_minutes ?? o.duration_minutes, buffer_minutes: 0, capacity: 1, busy: [] }
-    const offered = (o.kind === "rental" ? rentalSlots(input) : hoursSlots(input)).some((s) => s.starts_at === start.toISOString())
+    const input = {
+      ...rulesOf(o, zone, now, day),
+      to: day,
+      hours: o.hours ?? DEFAULT_HOURS,
+      duration_minutes: o.duration_minutes * periods,
+      slot_interval_minutes: o.slot_interval_minutes ?? o.duration_minutes,
+      buffer_minutes: 0,
+      capacity: 1,
+      busy: []
+    }
+    const offered = (o.kind === "rental" ? rentalSlots(input) : hoursSlots(input)).some(
+      (s) => s.starts_at === start.toISOString()
+    )
     if (!offered) return yield* unavailable("starts_at is not a bookable time of this offering")
-    const end = o.kind === "rental" ? periodEnd(start, o.duration_minutes * periods, zone) : new Date(start.getTime() + o.duration_minutes * MINUTE_MS)
+    const end =
+      o.kind === "rental"
+        ? periodEnd(start, o.duration_minutes * periods, zone)
+        : new Date(start.getTime() + o.duration_minutes * MINUTE_MS)
     return { session_id: null, series_id: null, starts_at: start, ends_at: end, periods } satisfies Placement
   })
 
 /** A course is booked whole: from its first time to come to its last; every one of them must have room. */
-export const coursePlacement = (o: PlacedOffering, want: Want, times: ReadonlyArray<TimeRow>, zone: string, now: Date) =>
-  Effect.gen(function*() {
-    const toCome = courseSessionsToCome(rulesOf(o, zone, now, toLocal(now, zone).date), times.map((t) => ({ ...t, capacity: t.cap, status: t.state })))
+export const coursePlacement = (
+  o: PlacedOffering,
+  want: Want,
+  times: ReadonlyArray<TimeRow>,
+  zone: string,
+  now: Date
+) =>
+  Effect.gen(function* () {
+    const toCome = courseSessionsToCome(
+      rulesOf(o, zone, now, toLocal(now, zone).date),
+      times.map((t) => ({ ...t, capacity: t.cap, status: t.state }))
+    )
     if (toCome.length === 0) return yield* unavailable("this course has no times to come")
     yield* inWindow(o, toCome[0].starts_at, now)
     const full = toCome.find((t) => t.booked + want.quantity > t.cap)
     if (full !== undefined) return yield* soldOut(`in the course time at ${full.starts_at.toISOString()}`)
-    return { session_id: toCome[0].id, series_id: want.series_id ?? null, starts_at: toCome[0].starts_at, ends_at: toCome[toCome.length - 1].ends_at, periods: 1 } satisfies Placement
+    return {
+      session_id: toCome[0].id,
+      series_id: want.series_id ?? null,
+      starts_at: toCome[0].starts_at,
+      ends_at: toCome[toCome.length - 1].ends_at,
+      periods: 1
+    } satisfies Placement
   })
 
 /** Where a booking goes (create of a course, move, confirm of a lapsed hold), read without locks. */
-export const placementOf = Effect.gen(function*() {
+export const placementOf = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const times = (where: Statement.Fragment) =>
@@ -109,16 +166,25 @@ export const placementOf = Effect.gen(function*() {
     const placed: Effect.Effect<Placement, BadRequest | Conflict | SqlError> = onHours(o)
       ? hoursPlacement(o, want, zone, now)
       : o.course
-      ? Effect.gen(function*() {
-        if (want.series_id === undefined) return yield* badRequest("invalid_series_id", "a course is booked whole: send series_id")
-        const rows = yield* times(sql`series_id = ${want.series_id} and offering_id = ${o.id} and state = 'scheduled'`)
-        return yield* coursePlacement(o, want, rows, zone, now)
-      })
-      : Effect.gen(function*() {
-        if (want.session_id === undefined && want.starts_at === undefined) return yield* badRequest("invalid_session_id", "session_id (or starts_at of one of its times) is required")
-        const rows = yield* times(sql`offering_id = ${o.id} and state <> 'removed' and ${want.session_id !== undefined ? sql`id = ${want.session_id}` : sql`starts_at = ${want.starts_at!} and state = 'scheduled'`}`)
-        return yield* calendarPlacement(o, rows[0], now)
-      })
+        ? Effect.gen(function* () {
+            if (want.series_id === undefined)
+              return yield* badRequest("invalid_series_id", "a course is booked whole: send series_id")
+            const rows = yield* times(
+              sql`series_id = ${want.series_id} and offering_id = ${o.id} and state = 'scheduled'`
+            )
+            return yield* coursePlacement(o, want, rows, zone, now)
+          })
+        : Effect.gen(function* () {
+            if (want.session_id === undefined && want.starts_at === undefined)
+              return yield* badRequest(
+                "invalid_session_id",
+                "session_id (or starts_at of one of its times) is required"
+              )
+            const rows = yield* times(
+              sql`offering_id = ${o.id} and state <> 'removed' and ${want.session_id !== undefined ? sql`id = ${want.session_id}` : sql`starts_at = ${want.starts_at!} and state = 'scheduled'`}`
+            )
+            return yield* calendarPlacement(o, rows[0], now)
+          })
     return Effect.catchTag(placed, "SqlError", Effect.die)
   }
 

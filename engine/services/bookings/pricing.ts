@@ -29,5 +29,10 @@ export const priceOf = (o: Priced, quantity: number, periods: number) => {
   const total = totalOf(o, quantity, periods)
   return total <= MAX_TOTAL_CENTS
     ? Effect.succeed(total)
-    : Effect.fail(badRequest("total_too_large", `this booking would cost ${total} in minor units; one booking costs at most ${MAX_TOTAL_CENTS}: book fewer places or periods`))
+    : Effect.fail(
+        badRequest(
+          "total_too_large",
+          `this booking would cost ${total} in minor units; one booking costs at most ${MAX_TOTAL_CENTS}: book fewer places or periods`
+        )
+      )
 }

@@ -12,19 +12,27 @@ import { openings } from "../waitlist/open.ts"
  * expires them at the processor after the commit); one that leaves (cancelled, lapsed) gives back what its gift card
  * paid (once) and, with a move, opens the places it held to the waitlist.
  */
-export const BookingReactionsLive = Layer.effect(BookingReactions, Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const links = yield* Links
-  return {
-    changed: (before, after, event, now) =>
-      Effect.gen(function*() {
-        if ((before.status === "held" && after.status !== "held") || event.type === "lapse") yield* closeCheckouts(sql, before.id)
-        const leaves = after.status === "cancelled" || event.type === "lapse"
-        const returned = leaves ? yield* giveBackGift(sql, before, now) : []
-        const opened = (leaves || event.type === "move") && before.session_id !== null && before.keeps_place
-          ? (yield* openings(sql, before.session_id, now, links.publicUrl)).map(({ type, data }) => ({ type, data }))
-          : []
-        return { facts: returned.length > 0 ? { gift_returned_at: now } : {}, events: [...returned, ...opened] }
-      }).pipe(Effect.orDie)
-  }
-}))
+export const BookingReactionsLive = Layer.effect(
+  BookingReactions,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const links = yield* Links
+    return {
+      changed: (before, after, event, now) =>
+        Effect.gen(function* () {
+          if ((before.status === "held" && after.status !== "held") || event.type === "lapse")
+            yield* closeCheckouts(sql, before.id)
+          const leaves = after.status === "cancelled" || event.type === "lapse"
+          const returned = leaves ? yield* giveBackGift(sql, before, now) : []
+          const opened =
+            (leaves || event.type === "move") && before.session_id !== null && before.keeps_place
+              ? (yield* openings(sql, before.session_id, now, links.publicUrl)).map(({ type, data }) => ({
+                  type,
+                  data
+                }))
+              : []
+          return { facts: returned.length > 0 ? { gift_returned_at: now } : {}, events: [...returned, ...opened] }
+        }).pipe(Effect.orDie)
+    }
+  })
+)

@@ -1,16 +1,16 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { courseSlots, hoursSlots, rentalSlots, type Rules, sessionSlots } from "../../availability/index.ts"
+import { courseSlots, hoursSlots, type Rules, rentalSlots, sessionSlots } from "../../availability/index.ts"
 import { badRequest } from "../../schema/errors.ts"
 import { DEFAULT_HOURS } from "../../time/hours.ts"
-import { addDays, daysBetween, endOfLocalDay, toInstant, todayIn } from "../../time/local.ts"
+import { addDays, daysBetween, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
 import { PERIOD_SLACK_MS } from "../../time/period.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 import { bookedExpr } from "./booked.ts"
-import { fn } from "../../tracing.ts"
 
 const DEFAULT_DAYS = 14
 const MAX_DAYS = 92
@@ -28,7 +28,7 @@ interface TimeRow {
 
 export class Availability extends Effect.Service<Availability>()("Availability", {
   dependencies: [Offerings.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const offerings = yield* Offerings
@@ -43,7 +43,10 @@ export class Availability extends Effect.Service<Availability>()("Availability",
     /** Bookings that keep their place near the window; an appointment takes one parallel place per booking. */
     const busy = (o: OfferingRow, start: Date, end: Date, now: Date) => {
       const pad = o.buffer_minutes * MINUTE_MS
-      const longest = o.kind === "rental" ? o.duration_minutes * o.max_periods * MINUTE_MS + PERIOD_SLACK_MS : o.duration_minutes * MINUTE_MS
+      const longest =
+        o.kind === "rental"
+          ? o.duration_minutes * o.max_periods * MINUTE_MS + PERIOD_SLACK_MS
+          : o.duration_minutes * MINUTE_MS
       return sql<{ starts_at: Date; ends_at: Date; quantity: number }>`
         select starts_at, ends_at, ${o.kind === "appointment" ? sql`1` : sql`quantity`} as quantity from bookings
         where offering_id = ${o.id} and keeps_place and (status = 'confirmed' or expires_at > ${now})
@@ -52,35 +55,67 @@ export class Availability extends Effect.Service<Availability>()("Availability",
     }
 
     const courses = (o: OfferingRow, rules: Rules, now: Date) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const entries = yield* sql<{ id: string; repeat: "none"; ends_on: string | null }>`
           select id, repeat, ends_on from series where offering_id = ${o.id} and deleted_at is null`
         const rows = yield* times(o, now, new Date(now.getTime() + (o.max_advance_days + 400) * 86_400_000), now)
-        return courseSlots(rules, entries.map((e) => ({ ...e, sessions: rows.filter((r) => r.series_id === e.id).map((r) => ({ ...r, status: r.state })) })))
+        return courseSlots(
+          rules,
+          entries.map((e) => ({
+            ...e,
+            sessions: rows.filter((r) => r.series_id === e.id).map((r) => ({ ...r, status: r.state }))
+          }))
+        )
       })
 
-    const get = fn("Availability.get")(function*(offeringId: string, query: { from?: string; to?: string }) {
-      const org = yield* CurrentOrg
-      const now = yield* clock.now
-      const from = query.from ?? todayIn(now, org.timezone)
-      const to = query.to ?? addDays(from, DEFAULT_DAYS - 1)
-      if (to < from) return yield* badRequest("invalid_to", "to is before from")
-      if (daysBetween(from, to) >= MAX_DAYS) return yield* badRequest("invalid_to", `a window is at most ${MAX_DAYS} days`)
-      const o = yield* offerings.load(offeringId)
-      const rules: Rules = { now, zone: org.timezone, from, to, min_notice_minutes: o.min_notice_minutes, max_advance_days: o.max_advance_days, active: o.state === "active" }
-      const start = toInstant(from, "00:00:00", org.timezone)
-      const end = endOfLocalDay(to, org.timezone)
-      const base = { timezone: org.timezone }
-      if (!rules.active) return { ...base, data: [] }
-      const onHours = o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
-      if (onHours) {
-        const input = { ...rules, hours: o.hours ?? DEFAULT_HOURS, duration_minutes: o.duration_minutes, slot_interval_minutes: o.slot_interval_minutes, buffer_minutes: o.buffer_minutes, capacity: o.capacity, busy: yield* busy(o, start, new Date(end.getTime() + o.duration_minutes * MINUTE_MS), now) }
-        return { ...base, data: o.kind === "rental" ? rentalSlots(input) : hoursSlots(input) }
-      }
-      if (o.course) return { ...base, data: yield* courses(o, rules, now) }
-      const rows = yield* times(o, start, end, now)
-      return { ...base, data: sessionSlots(rules, rows.map((r) => ({ ...r, status: r.state }))) }
-    }, (effect) => Effect.catchTag(effect, "SqlError", Effect.die))
+    const get = fn("Availability.get")(
+      function* (offeringId: string, query: { from?: string; to?: string }) {
+        const org = yield* CurrentOrg
+        const now = yield* clock.now
+        const from = query.from ?? todayIn(now, org.timezone)
+        const to = query.to ?? addDays(from, DEFAULT_DAYS - 1)
+        if (to < from) return yield* badRequest("invalid_to", "to is before from")
+        if (daysBetween(from, to) >= MAX_DAYS)
+          return yield* badRequest("invalid_to", `a window is at most ${MAX_DAYS} days`)
+        const o = yield* offerings.load(offeringId)
+        const rules: Rules = {
+          now,
+          zone: org.timezone,
+          from,
+          to,
+          min_notice_minutes: o.min_notice_minutes,
+          max_advance_days: o.max_advance_days,
+          active: o.state === "active"
+        }
+        const start = toInstant(from, "00:00:00", org.timezone)
+        const end = endOfLocalDay(to, org.timezone)
+        const base = { timezone: org.timezone }
+        if (!rules.active) return { ...base, data: [] }
+        const onHours = o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
+        if (onHours) {
+          const input = {
+            ...rules,
+            hours: o.hours ?? DEFAULT_HOURS,
+            duration_minutes: o.duration_minutes,
+            slot_interval_minutes: o.slot_interval_minutes,
+            buffer_minutes: o.buffer_minutes,
+            capacity: o.capacity,
+            busy: yield* busy(o, start, new Date(end.getTime() + o.duration_minutes * MINUTE_MS), now)
+          }
+          return { ...base, data: o.kind === "rental" ? rentalSlots(input) : hoursSlots(input) }
+        }
+        if (o.course) return { ...base, data: yield* courses(o, rules, now) }
+        const rows = yield* times(o, start, end, now)
+        return {
+          ...base,
+          data: sessionSlots(
+            rules,
+            rows.map((r) => ({ ...r, status: r.state }))
+          )
+        }
+      },
+      (effect) => Effect.catchTag(effect, "SqlError", Effect.die)
+    )
 
     return { get } as const
   })

@@ -1,16 +1,19 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import type { EntryCreate, EntryUpdate } from "../../schema/calendar.ts"
+import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import { type SessionLife, sessionStore } from "../../store/sessions.ts"
+import { transaction } from "../../store/transaction.ts"
 import { addDays, todayIn } from "../../time/local.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 import { Links } from "../Links.ts"
-import { openingsWhere } from "../waitlist/open.ts"
-import { Offerings } from "../offerings/Offerings.ts"
 import { Orgs } from "../Orgs.ts"
+import { Offerings } from "../offerings/Offerings.ts"
+import { openingsWhere } from "../waitlist/open.ts"
 import { bookedExpr } from "./booked.ts"
 import { full, requireCalendar, requireClassForCapacity, requireMember } from "./checks.ts"
 import { CalendarBookings, type SessionRef } from "./hooks.ts"
@@ -18,9 +21,6 @@ import { type EntryTimes, madeUntil, timesBetween, validTimes } from "./material
 import { calendarQueries } from "./queries.ts"
 import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
-import { fn } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
-import { type SessionLife, sessionStore } from "../../store/sessions.ts"
 
 /** The longest booking window (max_advance_days at most): an entry starting later could not be booked. */
 const LONGEST_WINDOW_DAYS = 730
@@ -29,7 +29,7 @@ type Draft = EntryTimes & { capacity: number | null; teacher_id: string | null }
 
 export class Series extends Effect.Service<Series>()("Series", {
   dependencies: [Events.Default, Offerings.Default, Orgs.Default, Jobs.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
@@ -41,41 +41,66 @@ export class Series extends Effect.Service<Series>()("Series", {
     const store = sessionStore(sql)
 
     const check = (draft: Draft, course: boolean, today: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (draft.starts_on > addDays(today, LONGEST_WINDOW_DAYS)) {
-          return yield* badRequest("invalid_starts_on", `starts_on: at most ${LONGEST_WINDOW_DAYS} days ahead (the longest booking window), so no later than ${addDays(today, LONGEST_WINDOW_DAYS)}`)
+          return yield* badRequest(
+            "invalid_starts_on",
+            `starts_on: at most ${LONGEST_WINDOW_DAYS} days ahead (the longest booking window), so no later than ${addDays(today, LONGEST_WINDOW_DAYS)}`
+          )
         }
         if ((draft.start_time === null) !== (draft.end_time === null)) {
           return yield* badRequest("invalid_times", "send start_time and end_time together, or neither for all day")
         }
-        if (draft.start_time === "24:00:00") return yield* badRequest("invalid_start_time", "start_time: a time starts before 24:00")
-        if (!validTimes(draft)) return yield* badRequest("invalid_times", "end_time must be after start_time (use span_days 1 to run overnight)")
-        if (draft.ends_on !== null && draft.ends_on < draft.starts_on) return yield* badRequest("invalid_ends_on", "ends_on is before starts_on")
+        if (draft.start_time === "24:00:00")
+          return yield* badRequest("invalid_start_time", "start_time: a time starts before 24:00")
+        if (!validTimes(draft))
+          return yield* badRequest(
+            "invalid_times",
+            "end_time must be after start_time (use span_days 1 to run overnight)"
+          )
+        if (draft.ends_on !== null && draft.ends_on < draft.starts_on)
+          return yield* badRequest("invalid_ends_on", "ends_on is before starts_on")
         if (course && draft.repeat !== "none" && draft.ends_on === null) {
           return yield* conflict("invalid_entry", "a course's repeating entry needs ends_on")
         }
       })
 
     /** Creates the entry's times from today (or its first date) through made_until. */
-    const materialize = (row: { id: string; org_id: string; offering_id: string } & Draft, zone: string, from: string, until: string) =>
-      Effect.gen(function*() {
+    const materialize = (
+      row: { id: string; org_id: string; offering_id: string } & Draft,
+      zone: string,
+      from: string,
+      until: string
+    ) =>
+      Effect.gen(function* () {
         const times = timesBetween(row, from, until, zone)
-        yield* store.insertTimes({ org_id: row.org_id, offering_id: row.offering_id, series_id: row.id, capacity: row.capacity, teacher_id: row.teacher_id }, times, yield* clock.now)
+        yield* store.insertTimes(
+          {
+            org_id: row.org_id,
+            offering_id: row.offering_id,
+            series_id: row.id,
+            capacity: row.capacity,
+            teacher_id: row.teacher_id
+          },
+          times,
+          yield* clock.now
+        )
       })
 
     const calendarChanged = (orgId: string, offeringId: string) =>
       Effect.flatMap(q.entries(orgId, offeringId), (entries) =>
-        events.append(orgId, [{ type: "offering.calendar_updated", data: { offering_id: offeringId, entries } }]))
+        events.append(orgId, [{ type: "offering.calendar_updated", data: { offering_id: offeringId, entries } }])
+      )
 
-    const list = fn("Series.list")(function*(offeringId: string) {
+    const list = fn("Series.list")(function* (offeringId: string) {
       const org = yield* CurrentOrg
       const offering = yield* offerings.load(offeringId)
       return { data: yield* q.entries(org.id, offering.id).pipe(Effect.orDie) }
     })
 
-    const create = fn("Series.create")(function*(input: EntryCreate) {
+    const create = fn("Series.create")(function* (input: EntryCreate) {
       const org = yield* CurrentOrg
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const offering = yield* offerings.load(input.offering_id, true)
         yield* requireCalendar(offering)
         yield* requireClassForCapacity(offering, input.capacity)
@@ -93,7 +118,14 @@ export class Series extends Effect.Service<Series>()("Series", {
         const now = yield* clock.now
         const today = todayIn(now, org.timezone)
         yield* check(draft, offering.course, today)
-        const row = { ...draft, id: crypto.randomUUID(), org_id: org.id, offering_id: offering.id, made_until: madeUntil(draft, today), created_at: now }
+        const row = {
+          ...draft,
+          id: crypto.randomUUID(),
+          org_id: org.id,
+          offering_id: offering.id,
+          made_until: madeUntil(draft, today),
+          created_at: now
+        }
         yield* store.insertSeries(row)
         yield* materialize(row, org.timezone, draft.starts_on > today ? draft.starts_on : today, row.made_until)
         yield* calendarChanged(org.id, offering.id)
@@ -110,9 +142,9 @@ export class Series extends Effect.Service<Series>()("Series", {
         from sessions s join offerings o on o.id = s.offering_id
         where s.series_id = ${seriesId} and s.starts_at > ${now} and s.state <> 'removed' for update of s`
 
-    const update = fn("Series.update")(function*(id: string, patch: EntryUpdate) {
+    const update = fn("Series.update")(function* (id: string, patch: EntryUpdate) {
       const org = yield* CurrentOrg
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const [current] = yield* q.oneSeries(org.id, id, true)
         if (current === undefined) return yield* notFound("calendar entry")
         const offering = yield* offerings.load(current.offering_id, true)
@@ -133,7 +165,9 @@ export class Series extends Effect.Service<Series>()("Series", {
         yield* check(draft, offering.course, today)
         const made_until = madeUntil(draft, today)
         yield* store.updateSeries(current.id, { ...draft, made_until }, now)
-        const timesChanged = (["starts_on", "start_time", "end_time", "span_days", "repeat", "ends_on"] as const).some((k) => draft[k] !== current[k])
+        const timesChanged = (["starts_on", "start_time", "end_time", "span_days", "repeat", "ends_on"] as const).some(
+          (k) => draft[k] !== current[k]
+        )
         if (timesChanged) {
           const future = yield* futureTimes(current.id, now)
           const unbooked = future.filter((t) => t.booked === 0 && t.state === "scheduled")
@@ -144,20 +178,31 @@ export class Series extends Effect.Service<Series>()("Series", {
           ...(patch.capacity === undefined ? {} : { capacity: draft.capacity })
         }
         if (Object.keys(carried).length > 0) yield* store.patchFuture(current.id, carried, now)
-        yield* materialize({ ...draft, id: current.id, org_id: org.id, offering_id: current.offering_id }, org.timezone, draft.starts_on > today ? draft.starts_on : today, made_until)
+        yield* materialize(
+          { ...draft, id: current.id, org_id: org.id, offering_id: current.offering_id },
+          org.timezone,
+          draft.starts_on > today ? draft.starts_on : today,
+          made_until
+        )
         yield* calendarChanged(org.id, current.offering_id)
         // More seats on the series' times: the waitlist hears of them as of any opening.
-        const wider = patch.capacity !== undefined && (draft.capacity ?? offering.capacity) > (current.capacity ?? offering.capacity)
+        const wider =
+          patch.capacity !== undefined &&
+          (draft.capacity ?? offering.capacity) > (current.capacity ?? offering.capacity)
         const opened = wider ? yield* openingsWhere(sql, { series_id: current.id }, now, (yield* Links).publicUrl) : []
-        if (opened.length > 0) yield* events.append(org.id, opened.map(({ type, data }) => ({ type, data })))
+        if (opened.length > 0)
+          yield* events.append(
+            org.id,
+            opened.map(({ type, data }) => ({ type, data }))
+          )
         const [updated] = yield* q.oneSeries(org.id, current.id, false)
         return toEntry(updated)
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
-    const remove = fn("Series.delete")(function*(id: string, cancelBookings: boolean | undefined) {
+    const remove = fn("Series.delete")(function* (id: string, cancelBookings: boolean | undefined) {
       const org = yield* CurrentOrg
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const [current] = yield* q.oneSeries(org.id, id, true)
         if (current === undefined) return yield* notFound("calendar entry")
         yield* offerings.load(current.offering_id, true)
@@ -165,10 +210,17 @@ export class Series extends Effect.Service<Series>()("Series", {
         const future = yield* futureTimes(current.id, now)
         const booked = future.filter((t) => t.booked > 0)
         if (booked.length > 0 && cancelBookings !== true) {
-          return yield* conflict("series_has_bookings", `${booked.length} future time(s) of this entry are booked; pass cancel_bookings=true to cancel them`)
+          return yield* conflict(
+            "series_has_bookings",
+            `${booked.length} future time(s) of this entry are booked; pass cancel_bookings=true to cancel them`
+          )
         }
         const cancelled = booked.length > 0 ? yield* bookings.cancelOnSessions(booked, "series_deleted") : 0
-        yield* store.applyAll(future.filter((t) => t.state === "scheduled"), { type: "remove", at: now.toISOString() }, now)
+        yield* store.applyAll(
+          future.filter((t) => t.state === "scheduled"),
+          { type: "remove", at: now.toISOString() },
+          now
+        )
         yield* store.deleteSeries(current.id, now)
         yield* calendarChanged(org.id, current.offering_id)
         return { cancelled }
@@ -176,7 +228,7 @@ export class Series extends Effect.Service<Series>()("Series", {
     })
 
     /** Keeps repeats about a year ahead as the engine clock moves. */
-    const extend = Effect.gen(function*() {
+    const extend = Effect.gen(function* () {
       const now = yield* clock.now
       const due = yield* sql<SeriesRow & { timezone: string }>`
         select x.*, o.timezone from series x join orgs o on o.id = x.org_id

@@ -1,14 +1,20 @@
 import { Effect, Option } from "effect"
-import { parseTimeInput } from "../../time/local.ts"
 import { badRequest, conflict } from "../../schema/errors.ts"
+import { parseTimeInput } from "../../time/local.ts"
 import { Orgs } from "../Orgs.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 
 /** Times on a calendar belong to classes and to appointments whose schedule is the calendar. */
 export const requireCalendar = (offering: OfferingRow) => {
-  if (offering.kind === "rental") return Effect.fail(conflict("not_on_calendar", "a rental takes its times from weekly hours, not a calendar"))
+  if (offering.kind === "rental")
+    return Effect.fail(conflict("not_on_calendar", "a rental takes its times from weekly hours, not a calendar"))
   if (offering.kind === "appointment" && offering.schedule === "hours") {
-    return Effect.fail(conflict("schedule_is_hours", "this appointment takes its times from weekly hours; set schedule to calendar first"))
+    return Effect.fail(
+      conflict(
+        "schedule_is_hours",
+        "this appointment takes its times from weekly hours; set schedule to calendar first"
+      )
+    )
   }
   return Effect.void
 }
@@ -20,7 +26,7 @@ export const requireClassForCapacity = (offering: OfferingRow, capacity: number 
 
 /** An unknown teacher (not on the org's team) is 400 not_a_member. */
 export const requireMember = (orgId: string, teacher: string | null | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (teacher == null) return
     const orgs = yield* Orgs
     if (Option.isNone(yield* orgs.member(orgId, teacher.toLowerCase()))) {
@@ -29,4 +35,4 @@ export const requireMember = (orgId: string, teacher: string | null | undefined)
   })
 
 /** HH:MM:SS from checked input (HH:MM, HH:MM:00, 24:00); null stays null. */
-export const full = (t: string | null | undefined) => (t == null ? null : parseTimeInput(t) ?? t)
+export const full = (t: string | null | undefined) => (t == null ? null : (parseTimeInput(t) ?? t))

@@ -13,10 +13,17 @@ export interface SessionRef {
  * What the calendar asks of bookings when times go away. Each runs inside the caller's transaction, which
  * already holds the session rows' locks. Implemented by the bookings service.
  */
-export class CalendarBookings extends Context.Tag("CalendarBookings")<CalendarBookings, {
-  /** guests refund: cancel and refund all; choose: cancel holds and reseller bookings, call off the rest. */
-  readonly sessionCancelled: (session: SessionRef, guests: "refund" | "choose", note: string | null, again: boolean) => Effect.Effect<void>
-  /** series.delete / removal of booked future times: cancel every booking on them; returns how many. */
-  readonly cancelOnSessions: (sessions: ReadonlyArray<SessionRef>, reason: string) => Effect.Effect<number>
-}>() {}
-
+export class CalendarBookings extends Context.Tag("CalendarBookings")<
+  CalendarBookings,
+  {
+    /** guests refund: cancel and refund all; choose: cancel holds and reseller bookings, call off the rest. */
+    readonly sessionCancelled: (
+      session: SessionRef,
+      guests: "refund" | "choose",
+      note: string | null,
+      again: boolean
+    ) => Effect.Effect<void>
+    /** series.delete / removal of booked future times: cancel every booking on them; returns how many. */
+    readonly cancelOnSessions: (sessions: ReadonlyArray<SessionRef>, reason: string) => Effect.Effect<number>
+  }
+>() {}

@@ -1,5 +1,5 @@
-import { occurrences, type Repeat } from "../../time/recurrence.ts"
 import { addDays, type LocalDate, toInstant, toLocal } from "../../time/local.ts"
+import { occurrences, type Repeat } from "../../time/recurrence.ts"
 
 export interface EntryTimes {
   readonly starts_on: LocalDate
@@ -47,14 +47,16 @@ export const localLength = (t: Pick<EntryTimes, "start_time" | "end_time" | "spa
  */
 export const timeOf = (entry: EntryTimes, day: LocalDate, zone: string): Time => {
   const last = addDays(day, entry.span_days)
-  const timed = entry.start_time !== null && entry.end_time !== null ? { start: entry.start_time, end: entry.end_time } : null
+  const timed =
+    entry.start_time !== null && entry.end_time !== null ? { start: entry.start_time, end: entry.end_time } : null
   const starts_at = toInstant(day, timed?.start ?? "00:00:00", zone)
   const length = localLength(entry)
-  const ends_at = timed === null
-    ? toInstant(addDays(last, 1), "00:00:00", zone)
-    : entry.span_days === 0
-    ? new Date(starts_at.getTime() + length)
-    : toInstant(last, timed.end, zone)
+  const ends_at =
+    timed === null
+      ? toInstant(addDays(last, 1), "00:00:00", zone)
+      : entry.span_days === 0
+        ? new Date(starts_at.getTime() + length)
+        : toInstant(last, timed.end, zone)
   return { occurs_on: day, starts_at, ends_at: ends_at > starts_at ? ends_at : new Date(starts_at.getTime() + length) }
 }
 

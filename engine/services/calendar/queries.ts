@@ -4,7 +4,7 @@ import type { SeriesRow } from "./rows.ts"
 import { toEntry } from "./rows.ts"
 
 /** Row queries shared by the calendar services. Every one is scoped by org. */
-export const calendarQueries = Effect.gen(function*() {
+export const calendarQueries = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const teacherJoin = (alias: string) => sql.unsafe(`left join members m on m.user_id = ${alias}.teacher_id`)
 
@@ -18,7 +18,8 @@ export const calendarQueries = Effect.gen(function*() {
       from series x ${teacherJoin("x")}
       where x.org_id = ${orgId} and x.id = ${id}::uuid and x.deleted_at is null ${lock ? sql`for update of x` : sql``}`
 
-  const entries = (orgId: string, offeringId: string) => Effect.map(seriesOf(orgId, offeringId), (rows) => rows.map(toEntry))
+  const entries = (orgId: string, offeringId: string) =>
+    Effect.map(seriesOf(orgId, offeringId), (rows) => rows.map(toEntry))
 
   return { seriesOf, oneSeries, entries, teacherJoin } as const
 })

@@ -41,7 +41,9 @@ export interface SessionRow extends TeacherCols {
 
 /** A teacher is named by their name, or the local part of their email until they set one. */
 export const teacherOf = (r: TeacherCols) =>
-  r.teacher_id === null ? null : { user_id: r.teacher_id, name: r.teacher_name ?? (r.teacher_email ?? "").split("@")[0] }
+  r.teacher_id === null
+    ? null
+    : { user_id: r.teacher_id, name: r.teacher_name ?? (r.teacher_email ?? "").split("@")[0] }
 
 export const toEntry = (r: SeriesRow): Entry => ({
   id: r.id,

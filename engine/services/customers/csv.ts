@@ -19,13 +19,13 @@ export const parseCsv = (text: string): { rows: Array<Array<string>> } | { error
   for (let i = 0; i < s.length; i++) {
     const c = s[i]
     if (quoted) {
-      if (c !== "\"") {
+      if (c !== '"') {
         field += c
-      } else if (s[i + 1] === "\"") {
-        field += "\""
+      } else if (s[i + 1] === '"') {
+        field += '"'
         i++
       } else quoted = false
-    } else if (c === "\"") {
+    } else if (c === '"') {
       if (field !== "") return { error: `a quote in the middle of an unquoted field (record ${rows.length + 1})` }
       quoted = true
       wasQuoted = true

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import type { customerStore } from "../../store/customers.ts"
 import { truncateChars } from "../../schema/common.ts"
 import { isEmail, isPhone } from "../../schema/customer.ts"
+import type { customerStore } from "../../store/customers.ts"
 import type { ImportRow } from "./csv.ts"
 
 export const BATCH_SIZE = 500
@@ -37,8 +37,13 @@ export const cleanRows = (rows: ReadonlyArray<ImportRow>) => {
  * One batch in one statement: new emails become customers; existing ones gain only a missing name or
  * phone. created + updated + skipped = the batch's rows (a row naming an existing customer is updated).
  */
-export const importBatch = (store: Effect.Effect.Success<typeof customerStore>, orgId: string, rows: ReadonlyArray<ImportRow>, at: Date) =>
-  Effect.gen(function*() {
+export const importBatch = (
+  store: Effect.Effect.Success<typeof customerStore>,
+  orgId: string,
+  rows: ReadonlyArray<ImportRow>,
+  at: Date
+) =>
+  Effect.gen(function* () {
     const { customers, valid } = cleanRows(rows)
     const skipped = rows.length - valid
     if (customers.length === 0) return { created: 0, updated: 0, skipped }

@@ -1,10 +1,10 @@
+import { randomUUID } from "node:crypto"
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import { minorUnits } from "../../schema/currency.ts"
+import { hashGiftCode, newGiftCode, recordMove } from "../../store/giftCards.ts"
 import type { NewEvent } from "../Events.ts"
 import type { Mail } from "../mail/Mail.ts"
-import { hashGiftCode, newGiftCode, recordMove } from "../../store/giftCards.ts"
 
 /** A purchase as stored (migration 0086). */
 export interface PurchaseRow {
@@ -43,18 +43,39 @@ export const formatAmount = (cents: number, currency: string, locale: string) =>
  * in this transaction). Runs in the caller's transaction with the purchase row locked and unpaid. The event
  * `gift_card.purchased` it returns never carries the code.
  */
-export const issuePurchased = (sql: SqlClient.SqlClient, mail: Mail, p: PurchaseRow, paymentIntentId: string, now: Date) =>
-  Effect.gen(function*() {
+export const issuePurchased = (
+  sql: SqlClient.SqlClient,
+  mail: Mail,
+  p: PurchaseRow,
+  paymentIntentId: string,
+  now: Date
+) =>
+  Effect.gen(function* () {
     const code = newGiftCode()
     const cardId = randomUUID()
     const note = `bought${p.buyer_name ? ` by ${p.buyer_name}` : p.buyer_email ? ` by ${p.buyer_email}` : ""} (purchase ${p.id})`
-    yield* sql`insert into gift_cards ${
-      sql.insert({
-        id: cardId, org_id: p.org_id, code_hash: hashGiftCode(code), last4: code.slice(-4), amount_cents: p.amount_cents, balance_cents: p.amount_cents,
-        currency: p.currency, for_email: p.for_email, note, created_at: now, updated_at: null
-      })
-    }`
-    yield* recordMove(sql, { org_id: p.org_id, gift_card_id: cardId, booking_id: null, cents: p.amount_cents, kind: "issue", note, at: now })
+    yield* sql`insert into gift_cards ${sql.insert({
+      id: cardId,
+      org_id: p.org_id,
+      code_hash: hashGiftCode(code),
+      last4: code.slice(-4),
+      amount_cents: p.amount_cents,
+      balance_cents: p.amount_cents,
+      currency: p.currency,
+      for_email: p.for_email,
+      note,
+      created_at: now,
+      updated_at: null
+    })}`
+    yield* recordMove(sql, {
+      org_id: p.org_id,
+      gift_card_id: cardId,
+      booking_id: null,
+      cents: p.amount_cents,
+      kind: "issue",
+      note,
+      at: now
+    })
     yield* sql`update gift_purchases set status = 'paid', gift_card_id = ${cardId}, payment_intent_id = ${paymentIntentId}, paid_at = ${now} where id = ${p.id}`
     const [org] = yield* sql<{ name: string; locale: string }>`select name, locale from orgs where id = ${p.org_id}`
     const amount = formatAmount(p.amount_cents, p.currency, org?.locale ?? "en")
@@ -71,11 +92,19 @@ export const issuePurchased = (sql: SqlClient.SqlClient, mail: Mail, p: Purchase
       ].join("\n"),
       ...(p.buyer_email ? { replyTo: p.buyer_email } : {})
     })
-    return [{
-      type: "gift_card.purchased",
-      data: {
-        gift_card_id: cardId, gift_purchase_id: p.id, amount_cents: p.amount_cents, currency: p.currency, for_email: p.for_email,
-        buyer_email: p.buyer_email, source: p.source, payment_intent_id: paymentIntentId
+    return [
+      {
+        type: "gift_card.purchased",
+        data: {
+          gift_card_id: cardId,
+          gift_purchase_id: p.id,
+          amount_cents: p.amount_cents,
+          currency: p.currency,
+          for_email: p.for_email,
+          buyer_email: p.buyer_email,
+          source: p.source,
+          payment_intent_id: paymentIntentId
+        }
       }
-    }] satisfies ReadonlyArray<NewEvent>
+    ] satisfies ReadonlyArray<NewEvent>
   })

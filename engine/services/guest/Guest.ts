@@ -1,18 +1,18 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Outdoors } from "../../ports/Outdoors.ts"
+import { minorUnits } from "../../schema/currency.ts"
 import { conflict, notFound } from "../../schema/errors.ts"
 import type { GuestView } from "../../schema/guest.ts"
-import { Bookings } from "../bookings/Bookings.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
-import { Availability } from "../calendar/Availability.ts"
+import { fn } from "../../tracing.ts"
+import { Bookings } from "../bookings/Bookings.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, type Plan, RequestSurface } from "../CurrentOrg.ts"
+import { Availability } from "../calendar/Availability.ts"
 import { guestPage, Links, payAgainPage, waiverPage } from "../Links.ts"
 import { Messages } from "../messages/Messages.ts"
-import { minorUnits } from "../../schema/currency.ts"
 import { type GuestActions, guestActions } from "./policy.ts"
-import { fn } from "../../tracing.ts"
 
 type Row = BookingRow & {
   readonly o_name: string
@@ -34,12 +34,17 @@ type Row = BookingRow & {
 }
 
 /** Where the meeting point opens on a map: the place id when set, else the coordinates. */
-export const mapUrl = (r: { o_location: string | null; o_lat: number | null; o_lon: number | null; o_place_id: string | null }) =>
+export const mapUrl = (r: {
+  o_location: string | null
+  o_lat: number | null
+  o_lon: number | null
+  o_place_id: string | null
+}) =>
   r.o_place_id !== null
     ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(r.o_location ?? "")}&query_place_id=${encodeURIComponent(r.o_place_id)}`
     : r.o_lat !== null && r.o_lon !== null
-    ? `https://www.openstreetmap.org/?mlat=${r.o_lat}&mlon=${r.o_lon}#map=16/${r.o_lat}/${r.o_lon}`
-    : null
+      ? `https://www.openstreetmap.org/?mlat=${r.o_lat}&mlon=${r.o_lon}#map=16/${r.o_lat}/${r.o_lon}`
+      : null
 
 /**
  * The guest's own page's side (/b/{handle} and /api/v1/guest/{handle}): the handle is the credential and reaches
@@ -49,7 +54,7 @@ export const mapUrl = (r: { o_location: string | null; o_lat: number | null; o_l
  */
 export class Guest extends Effect.Service<Guest>()("Guest", {
   dependencies: [Bookings.Default, Availability.Default, Messages.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const bookings = yield* Bookings
@@ -58,7 +63,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     const links = yield* Links
 
     const load = (handle: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (!/^[A-Za-z0-9_-]{16,64}$/.test(handle)) return yield* notFound("booking")
         const [row] = yield* sql<Row>`
           select b.*, o.name as o_name, o.kind as o_kind, o.location as o_location, o.lat as o_lat, o.lon as o_lon, o.place_id as o_place_id,
@@ -72,26 +77,61 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     /** Runs an operation as the booking's org, from the guest page. */
     const asOrg = <A, E, R>(r: Row, effect: Effect.Effect<A, E, R>) =>
       effect.pipe(
-        Effect.provideService(CurrentOrg, { id: r.org_id, timezone: r.g_timezone, currency: r.g_currency, plan: r.g_plan, apiKeyId: "guest", role: "staff", userId: null }),
+        Effect.provideService(CurrentOrg, {
+          id: r.org_id,
+          timezone: r.g_timezone,
+          currency: r.g_currency,
+          plan: r.g_plan,
+          apiKeyId: "guest",
+          role: "staff",
+          userId: null
+        }),
         Effect.provideService(RequestSurface, "widget")
       )
 
-    const paidOf = (r: Row) => (r.paid_cents ?? 0)
+    const paidOf = (r: Row) => r.paid_cents ?? 0
     const actionsOf = (r: Row, now: Date): GuestActions =>
-      guestActions({
-        status: r.status, keeps_place: r.keeps_place, expires_at: r.expires_at, starts_at: r.starts_at, choose_by: r.choose_by,
-        series_id: r.series_id, guest_cancel_hours: r.guest_cancel_hours,
-        due_online_cents: r.status === "held" && r.g_payments === "online" && r.checkout_url !== null ? Math.max(0, r.total_cents - r.gift_cents) : 0,
-        nothing_to_pay: r.total_cents - r.gift_cents <= 0
-      }, r.g_cancel_hours, now)
+      guestActions(
+        {
+          status: r.status,
+          keeps_place: r.keeps_place,
+          expires_at: r.expires_at,
+          starts_at: r.starts_at,
+          choose_by: r.choose_by,
+          series_id: r.series_id,
+          guest_cancel_hours: r.guest_cancel_hours,
+          due_online_cents:
+            r.status === "held" && r.g_payments === "online" && r.checkout_url !== null
+              ? Math.max(0, r.total_cents - r.gift_cents)
+              : 0,
+          nothing_to_pay: r.total_cents - r.gift_cents <= 0
+        },
+        r.g_cancel_hours,
+        now
+      )
 
     const view = (r: Row, now: Date): GuestView => {
       const actions = actionsOf(r, now)
       return {
         reference: r.reference,
         status: r.status,
-        offering: { id: r.offering_id, name: r.o_name, kind: r.o_kind, location: r.o_location, map_url: mapUrl(r), lat: r.o_lat, lon: r.o_lon, gauge_site: r.o_gauge_site },
-        org: { name: r.g_name, timezone: r.g_timezone, currency: r.g_currency, currency_minor_units: minorUnits(r.g_currency), locale: r.g_locale },
+        offering: {
+          id: r.offering_id,
+          name: r.o_name,
+          kind: r.o_kind,
+          location: r.o_location,
+          map_url: mapUrl(r),
+          lat: r.o_lat,
+          lon: r.o_lon,
+          gauge_site: r.o_gauge_site
+        },
+        org: {
+          name: r.g_name,
+          timezone: r.g_timezone,
+          currency: r.g_currency,
+          currency_minor_units: minorUnits(r.g_currency),
+          locale: r.g_locale
+        },
         guest: { name: r.c_name, email: r.c_email },
         starts_at: r.starts_at.toISOString(),
         ends_at: r.ends_at.toISOString(),
@@ -106,13 +146,18 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
         cancelled_at: r.cancelled_at?.toISOString() ?? null,
         refund_cents: r.status === "cancelled" ? (r.refund_cents ?? r.charged_cents ?? 0) : null,
         refunded_at: r.refunded_at?.toISOString() ?? null,
-        waiver: r.waiver_token === null || r.status === "cancelled"
-          ? null
-          : { needed: r.waiver_needed ?? r.quantity, signed: r.waiver_signed, url: waiverPage(links.publicUrl, r.waiver_token) },
+        waiver:
+          r.waiver_token === null || r.status === "cancelled"
+            ? null
+            : {
+                needed: r.waiver_needed ?? r.quantity,
+                signed: r.waiver_signed,
+                url: waiverPage(links.publicUrl, r.waiver_token)
+              },
         actions: {
           cancel_until: actions.cancel_until?.toISOString() ?? null,
           move_until: actions.move_until?.toISOString() ?? null,
-          cancel_refunds_cents: actions.cancel_until === null ? 0 : r.charged_cents ?? 0,
+          cancel_refunds_cents: actions.cancel_until === null ? 0 : (r.charged_cents ?? 0),
           pay_url: actions.pay ? payAgainPage(links.publicUrl, r.handle) : null,
           can_confirm: actions.confirm,
           why_not: actions.why_not
@@ -127,79 +172,126 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     /** The row again after a change, as the guest sees it. */
     const reread = (handle: string) => get(handle)
 
-    const cancel = fn("Guest.cancel")(function*(handle: string) {
+    const cancel = fn("Guest.cancel")(function* (handle: string) {
       const r = yield* load(handle)
       const now = yield* clock.now
       const actions = actionsOf(r, now)
-      if (actions.cancel_until === null) return yield* conflict("guest_cannot_cancel", actions.why_not ?? "this booking cannot be cancelled here")
+      if (actions.cancel_until === null)
+        return yield* conflict("guest_cannot_cancel", actions.why_not ?? "this booking cannot be cancelled here")
       yield* asOrg(r, bookings.cancel(r.id, { reason: "guest" }))
       return yield* reread(handle)
     })
 
     /** Confirms a hold that waits for the guest (made by an assistant, nothing to pay). */
-    const confirm = fn("Guest.confirm")(function*(handle: string) {
+    const confirm = fn("Guest.confirm")(function* (handle: string) {
       const r = yield* load(handle)
       if (!actionsOf(r, yield* clock.now).confirm) {
-        return yield* conflict("guest_cannot_confirm", r.status === "confirmed" ? "this booking is confirmed already" : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)")
+        return yield* conflict(
+          "guest_cannot_confirm",
+          r.status === "confirmed"
+            ? "this booking is confirmed already"
+            : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)"
+        )
       }
       yield* asOrg(r, bookings.confirm(r.id))
       return yield* reread(handle)
     })
 
-    const move = fn("Guest.move")(function*(handle: string, to: { starts_at?: Date | undefined; session_id?: string | undefined }) {
+    const move = fn("Guest.move")(function* (
+      handle: string,
+      to: { starts_at?: Date | undefined; session_id?: string | undefined }
+    ) {
       const r = yield* load(handle)
       const now = yield* clock.now
       const actions = actionsOf(r, now)
       if (actions.move_until === null) {
-        return yield* conflict("guest_cannot_move", r.series_id !== null ? "a course booking holds every time of its course and cannot move" : actions.why_not ?? "this booking cannot move here")
+        return yield* conflict(
+          "guest_cannot_move",
+          r.series_id !== null
+            ? "a course booking holds every time of its course and cannot move"
+            : (actions.why_not ?? "this booking cannot move here")
+        )
       }
-      yield* asOrg(r, bookings.move(r.id, { ...(to.starts_at ? { starts_at: to.starts_at } : {}), ...(to.session_id ? { session_id: to.session_id } : {}) }))
+      yield* asOrg(
+        r,
+        bookings.move(r.id, {
+          ...(to.starts_at ? { starts_at: to.starts_at } : {}),
+          ...(to.session_id ? { session_id: to.session_id } : {})
+        })
+      )
       return yield* reread(handle)
     })
 
     /** The offering's bookable times, to move to. */
     const times = (handle: string, query: { from?: string | undefined; to?: string | undefined }) =>
-      Effect.flatMap(load(handle), (r) => asOrg(r, availability.get(r.offering_id, { ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) })))
+      Effect.flatMap(load(handle), (r) =>
+        asOrg(
+          r,
+          availability.get(r.offering_id, {
+            ...(query.from ? { from: query.from } : {}),
+            ...(query.to ? { to: query.to } : {})
+          })
+        )
+      )
 
     const thread = (handle: string) =>
       Effect.flatMap(load(handle), (r) =>
         Effect.map(asOrg(r, messages.list({ booking_id: r.id })), (page) => ({
-          data: page.data.map((m) => ({ id: m.id, from: m.direction === "inbound" ? "guest" as const : "business" as const, body: m.body, created_at: m.created_at }))
-        })))
+          data: page.data.map((m) => ({
+            id: m.id,
+            from: m.direction === "inbound" ? ("guest" as const) : ("business" as const),
+            body: m.body,
+            created_at: m.created_at
+          }))
+        }))
+      )
 
-    const write = fn("Guest.write")(function*(handle: string, body: string) {
+    const write = fn("Guest.write")(function* (handle: string, body: string) {
       const r = yield* load(handle)
       const m = yield* messages.fromPage({ org_id: r.org_id, booking_id: r.id, customer_id: r.customer_id, text: body })
       return { id: m.id, from: "guest" as const, body: m.body, created_at: m.created_at }
     })
 
     /** The booking as an iCalendar event (RFC 5545), to add to a calendar. */
-    const ics = (handle: string) =>
-      Effect.map(load(handle), (r) => icsOf(r, guestPage(links.publicUrl, r.handle)))
+    const ics = (handle: string) => Effect.map(load(handle), (r) => icsOf(r, guestPage(links.publicUrl, r.handle)))
 
     /** The weather at the meeting point for the start, and the river gauge's latest reading: each when it answers. */
     const outdoors = (handle: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const r = yield* load(handle)
         const now = yield* clock.now
         const port = yield* Outdoors
         if (r.status === "cancelled") return { weather: Option.none(), gauge: Option.none() }
-        return yield* Effect.all({
-          weather: r.o_lat !== null && r.o_lon !== null ? port.weather(r.o_lat, r.o_lon, r.starts_at, now) : Effect.succeed(Option.none()),
-          gauge: r.o_gauge_site !== null ? port.gauge(r.o_gauge_site) : Effect.succeed(Option.none())
-        }, { concurrency: 2 })
+        return yield* Effect.all(
+          {
+            weather:
+              r.o_lat !== null && r.o_lon !== null
+                ? port.weather(r.o_lat, r.o_lon, r.starts_at, now)
+                : Effect.succeed(Option.none()),
+            gauge: r.o_gauge_site !== null ? port.gauge(r.o_gauge_site) : Effect.succeed(Option.none())
+          },
+          { concurrency: 2 }
+        )
       })
 
     return { get, confirm, cancel, move, times, thread, write, ics, outdoors } as const
   })
 }) {}
 
-const icsDate = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "")
+const icsDate = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "")
 const icsText = (s: string) => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, "\\n")
 
 export const icsOf = (r: Row, url: string) =>
-  [
-    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//booking-engine//guest page//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+  `${[
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//booking-engine//guest page//EN",
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
     "BEGIN:VEVENT",
     `UID:${r.id}@booking-engine`,
     `DTSTAMP:${icsDate(r.updated_at ?? r.created_at)}`,
@@ -211,8 +303,11 @@ export const icsOf = (r: Row, url: string) =>
     `DESCRIPTION:${icsText(`Booking ${r.reference}. Manage it at ${url}`)}`,
     `URL:${url}`,
     `STATUS:${r.status === "cancelled" ? "CANCELLED" : r.status === "held" ? "TENTATIVE" : "CONFIRMED"}`,
-    "END:VEVENT", "END:VCALENDAR"
-  ].map(fold).join("\r\n") + "\r\n"
+    "END:VEVENT",
+    "END:VCALENDAR"
+  ]
+    .map(fold)
+    .join("\r\n")}\r\n`
 
 /** Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1). */
 const fold = (line: string) => {

@@ -42,22 +42,50 @@ export const guestHours = (booking: number | null, org: number | null): number |
 
 export const guestActions = (b: GuestFacts, orgHours: number | null, now: Date): GuestActions => {
   const t = now.getTime()
-  const none = (why: string): GuestActions => ({ cancel_until: null, move_until: null, pay: false, confirm: false, why_not: why })
+  const none = (why: string): GuestActions => ({
+    cancel_until: null,
+    move_until: null,
+    pay: false,
+    confirm: false,
+    why_not: why
+  })
   if (b.status === "cancelled") return none("This booking is cancelled.")
   if (b.status === "held") {
     // A hold can be let go until it lapses (or, with no expiry, until the start).
     const until = Math.min(b.expires_at?.getTime() ?? Infinity, b.starts_at.getTime())
     return b.keeps_place && until > t
-      ? { cancel_until: new Date(until), move_until: null, pay: b.due_online_cents > 0, confirm: b.nothing_to_pay, why_not: null }
-      : { ...none(b.starts_at.getTime() <= t ? "This booking has started." : "This hold has lapsed."), pay: b.due_online_cents > 0 && b.starts_at.getTime() > t }
+      ? {
+          cancel_until: new Date(until),
+          move_until: null,
+          pay: b.due_online_cents > 0,
+          confirm: b.nothing_to_pay,
+          why_not: null
+        }
+      : {
+          ...none(b.starts_at.getTime() <= t ? "This booking has started." : "This hold has lapsed."),
+          pay: b.due_online_cents > 0 && b.starts_at.getTime() > t
+        }
   }
   if (b.choose_by !== null && b.choose_by.getTime() > t) {
-    return { cancel_until: b.choose_by, move_until: b.series_id === null ? b.choose_by : null, pay: false, confirm: false, why_not: null }
+    return {
+      cancel_until: b.choose_by,
+      move_until: b.series_id === null ? b.choose_by : null,
+      pay: false,
+      confirm: false,
+      why_not: null
+    }
   }
   if (b.starts_at.getTime() <= t) return none("This booking has started.")
   const hours = guestHours(b.guest_cancel_hours, orgHours)
   if (hours === null) return none("Changes to this booking are made by the business: write to them below.")
   const until = new Date(b.starts_at.getTime() - hours * HOUR_MS)
-  if (until.getTime() <= t) return none(`Changes on this page close ${hours} hours before the start: write to the business below.`)
-  return { cancel_until: until, move_until: b.series_id === null ? until : null, pay: false, confirm: false, why_not: null }
+  if (until.getTime() <= t)
+    return none(`Changes on this page close ${hours} hours before the start: write to the business below.`)
+  return {
+    cancel_until: until,
+    move_until: b.series_id === null ? until : null,
+    pay: false,
+    confirm: false,
+    why_not: null
+  }
 }

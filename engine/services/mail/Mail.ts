@@ -1,13 +1,13 @@
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Cause, Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import { Mailer } from "../../ports/Mailer.ts"
 import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
+import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
 import { afterFailure, BATCH, insertMail, LEASE_SECONDS, MAX_BATCHES, type OutboxRow, VACUUM_EVERY } from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
-import { fn, traced } from "../../tracing.ts"
 
 export interface NewMail {
   readonly to: string
@@ -59,7 +59,7 @@ const SENT: PreparedStatement = {
  */
 export class Mail extends Effect.Service<Mail>()("Mail", {
   dependencies: [Jobs.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const mailer = yield* Mailer
@@ -67,7 +67,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const parallel = mailer.parallel ?? 4
     const jobs = yield* Jobs
 
-    const enqueue = fn("Mail.enqueue")(function*(orgId: string, mail: NewMail) {
+    const enqueue = fn("Mail.enqueue")(function* (orgId: string, mail: NewMail) {
       const at = yield* clock.now
       const id = randomUUID()
       yield* insertMail(sql, {
@@ -88,13 +88,13 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     })
 
     /** Erasure: mail to an address (sent or not) leaves the org's outbox. */
-    const forget = fn("Mail.forget")(function*(orgId: string, address: string) {
+    const forget = fn("Mail.forget")(function* (orgId: string, address: string) {
       yield* sql`with m as (delete from mail_outbox where org_id = ${orgId} and lower(to_address) = lower(${address}) returning id)
         delete from mail_queue where mail_id in (select id from m)`.pipe(Effect.orDie)
     })
 
     /** One statement: takes due mail no other instance holds and leases it by moving its due time in the queue. */
-    const claim = Effect.gen(function*() {
+    const claim = Effect.gen(function* () {
       const now = yield* clock.now
       const lease = new Date(now.getTime() + LEASE_SECONDS * 1000)
       return yield* prepared.run<OutboxRow>(CLAIM, [lease, now, BATCH])
@@ -110,18 +110,23 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
 
     /** Sends one; true when the mail server took it (marked sent with the others of its batch), else its retry is saved. */
     const deliver = (row: OutboxRow) =>
-      Effect.suspend(() => mailer.send({ to: row.to_address, ...contentOf(row), replyTo: row.reply_to ?? undefined })).pipe(
+      Effect.suspend(() =>
+        mailer.send({ to: row.to_address, ...contentOf(row), replyTo: row.reply_to ?? undefined })
+      ).pipe(
         Effect.matchEffect({
           onSuccess: () => Effect.succeed(true),
           onFailure: (e) =>
             Effect.flatMap(clock.now, (now) => {
               const next = afterFailure(row.attempts + 1, now)
-              const queue = next.next_at === null
-                ? sql`delete from mail_queue where mail_id = ${row.id}`
-                : sql`update mail_queue set due_at = ${next.next_at} where mail_id = ${row.id}`
-              return sql`with q as (${queue}) update mail_outbox set ${
-                sql.update({ attempts: row.attempts + 1, last_error: e.message.slice(0, 1000), ...next })
-              } where id = ${row.id}`.pipe(Effect.as(false))
+              const queue =
+                next.next_at === null
+                  ? sql`delete from mail_queue where mail_id = ${row.id}`
+                  : sql`update mail_queue set due_at = ${next.next_at} where mail_id = ${row.id}`
+              return sql`with q as (${queue}) update mail_outbox set ${sql.update({
+                attempts: row.attempts + 1,
+                last_error: e.message.slice(0, 1000),
+                ...next
+              })} where id = ${row.id}`.pipe(Effect.as(false))
             })
         }),
         traced("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
@@ -131,10 +136,14 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
 
     /** The batch's sent mail in one statement; a message to a guest is delivered when the mail server accepts it. */
     const markSent = (rows: ReadonlyArray<OutboxRow>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (rows.length === 0) return
         const now = yield* clock.now
-        yield* prepared.run(SENT, [now, rows.map((r) => r.id), rows.filter((r) => r.kind === "message").map((r) => r.id)])
+        yield* prepared.run(SENT, [
+          now,
+          rows.map((r) => r.id),
+          rows.filter((r) => r.kind === "message").map((r) => r.id)
+        ])
         sinceVacuum += rows.length
       })
 
@@ -142,13 +151,15 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const vacuumQueue = Effect.suspend(() => {
       if (sinceVacuum < VACUUM_EVERY) return Effect.void
       sinceVacuum = 0
-      return sql.unsafe("vacuum mail_queue").pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("mail: vacuum of its queue failed", Cause.squash(cause)))
-      )
+      return sql
+        .unsafe("vacuum mail_queue")
+        .pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning("mail: vacuum of its queue failed", Cause.squash(cause)))
+        )
     })
 
     /** One batch: claimed, sent, marked; true when it came full and the mail server took every mail. */
-    const sendBatch = Effect.gen(function*() {
+    const sendBatch = Effect.gen(function* () {
       const rows = yield* claim
       const sent = yield* Effect.forEach(rows, deliver, parallel > 1 ? { concurrency: parallel } : undefined)
       const took = rows.filter((_, i) => sent[i])
@@ -160,7 +171,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     // and one batch a pass capped mail at 50 a second per instance (a steady 300 bookings a second left it ever
     // further behind). A batch with a failure ends the pass: while the mail server is down (each attempt may wait for
     // its time-out) a pass stays one batch long, so the other jobs of the pass (holds lapsing) are not held up.
-    const sendDue = Effect.gen(function*() {
+    const sendDue = Effect.gen(function* () {
       for (let i = 0; i < MAX_BATCHES; i++) if (!(yield* sendBatch)) break
       yield* vacuumQueue
     }).pipe(Effect.orDie, traced("Mail.sendDue"))
@@ -175,17 +186,27 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
      * Mail to an address, newest first, as it reads (guest mail rendered as it is sent), with the links it carries:
      * for a newcomer or a test without a mail server (admin API).
      */
-    const sentTo = fn("Mail.sentTo")(function*(address: string, limit = 50) {
+    const sentTo = fn("Mail.sentTo")(function* (address: string, limit = 50) {
       const rows = yield* sql<OutboxRow & { created_at: Date; sent_at: Date | null }>`
         select id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars, created_at, sent_at,
           (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org
-        from mail_outbox where lower(to_address) = lower(${address}) order by created_at desc, id desc limit ${limit}`.pipe(Effect.orDie)
+        from mail_outbox where lower(to_address) = lower(${address}) order by created_at desc, id desc limit ${limit}`.pipe(
+        Effect.orDie
+      )
       return {
         data: rows.map((r) => {
           const content = contentOf(r)
           return {
-            id: r.id, org_id: r.org_id, to: r.to_address, kind: r.kind, subject: content.subject, text: content.text,
-            reply_to: r.reply_to, booking_id: r.booking_id, created_at: r.created_at.toISOString(), sent_at: r.sent_at?.toISOString() ?? null,
+            id: r.id,
+            org_id: r.org_id,
+            to: r.to_address,
+            kind: r.kind,
+            subject: content.subject,
+            text: content.text,
+            reply_to: r.reply_to,
+            booking_id: r.booking_id,
+            created_at: r.created_at.toISOString(),
+            sent_at: r.sent_at?.toISOString() ?? null,
             links: [...new Set(content.text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])]
           }
         })

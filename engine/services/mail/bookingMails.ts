@@ -1,8 +1,8 @@
-import type { NewMail } from "./Mail.ts"
 import type { MailKind } from "../../schema/mailKinds.ts"
-import { type MailVars, renderMail } from "./render.ts"
-import { guestPage, payAgainPage, waiverPage } from "../Links.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
+import { guestPage, payAgainPage, waiverPage } from "../Links.ts"
+import type { NewMail } from "./Mail.ts"
+import { type MailVars, renderMail } from "./render.ts"
 
 export type BookingMailKind = MailKind
 
@@ -13,7 +13,9 @@ export type BookingMailKind = MailKind
  */
 export const bookingMail = (
   kind: BookingMailKind,
-  b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token"> & { readonly checkout_url?: string | null },
+  b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token"> & {
+    readonly checkout_url?: string | null
+  },
   to: string,
   offeringName: string,
   publicUrl: string,
@@ -25,7 +27,8 @@ export const bookingMail = (
     offering: offeringName,
     starts_at: b.starts_at ? b.starts_at.toISOString() : null,
     page_url: guestPage(publicUrl, b.handle),
-    waiver_url: b.waiver_token && (kind === "confirmed" || kind === "held") ? waiverPage(publicUrl, b.waiver_token) : null,
+    waiver_url:
+      b.waiver_token && (kind === "confirmed" || kind === "held") ? waiverPage(publicUrl, b.waiver_token) : null,
     note: note ?? null,
     pay_url: kind === "nudged" && b.checkout_url ? payAgainPage(publicUrl, b.handle) : null
   }

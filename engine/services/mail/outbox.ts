@@ -42,6 +42,9 @@ export const afterFailure = (attempts: number, now: Date) =>
  * Writes a mail and queues it (mail_queue, due at its next_at) in one statement, in the caller's transaction. Every
  * writer of mail_outbox does both: the sender reads only the queue (the booking's own statement does it in its CTEs).
  */
-export const insertMail = (sql: SqlClient.SqlClient, row: Parameters<SqlClient.SqlClient["insert"]>[0] & { readonly next_at: Date }) =>
+export const insertMail = (
+  sql: SqlClient.SqlClient,
+  row: Parameters<SqlClient.SqlClient["insert"]>[0] & { readonly next_at: Date }
+) =>
   sql`with m as (insert into mail_outbox ${sql.insert(row)} returning id, next_at)
     insert into mail_queue (mail_id, due_at) select id, next_at from m`

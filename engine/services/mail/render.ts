@@ -149,7 +149,14 @@ const whenFormat = (locale: string, timezone: string) => {
   if (f === undefined) {
     if (formats.size >= 1_000) formats.clear()
     f = new Intl.DateTimeFormat(locale, {
-      weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: timezone
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: timezone
     })
     formats.set(key, f)
   }
@@ -174,12 +181,17 @@ export const formatWhen = (instant: Date, timezone: string, locale: string): str
     : formatWhenIntl(instant, timezone, locale)
 
 export const formatWhenIntl = (instant: Date, timezone: string, locale: string): string => {
-  const parts = Object.fromEntries(whenFormat(locale, timezone).formatToParts(instant).map((p) => [p.type, p.value]))
+  const parts = Object.fromEntries(
+    whenFormat(locale, timezone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value])
+  )
   const strip = (s: string | undefined) => (s ?? "").replace(/\.$/, "")
   return `${strip(parts.weekday)} ${parts.day} ${strip(parts.month)} ${parts.year}, ${parts.hour}:${parts.minute} (${timezone})`
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 
 /** Replaces {{name}} with the value (escaped for HTML when asked); an unknown name becomes empty. */
 const fill = (template: string, values: Record<string, string>, html: boolean) =>
@@ -204,9 +216,10 @@ export const renderMail = (vars: MailVars, org: OrgMail): Rendered => {
     note: vars.note ?? ""
   }
   const own = org.templates[vars.kind] ?? {}
-  const subject = own.subject !== undefined
-    ? fill(own.subject, values, false)
-    : w.subjects[vars.kind].replace("{offering}", vars.offering).replace("{reference}", vars.reference)
+  const subject =
+    own.subject !== undefined
+      ? fill(own.subject, values, false)
+      : w.subjects[vars.kind].replace("{offering}", vars.offering).replace("{reference}", vars.reference)
   const lines: Array<[label: string, value: string, link: boolean]> = [
     ...(when ? [[w.when, when, false] as [string, string, boolean]] : []),
     [w.page, vars.page_url, true],
@@ -214,20 +227,23 @@ export const renderMail = (vars: MailVars, org: OrgMail): Rendered => {
     ...(vars.waiver_url ? [[w.waiver, vars.waiver_url, true] as [string, string, boolean]] : []),
     ...(vars.note ? [[w.note, vars.note, false] as [string, string, boolean]] : [])
   ]
-  const text = own.text !== undefined
-    ? fill(own.text, values, false)
-    : [`${subject}.`, ...lines.map(([label, value]) => `${label}: ${value}`)].join("\n")
+  const text =
+    own.text !== undefined
+      ? fill(own.text, values, false)
+      : [`${subject}.`, ...lines.map(([label, value]) => `${label}: ${value}`)].join("\n")
   const lang = escapeHtml(org.locale)
-  const html = own.html !== undefined
-    ? fill(own.html, values, true)
-    : [
-      `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
-      `<p>${escapeHtml(subject)}.</p>`,
-      ...lines.map(([label, value, link]) =>
-        link
-          ? `<p><a href="${escapeHtml(value)}">${escapeHtml(label)}</a></p>`
-          : `<p>${escapeHtml(label)}: ${escapeHtml(value)}</p>`),
-      `</body></html>`
-    ].join("\n")
+  const html =
+    own.html !== undefined
+      ? fill(own.html, values, true)
+      : [
+          `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
+          `<p>${escapeHtml(subject)}.</p>`,
+          ...lines.map(([label, value, link]) =>
+            link
+              ? `<p><a href="${escapeHtml(value)}">${escapeHtml(label)}</a></p>`
+              : `<p>${escapeHtml(label)}: ${escapeHtml(value)}</p>`
+          ),
+          `</body></html>`
+        ].join("\n")
   return { subject, text, html }
 }

@@ -1,12 +1,12 @@
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import { randomUUID } from "node:crypto"
 import { Drafter, type DraftRequest } from "../../ports/Drafter.ts"
+import { transaction } from "../../store/transaction.ts"
+import { traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
-import { traced } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
 
 /** Rows taken per pass, how long a taken row is left alone, how much of the conversation the drafter sees. */
 const BATCH = 10
@@ -29,7 +29,7 @@ interface DueRow {
  */
 export class Drafts extends Effect.Service<Drafts>()("Drafts", {
   dependencies: [Events.Default, Jobs.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
@@ -39,13 +39,21 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
     /** Asks for a draft of a reply to a guest's message; runs in the transaction that keeps the message. */
     const request = (input: { org_id: string; conversation_id: string; message_id: string }) =>
       drafter.enabled
-        ? Effect.flatMap(clock.now, (now) =>
-          sql`insert into message_drafts ${
-            sql.insert({ id: randomUUID(), org_id: input.org_id, conversation_id: input.conversation_id, in_reply_to: input.message_id, created_at: now, next_at: now })
-          } on conflict do nothing`)
+        ? Effect.flatMap(
+            clock.now,
+            (now) =>
+              sql`insert into message_drafts ${sql.insert({
+                id: randomUUID(),
+                org_id: input.org_id,
+                conversation_id: input.conversation_id,
+                in_reply_to: input.message_id,
+                created_at: now,
+                next_at: now
+              })} on conflict do nothing`
+          )
         : Effect.void
 
-    const claim = Effect.gen(function*() {
+    const claim = Effect.gen(function* () {
       const now = yield* clock.now
       return yield* sql<DueRow>`
         update message_drafts set next_at = ${new Date(now.getTime() + LEASE_MS)}
@@ -55,10 +63,17 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
 
     /** What the drafter sees: the org, the booking, and the conversation up to the guest's message. */
     const requestOf = (row: DueRow) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const [about] = yield* sql<{
-          org_name: string; timezone: string; locale: string; guest_name: string | null; erased: boolean
-          reference: string | null; offering: string | null; starts_at: Date | null; status: string | null
+          org_name: string
+          timezone: string
+          locale: string
+          guest_name: string | null
+          erased: boolean
+          reference: string | null
+          offering: string | null
+          starts_at: Date | null
+          status: string | null
         }>`select g.name as org_name, g.timezone, g.locale, c.name as guest_name, c.erased_at is not null as erased,
             b.reference, o.name as offering, b.starts_at, b.status
           from conversations v join orgs g on g.id = v.org_id join customers c on c.id = v.customer_id
@@ -71,17 +86,27 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
           order by seq desc limit ${CONTEXT_MESSAGES}`
         const request: DraftRequest = {
           org: { name: about.org_name, timezone: about.timezone, locale: about.locale },
-          booking: about.reference === null
-            ? null
-            : { reference: about.reference, offering: about.offering ?? "", starts_at: about.starts_at?.toISOString() ?? null, status: about.status ?? "" },
+          booking:
+            about.reference === null
+              ? null
+              : {
+                  reference: about.reference,
+                  offering: about.offering ?? "",
+                  starts_at: about.starts_at?.toISOString() ?? null,
+                  status: about.status ?? ""
+                },
           guest: { name: about.guest_name },
-          conversation: [...messages].reverse().map((m) => ({ from: m.direction === "inbound" ? "guest" as const : "business" as const, body: m.body, at: m.created_at.toISOString() }))
+          conversation: [...messages].reverse().map((m) => ({
+            from: m.direction === "inbound" ? ("guest" as const) : ("business" as const),
+            body: m.body,
+            at: m.created_at.toISOString()
+          }))
         }
         return request
       })
 
     const settle = (row: DueRow) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* requestOf(row)
         if (request === undefined) {
           yield* sql`update message_drafts set status = 'failed', error = 'the guest was erased', next_at = null where id = ${row.id}`
@@ -93,32 +118,56 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
           const failure = result.left
           const wait = BACKOFF_MS[row.attempts]
           const again = failure.retry && wait !== undefined
-          yield* Effect.logWarning(`message draft ${row.id}: ${failure.reason}${again ? "; will try again" : "; given up"}`)
-          yield* sql`update message_drafts set ${
-            sql.update({ attempts: row.attempts + 1, error: failure.reason.slice(0, 500), status: again ? "pending" : "failed", next_at: again ? new Date(now.getTime() + wait) : null })
-          } where id = ${row.id}`
+          yield* Effect.logWarning(
+            `message draft ${row.id}: ${failure.reason}${again ? "; will try again" : "; given up"}`
+          )
+          yield* sql`update message_drafts set ${sql.update({
+            attempts: row.attempts + 1,
+            error: failure.reason.slice(0, 500),
+            status: again ? "pending" : "failed",
+            next_at: again ? new Date(now.getTime() + wait) : null
+          })} where id = ${row.id}`
           return
         }
-        yield* Effect.gen(function*() {
-          const [v] = yield* sql<{ booking_id: string | null; customer_id: string }>`select booking_id, customer_id from conversations where id = ${row.conversation_id}`
-          const done = yield* sql<{ id: string }>`update message_drafts set status = 'drafted', body = ${result.right}, drafted_at = ${now},
+        yield* Effect.gen(function* () {
+          const [v] = yield* sql<{
+            booking_id: string | null
+            customer_id: string
+          }>`select booking_id, customer_id from conversations where id = ${row.conversation_id}`
+          const done = yield* sql<{
+            id: string
+          }>`update message_drafts set status = 'drafted', body = ${result.right}, drafted_at = ${now},
             attempts = ${row.attempts + 1}, error = null, next_at = null where id = ${row.id} and status = 'pending' returning id`
           if (done.length === 0) return
-          yield* events.append(row.org_id, [{
-            type: "message.drafted",
-            data: { id: row.id, in_reply_to: row.in_reply_to, booking_id: v.booking_id, customer_id: v.customer_id, channel: "email", body: result.right, created_at: now.toISOString() }
-          }])
+          yield* events.append(row.org_id, [
+            {
+              type: "message.drafted",
+              data: {
+                id: row.id,
+                in_reply_to: row.in_reply_to,
+                booking_id: v.booking_id,
+                customer_id: v.customer_id,
+                channel: "email",
+                body: result.right,
+                created_at: now.toISOString()
+              }
+            }
+          ])
         }).pipe(transaction(sql))
       })
 
-    const run = Effect.gen(function*() {
+    const run = Effect.gen(function* () {
       if (!drafter.enabled) return
       const rows = yield* claim
       yield* Effect.forEach(rows, (row) => settle(row), { concurrency: 4, discard: true })
     }).pipe(Effect.orDie, traced("Drafts.run"))
 
     if (drafter.enabled) {
-      yield* jobs.register({ name: "messages.drafts", run, next: sql`(select min(next_at) from message_drafts where status = 'pending')` })
+      yield* jobs.register({
+        name: "messages.drafts",
+        run,
+        next: sql`(select min(next_at) from message_drafts where status = 'pending')`
+      })
     }
 
     return { request, run } as const

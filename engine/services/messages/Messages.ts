@@ -1,16 +1,16 @@
+import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
 import { badRequest, notFound } from "../../schema/errors.ts"
 import type { Message } from "../../schema/message.ts"
+import { transaction } from "../../store/transaction.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Links, replyAddress } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Drafts } from "./Drafts.ts"
-import { fn } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
 
 type MessageRow = {
   readonly id: string
@@ -42,8 +42,16 @@ interface Conversation {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 export const toMessage = (r: MessageRow): Message => ({
-  id: r.id, booking_id: r.booking_id, customer_id: r.customer_id, direction: r.direction, channel: r.channel, body: r.body,
-  created_at: r.created_at.toISOString(), delivered_at: iso(r.delivered_at), failed_at: iso(r.failed_at), failure_reason: r.failure_reason
+  id: r.id,
+  booking_id: r.booking_id,
+  customer_id: r.customer_id,
+  direction: r.direction,
+  channel: r.channel,
+  body: r.body,
+  created_at: r.created_at.toISOString(),
+  delivered_at: iso(r.delivered_at),
+  failed_at: iso(r.failed_at),
+  failure_reason: r.failure_reason
 })
 
 /** What became of an inbound mail. */
@@ -57,7 +65,7 @@ const ACK = "Thank you for your message. We have received it and will reply as s
  */
 export class Messages extends Effect.Service<Messages>()("Messages", {
   dependencies: [Events.Default, Mail.Default, Drafts.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
@@ -73,32 +81,46 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
 
     /** The guest and booking a message is about: exactly one of booking_id and customer_id, of this org. */
     const subjectOf = (orgId: string, q: { booking_id?: string | undefined; customer_id?: string | undefined }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if ((q.booking_id === undefined) === (q.customer_id === undefined)) {
           return yield* badRequest("invalid_conversation", "give exactly one of booking_id and customer_id")
         }
         if (q.booking_id !== undefined) {
-          const [b] = yield* sql<{ customer_id: string }>`select customer_id from bookings where org_id = ${orgId} and id = ${q.booking_id}`.pipe(Effect.orDie)
+          const [b] = yield* sql<{
+            customer_id: string
+          }>`select customer_id from bookings where org_id = ${orgId} and id = ${q.booking_id}`.pipe(Effect.orDie)
           if (b === undefined) return yield* notFound("booking")
           return { customer_id: b.customer_id, booking_id: q.booking_id as string | null }
         }
-        const [c] = yield* sql<{ id: string }>`select id from customers where org_id = ${orgId} and id = ${q.customer_id!} and erased_at is null`.pipe(Effect.orDie)
+        const [c] = yield* sql<{
+          id: string
+        }>`select id from customers where org_id = ${orgId} and id = ${q.customer_id!} and erased_at is null`.pipe(
+          Effect.orDie
+        )
         if (c === undefined) return yield* notFound("customer")
         return { customer_id: c.id, booking_id: null as string | null }
       })
 
     const conversation = (orgId: string, about: { customer_id: string; booking_id: string | null }, create: boolean) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const key = sql`v.org_id = ${orgId} and v.customer_id = ${about.customer_id} and ${about.booking_id === null ? sql`v.booking_id is null` : sql`v.booking_id = ${about.booking_id}`}`
         const [found] = yield* conversationSql(key)
         if (found !== undefined || !create) return Option.fromNullable(found)
-        yield* sql`insert into conversations ${
-          sql.insert({ id: randomUUID(), org_id: orgId, customer_id: about.customer_id, booking_id: about.booking_id, reply_token: randomBytes(12).toString("hex"), created_at: yield* clock.now })
-        } on conflict do nothing`
+        yield* sql`insert into conversations ${sql.insert({
+          id: randomUUID(),
+          org_id: orgId,
+          customer_id: about.customer_id,
+          booking_id: about.booking_id,
+          reply_token: randomBytes(12).toString("hex"),
+          created_at: yield* clock.now
+        })} on conflict do nothing`
         return Option.fromNullable((yield* conversationSql(key))[0])
       })
 
-    const list = fn("Messages.list")(function*(q: { booking_id?: string | undefined; customer_id?: string | undefined }) {
+    const list = fn("Messages.list")(function* (q: {
+      booking_id?: string | undefined
+      customer_id?: string | undefined
+    }) {
       const org = yield* CurrentOrg
       const about = yield* subjectOf(org.id, q)
       const rows = yield* sql<MessageRow>`select m.* from messages m join conversations v on v.id = m.conversation_id
@@ -110,17 +132,36 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
 
     /** Writes a message out: the row, its mail (with the conversation's reply address) and message.sent, in one transaction. */
     const post = (v: Conversation, body: string, channel: "email" | "system") =>
-      Effect.gen(function*() {
-        if (v.email === null) return yield* badRequest("customer_erased", "this guest was erased: there is no one to write to")
+      Effect.gen(function* () {
+        if (v.email === null)
+          return yield* badRequest("customer_erased", "this guest was erased: there is no one to write to")
         const now = yield* clock.now
-        const subject = v.reference === null ? `A message from ${v.org_name}` : `A message from ${v.org_name} about booking ${v.reference}`
+        const subject =
+          v.reference === null
+            ? `A message from ${v.org_name}`
+            : `A message from ${v.org_name} about booking ${v.reference}`
         const mailId = yield* mail.enqueue(v.org_id, {
-          to: v.email, subject, text: body, kind: "message", bookingId: v.booking_id,
+          to: v.email,
+          subject,
+          text: body,
+          kind: "message",
+          bookingId: v.booking_id,
           replyTo: replyAddress(v.reply_token, v.reply_to_domain ?? defaultDomain)
         })
         const row: MessageRow = {
-          id: randomUUID(), org_id: v.org_id, conversation_id: v.id, booking_id: v.booking_id, customer_id: v.customer_id, direction: "outbound",
-          channel, body, mail_id: mailId, created_at: now, delivered_at: null, failed_at: null, failure_reason: null
+          id: randomUUID(),
+          org_id: v.org_id,
+          conversation_id: v.id,
+          booking_id: v.booking_id,
+          customer_id: v.customer_id,
+          direction: "outbound",
+          channel,
+          body,
+          mail_id: mailId,
+          created_at: now,
+          delivered_at: null,
+          failed_at: null,
+          failure_reason: null
         }
         yield* sql`insert into messages ${sql.insert(row)}`
         const message = toMessage(row)
@@ -128,10 +169,14 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         return message
       })
 
-    const send = fn("Messages.send")(function*(input: { booking_id?: string | undefined; customer_id?: string | undefined; body: string }) {
+    const send = fn("Messages.send")(function* (input: {
+      booking_id?: string | undefined
+      customer_id?: string | undefined
+      body: string
+    }) {
       const org = yield* CurrentOrg
       const about = yield* subjectOf(org.id, input)
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const v = yield* conversation(org.id, about, true)
         return yield* post(Option.getOrThrow(v), input.body, "email")
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
@@ -139,17 +184,32 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
 
     /** A guest's message, from a reply by email or their page: kept, the org's owners told, message.received, the acknowledgement. */
     const inbound = (v: Conversation, text: string, channel: "email" | "page") =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const now = yield* clock.now
         const row: MessageRow = {
-          id: randomUUID(), org_id: v.org_id, conversation_id: v.id, booking_id: v.booking_id, customer_id: v.customer_id, direction: "inbound",
-          channel, body: text, mail_id: null, created_at: now, delivered_at: now, failed_at: null, failure_reason: null
+          id: randomUUID(),
+          org_id: v.org_id,
+          conversation_id: v.id,
+          booking_id: v.booking_id,
+          customer_id: v.customer_id,
+          direction: "inbound",
+          channel,
+          body: text,
+          mail_id: null,
+          created_at: now,
+          delivered_at: now,
+          failed_at: null,
+          failure_reason: null
         }
         yield* sql`insert into messages ${sql.insert(row)}`
-        const owners = yield* sql<{ email: string }>`select email from members where org_id = ${v.org_id} and role = 'owner' and removed_at is null`
+        const owners = yield* sql<{
+          email: string
+        }>`select email from members where org_id = ${v.org_id} and role = 'owner' and removed_at is null`
         for (const o of owners) {
           yield* mail.enqueue(v.org_id, {
-            to: o.email, kind: "message.received", bookingId: v.booking_id,
+            to: o.email,
+            kind: "message.received",
+            bookingId: v.booking_id,
             subject: `${v.email} wrote${v.reference === null ? "" : ` about booking ${v.reference}`}`,
             text: `${v.email} wrote:\n\n${text}\n\nReply with POST /api/v1/messages {"${v.booking_id === null ? "customer_id" : "booking_id"}": "${v.booking_id ?? v.customer_id}", "body": "..."}`
           })
@@ -165,7 +225,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
      * (others are dropped), message.received, the org's owners told, and an acknowledgement when the org wants one.
      */
     const receive = (input: { token: string; from: string; text: string }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const [v] = yield* conversationSql(sql`v.reply_token = ${input.token}`)
         if (v === undefined) return "unknown_address" as Received
         if (v.email === null) return "erased" as Received
@@ -176,9 +236,11 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
 
     /** A bounce report for a conversation's address: its latest outbound mail not yet failed is marked failed. */
     const bounce = (input: { token: string; reason: string }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const now = yield* clock.now
-        const rows = yield* sql<{ id: string }>`update messages set failed_at = ${now}, failure_reason = ${input.reason.slice(0, 500)}
+        const rows = yield* sql<{
+          id: string
+        }>`update messages set failed_at = ${now}, failure_reason = ${input.reason.slice(0, 500)}
           where id = (select m.id from messages m join conversations v on v.id = m.conversation_id
             where v.reply_token = ${input.token} and m.direction = 'outbound' and m.channel <> 'system' and m.failed_at is null
             order by m.seq desc limit 1)
@@ -187,9 +249,16 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
       }).pipe(Effect.orDie)
 
     /** What a guest writes on their booking's page (the page's handle is their credential). */
-    const fromPage = (input: { readonly org_id: string; readonly booking_id: string; readonly customer_id: string; readonly text: string }) =>
-      Effect.gen(function*() {
-        const v = Option.getOrThrow(yield* conversation(input.org_id, { customer_id: input.customer_id, booking_id: input.booking_id }, true))
+    const fromPage = (input: {
+      readonly org_id: string
+      readonly booking_id: string
+      readonly customer_id: string
+      readonly text: string
+    }) =>
+      Effect.gen(function* () {
+        const v = Option.getOrThrow(
+          yield* conversation(input.org_id, { customer_id: input.customer_id, booking_id: input.booking_id }, true)
+        )
         if (v.email === null) return yield* badRequest("customer_erased", "this guest was erased")
         return yield* inbound(v, input.text, "page")
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))

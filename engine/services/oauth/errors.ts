@@ -7,7 +7,8 @@ export class OAuthError extends Data.TaggedError("OAuthError")<{
   readonly description: string
 }> {}
 
-export const oauthError = (error: string, description: string, status = 400) => new OAuthError({ status, error, description })
+export const oauthError = (error: string, description: string, status = 400) =>
+  new OAuthError({ status, error, description })
 export const invalidRequest = (description: string) => oauthError("invalid_request", description)
 export const invalidGrant = (description: string) => oauthError("invalid_grant", description)
 export const invalidClient = (description: string) => oauthError("invalid_client", description, 401)

@@ -1,7 +1,7 @@
-import { Either } from "effect"
 import { createHash, randomBytes } from "node:crypto"
+import { Either } from "effect"
 import { fieldName, findBadText } from "../../schema/text.ts"
-import { oauthError, type OAuthError } from "./errors.ts"
+import { type OAuthError, oauthError } from "./errors.ts"
 
 export const CODE_SECONDS = 10 * 60
 export const ACCESS_SECONDS = 60 * 60
@@ -46,12 +46,18 @@ const text = (v: unknown, max: number) => typeof v === "string" && v.length > 0 
 /** RFC 7591 client metadata, checked: what this server supports, or invalid_redirect_uri / invalid_client_metadata. */
 export const parseClientMetadata = (body: unknown): Either.Either<ClientMetadata, OAuthError> => {
   const bad = (d: string) => Either.left(oauthError("invalid_client_metadata", d))
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return bad("send the client metadata as a JSON object")
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return bad("send the client metadata as a JSON object")
   // Text as every surface takes it: no NUL (Postgres refuses it) and no lone surrogate, in any value or key.
   const badText = findBadText(body)
   if (badText !== undefined) {
     const field = fieldName(badText.path).slice(0, 100)
-    return Either.left(oauthError(badText.path[0] === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata", `${field}: ${badText.problem}`))
+    return Either.left(
+      oauthError(
+        badText.path[0] === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata",
+        `${field}: ${badText.problem}`
+      )
+    )
   }
   const m = body as Record<string, unknown>
   const uris = m.redirect_uris
@@ -63,13 +69,17 @@ export const parseClientMetadata = (body: unknown): Either.Either<ClientMetadata
     if (refusal !== undefined) return Either.left(oauthError("invalid_redirect_uri", `redirect_uris: ${refusal}`))
   }
   if (m.client_name !== undefined && !text(m.client_name, 200)) return bad("client_name: 1 to 200 characters")
-  if (m.client_uri !== undefined && (!text(m.client_uri, 2000) || !/^https?:\/\//.test(m.client_uri as string))) return bad("client_uri: an http(s) URL")
+  if (m.client_uri !== undefined && (!text(m.client_uri, 2000) || !/^https?:\/\//.test(m.client_uri as string)))
+    return bad("client_uri: an http(s) URL")
   const method = m.token_endpoint_auth_method ?? "none"
   if (method !== "none" && method !== "client_secret_post") {
-    return bad(`token_endpoint_auth_method: ${String(method).slice(0, 50)} is not supported (none or client_secret_post)`)
+    return bad(
+      `token_endpoint_auth_method: ${String(method).slice(0, 50)} is not supported (none or client_secret_post)`
+    )
   }
   const grants = m.grant_types ?? GRANTS
-  if (!Array.isArray(grants) || !grants.every((g) => GRANTS.includes(g))) return bad("grant_types: authorization_code and refresh_token only")
+  if (!Array.isArray(grants) || !grants.every((g) => GRANTS.includes(g)))
+    return bad("grant_types: authorization_code and refresh_token only")
   const responses = m.response_types ?? ["code"]
   if (!Array.isArray(responses) || !responses.every((r) => r === "code")) return bad("response_types: code only")
   if (m.scope !== undefined && !text(m.scope, 500)) return bad("scope: a string")

@@ -1,25 +1,25 @@
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
 import { decideOffering, startOffering } from "../../machines/offering.ts"
 import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import type { HoursEntry, Kind, OfferingCreate, OfferingUpdate } from "../../schema/offering.ts"
+import { offeringStore } from "../../store/offerings.ts"
+import { ofOrg } from "../../store/tenancy.ts"
+import { transaction } from "../../store/transaction.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
-import { OfferingHooks } from "./hooks.ts"
 import { Links } from "../Links.ts"
 import { openingsWhere } from "../waitlist/open.ts"
 import { defaultsFor } from "./defaults.ts"
+import { OfferingHooks } from "./hooks.ts"
 import { DEFAULT_HOURS, normalizeHours } from "./hours.ts"
 import { coordinatesIn } from "./location.ts"
 import { normalizeQuestions } from "./questions.ts"
-import { checkRules } from "./rules.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
-import { fn } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
-import { ofOrg } from "../../store/tenancy.ts"
-import { offeringStore } from "../../store/offerings.ts"
+import { checkRules } from "./rules.ts"
 
 type Changes = Record<string, unknown>
 
@@ -39,7 +39,8 @@ const derive = (input: OfferingUpdate) => {
   }
   if (input.questions !== undefined) {
     const qs = normalizeQuestions(input.questions)
-    if ("duplicate" in qs) return Effect.fail(badRequest("invalid_questions", `question id ${qs.duplicate} appears twice`))
+    if ("duplicate" in qs)
+      return Effect.fail(badRequest("invalid_questions", `question id ${qs.duplicate} appears twice`))
     out.questions = JSON.stringify(qs)
   }
   if (input.metadata !== undefined) out.metadata = JSON.stringify(input.metadata)
@@ -48,7 +49,7 @@ const derive = (input: OfferingUpdate) => {
 
 export class Offerings extends Effect.Service<Offerings>()("Offerings", {
   dependencies: [Events.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
@@ -56,19 +57,24 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
     const store = offeringStore(sql)
 
     const orgHasWaiver = (orgId: string) =>
-      sql<{ ok: boolean }>`select waiver_text is not null as ok from orgs where id = ${orgId}`.pipe(Effect.map((r) => r[0]?.ok === true))
+      sql<{ ok: boolean }>`select waiver_text is not null as ok from orgs where id = ${orgId}`.pipe(
+        Effect.map((r) => r[0]?.ok === true)
+      )
 
     /** Loads an offering of the current org (404 for another org's or an unknown id), optionally locked. */
     const load = (id: string, lock = false) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const org = yield* CurrentOrg
         const rows = yield* sql<OfferingRow>`
           select * from offerings where id = ${id}::uuid and ${ofOrg(sql, "org_id", org.id)} and deleted_at is null
           ${lock ? sql`for update` : sql``}`.pipe(Effect.orDie)
-        return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("offering")), onSome: Effect.succeed })
+        return yield* Option.match(Option.fromNullable(rows[0]), {
+          onNone: () => Effect.fail(notFound("offering")),
+          onSome: Effect.succeed
+        })
       })
 
-    const list = fn("Offerings.list")(function*(kind?: Kind) {
+    const list = fn("Offerings.list")(function* (kind?: Kind) {
       const org = yield* CurrentOrg
       const rows = yield* sql<OfferingRow>`
         select * from offerings where org_id = ${org.id} and deleted_at is null
@@ -76,15 +82,18 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       return { data: rows.map(toOffering) }
     })
 
-    const get = fn("Offerings.get")(function*(id: string) {
+    const get = fn("Offerings.get")(function* (id: string) {
       return toOffering(yield* load(id))
     })
 
-    const create = fn("Offerings.create")(function*(input: OfferingCreate) {
+    const create = fn("Offerings.create")(function* (input: OfferingCreate) {
       const org = yield* CurrentOrg
       const base = defaultsFor(input.kind)
       const next = { ...base, ...input }
-      yield* checkRules(input, next, null, { orgHasWaiver: yield* orgHasWaiver(org.id).pipe(Effect.orDie), hasTimesToCome: false })
+      yield* checkRules(input, next, null, {
+        orgHasWaiver: yield* orgHasWaiver(org.id).pipe(Effect.orDie),
+        hasTimesToCome: false
+      })
       const changes = yield* derive(input)
       const started = startOffering(input.active !== false)
       if (!started.ok) return yield* conflict(started.code, "the offering cannot change state")
@@ -97,16 +106,16 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         org_id: org.id,
         created_at: yield* clock.now
       }
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const offering = toOffering(yield* store.insert(row, started))
         yield* events.append(org.id, [{ type: "offering.created", data: offering }])
         return offering
       }).pipe(transaction(sql), Effect.orDie)
     })
 
-    const update = fn("Offerings.update")(function*(id: string, input: OfferingUpdate) {
+    const update = fn("Offerings.update")(function* (id: string, input: OfferingUpdate) {
       const org = yield* CurrentOrg
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const current = yield* load(id, true)
         const next = { ...current, ...input }
         const facts = {
@@ -115,24 +124,30 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         }
         yield* checkRules(input, next, current, facts)
         const changes = yield* derive(input)
-        const decided = input.active !== undefined && input.active !== (current.state === "active")
-          ? decideOffering(current.state, { type: input.active ? "resume" : "pause" })
-          : undefined
-        if (decided !== undefined && !decided.ok) return yield* conflict(decided.code, "the offering cannot change state")
+        const decided =
+          input.active !== undefined && input.active !== (current.state === "active")
+            ? decideOffering(current.state, { type: input.active ? "resume" : "pause" })
+            : undefined
+        if (decided !== undefined && !decided.ok)
+          return yield* conflict(decided.code, "the offering cannot change state")
         if (current.waitlist_enabled && input.waitlist_enabled === false) yield* hooks.waitlistClosed(current.id)
         const offering = toOffering(yield* store.update(current.id, changes, yield* clock.now, decided))
         // More seats on the offering's times that take its capacity: the waitlist hears of them as of any opening.
-        const opened = input.capacity !== undefined && input.capacity > current.capacity
-          ? yield* openingsWhere(sql, { offering_id: current.id }, yield* clock.now, (yield* Links).publicUrl)
-          : []
-        yield* events.append(org.id, [{ type: "offering.updated", data: offering }, ...opened.map(({ type, data }) => ({ type, data }))])
+        const opened =
+          input.capacity !== undefined && input.capacity > current.capacity
+            ? yield* openingsWhere(sql, { offering_id: current.id }, yield* clock.now, (yield* Links).publicUrl)
+            : []
+        yield* events.append(org.id, [
+          { type: "offering.updated", data: offering },
+          ...opened.map(({ type, data }) => ({ type, data }))
+        ])
         return offering
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
-    const remove = fn("Offerings.delete")(function*(id: string, cancelBookings: boolean | undefined) {
+    const remove = fn("Offerings.delete")(function* (id: string, cancelBookings: boolean | undefined) {
       const org = yield* CurrentOrg
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const current = yield* load(id, true)
         const upcoming = yield* hooks.upcoming(current.id)
         if ((upcoming.bookings > 0 || upcoming.holds > 0) && cancelBookings !== true) {
@@ -150,26 +165,33 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
-    const getHours = fn("Offerings.getHours")(function*(id: string) {
+    const getHours = fn("Offerings.getHours")(function* (id: string) {
       const row = yield* load(id)
-      if (row.kind === "class") return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
+      if (row.kind === "class")
+        return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
       return { data: row.hours ?? DEFAULT_HOURS }
     })
 
-    const setHours = fn("Offerings.setHours")(function*(id: string, hours: ReadonlyArray<HoursEntry>) {
+    const setHours = fn("Offerings.setHours")(function* (id: string, hours: ReadonlyArray<HoursEntry>) {
       const org = yield* CurrentOrg
       const normalized = normalizeHours(hours)
       if ("invalid" in normalized) {
         return yield* badRequest("invalid_hours", `hours[${normalized.invalid}]: end_time must be after start_time`)
       }
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const row = yield* load(id, true)
-        if (row.kind === "class") return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
+        if (row.kind === "class")
+          return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
         if (row.kind === "appointment" && row.schedule !== "hours") {
-          return yield* conflict("schedule_is_calendar", "this appointment takes its times from its calendar; set schedule to hours first")
+          return yield* conflict(
+            "schedule_is_calendar",
+            "this appointment takes its times from its calendar; set schedule to hours first"
+          )
         }
         const updated = yield* store.update(row.id, { hours: JSON.stringify(normalized) }, yield* clock.now)
-        yield* events.append(org.id, [{ type: "offering.hours_updated", data: { ...toOffering(updated), hours: normalized } }])
+        yield* events.append(org.id, [
+          { type: "offering.hours_updated", data: { ...toOffering(updated), hours: normalized } }
+        ])
         return { data: normalized }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })

@@ -1,16 +1,16 @@
+import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { createHash } from "node:crypto"
 import { badRequest, notFound } from "../../schema/errors.ts"
+import { offeringStore } from "../../store/offerings.ts"
+import { transaction } from "../../store/transaction.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { jpegSize } from "./jpeg.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
-import { fn } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
-import { offeringStore } from "../../store/offerings.ts"
 
 /** The largest photo accepted (5 MiB). */
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024
@@ -23,7 +23,7 @@ const MAX_SIDE = 10_000
  */
 export class Photos extends Effect.Service<Photos>()("Photos", {
   dependencies: [Events.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
@@ -36,28 +36,41 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
         (rows) => (rows[0] === undefined ? Effect.fail(notFound("offering")) : Effect.succeed(rows[0]))
       )
 
-    const put = fn("Photos.put")(function*(id: string, bytes: Uint8Array) {
+    const put = fn("Photos.put")(function* (id: string, bytes: Uint8Array) {
       const org = yield* CurrentOrg
-      if (bytes.length === 0) return yield* badRequest("invalid_photo", "send the JPEG as the request body (Content-Type: image/jpeg)")
-      if (bytes.length > PHOTO_MAX_BYTES) return yield* badRequest("photo_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`)
+      if (bytes.length === 0)
+        return yield* badRequest("invalid_photo", "send the JPEG as the request body (Content-Type: image/jpeg)")
+      if (bytes.length > PHOTO_MAX_BYTES)
+        return yield* badRequest("photo_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`)
       const size = jpegSize(bytes)
       if (size === undefined) return yield* badRequest("invalid_photo", "the body is not a JPEG image")
-      if (size.width > MAX_SIDE || size.height > MAX_SIDE) return yield* badRequest("invalid_photo", `a photo is at most ${MAX_SIDE} pixels on a side`)
+      if (size.width > MAX_SIDE || size.height > MAX_SIDE)
+        return yield* badRequest("invalid_photo", `a photo is at most ${MAX_SIDE} pixels on a side`)
       const etag = createHash("sha256").update(bytes).digest("base64url").slice(0, 16)
       const now = yield* clock.now
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         yield* offeringOf(org.id, id)
-        yield* store.putPhoto({ offering_id: id, org_id: org.id, bytes: Buffer.from(bytes), width: size.width, height: size.height, etag, updated_at: now })
-        const offering = toOffering(yield* store.update(id, { photo_url: `${links.publicUrl}/photos/${id}.jpg?v=${etag}` }, now))
+        yield* store.putPhoto({
+          offering_id: id,
+          org_id: org.id,
+          bytes: Buffer.from(bytes),
+          width: size.width,
+          height: size.height,
+          etag,
+          updated_at: now
+        })
+        const offering = toOffering(
+          yield* store.update(id, { photo_url: `${links.publicUrl}/photos/${id}.jpg?v=${etag}` }, now)
+        )
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
         return offering
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
-    const remove = fn("Photos.remove")(function*(id: string) {
+    const remove = fn("Photos.remove")(function* (id: string) {
       const org = yield* CurrentOrg
       const now = yield* clock.now
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const current = yield* offeringOf(org.id, id)
         yield* store.deletePhoto(id)
         if (current.photo_url === null) return toOffering(current)
@@ -70,7 +83,10 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
     /** The photo's bytes for GET /photos/{id}.jpg (no key: photo_url is public, like the offering's public fields). */
     const get = (id: string) =>
       Effect.map(
-        sql<{ bytes: Uint8Array; etag: string }>`select bytes, etag from offering_photos where offering_id = ${id}::uuid`.pipe(Effect.orDie),
+        sql<{
+          bytes: Uint8Array
+          etag: string
+        }>`select bytes, etag from offering_photos where offering_id = ${id}::uuid`.pipe(Effect.orDie),
         (rows) => Option.fromNullable(rows[0])
       )
 

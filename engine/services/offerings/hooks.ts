@@ -4,10 +4,14 @@ import { Context, type Effect } from "effect"
  * What offerings need to know from calendars and bookings, which own those tables. Each runs inside the
  * caller's transaction. The Live layer of the bookings and calendar services replaces the empty one.
  */
-export class OfferingHooks extends Context.Tag("OfferingHooks")<OfferingHooks, {
-  readonly hasTimesToCome: (offeringId: string) => Effect.Effect<boolean>
-  readonly upcoming: (offeringId: string) => Effect.Effect<{ bookings: number; holds: number }>
-  readonly cancelUpcoming: (offeringId: string) => Effect.Effect<{ cancelled: number; refunded: number; refunding: number; refund_failed: number }>
-  readonly waitlistClosed: (offeringId: string) => Effect.Effect<void>
-}>() {}
-
+export class OfferingHooks extends Context.Tag("OfferingHooks")<
+  OfferingHooks,
+  {
+    readonly hasTimesToCome: (offeringId: string) => Effect.Effect<boolean>
+    readonly upcoming: (offeringId: string) => Effect.Effect<{ bookings: number; holds: number }>
+    readonly cancelUpcoming: (
+      offeringId: string
+    ) => Effect.Effect<{ cancelled: number; refunded: number; refunding: number; refund_failed: number }>
+    readonly waitlistClosed: (offeringId: string) => Effect.Effect<void>
+  }
+>() {}

@@ -1,11 +1,10 @@
-import { DEFAULT_HOURS } from "../../time/hours.ts"
-import { parseTimeInput } from "../../time/local.ts"
 import type { HoursEntry } from "../../schema/offering.ts"
 import type { StoredHours } from "../../store/offerings.ts"
-
-export { DEFAULT_HOURS }
+import { DEFAULT_HOURS } from "../../time/hours.ts"
+import { parseTimeInput } from "../../time/local.ts"
 
 export type { StoredHours }
+export { DEFAULT_HOURS }
 
 /** Input is already checked by the schema, so the parser always answers. */
 const full = (t: string) => parseTimeInput(t) ?? t

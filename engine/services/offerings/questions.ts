@@ -17,7 +17,13 @@ export const normalizeQuestions = (input: ReadonlyArray<QuestionInput>): Questio
     const id = q.id ?? `q_${randomBytes(6).toString("base64url")}`
     if (seen.has(id)) return { duplicate: id }
     seen.add(id)
-    out.push({ id, label: q.label, type: q.type, required: q.required ?? false, ...(q.options ? { options: [...q.options] } : {}) })
+    out.push({
+      id,
+      label: q.label,
+      type: q.type,
+      required: q.required ?? false,
+      ...(q.options ? { options: [...q.options] } : {})
+    })
   }
   return out
 }

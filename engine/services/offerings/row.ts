@@ -8,4 +8,9 @@ const strip = Schema.encodeSync(Offering)
 
 /** The resource as the API shows it (and as events carry it): only the contract's fields. */
 export const toOffering = ({ state, created_at, updated_at, ...r }: OfferingRow): Offering =>
-  strip({ ...r, active: state === "active", created_at: created_at.toISOString(), updated_at: updated_at?.toISOString() ?? null })
+  strip({
+    ...r,
+    active: state === "active",
+    created_at: created_at.toISOString(),
+    updated_at: updated_at?.toISOString() ?? null
+  })

@@ -19,7 +19,7 @@ export interface RuleFacts {
 
 /** The "Defaults and rules" of the spec, checked on the request and on the offering as it would become. */
 export const checkRules = (input: OfferingUpdate, next: RuleState, previous: RuleState | null, facts: RuleFacts) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (input.deposit_cents != null && input.deposit_percent != null) {
       return yield* badRequest("deposit_conflict", "deposit_cents and deposit_percent exclude each other; send one")
     }
@@ -37,12 +37,18 @@ export const checkRules = (input: OfferingUpdate, next: RuleState, previous: Rul
     }
     const onCalendar = next.kind === "class" || (next.kind === "appointment" && next.schedule === "calendar")
     if (next.waitlist_enabled && !onCalendar) {
-      return yield* badRequest("waitlist_not_supported", "waitlist_enabled needs times on a calendar (a class, or an appointment on its calendar)")
+      return yield* badRequest(
+        "waitlist_not_supported",
+        "waitlist_enabled needs times on a calendar (a class, or an appointment on its calendar)"
+      )
     }
     if (input.waiver_required === true && !facts.orgHasWaiver) {
       return yield* conflict("waiver_missing", "set the org's waiver text (PUT /waiver) before requiring it")
     }
     if (previous?.schedule === "calendar" && next.schedule === "hours" && facts.hasTimesToCome) {
-      return yield* conflict("calendar_has_times", "an appointment moves to weekly hours only once its calendar has no times to come")
+      return yield* conflict(
+        "calendar_has_times",
+        "an appointment moves to weekly hours only once its calendar has no times to come"
+      )
     }
   })

@@ -1,14 +1,14 @@
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import { currencyDecimals, minorUnits } from "../../schema/currency.ts"
 import { badRequest, conflict } from "../../schema/errors.ts"
 import type { GiftCardPurchase, GiftCardPurchased } from "../../schema/gift.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
-import { Payments } from "./Payments.ts"
 import { formatAmount, type PurchaseRow } from "../gifts/purchased.ts"
-import { fn } from "../../tracing.ts"
+import { Payments } from "./Payments.ts"
 
 /** A purchase's checkout stays open this long (Stripe keeps its sessions open at least 30 minutes). */
 export const PURCHASE_CHECKOUT_MINUTES = 60
@@ -16,9 +16,14 @@ export const PURCHASE_CHECKOUT_MINUTES = 60
 const toPurchased = (r: PurchaseRow, now: Date): GiftCardPurchased => ({
   id: r.id,
   // The sandbox's checkouts lapse without an event: past its expiry an unpaid purchase reads as expired.
-  status: r.status === "open" && r.expires_at !== null && r.expires_at.getTime() <= now.getTime() ? "expired" : r.status,
-  amount_cents: r.amount_cents, currency: r.currency, for_email: r.for_email, checkout_url: r.status === "open" ? r.checkout_url : null,
-  expires_at: r.expires_at?.toISOString() ?? null, created_at: r.created_at.toISOString()
+  status:
+    r.status === "open" && r.expires_at !== null && r.expires_at.getTime() <= now.getTime() ? "expired" : r.status,
+  amount_cents: r.amount_cents,
+  currency: r.currency,
+  for_email: r.for_email,
+  checkout_url: r.status === "open" ? r.checkout_url : null,
+  expires_at: r.expires_at?.toISOString() ?? null,
+  created_at: r.created_at.toISOString()
 })
 
 /**
@@ -28,37 +33,80 @@ const toPurchased = (r: PurchaseRow, now: Date): GiftCardPurchased => ({
  */
 export class GiftPurchases extends Effect.Service<GiftPurchases>()("GiftPurchases", {
   dependencies: [Payments.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const payments = yield* Payments
 
-    const purchase = fn("GiftPurchases.purchase")(function*(input: GiftCardPurchase) {
+    const purchase = fn("GiftPurchases.purchase")(function* (input: GiftCardPurchase) {
       const org = yield* CurrentOrg
       const surface = yield* RequestSurface
-      const [o] = yield* sql<{ name: string; locale: string; payments: "online" | "offline" }>`select name, locale, payments from orgs where id = ${org.id}`.pipe(Effect.orDie)
-      if (o.payments !== "online") return yield* conflict("not_paid_online", "the org does not take payments online: it issues gift cards itself (gift_cards.issue)")
+      const [o] = yield* sql<{
+        name: string
+        locale: string
+        payments: "online" | "offline"
+      }>`select name, locale, payments from orgs where id = ${org.id}`.pipe(Effect.orDie)
+      if (o.payments !== "online")
+        return yield* conflict(
+          "not_paid_online",
+          "the org does not take payments online: it issues gift cards itself (gift_cards.issue)"
+        )
       const unit = minorUnits(org.currency)
       if (input.amount_cents < unit) {
-        return yield* badRequest("invalid_amount", `amount_cents: at least one whole ${org.currency} (${unit} in minor units, ${currencyDecimals(org.currency)} decimals)`)
+        return yield* badRequest(
+          "invalid_amount",
+          `amount_cents: at least one whole ${org.currency} (${unit} in minor units, ${currencyDecimals(org.currency)} decimals)`
+        )
       }
       const now = yield* clock.now
       const row: PurchaseRow = {
-        id: randomUUID(), org_id: org.id, amount_cents: input.amount_cents, currency: org.currency, for_email: input.for_email.toLowerCase(),
-        message: input.message === undefined || input.message.trim() === "" ? null : input.message, buyer_email: input.buyer_email?.toLowerCase() ?? null,
-        buyer_name: input.buyer_name ?? null, source: surface, status: "open", checkout_id: null, checkout_url: null,
-        expires_at: new Date(now.getTime() + PURCHASE_CHECKOUT_MINUTES * 60_000), payment_intent_id: null, gift_card_id: null, created_at: now, paid_at: null
+        id: randomUUID(),
+        org_id: org.id,
+        amount_cents: input.amount_cents,
+        currency: org.currency,
+        for_email: input.for_email.toLowerCase(),
+        message: input.message === undefined || input.message.trim() === "" ? null : input.message,
+        buyer_email: input.buyer_email?.toLowerCase() ?? null,
+        buyer_name: input.buyer_name ?? null,
+        source: surface,
+        status: "open",
+        checkout_id: null,
+        checkout_url: null,
+        expires_at: new Date(now.getTime() + PURCHASE_CHECKOUT_MINUTES * 60_000),
+        payment_intent_id: null,
+        gift_card_id: null,
+        created_at: now,
+        paid_at: null
       }
       yield* sql`insert into gift_purchases ${sql.insert({ ...row })}`.pipe(Effect.orDie)
-      const checkout = yield* payments.giftCheckout({
-        id: row.id, org_id: org.id, amount_cents: row.amount_cents, currency: row.currency, buyer_email: row.buyer_email, expires_at: row.expires_at!,
-        description: `Gift card ${formatAmount(row.amount_cents, row.currency, o.locale)}: ${o.name}`
-      }).pipe(Effect.catchTag("ProcessorFailed", (e) =>
-        Effect.zipRight(
-          Effect.zipRight(Effect.logWarning("payments: no checkout for a gift card purchase", e.message), sql`update gift_purchases set status = 'failed' where id = ${row.id}`.pipe(Effect.orDie)),
-          Effect.fail(conflict("checkout_unavailable", "the payment processor did not open a checkout: nothing was charged, try again"))
-        )))
-      const [stored] = yield* sql<PurchaseRow>`update gift_purchases set checkout_id = ${checkout.id}, checkout_url = ${checkout.url}, expires_at = ${checkout.expires_at}
+      const checkout = yield* payments
+        .giftCheckout({
+          id: row.id,
+          org_id: org.id,
+          amount_cents: row.amount_cents,
+          currency: row.currency,
+          buyer_email: row.buyer_email,
+          expires_at: row.expires_at!,
+          description: `Gift card ${formatAmount(row.amount_cents, row.currency, o.locale)}: ${o.name}`
+        })
+        .pipe(
+          Effect.catchTag("ProcessorFailed", (e) =>
+            Effect.zipRight(
+              Effect.zipRight(
+                Effect.logWarning("payments: no checkout for a gift card purchase", e.message),
+                sql`update gift_purchases set status = 'failed' where id = ${row.id}`.pipe(Effect.orDie)
+              ),
+              Effect.fail(
+                conflict(
+                  "checkout_unavailable",
+                  "the payment processor did not open a checkout: nothing was charged, try again"
+                )
+              )
+            )
+          )
+        )
+      const [stored] =
+        yield* sql<PurchaseRow>`update gift_purchases set checkout_id = ${checkout.id}, checkout_url = ${checkout.url}, expires_at = ${checkout.expires_at}
         where id = ${row.id} returning *`.pipe(Effect.orDie)
       return toPurchased(stored, now)
     })

@@ -9,8 +9,15 @@ export const REFUND_BACKOFF = [60, 600, 3600] as const
 export const percentOf = (total: number, percent: number) => Math.floor((total * percent + 50) / 100)
 
 /** What the checkout charges: the deposit (at most the total) or the whole total. */
-export const chargeOf = (total: number, o: { readonly deposit_cents: number | null; readonly deposit_percent: number | null }) =>
-  o.deposit_cents !== null ? Math.min(o.deposit_cents, total) : o.deposit_percent !== null ? percentOf(total, o.deposit_percent) : total
+export const chargeOf = (
+  total: number,
+  o: { readonly deposit_cents: number | null; readonly deposit_percent: number | null }
+) =>
+  o.deposit_cents !== null
+    ? Math.min(o.deposit_cents, total)
+    : o.deposit_percent !== null
+      ? percentOf(total, o.deposit_percent)
+      : total
 
 /**
  * A booking being cancelled gives back what its online payment charged: `choice` null all of charged_cents, 0 none,
@@ -18,8 +25,9 @@ export const chargeOf = (total: number, o: { readonly deposit_cents: number | nu
  * at the processor after the commit) and returns the booking's changes.
  */
 export const refundOnCancel = (sql: SqlClient.SqlClient, row: BookingRow, choice: number | null, now: Date) =>
-  Effect.gen(function*() {
-    if (row.payment_intent_id === null || row.charged_cents === null) return choice === null ? {} : { refund_cents: choice }
+  Effect.gen(function* () {
+    if (row.payment_intent_id === null || row.charged_cents === null)
+      return choice === null ? {} : { refund_cents: choice }
     const amount = choice ?? row.charged_cents
     if (amount === 0) return { refund_cents: 0 }
     yield* sql`update payments set refund_cents = ${amount}, refund_state = 'pending', refund_next_at = ${now}

@@ -17,7 +17,8 @@ export interface PromoRow {
 }
 
 /** A date column as YYYY-MM-DD, whether the driver gives a string or a Date at UTC midnight. */
-const day = (d: string | Date | null) => (d === null ? null : typeof d === "string" ? d.slice(0, 10) : d.toISOString().slice(0, 10))
+const day = (d: string | Date | null) =>
+  d === null ? null : typeof d === "string" ? d.slice(0, 10) : d.toISOString().slice(0, 10)
 
 export const toPromo = (r: PromoRow): PromoCode => ({
   id: r.id,
@@ -39,7 +40,7 @@ export const toPromo = (r: PromoRow): PromoCode => ({
  * than the total.
  */
 export const discountOf = (p: Pick<PromoRow, "percent_off" | "amount_off_cents">, total: number) =>
-  Math.min(total, p.percent_off !== null ? Math.floor((total * p.percent_off + 50) / 100) : p.amount_off_cents ?? 0)
+  Math.min(total, p.percent_off !== null ? Math.floor((total * p.percent_off + 50) / 100) : (p.amount_off_cents ?? 0))
 
 /** Why a code does not apply to a booking of this offering today (in the org's zone), or nothing when it does. */
 export const refusalOf = (row: PromoRow | undefined, offeringId: string, today: string) => {
@@ -47,9 +48,15 @@ export const refusalOf = (row: PromoRow | undefined, offeringId: string, today: 
   if (!row.active) return { code: "promo_code_inactive", message: `promo_code: ${row.code} is switched off` }
   const starts = day(row.starts_on)
   const ends = day(row.ends_on)
-  if (starts !== null && today < starts) return { code: "promo_code_not_started", message: `promo_code: ${row.code} applies from ${starts}` }
-  if (ends !== null && today > ends) return { code: "promo_code_expired", message: `promo_code: ${row.code} ended on ${ends}` }
-  if (row.max_uses !== null && row.uses >= row.max_uses) return { code: "promo_code_used_up", message: `promo_code: ${row.code} has been used ${row.max_uses} times, its limit` }
+  if (starts !== null && today < starts)
+    return { code: "promo_code_not_started", message: `promo_code: ${row.code} applies from ${starts}` }
+  if (ends !== null && today > ends)
+    return { code: "promo_code_expired", message: `promo_code: ${row.code} ended on ${ends}` }
+  if (row.max_uses !== null && row.uses >= row.max_uses)
+    return {
+      code: "promo_code_used_up",
+      message: `promo_code: ${row.code} has been used ${row.max_uses} times, its limit`
+    }
   if (row.offering_ids !== null && !row.offering_ids.includes(offeringId)) {
     return { code: "promo_code_not_for_offering", message: `promo_code: ${row.code} does not apply to this offering` }
   }

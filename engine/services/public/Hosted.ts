@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { notFound } from "../../schema/errors.ts"
-import { Orgs } from "../Orgs.ts"
 import { transaction } from "../../store/transaction.ts"
+import { Orgs } from "../Orgs.ts"
 
 /**
  * The engine's own booking page for an offering (/book?offering_id=…): the widget with a publishable key the engine
@@ -11,17 +11,18 @@ import { transaction } from "../../store/transaction.ts"
  */
 export class Hosted extends Effect.Service<Hosted>()("Hosted", {
   dependencies: [Orgs.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const orgs = yield* Orgs
 
     const keyFor = (offeringId: string) =>
-      Effect.gen(function*() {
-        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(offeringId)) return yield* notFound("offering")
+      Effect.gen(function* () {
+        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(offeringId))
+          return yield* notFound("offering")
         const [o] = yield* sql<{ org_id: string; name: string }>`
           select org_id, name from offerings where id = ${offeringId} and state = 'active' and deleted_at is null`
         if (o === undefined) return yield* notFound("offering")
-        return yield* Effect.gen(function*() {
+        return yield* Effect.gen(function* () {
           yield* sql`select id from orgs where id = ${o.org_id} for update`
           const [kept] = yield* sql<{ publishable_key: string }>`
             select h.publishable_key from hosted_pages h join api_keys k on k.org_id = h.org_id and k.prefix = left(h.publishable_key, 12)

@@ -1,20 +1,20 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { badRequest, forbidden, notFound } from "../../schema/errors.ts"
-import { PublicOffering } from "../../schema/public.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
-import { Bookings } from "../bookings/Bookings.ts"
-import { Availability } from "../calendar/Availability.ts"
-import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
-import { guestPage, Links } from "../Links.ts"
-import { Offerings } from "../offerings/Offerings.ts"
-import { Orgs } from "../Orgs.ts"
-import { addDays, endOfLocalDay, toInstant, todayIn } from "../../time/local.ts"
-import { EngineClock } from "../Clock.ts"
-import { priceOf } from "../bookings/pricing.ts"
-import { GiftCards } from "../gifts/GiftCards.ts"
-import { GiftPurchases } from "../payments/GiftPurchases.ts"
+import { badRequest, forbidden, notFound } from "../../schema/errors.ts"
 import type { GiftCardPurchase } from "../../schema/gift.ts"
+import { PublicOffering } from "../../schema/public.ts"
+import { addDays, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
+import { Bookings } from "../bookings/Bookings.ts"
+import { priceOf } from "../bookings/pricing.ts"
+import { EngineClock } from "../Clock.ts"
+import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
+import { Availability } from "../calendar/Availability.ts"
+import { GiftCards } from "../gifts/GiftCards.ts"
+import { guestPage, Links } from "../Links.ts"
+import { Orgs } from "../Orgs.ts"
+import { Offerings } from "../offerings/Offerings.ts"
+import { GiftPurchases } from "../payments/GiftPurchases.ts"
 import { Promos } from "../promos/Promos.ts"
 import { Waitlist } from "../waitlist/Waitlist.ts"
 
@@ -26,8 +26,17 @@ const publicFields = Schema.encodeSync(PublicOffering)
  * the org has not allowed is 403.
  */
 export class Public extends Effect.Service<Public>()("Public", {
-  dependencies: [Offerings.Default, Availability.Default, Bookings.Default, Orgs.Default, Promos.Default, GiftCards.Default, Waitlist.Default, GiftPurchases.Default],
-  effect: Effect.gen(function*() {
+  dependencies: [
+    Offerings.Default,
+    Availability.Default,
+    Bookings.Default,
+    Orgs.Default,
+    Promos.Default,
+    GiftCards.Default,
+    Waitlist.Default,
+    GiftPurchases.Default
+  ],
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const offerings = yield* Offerings
     const availability = yield* Availability
@@ -50,20 +59,32 @@ export class Public extends Effect.Service<Public>()("Public", {
 
     const checkOrigin = (origin: string | undefined) =>
       Effect.flatMap(CurrentOrg, (org) =>
-        origin === undefined || origin.toLowerCase() === ownOrigin || (org.allowedOrigins ?? []).includes(origin.toLowerCase())
+        origin === undefined ||
+        origin.toLowerCase() === ownOrigin ||
+        (org.allowedOrigins ?? []).includes(origin.toLowerCase())
           ? Effect.void
-          : Effect.fail(forbidden(`the origin ${origin.slice(0, 100)} is not among the org's allowed_origins`)))
+          : Effect.fail(forbidden(`the origin ${origin.slice(0, 100)} is not among the org's allowed_origins`))
+      )
 
     const org = (origin: string | undefined) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* checkOrigin(origin)
         const o = yield* orgs.get
         const waiver = yield* orgs.waiver
-        return { name: o.name, timezone: o.timezone, currency: o.currency, currency_minor_units: o.currency_minor_units, locale: o.locale, waiver_text: waiver.text, waiver_version: waiver.version, today: todayIn(yield* clock.now, o.timezone) }
+        return {
+          name: o.name,
+          timezone: o.timezone,
+          currency: o.currency,
+          currency_minor_units: o.currency_minor_units,
+          locale: o.locale,
+          waiver_text: waiver.text,
+          waiver_version: waiver.version,
+          today: todayIn(yield* clock.now, o.timezone)
+        }
       })
 
     const list = (origin: string | undefined) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* checkOrigin(origin)
         const all = yield* offerings.list()
         return { data: all.data.filter((o) => o.active).map((o) => publicFields(o)) }
@@ -73,14 +94,17 @@ export class Public extends Effect.Service<Public>()("Public", {
       Effect.flatMap(offerings.get(id), (o) => (o.active ? Effect.succeed(o) : Effect.fail(notFound("offering"))))
 
     const get = (id: string, origin: string | undefined) =>
-      Effect.zipRight(checkOrigin(origin), Effect.map(activeOffering(id), (o) => publicFields(o)))
+      Effect.zipRight(
+        checkOrigin(origin),
+        Effect.map(activeOffering(id), (o) => publicFields(o))
+      )
 
     /**
      * An active offering's bookable times; with waitlist_enabled, its full calendar times too (remaining 0), so a
      * guest can join their waitlist.
      */
     const times = (id: string, query: { from?: string; to?: string }, origin: string | undefined) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* checkOrigin(origin)
         const o = yield* activeOffering(id)
         const open = yield* availability.get(id, query)
@@ -91,45 +115,88 @@ export class Public extends Effect.Service<Public>()("Public", {
         const full = yield* sql<{ id: string; starts_at: Date; ends_at: Date; cap: number }>`
           select id, starts_at, ends_at, cap from sessions
           where offering_id = ${id} and state = 'scheduled' and booked >= cap and starts_at > ${yield* clock.now}
-            and starts_at >= ${toInstant(from, "00:00:00", org.timezone)} and starts_at < ${endOfLocalDay(to, org.timezone)}`.pipe(Effect.orDie)
+            and starts_at >= ${toInstant(from, "00:00:00", org.timezone)} and starts_at < ${endOfLocalDay(to, org.timezone)}`.pipe(
+          Effect.orDie
+        )
         const data = [
           ...open.data,
-          ...full.map((f) => ({ starts_at: f.starts_at.toISOString(), ends_at: f.ends_at.toISOString(), capacity: f.cap, remaining: 0, session_id: f.id }))
+          ...full.map((f) => ({
+            starts_at: f.starts_at.toISOString(),
+            ends_at: f.ends_at.toISOString(),
+            capacity: f.cap,
+            remaining: 0,
+            session_id: f.id
+          }))
         ].sort((a, b) => a.starts_at.localeCompare(b.starts_at))
         return { ...open, data }
       })
 
     const book = (input: BookingCreate, origin: string | undefined) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* checkOrigin(origin)
         yield* activeOffering(input.offering_id)
         const b = yield* bookings.create(input).pipe(Effect.provideService(RequestSurface, "widget"))
-        const [{ handle }] = yield* sql<{ handle: string }>`select handle from bookings where id = ${b.id}`.pipe(Effect.orDie)
+        const [{ handle }] = yield* sql<{ handle: string }>`select handle from bookings where id = ${b.id}`.pipe(
+          Effect.orDie
+        )
         return {
-          id: b.id, reference: b.reference, status: b.status, offering_id: b.offering_id, session_id: b.session_id, starts_at: b.starts_at,
-          ends_at: b.ends_at, quantity: b.quantity, total_cents: b.total_cents, discount_cents: b.discount_cents, gift_cents: b.gift_cents,
-          expires_at: b.expires_at, checkout_url: b.checkout_url, page_url: guestPage(links.publicUrl, handle)
+          id: b.id,
+          reference: b.reference,
+          status: b.status,
+          offering_id: b.offering_id,
+          session_id: b.session_id,
+          starts_at: b.starts_at,
+          ends_at: b.ends_at,
+          quantity: b.quantity,
+          total_cents: b.total_cents,
+          discount_cents: b.discount_cents,
+          gift_cents: b.gift_cents,
+          expires_at: b.expires_at,
+          checkout_url: b.checkout_url,
+          page_url: guestPage(links.publicUrl, handle)
         }
       })
 
-    const quote = (input: { offering_id: string; quantity?: number | undefined; periods?: number | undefined; promo_code?: string | undefined; gift_card_code?: string | undefined }, origin: string | undefined) =>
-      Effect.gen(function*() {
+    const quote = (
+      input: {
+        offering_id: string
+        quantity?: number | undefined
+        periods?: number | undefined
+        promo_code?: string | undefined
+        gift_card_code?: string | undefined
+      },
+      origin: string | undefined
+    ) =>
+      Effect.gen(function* () {
         yield* checkOrigin(origin)
         const org = yield* CurrentOrg
         const o = yield* activeOffering(input.offering_id)
-        if (input.periods !== undefined && o.kind !== "rental") return yield* badRequest("invalid_periods", "periods apply to rentals only")
+        if (input.periods !== undefined && o.kind !== "rental")
+          return yield* badRequest("invalid_periods", "periods apply to rentals only")
         const quantity = input.quantity ?? 1
-        if (quantity > o.max_per_booking) return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
+        if (quantity > o.max_per_booking)
+          return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
         const price = yield* priceOf(o, quantity, input.periods ?? 1)
-        const promo = input.promo_code === undefined ? undefined : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
+        const promo =
+          input.promo_code === undefined
+            ? undefined
+            : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
         const total = price - (promo?.discount ?? 0)
-        const gift = input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
-        return { price_cents: price, discount_cents: promo?.discount ?? 0, total_cents: total, gift_cents: gift?.cents ?? 0, due_cents: total - (gift?.cents ?? 0), currency: org.currency }
+        const gift =
+          input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
+        return {
+          price_cents: price,
+          discount_cents: promo?.discount ?? 0,
+          total_cents: total,
+          gift_cents: gift?.cents ?? 0,
+          due_cents: total - (gift?.cents ?? 0),
+          currency: org.currency
+        }
       })
 
     /** Joins the waitlist of a full time, as the guest; the entry's details stay with the business. */
     const wait = (input: Parameters<typeof waitlist.join>[0], origin: string | undefined) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* checkOrigin(origin)
         if (input.offering_id !== undefined) yield* activeOffering(input.offering_id)
         const entry = yield* waitlist.join(input)
@@ -138,7 +205,10 @@ export class Public extends Effect.Service<Public>()("Public", {
 
     /** Buys a gift card as the guest (source widget): the checkout to pay; the card is issued when it is paid. */
     const buyGiftCard = (input: GiftCardPurchase, origin: string | undefined) =>
-      Effect.zipRight(checkOrigin(origin), purchases.purchase(input).pipe(Effect.provideService(RequestSurface, "widget")))
+      Effect.zipRight(
+        checkOrigin(origin),
+        purchases.purchase(input).pipe(Effect.provideService(RequestSurface, "widget"))
+      )
 
     return { org, list, get, times, book, quote, wait, buyGiftCard } as const
   })

@@ -42,7 +42,7 @@ const sameEmail = (a: string, b: string | null) => b !== null && a.toLowerCase()
  */
 export class Resellers extends Effect.Service<Resellers>()("Resellers", {
   dependencies: [Bookings.Default, Events.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const bookings = yield* Bookings
@@ -51,20 +51,20 @@ export class Resellers extends Effect.Service<Resellers>()("Resellers", {
     const store = yield* bookingStore
     const reads = yield* resellerReads
 
-    const offerings = fn("Resellers.offerings")(function*() {
+    const offerings = fn("Resellers.offerings")(function* () {
       return yield* reads.offerings
     })
 
     /** One offering of the org: one it sells (`forSale`), else any, removed ones included. */
-    const offering = fn("Resellers.offering")(function*(id: string, options: { readonly forSale: boolean }) {
+    const offering = fn("Resellers.offering")(function* (id: string, options: { readonly forSale: boolean }) {
       return yield* reads.offering(id, options.forSale)
     })
 
-    const find = fn("Resellers.find")(function*(uuid: string) {
+    const find = fn("Resellers.find")(function* (uuid: string) {
       return yield* reads.find(uuid)
     })
 
-    const list = fn("Resellers.list")(function*(filter: ResellerFilter) {
+    const list = fn("Resellers.list")(function* (filter: ResellerFilter) {
       return yield* reads.list(filter)
     })
 
@@ -73,39 +73,51 @@ export class Resellers extends Effect.Service<Resellers>()("Resellers", {
      * org: a hold under a uuid taken at the same moment is refused by the unique index and rolled back, and the
      * booking made under it stands.
      */
-    const hold = fn("Resellers.hold")(function*(input: BookingCreate, kept: ResellerHold) {
+    const hold = fn("Resellers.hold")(function* (input: BookingCreate, kept: ResellerHold) {
       const org = yield* CurrentOrg
       const made = bookings.reserve(input).pipe(
         Effect.tap((b) =>
           Effect.flatMap(clock.now, (now) =>
-            store.recordReseller(org.id, b.id, {
-              octo_uuid: kept.uuid,
-              reseller_reference: kept.reference,
-              octo_contact: kept.contact === undefined ? null : JSON.stringify(kept.contact),
-              octo_units: JSON.stringify(kept.units)
-            }, now))
+            store.recordReseller(
+              org.id,
+              b.id,
+              {
+                octo_uuid: kept.uuid,
+                reseller_reference: kept.reference,
+                octo_contact: kept.contact === undefined ? null : JSON.stringify(kept.contact),
+                octo_units: JSON.stringify(kept.units)
+              },
+              now
+            )
+          )
         ),
         transaction(sql)
       )
-      yield* made.pipe(Effect.catchIf((e): e is SqlError => e instanceof SqlError, (e) =>
-        Effect.flatMap(
-          reads.find(kept.uuid),
-          Option.match({ onNone: () => Effect.die(e), onSome: () => Effect.void })
-        )))
+      yield* made.pipe(
+        Effect.catchIf(
+          (e): e is SqlError => e instanceof SqlError,
+          (e) =>
+            Effect.flatMap(
+              reads.find(kept.uuid),
+              Option.match({ onNone: () => Effect.die(e), onSome: () => Effect.void })
+            )
+        )
+      )
     })
 
     /** Keeps what the reseller changed on its booking; with a guest other than the booking's, it moves to them. */
-    const record = fn("Resellers.record")(function*(
+    const record = fn("Resellers.record")(function* (
       booking: Pick<ResellerBooking, "id" | "c_email">,
       changes: ResellerChanges
     ) {
       const org = yield* CurrentOrg
       const now = yield* clock.now
-      yield* Effect.gen(function*() {
+      yield* Effect.gen(function* () {
         const guest = changes.guest
-        const moved = guest !== undefined && !sameEmail(guest.email, booking.c_email)
-          ? yield* Effect.tap(customers.findOrCreate(org.id, guest, now), (f) => events.append(org.id, f.events))
-          : undefined
+        const moved =
+          guest !== undefined && !sameEmail(guest.email, booking.c_email)
+            ? yield* Effect.tap(customers.findOrCreate(org.id, guest, now), (f) => events.append(org.id, f.events))
+            : undefined
         const set: ResellerFacts = {
           ...(moved !== undefined ? { customer_id: moved.id } : {}),
           ...(changes.contact !== undefined ? { octo_contact: JSON.stringify(changes.contact) } : {}),
@@ -119,7 +131,7 @@ export class Resellers extends Effect.Service<Resellers>()("Resellers", {
     })
 
     /** A hold is given until `until` (its machine's extend_hold): refused once it keeps no place or has expired. */
-    const extendHold = fn("Resellers.extendHold")(function*(id: string, until: Date) {
+    const extendHold = fn("Resellers.extendHold")(function* (id: string, until: Date) {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       yield* store.lock(org.id, id).pipe(

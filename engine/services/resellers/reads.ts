@@ -56,11 +56,11 @@ const utcDay = (date: string) => Date.parse(`${date}T00:00:00Z`)
 const parsed = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v)
 
 /** What resellers sell and what they booked: the org's offerings sold by the time, its reseller bookings. */
-export const resellerReads = Effect.gen(function*() {
+export const resellerReads = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   /** The org's offerings a reseller sells: active ones that book single times (a course books its whole series). */
-  const offerings = Effect.gen(function*() {
+  const offerings = Effect.gen(function* () {
     const org = yield* CurrentOrg
     return yield* sql<OfferingRow>`select * from offerings
       where org_id = ${org.id} and deleted_at is null and state = 'active' and not course
@@ -69,7 +69,7 @@ export const resellerReads = Effect.gen(function*() {
 
   /** An offering of the org: one it sells (`forSale`), or any, removed ones included (what a booking was made for). */
   const offering = (id: string, forSale: boolean) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const org = yield* CurrentOrg
       if (!UUID.test(id)) return Option.none()
       const [o] = yield* sql<OfferingRow & { readonly deleted_at: Date | null }>`select * from offerings
@@ -99,7 +99,7 @@ export const resellerReads = Effect.gen(function*() {
 
   /** The org's booking a reseller made under its own id `uuid`. */
   const find = (uuid: string) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const org = yield* CurrentOrg
       const [row] = yield* select(sql`b.org_id = ${org.id} and b.octo_uuid = ${uuid}`)
       return Option.fromNullable(row)
@@ -107,7 +107,7 @@ export const resellerReads = Effect.gen(function*() {
 
   /** The org's reseller bookings the filter names, by start, at most LIST_LIMIT. */
   const list = (f: ResellerFilter) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const org = yield* CurrentOrg
       if (f.offering_id !== undefined && !UUID.test(f.offering_id)) return []
       const filters = [

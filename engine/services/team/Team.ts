@@ -1,18 +1,18 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { conflict, forbidden, notFound } from "../../schema/errors.ts"
-import type { Role } from "../CurrentOrg.ts"
+import { sessionStore } from "../../store/sessions.ts"
+import { transaction } from "../../store/transaction.ts"
+import { webhookStore } from "../../store/webhooks.ts"
+import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
+import type { Role } from "../CurrentOrg.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Orgs } from "../Orgs.ts"
-import { fn, traced } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
-import { sessionStore } from "../../store/sessions.ts"
-import { webhookStore } from "../../store/webhooks.ts"
 
 /** An invite link works this long. */
 export const INVITE_DAYS = 7
@@ -39,7 +39,12 @@ interface InviteRow {
 }
 
 const toInvite = (r: InviteRow) => ({
-  id: r.id, email: r.email, role: r.role, invited_by: r.invited_by, created_at: r.created_at.toISOString(), expires_at: r.expires_at.toISOString()
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  invited_by: r.invited_by,
+  created_at: r.created_at.toISOString(),
+  expires_at: r.expires_at.toISOString()
 })
 const toMember = (r: MemberRow) => ({ user_id: r.user_id, email: r.email, name: r.name, role: r.role })
 
@@ -49,7 +54,7 @@ const toMember = (r: MemberRow) => ({ user_id: r.user_id, email: r.email, name: 
  */
 export class Team extends Effect.Service<Team>()("Team", {
   dependencies: [Events.Default, Mail.Default, Orgs.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const times = sessionStore(sql)
     const hooks = webhookStore(sql)
@@ -60,96 +65,139 @@ export class Team extends Effect.Service<Team>()("Team", {
     const links = yield* Links
 
     const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
-      org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may change the team")))
-    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may change the team"))
+    )
+    const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 
-    const list = Effect.gen(function*() {
+    const list = Effect.gen(function* () {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       const members = yield* sql<MemberRow>`select user_id, email, name, role from members
         where org_id = ${org.id} and removed_at is null order by created_at`.pipe(Effect.orDie)
       const invites = yield* sql<InviteRow>`select * from invites
-        where org_id = ${org.id} and accepted_at is null and ended_at is null and expires_at > ${now} order by created_at, id`.pipe(Effect.orDie)
+        where org_id = ${org.id} and accepted_at is null and ended_at is null and expires_at > ${now} order by created_at, id`.pipe(
+        Effect.orDie
+      )
       return { data: members.map(toMember), invites: invites.map(toInvite) }
     }).pipe(traced("Team.list"))
 
-    const invite = fn("Team.invite")(function*(input: { email: string; role: Role }) {
+    const invite = fn("Team.invite")(function* (input: { email: string; role: Role }) {
       const org = yield* ownerOnly
       const now = yield* clock.now
       const email = input.email.trim().toLowerCase()
       const token = `inv_${randomBytes(24).toString("base64url")}`
-      return yield* tx(Effect.gen(function*() {
-        const [member] = yield* sql`select user_id from members where org_id = ${org.id} and lower(email) = ${email} and removed_at is null`
-        if (member !== undefined) return yield* conflict("member_exists", `${email} is already on the team`)
-        yield* sql`update invites set ended_at = ${now}, end_reason = 'expired'
+      return yield* tx(
+        Effect.gen(function* () {
+          const [member] =
+            yield* sql`select user_id from members where org_id = ${org.id} and lower(email) = ${email} and removed_at is null`
+          if (member !== undefined) return yield* conflict("member_exists", `${email} is already on the team`)
+          yield* sql`update invites set ended_at = ${now}, end_reason = 'expired'
           where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null and expires_at <= ${now}`
-        const [waiting] = yield* sql`select id from invites where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null`
-        if (waiting !== undefined) return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
-        const row: InviteRow = {
-          id: randomUUID(), org_id: org.id, email, role: input.role, invited_by: org.userId ?? null, created_at: now,
-          expires_at: new Date(now.getTime() + INVITE_DAYS * DAY_MS), accepted_at: null, ended_at: null
-        }
-        // Another invite for the address may be committing now, unseen by the check above: the waiting-invite index
-        // decides (invites_waiting); the loser waits for the winner and answers as if it had seen it.
-        const inserted = yield* sql`insert into invites ${sql.insert({ ...row, token_hash: hashToken(token) })}
+          const [waiting] =
+            yield* sql`select id from invites where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null`
+          if (waiting !== undefined)
+            return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
+          const row: InviteRow = {
+            id: randomUUID(),
+            org_id: org.id,
+            email,
+            role: input.role,
+            invited_by: org.userId ?? null,
+            created_at: now,
+            expires_at: new Date(now.getTime() + INVITE_DAYS * DAY_MS),
+            accepted_at: null,
+            ended_at: null
+          }
+          // Another invite for the address may be committing now, unseen by the check above: the waiting-invite index
+          // decides (invites_waiting); the loser waits for the winner and answers as if it had seen it.
+          const inserted = yield* sql`insert into invites ${sql.insert({ ...row, token_hash: hashToken(token) })}
           on conflict (org_id, lower(email)) where accepted_at is null and ended_at is null do nothing returning id`
-        if (inserted.length === 0) return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
-        const [{ name }] = yield* sql<{ name: string }>`select name from orgs where id = ${org.id}`
-        yield* mail.enqueue(org.id, {
-          to: email,
-          kind: "member.invited",
-          subject: `You are invited to join ${name}`,
-          text: `You are invited to join the team of ${name} as ${input.role}.\n\n` +
-            `Accept: POST ${links.publicUrl}/api/v1/invites/${token}/accept (optionally with {"name": "Your name"})\n` +
-            `Decline: POST ${links.publicUrl}/api/v1/invites/${token}/decline\n\nThe invite works until ${row.expires_at.toISOString()}.`
+          if (inserted.length === 0)
+            return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
+          const [{ name }] = yield* sql<{ name: string }>`select name from orgs where id = ${org.id}`
+          yield* mail.enqueue(org.id, {
+            to: email,
+            kind: "member.invited",
+            subject: `You are invited to join ${name}`,
+            text:
+              `You are invited to join the team of ${name} as ${input.role}.\n\n` +
+              `Accept: POST ${links.publicUrl}/api/v1/invites/${token}/accept (optionally with {"name": "Your name"})\n` +
+              `Decline: POST ${links.publicUrl}/api/v1/invites/${token}/decline\n\nThe invite works until ${row.expires_at.toISOString()}.`
+          })
+          yield* events.append(org.id, [
+            { type: "member.invited", data: { id: row.id, email, role: row.role, invited_by: row.invited_by } }
+          ])
+          return toInvite(row)
         })
-        yield* events.append(org.id, [{ type: "member.invited", data: { id: row.id, email, role: row.role, invited_by: row.invited_by } }])
-        return toInvite(row)
-      }))
+      )
     })
 
     const endInvite = (row: InviteRow, reason: "revoked" | "declined") =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* sql`update invites set ended_at = ${yield* clock.now}, end_reason = ${reason} where id = ${row.id}`
-        yield* events.append(row.org_id, [{ type: "member.invite_revoked", data: { id: row.id, email: row.email, role: row.role } }])
+        yield* events.append(row.org_id, [
+          { type: "member.invite_revoked", data: { id: row.id, email: row.email, role: row.role } }
+        ])
         return toInvite(row)
       })
 
-    const revokeInvite = fn("Team.revokeInvite")(function*(id: string) {
+    const revokeInvite = fn("Team.revokeInvite")(function* (id: string) {
       const org = yield* ownerOnly
-      return yield* tx(Effect.gen(function*() {
-        const [row] = yield* sql<InviteRow>`select * from invites where org_id = ${org.id} and id = ${id} and accepted_at is null and ended_at is null for update`
-        if (row === undefined) return yield* notFound("invite")
-        return yield* endInvite(row, "revoked")
-      }))
+      return yield* tx(
+        Effect.gen(function* () {
+          const [row] =
+            yield* sql<InviteRow>`select * from invites where org_id = ${org.id} and id = ${id} and accepted_at is null and ended_at is null for update`
+          if (row === undefined) return yield* notFound("invite")
+          return yield* endInvite(row, "revoked")
+        })
+      )
     })
 
     /** The invite behind a token, locked: unknown, used or ended is 404; past its time is 409 invite_expired. */
     const byToken = (token: string) =>
-      Effect.gen(function*() {
-        const [row] = yield* sql<InviteRow>`select * from invites where token_hash = ${hashToken(token)} and accepted_at is null and ended_at is null for update`
+      Effect.gen(function* () {
+        const [row] =
+          yield* sql<InviteRow>`select * from invites where token_hash = ${hashToken(token)} and accepted_at is null and ended_at is null for update`
         if (row === undefined) return yield* notFound("invite")
-        if (row.expires_at.getTime() <= (yield* clock.now).getTime()) return yield* conflict("invite_expired", "this invite has expired; ask an owner for a new one")
+        if (row.expires_at.getTime() <= (yield* clock.now).getTime())
+          return yield* conflict("invite_expired", "this invite has expired; ask an owner for a new one")
         return row
       })
 
-    const accept = fn("Invites.accept")(function*(token: string, input: { name?: string | undefined }) {
+    const accept = fn("Invites.accept")(function* (token: string, input: { name?: string | undefined }) {
       const now = yield* clock.now
-      return yield* tx(Effect.gen(function*() {
-        const invite = yield* byToken(token)
-        const [taken] = yield* sql`select user_id from members where org_id = ${invite.org_id} and lower(email) = lower(${invite.email}) and removed_at is null`
-        if (taken !== undefined) return yield* conflict("member_exists", `${invite.email} is already on the team`)
-        const member = { user_id: randomUUID(), org_id: invite.org_id, email: invite.email, name: input.name ?? null, role: invite.role, created_at: now }
-        // A member added another way at the same moment (the admin API) is decided by members_org_email, as above.
-        const joined = yield* sql`insert into members ${sql.insert(member)} on conflict (org_id, lower(email)) where removed_at is null do nothing returning user_id`
-        if (joined.length === 0) return yield* conflict("member_exists", `${invite.email} is already on the team`)
-        yield* sql`update invites set accepted_at = ${now} where id = ${invite.id}`
-        yield* events.append(invite.org_id, [{ type: "member.joined", data: { user_id: member.user_id, email: member.email, role: member.role, invite_id: invite.id } }])
-        return toMember(member)
-      }))
+      return yield* tx(
+        Effect.gen(function* () {
+          const invite = yield* byToken(token)
+          const [taken] =
+            yield* sql`select user_id from members where org_id = ${invite.org_id} and lower(email) = lower(${invite.email}) and removed_at is null`
+          if (taken !== undefined) return yield* conflict("member_exists", `${invite.email} is already on the team`)
+          const member = {
+            user_id: randomUUID(),
+            org_id: invite.org_id,
+            email: invite.email,
+            name: input.name ?? null,
+            role: invite.role,
+            created_at: now
+          }
+          // A member added another way at the same moment (the admin API) is decided by members_org_email, as above.
+          const joined =
+            yield* sql`insert into members ${sql.insert(member)} on conflict (org_id, lower(email)) where removed_at is null do nothing returning user_id`
+          if (joined.length === 0) return yield* conflict("member_exists", `${invite.email} is already on the team`)
+          yield* sql`update invites set accepted_at = ${now} where id = ${invite.id}`
+          yield* events.append(invite.org_id, [
+            {
+              type: "member.joined",
+              data: { user_id: member.user_id, email: member.email, role: member.role, invite_id: invite.id }
+            }
+          ])
+          return toMember(member)
+        })
+      )
     })
 
-    const decline = fn("Invites.decline")(function*(token: string) {
+    const decline = fn("Invites.decline")(function* (token: string) {
       return yield* tx(Effect.flatMap(byToken(token), (row) => endInvite(row, "declined")))
     })
 
@@ -157,46 +205,66 @@ export class Team extends Effect.Service<Team>()("Team", {
     const lockMembers = (orgId: string) =>
       sql<MemberRow>`select user_id, email, name, role from members where org_id = ${orgId} and removed_at is null order by user_id for update`
 
-    const update = fn("Team.update")(function*(userId: string, patch: { role?: Role | undefined; name?: string | undefined }) {
+    const update = fn("Team.update")(function* (
+      userId: string,
+      patch: { role?: Role | undefined; name?: string | undefined }
+    ) {
       const org = yield* ownerOnly
-      const result = yield* tx(Effect.gen(function*() {
-        const members = yield* lockMembers(org.id)
-        const member = members.find((m) => m.user_id === userId)
-        if (member === undefined) return yield* notFound("member")
-        if (patch.role === "staff" && member.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
-          return yield* conflict("last_owner", "the team's last owner cannot be made staff: make someone else an owner first")
-        }
-        const next = { ...member, role: patch.role ?? member.role, name: patch.name ?? member.name }
-        yield* sql`update members set role = ${next.role}, name = ${next.name} where user_id = ${userId}`
-        const out = []
-        if (next.role !== member.role) out.push({ type: "member.updated", data: { user_id: userId, email: member.email, role: next.role } })
-        if (next.name !== member.name) out.push({ type: "member.updated", data: { user_id: userId, email: member.email, name: next.name } })
-        yield* events.append(org.id, out)
-        return { member: toMember(next), roleChanged: next.role !== member.role }
-      }))
+      const result = yield* tx(
+        Effect.gen(function* () {
+          const members = yield* lockMembers(org.id)
+          const member = members.find((m) => m.user_id === userId)
+          if (member === undefined) return yield* notFound("member")
+          if (
+            patch.role === "staff" &&
+            member.role === "owner" &&
+            members.filter((m) => m.role === "owner").length === 1
+          ) {
+            return yield* conflict(
+              "last_owner",
+              "the team's last owner cannot be made staff: make someone else an owner first"
+            )
+          }
+          const next = { ...member, role: patch.role ?? member.role, name: patch.name ?? member.name }
+          yield* sql`update members set role = ${next.role}, name = ${next.name} where user_id = ${userId}`
+          const out = []
+          if (next.role !== member.role)
+            out.push({ type: "member.updated", data: { user_id: userId, email: member.email, role: next.role } })
+          if (next.name !== member.name)
+            out.push({ type: "member.updated", data: { user_id: userId, email: member.email, name: next.name } })
+          yield* events.append(org.id, out)
+          return { member: toMember(next), roleChanged: next.role !== member.role }
+        })
+      )
       // The member's keys carry the new role at once, on every instance.
       if (result.roleChanged) yield* orgs.keysChanged(`org:${org.id}`)
       return result.member
     })
 
     /** Off the team: their keys are revoked (and the webhooks those made switch off), their times keep no teacher. */
-    const remove = fn("Team.remove")(function*(userId: string) {
+    const remove = fn("Team.remove")(function* (userId: string) {
       const org = yield* ownerOnly
       const now = yield* clock.now
-      const removed = yield* tx(Effect.gen(function*() {
-        const members = yield* lockMembers(org.id)
-        const member = members.find((m) => m.user_id === userId)
-        if (member === undefined) return yield* notFound("member")
-        if (member.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
-          return yield* conflict("last_owner", "the team's last owner cannot be removed")
-        }
-        yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
-        const keys = yield* sql<{ id: string }>`update api_keys set revoked_at = ${now} where user_id = ${userId} and revoked_at is null returning id`
-        for (const k of keys) yield* hooks.switchOffForKey(k.id, now)
-        yield* times.clearTeacher(userId)
-        yield* events.append(org.id, [{ type: "member.removed", data: { user_id: userId, email: member.email, role: member.role } }])
-        return toMember(member)
-      }))
+      const removed = yield* tx(
+        Effect.gen(function* () {
+          const members = yield* lockMembers(org.id)
+          const member = members.find((m) => m.user_id === userId)
+          if (member === undefined) return yield* notFound("member")
+          if (member.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
+            return yield* conflict("last_owner", "the team's last owner cannot be removed")
+          }
+          yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
+          const keys = yield* sql<{
+            id: string
+          }>`update api_keys set revoked_at = ${now} where user_id = ${userId} and revoked_at is null returning id`
+          for (const k of keys) yield* hooks.switchOffForKey(k.id, now)
+          yield* times.clearTeacher(userId)
+          yield* events.append(org.id, [
+            { type: "member.removed", data: { user_id: userId, email: member.email, role: member.role } }
+          ])
+          return toMember(member)
+        })
+      )
       yield* orgs.keysChanged(`org:${org.id}`)
       return removed
     })

@@ -1,16 +1,16 @@
-import { newHandle } from "../../store/codes.ts"
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import type { WaitlistEntry } from "../../schema/waitlist.ts"
+import { newHandle } from "../../store/codes.ts"
+import { customerStore } from "../../store/customers.ts"
+import { transaction } from "../../store/transaction.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { customerStore } from "../../store/customers.ts"
 import { Events } from "../Events.ts"
 import { endEntries } from "./open.ts"
-import { fn } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
 
 interface EntryRow {
   readonly id: string
@@ -28,15 +28,22 @@ interface EntryRow {
 }
 
 const toEntry = (r: EntryRow): WaitlistEntry => ({
-  id: r.id, offering_id: r.offering_id, session_id: r.session_id, starts_at: r.starts_at.toISOString(),
-  customer: { id: r.customer_id, name: r.c_name, email: r.c_email }, places: r.places, created_at: r.created_at.toISOString(),
-  told_at: r.told_at?.toISOString() ?? null, ended_at: r.ended_at?.toISOString() ?? null, end_reason: r.end_reason
+  id: r.id,
+  offering_id: r.offering_id,
+  session_id: r.session_id,
+  starts_at: r.starts_at.toISOString(),
+  customer: { id: r.customer_id, name: r.c_name, email: r.c_email },
+  places: r.places,
+  created_at: r.created_at.toISOString(),
+  told_at: r.told_at?.toISOString() ?? null,
+  ended_at: r.ended_at?.toISOString() ?? null,
+  end_reason: r.end_reason
 })
 
 /** waitlist.join, list and remove: guests waiting for a full calendar time of an offering with waitlist_enabled. */
 export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
   dependencies: [Events.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
@@ -45,7 +52,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       sql<EntryRow>`select e.*, s.starts_at, c.name as c_name, c.email as c_email
         from waitlist_entries e join sessions s on s.id = e.session_id join customers c on c.id = e.customer_id where ${where} order by e.seq`
 
-    const join = fn("Waitlist.join")(function*(input: {
+    const join = fn("Waitlist.join")(function* (input: {
       session_id?: string | undefined
       offering_id?: string | undefined
       starts_at?: Date | undefined
@@ -56,32 +63,61 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       const now = yield* clock.now
       const places = input.places ?? 1
       if (input.session_id === undefined && (input.offering_id === undefined || input.starts_at === undefined)) {
-        return yield* badRequest("invalid_session_id", "give session_id, or offering_id and starts_at of one of its times")
+        return yield* badRequest(
+          "invalid_session_id",
+          "give session_id, or offering_id and starts_at of one of its times"
+        )
       }
-      return yield* Effect.gen(function*() {
-        const [t] = yield* sql<{ id: string; offering_id: string; state: string; cap: number; booked: number; kind: string; schedule: string | null; course: boolean; waitlist_enabled: boolean; max_per_booking: number }>`
+      return yield* Effect.gen(function* () {
+        const [t] = yield* sql<{
+          id: string
+          offering_id: string
+          state: string
+          cap: number
+          booked: number
+          kind: string
+          schedule: string | null
+          course: boolean
+          waitlist_enabled: boolean
+          max_per_booking: number
+        }>`
           select s.id, s.offering_id, s.state, s.cap, s.booked, o.kind, o.schedule, o.course, o.waitlist_enabled, o.max_per_booking
           from sessions s join offerings o on o.id = s.offering_id
           where s.org_id = ${org.id} and ${input.session_id !== undefined ? sql`s.id = ${input.session_id}` : sql`s.offering_id = ${input.offering_id!} and s.starts_at = ${input.starts_at!}`}
           for update of s`
         if (t === undefined) {
           if (input.offering_id !== undefined) {
-            const [o] = yield* sql<{ kind: string; schedule: string | null }>`select kind, schedule from offerings where org_id = ${org.id} and id = ${input.offering_id}`
+            const [o] = yield* sql<{
+              kind: string
+              schedule: string | null
+            }>`select kind, schedule from offerings where org_id = ${org.id} and id = ${input.offering_id}`
             if (o !== undefined && (o.kind === "rental" || o.schedule === "hours")) {
-              return yield* badRequest("waitlist_not_supported", "weekly hours and rentals have no waitlist: their times are not on a calendar")
+              return yield* badRequest(
+                "waitlist_not_supported",
+                "weekly hours and rentals have no waitlist: their times are not on a calendar"
+              )
             }
           }
           return yield* notFound("time")
         }
-        if (t.course) return yield* conflict("waitlist_conflict", "a course is booked whole: it has no waitlist for one of its times")
-        if (!t.waitlist_enabled) return yield* conflict("waitlist_disabled", "this offering's waitlist is off (waitlist_enabled false)")
+        if (t.course)
+          return yield* conflict(
+            "waitlist_conflict",
+            "a course is booked whole: it has no waitlist for one of its times"
+          )
+        if (!t.waitlist_enabled)
+          return yield* conflict("waitlist_disabled", "this offering's waitlist is off (waitlist_enabled false)")
         if (t.state !== "scheduled") return yield* conflict("time_not_available", "this time is cancelled")
-        if (places > t.max_per_booking) return yield* badRequest("invalid_places", `places: at most ${t.max_per_booking}, as in one booking`)
+        if (places > t.max_per_booking)
+          return yield* badRequest("invalid_places", `places: at most ${t.max_per_booking}, as in one booking`)
         const needed = t.kind === "appointment" ? 1 : places
-        if (t.cap - t.booked >= needed) return yield* conflict("has_room", `the time has room for ${places}: book it instead`)
+        if (t.cap - t.booked >= needed)
+          return yield* conflict("has_room", `the time has room for ${places}: book it instead`)
         const customer = yield* customers.findOrCreate(org.id, input.customer, now)
         const out = [...customer.events]
-        const [live] = yield* sql<{ id: string }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
+        const [live] = yield* sql<{
+          id: string
+        }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
         const id = live?.id ?? randomUUID()
         if (live === undefined) {
           yield* sql`insert into waitlist_entries ${sql.insert({ id, org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now, leave_token: newHandle() })}`
@@ -95,47 +131,66 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
-    const list = fn("Waitlist.list")(function*(q: { offering_id?: string | undefined; session_id?: string | undefined }) {
+    const list = fn("Waitlist.list")(function* (q: {
+      offering_id?: string | undefined
+      session_id?: string | undefined
+    }) {
       const org = yield* CurrentOrg
-      const rows = yield* entrySql(sql.and([
-        sql`e.org_id = ${org.id}`,
-        sql`e.ended_at is null`,
-        ...(q.offering_id === undefined ? [] : [sql`e.offering_id = ${q.offering_id}`]),
-        ...(q.session_id === undefined ? [] : [sql`e.session_id = ${q.session_id}`])
-      ])).pipe(Effect.orDie)
+      const rows = yield* entrySql(
+        sql.and([
+          sql`e.org_id = ${org.id}`,
+          sql`e.ended_at is null`,
+          ...(q.offering_id === undefined ? [] : [sql`e.offering_id = ${q.offering_id}`]),
+          ...(q.session_id === undefined ? [] : [sql`e.session_id = ${q.session_id}`])
+        ])
+      ).pipe(Effect.orDie)
       return { data: rows.map(toEntry) }
     })
 
-    const remove = fn("Waitlist.remove")(function*(id: string, reason: "removed" | "left" = "removed") {
+    const remove = fn("Waitlist.remove")(function* (id: string, reason: "removed" | "left" = "removed") {
       const org = yield* CurrentOrg
       const now = yield* clock.now
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const [row] = yield* entrySql(sql.and([sql`e.org_id = ${org.id}`, sql`e.id = ${id}`, sql`e.ended_at is null`]))
         if (row === undefined) return yield* notFound("waitlist entry")
         const left = yield* endEntries(sql, { ids: [id] }, reason, now)
-        yield* events.append(org.id, left.map(({ type, data }) => ({ type, data })))
+        yield* events.append(
+          org.id,
+          left.map(({ type, data }) => ({ type, data }))
+        )
         return toEntry({ ...row, ended_at: now, end_reason: reason })
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** The guest's side of the "leave the waitlist" link: the entry by its token (no key), and leaving it. */
     const byToken = (token: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return yield* notFound("waitlist entry")
-        const [row] = yield* sql<{ id: string; org_id: string; ended_at: Date | null; end_reason: string | null; starts_at: Date; name: string; timezone: string }>`
+        const [row] = yield* sql<{
+          id: string
+          org_id: string
+          ended_at: Date | null
+          end_reason: string | null
+          starts_at: Date
+          name: string
+          timezone: string
+        }>`
           select e.id, e.org_id, e.ended_at, e.end_reason, s.starts_at, o.name, g.timezone from waitlist_entries e
           join sessions s on s.id = e.session_id join offerings o on o.id = e.offering_id join orgs g on g.id = e.org_id
           where e.leave_token = ${token}`.pipe(Effect.orDie)
         return row === undefined ? yield* notFound("waitlist entry") : row
       })
     const leave = (token: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const entry = yield* byToken(token)
         if (entry.ended_at !== null) return entry
         const now = yield* clock.now
-        yield* Effect.gen(function*() {
+        yield* Effect.gen(function* () {
           const left = yield* endEntries(sql, { ids: [entry.id] }, "left", now)
-          yield* events.append(entry.org_id, left.map(({ type, data }) => ({ type, data })))
+          yield* events.append(
+            entry.org_id,
+            left.map(({ type, data }) => ({ type, data }))
+          )
         }).pipe(transaction(sql), Effect.orDie)
         return { ...entry, ended_at: now, end_reason: "left" }
       })

@@ -1,6 +1,6 @@
+import { randomUUID } from "node:crypto"
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import type { NewEvent } from "../Events.ts"
 import { insertMail } from "../mail/outbox.ts"
 
@@ -20,17 +20,31 @@ interface Live {
 
 /** Guest mail without the rendered templates: plain facts, written beside the change that causes it. */
 const mailRow = (orgId: string, to: string, kind: string, subject: string, body: string, now: Date) => ({
-  id: randomUUID(), org_id: orgId, to_address: to, subject, body, kind, created_at: now, attempts: 0, next_at: now
+  id: randomUUID(),
+  org_id: orgId,
+  to_address: to,
+  subject,
+  body,
+  kind,
+  created_at: now,
+  attempts: 0,
+  next_at: now
 })
 
 /** Ends live entries (all of a time, or those given) with a reason: waitlist.left for each; `closed` ones are emailed. */
-export const endEntries = (sql: SqlClient.SqlClient, where: { session_id?: string; offering_id?: string; ids?: ReadonlyArray<string> }, reason: EndReason, now: Date) =>
-  Effect.gen(function*() {
-    const scope = where.ids !== undefined
-      ? sql`e.id in ${sql.in([...where.ids])}`
-      : where.session_id !== undefined
-      ? sql`e.session_id = ${where.session_id}`
-      : sql`e.offering_id = ${where.offering_id!}`
+export const endEntries = (
+  sql: SqlClient.SqlClient,
+  where: { session_id?: string; offering_id?: string; ids?: ReadonlyArray<string> },
+  reason: EndReason,
+  now: Date
+) =>
+  Effect.gen(function* () {
+    const scope =
+      where.ids !== undefined
+        ? sql`e.id in ${sql.in([...where.ids])}`
+        : where.session_id !== undefined
+          ? sql`e.session_id = ${where.session_id}`
+          : sql`e.offering_id = ${where.offering_id!}`
     const ended = yield* sql<Live & { starts_at: Date; offering_name: string }>`
       update waitlist_entries e set ended_at = ${now}, end_reason = ${reason}, updated_at = ${now}
       from customers c, sessions s, offerings o
@@ -38,14 +52,30 @@ export const endEntries = (sql: SqlClient.SqlClient, where: { session_id?: strin
       returning e.*, c.email, c.name, s.starts_at, o.name as offering_name`
     for (const e of ended) {
       if (reason === "closed" && e.email !== null) {
-        yield* insertMail(sql, mailRow(e.org_id, e.email, "waitlist.closed", `The waitlist for ${e.offering_name} has closed`,
-          `The waitlist for ${e.offering_name} at ${e.starts_at.toISOString()} has closed: you are no longer waiting for a place.`, now))
+        yield* insertMail(
+          sql,
+          mailRow(
+            e.org_id,
+            e.email,
+            "waitlist.closed",
+            `The waitlist for ${e.offering_name} has closed`,
+            `The waitlist for ${e.offering_name} at ${e.starts_at.toISOString()} has closed: you are no longer waiting for a place.`,
+            now
+          )
+        )
       }
     }
     return ended.map((e): NewEvent & { org: string } => ({
       org: e.org_id,
       type: "waitlist.left",
-      data: { id: e.id, session_id: e.session_id, offering_id: e.offering_id, customer_id: e.customer_id, places: e.places, reason }
+      data: {
+        id: e.id,
+        session_id: e.session_id,
+        offering_id: e.offering_id,
+        customer_id: e.customer_id,
+        places: e.places,
+        reason
+      }
     }))
   })
 
@@ -55,9 +85,18 @@ export const endEntries = (sql: SqlClient.SqlClient, where: { session_id?: strin
  * entries (called_off) instead. Runs in the transaction that freed the places; returns the events to append.
  */
 export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date, publicUrl: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const [t] = yield* sql<{
-      id: string; org_id: string; offering_id: string; starts_at: Date; state: string; cap: number; booked: number; kind: string; name: string; waitlist_enabled: boolean
+      id: string
+      org_id: string
+      offering_id: string
+      starts_at: Date
+      state: string
+      cap: number
+      booked: number
+      kind: string
+      name: string
+      waitlist_enabled: boolean
     }>`select s.id, s.org_id, s.offering_id, s.starts_at, s.state, s.cap, s.booked, o.kind, o.name, o.waitlist_enabled
       from sessions s join offerings o on o.id = s.offering_id where s.id = ${sessionId}`
     if (t === undefined) return [] as ReadonlyArray<NewEvent & { org: string }>
@@ -75,15 +114,33 @@ export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date,
     const link = `${publicUrl}/book?offering_id=${t.offering_id}&session_id=${sessionId}`
     for (const e of told) {
       if (e.email === null) continue
-      yield* insertMail(sql, mailRow(t.org_id, e.email, "waitlist.opened", `A place opened: ${t.name}`,
-        `${remaining} place(s) opened for ${t.name} at ${t.starts_at.toISOString()}. Whoever books first gets them: ${link}` +
-          (e.leave_token ? `\n\nNot interested any more? Leave the waitlist: ${publicUrl}/wl/${e.leave_token}` : ""), now))
+      yield* insertMail(
+        sql,
+        mailRow(
+          t.org_id,
+          e.email,
+          "waitlist.opened",
+          `A place opened: ${t.name}`,
+          `${remaining} place(s) opened for ${t.name} at ${t.starts_at.toISOString()}. Whoever books first gets them: ${link}` +
+            (e.leave_token ? `\n\nNot interested any more? Leave the waitlist: ${publicUrl}/wl/${e.leave_token}` : ""),
+          now
+        )
+      )
     }
-    return [{
-      org: t.org_id,
-      type: "waitlist.opened",
-      data: { session_id: sessionId, offering_id: t.offering_id, starts_at: t.starts_at.toISOString(), remaining, told: told.length, entry_ids: told.map((e) => e.id) }
-    }]
+    return [
+      {
+        org: t.org_id,
+        type: "waitlist.opened",
+        data: {
+          session_id: sessionId,
+          offering_id: t.offering_id,
+          starts_at: t.starts_at.toISOString(),
+          remaining,
+          told: told.length,
+          entry_ids: told.map((e) => e.id)
+        }
+      }
+    ]
   })
 
 /**
@@ -91,9 +148,15 @@ export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date,
  * places had opened there (a time that gained none tells nobody; an entry told since the time last took a booking is
  * not told again). Runs in the transaction that changed the capacity, after the change.
  */
-export const openingsWhere = (sql: SqlClient.SqlClient, where: { offering_id: string } | { series_id: string }, now: Date, publicUrl: string) =>
-  Effect.gen(function*() {
-    const scope = "offering_id" in where ? sql`s.offering_id = ${where.offering_id}` : sql`s.series_id = ${where.series_id}`
+export const openingsWhere = (
+  sql: SqlClient.SqlClient,
+  where: { offering_id: string } | { series_id: string },
+  now: Date,
+  publicUrl: string
+) =>
+  Effect.gen(function* () {
+    const scope =
+      "offering_id" in where ? sql`s.offering_id = ${where.offering_id}` : sql`s.series_id = ${where.series_id}`
     const times = yield* sql<{ id: string }>`
       select s.id from sessions s
       where ${scope} and s.starts_at > ${now} and s.state = 'scheduled'

@@ -1,14 +1,14 @@
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Exit, Option, Schedule } from "effect"
-import { randomUUID } from "node:crypto"
 import { decideWebhookEndpoint, type WebhookEndpointEvent } from "../../machines/webhookEndpoint.ts"
 import { type SendResult, WebhookSender } from "../../ports/WebhookSender.ts"
 import { conflict } from "../../schema/errors.ts"
+import { columnsOf, machineRow, webhookStore } from "../../store/webhooks.ts"
+import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, payloadOf, toDelivery } from "./row.ts"
 import { RUN_SIZE, WebhookSettings } from "./Settings.ts"
-import { columnsOf, machineRow, webhookStore } from "../../store/webhooks.ts"
-import { fn } from "../../tracing.ts"
 
 /** Progress of a run is saved at least this often. */
 const SAVE_EVERY_MS = 200
@@ -19,15 +19,15 @@ const machineEvent = (r: SendResult, at: string): WebhookEndpointEvent =>
   r.error === null
     ? { type: "delivered", status: r.status ?? 200, at }
     : r.status === 410
-    ? { type: "gone", at }
-    : { type: "failed", status: r.status, error: r.error, at }
+      ? { type: "gone", at }
+      : { type: "failed", status: r.status, error: r.error, at }
 
 /**
  * Delivers an endpoint's events in order, one request at a time: claim it with a lease, POST each pending
  * event, let the endpoint machine decide what the answer means, store cursor and state, give it back.
  */
 export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookDispatch", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const sender = yield* WebhookSender
@@ -37,19 +37,35 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
 
     /** One POST and what the machine makes of the answer; null when it refuses (the endpoint is off). */
     const attempt = (row: EndpointRow, event: EventRow) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const result = yield* sender.send({ url: row.url, secret: row.secret, body: payloadOf(event) })
         const at = yield* clock.now
         const decision = decideWebhookEndpoint(machineRow(row), machineEvent(result, at.toISOString()))
         const columns = decision.ok ? columnsOf(decision.state, decision.context, at) : null
         if (columns === null) return null
-        const log: DeliveryRow = { event_id: event.id, status: result.status, duration_ms: result.durationMs, error: result.error, at }
-        const next: EndpointRow = { ...row, ...columns, cursor_id: result.error === null ? Math.max(row.cursor_id, event.id) : row.cursor_id }
+        const log: DeliveryRow = {
+          event_id: event.id,
+          status: result.status,
+          duration_ms: result.durationMs,
+          error: result.error,
+          at
+        }
+        const next: EndpointRow = {
+          ...row,
+          ...columns,
+          cursor_id: result.error === null ? Math.max(row.cursor_id, event.id) : row.cursor_id
+        }
         return { next, log }
       })
 
     const save = (row: EndpointRow, token: string, logs: ReadonlyArray<DeliveryRow>) =>
-      store.record(row.id, token, leaseMs, { cursor: row.cursor_id, state: row.state, context: row.context, retry_at: row.retry_at, logs })
+      store.record(row.id, token, leaseMs, {
+        cursor: row.cursor_id,
+        state: row.state,
+        context: row.context,
+        retry_at: row.retry_at,
+        logs
+      })
 
     /** What a run has sent since its last save. */
     interface Progress {
@@ -68,7 +84,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
      * SAVE_EVERY_MS (which renews the lease and notices an endpoint switched off meanwhile, e.g. its key revoked).
      */
     const deliverPending = (p: Progress, token: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         let savedAt = Date.now()
         for (const event of yield* store.pending(p.row, RUN_SIZE)) {
           const done = yield* attempt(p.row, event)
@@ -90,7 +106,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
      * One run of an endpoint (up to RUN_SIZE events). True when it is healthy and more events wait; "held" when
      * another instance holds it (or it is not live).
      */
-    const run = fn("WebhookDispatch.run")(function*(id: string) {
+    const run = fn("WebhookDispatch.run")(function* (id: string) {
       const token = randomUUID()
       const claimed = yield* store.claim(id, token, leaseMs, yield* clock.now)
       if (Option.isNone(claimed)) return "held" as const
@@ -103,21 +119,26 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
     }, Effect.orDie)
 
     /** Sends one past event again, between runs; a 410 switches the endpoint off. Cursor and status stay. */
-    const redeliver = fn("WebhookDispatch.redeliver")(function*(endpointId: string, event: EventRow) {
+    const redeliver = fn("WebhookDispatch.redeliver")(function* (endpointId: string, event: EventRow) {
       const token = randomUUID()
       const claimed = yield* store.claim(endpointId, token, leaseMs, null).pipe(
         Effect.orDie,
-        Effect.flatMap(Option.match({
-          onNone: () => Effect.fail(conflict("endpoint_busy", "the endpoint is taking a delivery; retry shortly")),
-          onSome: Effect.succeed
-        })),
+        Effect.flatMap(
+          Option.match({
+            onNone: () => Effect.fail(conflict("endpoint_busy", "the endpoint is taking a delivery; retry shortly")),
+            onSome: Effect.succeed
+          })
+        ),
         Effect.retry({ schedule: Schedule.spaced("25 millis"), times: 80 })
       )
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         const done = yield* attempt(claimed, event)
         if (done === null) return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
         // Only a 410 changes the endpoint (off); cursor, status and retry time stay as they were.
-        const row = done.next.state === "off" ? { ...claimed, state: done.next.state, context: done.next.context, retry_at: done.next.retry_at } : claimed
+        const row =
+          done.next.state === "off"
+            ? { ...claimed, state: done.next.state, context: done.next.context, retry_at: done.next.retry_at }
+            : claimed
         yield* save(row, token, [done.log]).pipe(Effect.orDie)
         yield* store.prune(row.id).pipe(Effect.orDie)
         return toDelivery(done.log)
@@ -173,7 +194,9 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
       Effect.orDie,
       Effect.map((rows) => ({
         ids: ids(rows.filter((r) => r.wait_ms === 0)),
-        heldMs: rows.some((r) => r.wait_ms > 0) ? Math.min(...rows.filter((r) => r.wait_ms > 0).map((r) => r.wait_ms)) : null
+        heldMs: rows.some((r) => r.wait_ms > 0)
+          ? Math.min(...rows.filter((r) => r.wait_ms > 0).map((r) => r.wait_ms))
+          : null
       }))
     )
 

@@ -1,26 +1,26 @@
+import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
 import { startWebhookEndpoint } from "../../machines/webhookEndpoint.ts"
 import { WebhookSender } from "../../ports/WebhookSender.ts"
 import { badRequest, conflict, notFound, TooMany } from "../../schema/errors.ts"
 import { isEventType, MAX_ACTIVE_WEBHOOKS, type WebhookCreate } from "../../schema/webhook.ts"
+import { transaction } from "../../store/transaction.ts"
+import { webhookStore } from "../../store/webhooks.ts"
+import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { WebhookDispatch } from "./Dispatch.ts"
 import { type DeliveryRow, type EndpointRow, type EventRow, toDelivery, toEndpoint } from "./row.ts"
 import { LOG_SIZE } from "./Settings.ts"
-import { fn, traced } from "../../tracing.ts"
-import { transaction } from "../../store/transaction.ts"
-import { webhookStore } from "../../store/webhooks.ts"
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
 
 /** Webhook endpoints of the current org: create, list, get, delete, delivery log and redeliver. */
 export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
   dependencies: [WebhookDispatch.Default, Events.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const sender = yield* WebhookSender
@@ -29,18 +29,25 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
     const store = webhookStore(sql)
 
     const load = (id: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const org = yield* CurrentOrg
-        const rows = yield* sql<EndpointRow>`select * from webhook_endpoints where id = ${id}::uuid and org_id = ${org.id}`.pipe(Effect.orDie)
-        return yield* Option.match(Option.fromNullable(rows[0]), { onNone: () => Effect.fail(notFound("webhook endpoint")), onSome: Effect.succeed })
+        const rows =
+          yield* sql<EndpointRow>`select * from webhook_endpoints where id = ${id}::uuid and org_id = ${org.id}`.pipe(
+            Effect.orDie
+          )
+        return yield* Option.match(Option.fromNullable(rows[0]), {
+          onNone: () => Effect.fail(notFound("webhook endpoint")),
+          onSome: Effect.succeed
+        })
       })
 
-    const create = fn("Webhooks.create")(function*(input: WebhookCreate) {
+    const create = fn("Webhooks.create")(function* (input: WebhookCreate) {
       const org = yield* CurrentOrg
       const refusal = sender.check(input.url)
       if (refusal !== null) return yield* badRequest("invalid_url", `url: ${refusal}`)
       const unknown = input.events.filter((t) => !isEventType(t))
-      if (unknown.length > 0) return yield* badRequest("invalid_events", `events: unknown event types ${unknown.join(", ")}`)
+      if (unknown.length > 0)
+        return yield* badRequest("invalid_events", `events: unknown event types ${unknown.join(", ")}`)
       const row = {
         id: randomUUID(),
         org_id: org.id,
@@ -52,13 +59,20 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       }
       // The org's event lock: parallel creates count one after the other, and no event of the org is in flight,
       // so the newest event id is exact and the endpoint starts with the next one.
-      yield* Effect.gen(function*() {
+      yield* Effect.gen(function* () {
         yield* orgEvents.lockOrg(org.id)
-        const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from webhook_endpoints where org_id = ${org.id} and state <> 'off'`
+        const [{ n }] = yield* sql<{
+          n: number
+        }>`select count(*)::int as n from webhook_endpoints where org_id = ${org.id} and state <> 'off'`
         if (n >= MAX_ACTIVE_WEBHOOKS) {
-          return yield* new TooMany({ code: "too_many_webhooks", message: `at most ${MAX_ACTIVE_WEBHOOKS} active webhook endpoints per org` })
+          return yield* new TooMany({
+            code: "too_many_webhooks",
+            message: `at most ${MAX_ACTIVE_WEBHOOKS} active webhook endpoints per org`
+          })
         }
-        const [{ last }] = yield* sql<{ last: number }>`select coalesce(max(id), 0) as last from events where org_id = ${org.id}`
+        const [{ last }] = yield* sql<{
+          last: number
+        }>`select coalesce(max(id), 0) as last from events where org_id = ${org.id}`
         yield* store.insert({ ...row, cursor_id: last }, startWebhookEndpoint())
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
       yield* dispatch.forget(org.id)
@@ -66,25 +80,30 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       return { id, url, events, active: true, secret, api_key_id, created_at: created_at.toISOString() }
     })
 
-    const list = Effect.gen(function*() {
+    const list = Effect.gen(function* () {
       const org = yield* CurrentOrg
-      const rows = yield* sql<EndpointRow>`select * from webhook_endpoints where org_id = ${org.id} order by created_at, id`.pipe(Effect.orDie)
+      const rows =
+        yield* sql<EndpointRow>`select * from webhook_endpoints where org_id = ${org.id} order by created_at, id`.pipe(
+          Effect.orDie
+        )
       return { data: rows.map(toEndpoint) }
     }).pipe(traced("Webhooks.list"))
 
-    const get = fn("Webhooks.get")(function*(id: string) {
+    const get = fn("Webhooks.get")(function* (id: string) {
       return toEndpoint(yield* load(id))
     })
 
-    const remove = fn("Webhooks.delete")(function*(id: string) {
+    const remove = fn("Webhooks.delete")(function* (id: string) {
       const row = yield* load(id)
       const now = yield* clock.now
-      yield* store.apply(row, { type: "delete", at: now.toISOString() }, now).pipe(Effect.catchTag("SqlError", Effect.die))
+      yield* store
+        .apply(row, { type: "delete", at: now.toISOString() }, now)
+        .pipe(Effect.catchTag("SqlError", Effect.die))
       yield* dispatch.forget(row.org_id)
       return { id: row.id, deleted: true }
     })
 
-    const deliveries = fn("Webhooks.deliveries")(function*(id: string) {
+    const deliveries = fn("Webhooks.deliveries")(function* (id: string) {
       const row = yield* load(id)
       const rows = yield* sql<DeliveryRow>`
         select event_id, status, duration_ms, error, at from webhook_deliveries
@@ -92,7 +111,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
       return { data: rows.map(toDelivery) }
     })
 
-    const redeliver = fn("Webhooks.redeliver")(function*(id: string, eventId: number) {
+    const redeliver = fn("Webhooks.redeliver")(function* (id: string, eventId: number) {
       const org = yield* CurrentOrg
       const row = yield* load(id)
       if (row.state === "off") return yield* conflict("endpoint_off", "The webhook endpoint is switched off")

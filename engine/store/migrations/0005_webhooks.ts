@@ -4,7 +4,7 @@ import { Effect } from "effect"
 // Relay progress is per event (relayed_at), not one cursor: across orgs ids are not handed out in commit
 // order, so a global "last id relayed" could pass an event still being written. Webhook endpoints keep
 // their machine state, a per-endpoint cursor (event id) and a lease for the instance delivering them.
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table events add column relayed_at timestamptz;

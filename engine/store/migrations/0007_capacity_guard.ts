@@ -7,7 +7,7 @@ import { Effect } from "effect"
  * decides capacity first under the session lock and also counts live holds; this guard only ever fires
  * if that logic were wrong, and then the whole transaction fails instead of overselling.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create function session_over_capacity(sid uuid) returns boolean language sql stable as $$

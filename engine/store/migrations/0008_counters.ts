@@ -22,7 +22,7 @@ import { Effect } from "effect"
  *
  * The refusals are raised as check_violation with the reason as the constraint name, for the engine to map.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create extension if not exists btree_gist;

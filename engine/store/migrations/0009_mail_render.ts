@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /** Guest mail rendered when sent: the outbox keeps its facts; the org gets a language and its own templates. */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table mail_outbox add column html text, add column vars jsonb;

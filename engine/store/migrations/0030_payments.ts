@@ -8,7 +8,7 @@ import { Effect } from "effect"
  * (pending: to take, taken: on its way, refunded, failed: for good), attempts and when it is next looked at.
  * processor_events: inbound events already handled, by the processor's event id.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table orgs add column payments text not null default 'online' check (payments in ('online', 'offline'));

@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * makes); a name says what a key is for. The embedded database's holder is recorded so the CLI can refuse to write
  * behind a running server's back.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table api_keys add column name text;

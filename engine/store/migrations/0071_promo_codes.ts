@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * is made with the code (a conditional update, so N parallel bookings never use a code past max_uses) and given
  * back when its hold lapses unpaid.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table promo_codes (

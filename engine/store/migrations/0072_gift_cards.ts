@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * (issue, adjust, redeem, return) written with the balance change, so the balance is always the sum of its moves.
  * A booking returns what it took at most once (gift_returned_at).
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table gift_cards (

@@ -5,7 +5,7 @@ import { Effect } from "effect"
  * Team invites (a token link, stored hashed, 7 days), and members who leave: kept with removed_at so their past
  * times and keys stay explained, while their email may join again.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table invites (

@@ -5,7 +5,7 @@ import { Effect } from "effect"
  * Two-way messages with a guest: a conversation per guest and booking (or per guest alone), with its own reply
  * address reply+<reply_token>@<domain>; each message out or in, by email or from the system, with its delivery.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table conversations (

@@ -5,7 +5,7 @@ import { Effect } from "effect"
  * The waitlist: a guest waiting for `places` at one calendar time. `told_at` marks an entry told of the current
  * opening (cleared when it is told again at the next); an entry ends with a reason and stays on record.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table waitlist_entries (

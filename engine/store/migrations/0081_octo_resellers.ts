@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * reseller's retried reservation finds the booking it already made), the contact as the reseller sent it, and its
  * unit items' uuids and references.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table api_keys drop constraint if exists api_keys_kind_check;

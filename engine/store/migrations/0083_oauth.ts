@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * and revocable by the org), one-time authorization codes with their PKCE challenge, and access and refresh tokens.
  * Codes and tokens are stored as sha256 hashes only; a token's family is the code it descends from.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table oauth_clients (

@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * publishable key the engine makes for the org and keeps here (publishable keys are safe in a web page); and a
  * token per waitlist entry for the guest's "leave the waitlist" link.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table hosted_pages (

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /** An offering's photo (PUT /api/v1/offerings/{id}/photo): the JPEG itself, kept in Postgres, served at photo_url. */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table offering_photos (

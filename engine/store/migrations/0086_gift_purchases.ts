@@ -7,7 +7,7 @@ import { Effect } from "effect"
  * same transaction as the ledger row. A checkout (ours and the sandbox's) and a ledger row are now for a booking or
  * for a gift purchase, never both.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table gift_purchases (

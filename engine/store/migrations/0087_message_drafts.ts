@@ -5,7 +5,7 @@ import { Effect } from "effect"
  * Replies drafted for a guest's message (when a drafter is configured): asked for when the message arrives, made by a
  * background job, kept here and announced as message.drafted. Nothing in this table is ever sent to the guest.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table message_drafts (

@@ -12,7 +12,7 @@ import { Effect } from "effect"
  * past their expiry do not count. Bookings made with a secret key (api, mcp) are the business's own, and a reseller's (octo) are bound by its contract:
  * neither is capped.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table orgs

@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * it: a crash between the sandbox changing and the engine receiving its event no longer loses a payment, nor leaves a
  * settled refund waiting for the engine's hourly look.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table sandbox_checkouts add column event_due_at timestamptz, add column event_attempts integer not null default 0;

@@ -17,7 +17,7 @@ import { Effect } from "effect"
  *   the booking's offering (a foreign key only asked that it exist), else `time_not_available`.
  * Foreign keys elsewhere stay: nothing else writes on every booking.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table bookings drop constraint bookings_org_id_fkey, drop constraint bookings_offering_id_fkey,

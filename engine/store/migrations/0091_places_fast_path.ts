@@ -9,7 +9,7 @@ import { Effect } from "effect"
  * - a booking's waiver token is unique where there is one: most bookings have none, and the unique constraint put an
  *   entry for each of their nulls in its index.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table bookings drop constraint bookings_waiver_token_key;

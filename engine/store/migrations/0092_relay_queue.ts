@@ -10,7 +10,7 @@ import { Effect } from "effect"
  * and one index entry; its delete writes no copy and no index entry. Progress is still kept per event, not as one
  * cursor (docs/events.md says why).
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table relay_queue (event_id bigint primary key);

@@ -11,7 +11,7 @@ import { Effect } from "effect"
  * entry. `mail_outbox.next_at` still says when the next attempt is due (null once sent or given up); the queue's due
  * time is the one the sender reads, and it also holds leases.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create table mail_queue (mail_id uuid primary key, due_at timestamptz not null);

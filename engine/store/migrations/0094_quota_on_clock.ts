@@ -16,7 +16,7 @@ import { Effect } from "effect"
  * Each org's latest month in booking_quota carries over; an org with a quota row and no clock row gets one at the
  * epoch (its next event is stamped with the time it is written, as last_at only keeps stamps from going down).
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     alter table org_events

@@ -11,7 +11,7 @@ import { Effect } from "effect"
  * (`created_at < 'infinity'`, true of every row), so the planner cannot use it for a lookup by email; the listing
  * (org, not erased, by created_at then id) reads it in order, as before.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create index customers_listed on customers (org_id, created_at, id) where erased_at is null and created_at < 'infinity';

@@ -10,7 +10,7 @@ import { Effect } from "effect"
  * promoted replica, which start a new timeline) takes an id of its own on start (engine/store/deployment.ts). A part
  * the role may not read counts as empty, the same on every start.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
     create function deployment_origin() returns text language plpgsql volatile as $$

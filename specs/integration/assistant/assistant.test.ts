@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
 import { guestApi, handleFromMail } from "../guest/helpers.ts"
 
 let app: TestApp
@@ -30,7 +30,11 @@ const assistant = async (slug = "surf-school") => {
 
 describe("the assistant booking channel /api/mcp/book/{slug}", () => {
   it("lists the tools, the org's active offerings with public fields only, and their times", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Assistant class", capacity: 4, metadata: { secret: "s3" } })
+    const { offering, session } = await org.classWithSession({
+      name: "Assistant class",
+      capacity: 4,
+      metadata: { secret: "s3" }
+    })
     await other.classWithSession({ name: "Other org class" })
     const a = await assistant()
     const tools = (await a.client.listTools()).tools.map((t) => t.name)
@@ -53,7 +57,12 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     const { offering, session } = await org.classWithSession({ name: "Held class", capacity: 4 }, 60)
     const a = await assistant()
     const email = `assist-${Date.now()}@example.com`
-    const held = await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, quantity: 2, customer: { name: "Ana", email } })
+    const held = await a.call("hold_booking", {
+      offering_id: offering.id,
+      session_id: session.id,
+      quantity: 2,
+      customer: { name: "Ana", email }
+    })
     expect(held.isError).toBe(false)
     expect(held.json).toMatchObject({ status: "held", quantity: 2, starts_at: session.starts_at })
     expect(JSON.stringify(held.json)).not.toMatch(/\/b\/|handle|page_url/)
@@ -65,7 +74,12 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     const page = await (await fetch(`${app.url}/b/${handle}`)).text()
     expect(page).toContain(`<form method="post" action="/b/${handle}/confirm">`)
     // The guest presses "Confirm my booking" on their page.
-    const pressed = await fetch(`${app.url}/b/${handle}/confirm`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" })
+    const pressed = await fetch(`${app.url}/b/${handle}/confirm`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: ""
+    })
     expect(pressed.status).toBe(303)
     expect(pressed.headers.get("location")).toBe(`/b/${handle}?done=confirmed`)
     expect(ok(await org.get(b.id)).status).toBe("confirmed")
@@ -76,11 +90,21 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
   it("a hold nobody confirms lapses and frees its places", async () => {
     const { offering, session } = await org.classWithSession({ name: "Lapsing", capacity: 1 }, 70)
     const a = await assistant()
-    expect((await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer: guest("lapse") })).isError).toBe(false)
-    const full = await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer: guest("late") })
+    expect(
+      (await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer: guest("lapse") }))
+        .isError
+    ).toBe(false)
+    const full = await a.call("hold_booking", {
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: guest("late")
+    })
     expect(full).toMatchObject({ isError: true, json: { error: { code: "sold_out" } } })
     await app.advance(31 * 60)
-    expect((await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer: guest("late") })).isError).toBe(false)
+    expect(
+      (await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer: guest("late") }))
+        .isError
+    ).toBe(false)
     await a.client.close()
   })
 
@@ -88,11 +112,19 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     const { offering, session } = await org.classWithSession({ name: "Busy", capacity: 20 }, 80)
     const a = await assistant()
     const customer = { name: "Max", email: `many-${Date.now()}@example.com` }
-    for (let i = 0; i < 3; i++) expect((await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer })).isError).toBe(false)
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer })).isError
+      ).toBe(false)
     const res = await fetch(`${app.url}/api/mcp/book/surf-school`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "hold_booking", arguments: { offering_id: offering.id, session_id: session.id, customer } } })
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "hold_booking", arguments: { offering_id: offering.id, session_id: session.id, customer } }
+      })
     })
     expect(res.status).toBe(429)
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0)
@@ -104,11 +136,28 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     ok(await other.call("PATCH", "/org", { slug: "busy-address" }))
     const { offering, session } = await other.classWithSession({ name: "Popular", capacity: 50 }, 90)
     const a = await assistant("busy-address")
-    for (let i = 0; i < 10; i++) expect((await a.call("hold_booking", { offering_id: offering.id, session_id: session.id, customer: guest(`addr${i}`) })).isError).toBe(false)
+    for (let i = 0; i < 10; i++)
+      expect(
+        (
+          await a.call("hold_booking", {
+            offering_id: offering.id,
+            session_id: session.id,
+            customer: guest(`addr${i}`)
+          })
+        ).isError
+      ).toBe(false)
     const res = await fetch(`${app.url}/api/mcp/book/busy-address`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "hold_booking", arguments: { offering_id: offering.id, session_id: session.id, customer: guest("addr11") } } })
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: {
+          name: "hold_booking",
+          arguments: { offering_id: offering.id, session_id: session.id, customer: guest("addr11") }
+        }
+      })
     })
     expect(res.status).toBe(429)
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0)
@@ -122,15 +171,26 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     const batch = async (customers: Array<{ name: string; email: string }>) => {
       const res = await fetch(`${app.url}/api/mcp/book/batch-school`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-03-26" },
-        body: JSON.stringify(customers.map((customer, i) => ({
-          jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "hold_booking", arguments: { offering_id: offering.id, session_id: session.id, customer } }
-        })))
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-03-26"
+        },
+        body: JSON.stringify(
+          customers.map((customer, i) => ({
+            jsonrpc: "2.0",
+            id: i + 1,
+            method: "tools/call",
+            params: { name: "hold_booking", arguments: { offering_id: offering.id, session_id: session.id, customer } }
+          }))
+        )
       })
       const replies = (await res.json()) as Array<{ result: { isError?: boolean; content: Array<{ text: string }> } }>
       return replies.map((r) => (r.result.isError === true ? JSON.parse(r.result.content[0].text).error.code : "held"))
     }
-    const sameGuest = await batch(Array.from({ length: 5 }, () => ({ name: "Ida", email: `same-${Date.now()}@example.com` })))
+    const sameGuest = await batch(
+      Array.from({ length: 5 }, () => ({ name: "Ida", email: `same-${Date.now()}@example.com` }))
+    )
     expect(sameGuest.filter((r) => r === "held")).toHaveLength(3)
     expect(sameGuest.filter((r) => r === "rate_limited")).toHaveLength(2)
     const many = await batch(Array.from({ length: 40 }, (_, i) => guest(`batch${i}`)))
@@ -142,7 +202,11 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
   })
 
   it("is 404 for a slug no org has, and a slug is unique, validated and can be cleared", async () => {
-    const res = await fetch(`${app.url}/api/mcp/book/no-such-org`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) })
+    const res = await fetch(`${app.url}/api/mcp/book/no-such-org`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+    })
     expect(res.status).toBe(404)
     expectError(await other.call("PATCH", "/org", { slug: "surf-school" }), 409, "slug_taken")
     expectError(await other.call("PATCH", "/org", { slug: "Bad Slug" }), 400, "invalid_slug")

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bookedIn, bookingsOrg, expectError, guest, hoursAhead, type Json, ok, startPinned, type TestApp } from "./helpers.ts"
+import {
+  bookedIn,
+  bookingsOrg,
+  expectError,
+  guest,
+  hoursAhead,
+  type Json,
+  ok,
+  startPinned,
+  type TestApp
+} from "./helpers.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -9,8 +19,10 @@ afterAll(() => app.close())
 
 const DAY = 86_400_000
 /** The local date of an instant in a zone, read from Intl. */
-const localDate = (at: Date, zone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at)
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10)
+const localDate = (at: Date, zone: string) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at)
+const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10)
 
 describe("sessions.cancel with guests refund (the default)", () => {
   it("cancels every booking of the time: confirmed, keeping and lapsed holds", async () => {
@@ -24,11 +36,17 @@ describe("sessions.cancel with guests refund (the default)", () => {
     const cancelled = ok(await org.call("POST", `/sessions/${session.id}/cancel`, { note: "Flooded" }))
     expect(cancelled.status).toBe("cancelled")
     for (const id of [confirmed.id, held.id, lapsed.id]) {
-      expect(ok(await org.get(id))).toMatchObject({ status: "cancelled", choose_by: null, cancel_reason: "session_cancelled" })
+      expect(ok(await org.get(id))).toMatchObject({
+        status: "cancelled",
+        choose_by: null,
+        cancel_reason: "session_cancelled"
+      })
       const mail = (await org.mails(id)).find((m) => m.kind === "booking.cancelled")!
       expect(mail.body).toContain("Flooded")
     }
-    expect((await org.events("booking.cancelled")).map((e) => e.data.id).sort()).toEqual([confirmed.id, held.id, lapsed.id].sort())
+    expect((await org.events("booking.cancelled")).map((e) => e.data.id).sort()).toEqual(
+      [confirmed.id, held.id, lapsed.id].sort()
+    )
     expect(await bookedIn(org, offering.id, session.id)).toBe(0)
     expect((await org.events("session.cancelled")).map((e) => e.data.id)).toEqual([session.id])
   })
@@ -61,19 +79,31 @@ describe("sessions.cancel with guests choose", () => {
     expect(await bookedIn(org, o.id, s1.id)).toBe(0)
     const calledOff = await org.events("booking.called_off")
     expect(calledOff.map((e) => [e.data.id, e.data.room, e.data.note, e.data.choose_by]).sort()).toEqual(
-      [[one.id, true, "Teacher ill", chooseBy], [two.id, false, "Teacher ill", chooseBy]].sort()
+      [
+        [one.id, true, "Teacher ill", chooseBy],
+        [two.id, false, "Teacher ill", chooseBy]
+      ].sort()
     )
     expect((await org.mails(one.id)).find((m) => m.kind === "booking.called_off")?.body).toContain("Teacher ill")
 
     const picked = ok(await org.act(one.id, "move", { session_id: s3.id }))
-    expect(picked).toMatchObject({ status: "confirmed", choose_by: null, session_id: s3.id, previous: { session_id: s1.id, starts_at: s1.starts_at, ends_at: s1.ends_at } })
+    expect(picked).toMatchObject({
+      status: "confirmed",
+      choose_by: null,
+      session_id: s3.id,
+      previous: { session_id: s1.id, starts_at: s1.starts_at, ends_at: s1.ends_at }
+    })
     expect(await bookedIn(org, o.id, s3.id)).toBe(1)
     expect((await org.events("booking.moved")).map((e) => [e.data.id, e.data.choose_by])).toEqual([[one.id, null]])
 
     await app.advance(Math.ceil((Date.parse(chooseBy) - (await org.now()).getTime()) / 1000) - 60)
     expect(ok(await org.get(two.id)).status).toBe("confirmed")
     await app.advance(60)
-    expect(ok(await org.get(two.id))).toMatchObject({ status: "cancelled", choose_by: null, cancel_reason: "choose_by_passed" })
+    expect(ok(await org.get(two.id))).toMatchObject({
+      status: "cancelled",
+      choose_by: null,
+      cancel_reason: "choose_by_passed"
+    })
     expect(ok(await org.get(one.id)).status).toBe("confirmed")
     const cancelled = (await org.events("booking.cancelled")).map((e) => e.data.id)
     expect(cancelled.sort()).toEqual([hold.id, two.id].sort())
@@ -116,15 +146,31 @@ describe("a course losing one of its times", () => {
     const b = await org.booked({ offering_id: offering.id, series_id: series.id })
     ok(await org.act(b.id, "confirm"))
     ok(await org.call("POST", `/sessions/${sessions[1].id}/cancel`, { note: "Holiday" }))
-    expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", total_cents: 3000, session_id: sessions[0].id, starts_at: sessions[0].starts_at, refund_cents: null })
+    expect(ok(await org.get(b.id))).toMatchObject({
+      status: "confirmed",
+      total_cents: 3000,
+      session_id: sessions[0].id,
+      starts_at: sessions[0].starts_at,
+      refund_cents: null
+    })
     ok(await org.call("POST", `/sessions/${sessions[0].id}/cancel`, { guests: "choose" }))
-    expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", choose_by: null, session_id: sessions[2].id, starts_at: sessions[2].starts_at, ends_at: sessions[2].ends_at })
+    expect(ok(await org.get(b.id))).toMatchObject({
+      status: "confirmed",
+      choose_by: null,
+      session_id: sessions[2].id,
+      starts_at: sessions[2].starts_at,
+      ends_at: sessions[2].ends_at
+    })
     const events = await org.events("booking.session_cancelled")
     expect(events.map((e) => [e.data.id, e.data.session, e.data.note])).toEqual([
       [b.id, { id: sessions[1].id, starts_at: sessions[1].starts_at, ends_at: sessions[1].ends_at }, "Holiday"],
       [b.id, { id: sessions[0].id, starts_at: sessions[0].starts_at, ends_at: sessions[0].ends_at }, null]
     ])
-    expect((await org.sessions(offering.id)).map((s: Json) => [s.status, s.booked])).toEqual([["cancelled", 0], ["cancelled", 0], ["scheduled", 1]])
+    expect((await org.sessions(offering.id)).map((s: Json) => [s.status, s.booked])).toEqual([
+      ["cancelled", 0],
+      ["cancelled", 0],
+      ["scheduled", 1]
+    ])
     expect((await org.events("booking.cancelled")).length).toBe(0)
   })
 
@@ -134,10 +180,18 @@ describe("a course losing one of its times", () => {
     const b = await org.booked({ offering_id: offering.id, series_id: series.id })
     expect(b.status).toBe("held")
     ok(await org.call("POST", `/sessions/${sessions[0].id}/cancel`, {}))
-    expect(ok(await org.get(b.id))).toMatchObject({ status: "held", session_id: sessions[1].id, starts_at: sessions[1].starts_at })
+    expect(ok(await org.get(b.id))).toMatchObject({
+      status: "held",
+      session_id: sessions[1].id,
+      starts_at: sessions[1].starts_at
+    })
     expect((await org.events("booking.session_cancelled")).map((e) => e.data.id)).toEqual([b.id])
     expect(ok(await org.act(b.id, "confirm"))).toMatchObject({ status: "confirmed", session_id: sessions[1].id })
-    expect((await org.sessions(offering.id)).map((s: Json) => [s.status, s.booked])).toEqual([["cancelled", 0], ["scheduled", 1], ["scheduled", 1]])
+    expect((await org.sessions(offering.id)).map((s: Json) => [s.status, s.booked])).toEqual([
+      ["cancelled", 0],
+      ["scheduled", 1],
+      ["scheduled", 1]
+    ])
   })
 })
 
@@ -160,8 +214,14 @@ describe("offerings.delete", () => {
     expect(refused.body.error.message).toContain("1 upcoming booking(s) and 1 live hold(s)")
     expectError(await org.call("DELETE", `/offerings/${o.id}?cancel_bookings=false`), 409, "offering_has_bookings")
     expect(ok(await org.get(confirmed.id)).status).toBe("confirmed")
-    expect(ok(await org.call("DELETE", `/offerings/${o.id}?cancel_bookings=true`))).toEqual({ cancelled: 2, refunded: 0, refunding: 0, refund_failed: 0 })
-    for (const id of [confirmed.id, held.id]) expect(ok(await org.get(id))).toMatchObject({ status: "cancelled", cancel_reason: "offering_deleted" })
+    expect(ok(await org.call("DELETE", `/offerings/${o.id}?cancel_bookings=true`))).toEqual({
+      cancelled: 2,
+      refunded: 0,
+      refunding: 0,
+      refund_failed: 0
+    })
+    for (const id of [confirmed.id, held.id])
+      expect(ok(await org.get(id))).toMatchObject({ status: "cancelled", cancel_reason: "offering_deleted" })
     expect(ok(await org.get(past.id)).status).toBe("confirmed")
     expect(ok(await org.get(lapsed.id)).status).toBe("held")
     expect((await org.events("booking.cancelled")).map((e) => e.data.id).sort()).toEqual([confirmed.id, held.id].sort())
@@ -172,7 +232,12 @@ describe("offerings.delete", () => {
   it("without bookings deletes at once", async () => {
     const org = await bookingsOrg(app)
     const { offering } = await org.classWithSession()
-    expect(ok(await org.call("DELETE", `/offerings/${offering.id}`))).toEqual({ cancelled: 0, refunded: 0, refunding: 0, refund_failed: 0 })
+    expect(ok(await org.call("DELETE", `/offerings/${offering.id}`))).toEqual({
+      cancelled: 0,
+      refunded: 0,
+      refunding: 0,
+      refund_failed: 0
+    })
   })
 })
 
@@ -181,7 +246,16 @@ describe("series.delete", () => {
     const org = await bookingsOrg(app)
     const o = await org.offering({ kind: "class", capacity: 5 })
     const startsOn = new Date((await org.now()).getTime() + 2 * DAY).toISOString().slice(0, 10)
-    const entry = ok(await org.call("POST", "/series", { offering_id: o.id, starts_on: startsOn, start_time: "18:00", end_time: "19:00", repeat: "weekly" }), 201)
+    const entry = ok(
+      await org.call("POST", "/series", {
+        offering_id: o.id,
+        starts_on: startsOn,
+        start_time: "18:00",
+        end_time: "19:00",
+        repeat: "weekly"
+      }),
+      201
+    )
     const times = await org.sessions(o.id)
     const a = await org.booked({ offering_id: o.id, session_id: times[0].id })
     const b = await org.booked({ offering_id: o.id, session_id: times[1].id, quantity: 1, customer: guest(2) })
@@ -189,7 +263,8 @@ describe("series.delete", () => {
     ok(await org.act(c.id, "cancel"))
     expectError(await org.call("DELETE", `/series/${entry.id}`), 409, "series_has_bookings")
     expect(ok(await org.call("DELETE", `/series/${entry.id}?cancel_bookings=true`))).toEqual({ cancelled: 2 })
-    for (const id of [a.id, b.id]) expect(ok(await org.get(id))).toMatchObject({ status: "cancelled", cancel_reason: "series_deleted" })
+    for (const id of [a.id, b.id])
+      expect(ok(await org.get(id))).toMatchObject({ status: "cancelled", cancel_reason: "series_deleted" })
     expect((await org.events("booking.cancelled")).map((e) => e.data.id).sort()).toEqual([a.id, b.id, c.id].sort())
     expect(await org.sessions(o.id)).toEqual([])
   })
@@ -199,7 +274,9 @@ describe("series.delete", () => {
     const { offering, series } = await org.course({ capacity: 3 })
     const b = await org.booked({ offering_id: offering.id, series_id: series.id, quantity: 2 })
     expectError(await org.call("DELETE", `/series/${series.id}`), 409, "series_has_bookings")
-    expect(ok(await org.call("DELETE", `/series/${series.id}?cancel_bookings=true`)).cancelled).toBeGreaterThanOrEqual(1)
+    expect(ok(await org.call("DELETE", `/series/${series.id}?cancel_bookings=true`)).cancelled).toBeGreaterThanOrEqual(
+      1
+    )
     expect(ok(await org.get(b.id)).status).toBe("cancelled")
   })
 })

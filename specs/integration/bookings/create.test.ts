@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql } from "../../support/app.ts"
-import { bookedIn, bookingsOrg, expectError, guest, hoursAhead, type Json, ok, startPinned, type TestApp, utcAt } from "./helpers.ts"
+import {
+  bookedIn,
+  bookingsOrg,
+  expectError,
+  guest,
+  hoursAhead,
+  type Json,
+  ok,
+  startPinned,
+  type TestApp,
+  utcAt
+} from "./helpers.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -10,24 +21,55 @@ afterAll(() => app.close())
 
 const MIN = 60_000
 const countRows = async (orgId: string) =>
-  (await sql(app, (s) => s<{ b: number; c: number; m: number }>`select
+  (
+    await sql(
+      app,
+      (s) => s<{ b: number; c: number; m: number }>`select
     (select count(*)::int from bookings where org_id = ${orgId}) as b,
     (select count(*)::int from customers where org_id = ${orgId}) as c,
-    (select count(*)::int from mail_outbox where org_id = ${orgId}) as m`))[0]
+    (select count(*)::int from mail_outbox where org_id = ${orgId}) as m`
+    )
+  )[0]
 
 describe("a class seat", () => {
   it("free: confirmed at once, source api, with a reference and no handle; the guest's email has the page link", async () => {
     const org = await bookingsOrg(app)
     const { offering, session } = await org.classWithSession({ capacity: 4 })
     const now = await org.now()
-    const res = await org.book({ offering_id: offering.id, session_id: session.id, quantity: 3, notes: "window seat", metadata: { crm: "x1" } })
+    const res = await org.book({
+      offering_id: offering.id,
+      session_id: session.id,
+      quantity: 3,
+      notes: "window seat",
+      metadata: { crm: "x1" }
+    })
     expect(res.status).toBe(201)
     const b = res.body
     expect(b).toMatchObject({
-      status: "confirmed", quantity: 3, total_cents: 0, source: "api", session_id: session.id, series_id: null, offering_id: offering.id,
-      starts_at: session.starts_at, ends_at: session.ends_at, expires_at: null, confirmed_at: now.toISOString(), created_at: now.toISOString(),
-      notes: "window seat", metadata: { crm: "x1" }, answers: {}, discount_cents: 0, promo_code: null, cancelled_at: null, choose_by: null,
-      checked_in_at: null, no_show_at: null, paid_at: null, nudged_at: null, waiver: null
+      status: "confirmed",
+      quantity: 3,
+      total_cents: 0,
+      source: "api",
+      session_id: session.id,
+      series_id: null,
+      offering_id: offering.id,
+      starts_at: session.starts_at,
+      ends_at: session.ends_at,
+      expires_at: null,
+      confirmed_at: now.toISOString(),
+      created_at: now.toISOString(),
+      notes: "window seat",
+      metadata: { crm: "x1" },
+      answers: {},
+      discount_cents: 0,
+      promo_code: null,
+      cancelled_at: null,
+      choose_by: null,
+      checked_in_at: null,
+      no_show_at: null,
+      paid_at: null,
+      nudged_at: null,
+      waiver: null
     })
     expect(b.reference).toMatch(/^[A-Z2-9]{8}$/)
     expect("handle" in b).toBe(false)
@@ -55,14 +97,32 @@ describe("a class seat", () => {
     const { offering, session } = await org.classWithSession({ capacity: 3, price_cents: 1500 })
     const now = await org.now()
     const held = await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 2 })
-    expect(held).toMatchObject({ status: "held", total_cents: 3000, confirmed_at: null, expires_at: new Date(now.getTime() + 15 * MIN).toISOString() })
-    const short = await org.booked({ offering_id: offering.id, session_id: session.id, hold_minutes: 1, customer: guest(2) })
+    expect(held).toMatchObject({
+      status: "held",
+      total_cents: 3000,
+      confirmed_at: null,
+      expires_at: new Date(now.getTime() + 15 * MIN).toISOString()
+    })
+    const short = await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      hold_minutes: 1,
+      customer: guest(2)
+    })
     expect(short.expires_at).toBe(new Date(now.getTime() + MIN).toISOString())
     expect(await bookedIn(org, offering.id, session.id)).toBe(3)
-    expectError(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(3) }), 409, "sold_out")
+    expectError(
+      await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(3) }),
+      409,
+      "sold_out"
+    )
     expect(await org.mailKinds(held.id)).toEqual(["booking.held"].sort())
     for (const minutes of [0, 31, 1.5, "5"]) {
-      expectError(await org.book({ offering_id: offering.id, session_id: session.id, hold_minutes: minutes }), 400, "invalid_hold_minutes")
+      expectError(
+        await org.book({ offering_id: offering.id, session_id: session.id, hold_minutes: minutes }),
+        400,
+        "invalid_hold_minutes"
+      )
     }
   })
 
@@ -71,7 +131,11 @@ describe("a class seat", () => {
     const { offering, session } = await org.classWithSession({ capacity: 3, max_per_booking: 5 })
     await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 2 })
     const before = await countRows(org.id)
-    expectError(await org.book({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(9) }), 409, "sold_out")
+    expectError(
+      await org.book({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(9) }),
+      409,
+      "sold_out"
+    )
     expect(await countRows(org.id)).toEqual(before)
     await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 1, customer: guest(9) })
     expect(await bookedIn(org, offering.id, session.id)).toBe(3)
@@ -99,7 +163,11 @@ describe("a class seat", () => {
     const other = await org.session(offering.id, hoursAhead(await org.now(), 72))
     ok(await org.call("POST", `/sessions/${other.id}/cancel`, {}))
     expectError(await org.book({ offering_id: offering.id, session_id: other.id }), 409, "time_not_available")
-    expectError(await org.book({ offering_id: offering.id, starts_at: hoursAhead(await org.now(), 49).toISOString() }), 409, "time_not_available")
+    expectError(
+      await org.book({ offering_id: offering.id, starts_at: hoursAhead(await org.now(), 49).toISOString() }),
+      409,
+      "time_not_available"
+    )
     const foreign = await org.classWithSession()
     expectError(await org.book({ offering_id: offering.id, session_id: foreign.session.id }), 409, "time_not_available")
     expectError(await org.book({ offering_id: offering.id }), 400, "invalid_session_id")
@@ -135,7 +203,11 @@ describe("the booking window and a paused offering", () => {
     expectError(await org.book({ offering_id: offering.id, session_id: session.id }), 409, "offering_paused")
     const rental = await org.rental()
     ok(await org.call("PATCH", `/offerings/${rental.id}`, { active: false }))
-    expectError(await org.book({ offering_id: rental.id, starts_at: utcAt(await org.now(), 2, "09:00").toISOString() }), 409, "offering_paused")
+    expectError(
+      await org.book({ offering_id: rental.id, starts_at: utcAt(await org.now(), 2, "09:00").toISOString() }),
+      409,
+      "offering_paused"
+    )
     ok(await org.call("PATCH", `/offerings/${offering.id}`, { active: true }))
     expect((await org.book({ offering_id: offering.id, session_id: session.id })).status).toBe(201)
   })
@@ -145,7 +217,11 @@ describe("the booking window and a paused offering", () => {
     const other = await bookingsOrg(app)
     const { offering, session } = await other.classWithSession()
     expectError(await org.book({ offering_id: offering.id, session_id: session.id }), 404, "not_found")
-    expectError(await org.book({ offering_id: "00000000-0000-4000-8000-000000000000", session_id: session.id }), 404, "not_found")
+    expectError(
+      await org.book({ offering_id: "00000000-0000-4000-8000-000000000000", session_id: session.id }),
+      404,
+      "not_found"
+    )
     const mine = await org.offering({ kind: "class" })
     ok(await org.call("DELETE", `/offerings/${mine.id}`))
     expectError(await org.book({ offering_id: mine.id, session_id: session.id }), 404, "not_found")
@@ -158,8 +234,13 @@ describe("a course", () => {
     const { offering, series, sessions } = await org.course({ capacity: 4, price_cents: 5000 })
     const b = await org.booked({ offering_id: offering.id, series_id: series.id, quantity: 2 })
     expect(b).toMatchObject({
-      status: "held", total_cents: 10000, quantity: 2, series_id: series.id, session_id: sessions[0].id,
-      starts_at: sessions[0].starts_at, ends_at: sessions[2].ends_at
+      status: "held",
+      total_cents: 10000,
+      quantity: 2,
+      series_id: series.id,
+      session_id: sessions[0].id,
+      starts_at: sessions[0].starts_at,
+      ends_at: sessions[2].ends_at
     })
     expect((await org.sessions(offering.id)).map((s) => s.booked)).toEqual([2, 2, 2])
     await org.booked({ offering_id: offering.id, series_id: series.id, quantity: 2, customer: guest(2) })
@@ -183,7 +264,11 @@ describe("a course", () => {
     const first = new Date(sessions[0].starts_at)
     await app.advance(Math.ceil((first.getTime() - (await org.now()).getTime()) / 1000) + 60)
     const late = await org.booked({ offering_id: offering.id, series_id: series.id, customer: guest(2) })
-    expect(late).toMatchObject({ session_id: sessions[1].id, starts_at: sessions[1].starts_at, ends_at: sessions[2].ends_at })
+    expect(late).toMatchObject({
+      session_id: sessions[1].id,
+      starts_at: sessions[1].starts_at,
+      ends_at: sessions[2].ends_at
+    })
     expect(early.session_id).toBe(sessions[0].id)
     expect((await org.sessions(offering.id)).map((s) => s.booked)).toEqual([1, 2, 2])
   })
@@ -194,7 +279,11 @@ describe("a course", () => {
     expectError(await org.book({ offering_id: offering.id, session_id: sessions[0].id }), 400, "invalid_series_id")
     const plain = await org.classWithSession()
     const other = await org.course()
-    expectError(await org.book({ offering_id: plain.offering.id, series_id: other.series.id }), 400, "invalid_series_id")
+    expectError(
+      await org.book({ offering_id: plain.offering.id, series_id: other.series.id }),
+      400,
+      "invalid_series_id"
+    )
     expectError(await org.book({ offering_id: offering.id, series_id: other.series.id }), 409, "time_not_available")
   })
 })
@@ -205,24 +294,47 @@ describe("an appointment on its calendar", () => {
     const { offering, session } = await org.calendarAppointment({ capacity: 2, max_per_booking: 4 })
     await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 4 })
     await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 1, customer: guest(2) })
-    expectError(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(3) }), 409, "sold_out")
+    expectError(
+      await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(3) }),
+      409,
+      "sold_out"
+    )
     expect(await bookedIn(org, offering.id, session.id)).toBe(2)
   })
 
   it("price: price_cents for the first person and guest_price_cents (null: full price) for each other", async () => {
     const org = await bookingsOrg(app)
-    const cases: Array<[number | null, number, number]> = [[null, 3, 12000], [1000, 3, 6000], [0, 3, 4000], [1000, 1, 4000]]
+    const cases: Array<[number | null, number, number]> = [
+      [null, 3, 12000],
+      [1000, 3, 6000],
+      [0, 3, 4000],
+      [1000, 1, 4000]
+    ]
     for (const [guestPrice, quantity, total] of cases) {
-      const { offering, session } = await org.calendarAppointment({ capacity: 5, max_per_booking: 4, price_cents: 4000, guest_price_cents: guestPrice })
+      const { offering, session } = await org.calendarAppointment({
+        capacity: 5,
+        max_per_booking: 4,
+        price_cents: 4000,
+        guest_price_cents: guestPrice
+      })
       const b = await org.booked({ offering_id: offering.id, session_id: session.id, quantity })
-      expect({ guestPrice, quantity, total: b.total_cents, status: b.status }).toEqual({ guestPrice, quantity, total, status: "held" })
+      expect({ guestPrice, quantity, total: b.total_cents, status: b.status }).toEqual({
+        guestPrice,
+        quantity,
+        total,
+        status: "held"
+      })
     }
   })
 
   it("one-on-one by default: a party of two is 400 invalid_quantity", async () => {
     const org = await bookingsOrg(app)
     const { offering, session } = await org.calendarAppointment()
-    expectError(await org.book({ offering_id: offering.id, session_id: session.id, quantity: 2 }), 400, "invalid_quantity")
+    expectError(
+      await org.book({ offering_id: offering.id, session_id: session.id, quantity: 2 }),
+      400,
+      "invalid_quantity"
+    )
   })
 })
 
@@ -233,13 +345,29 @@ describe("an appointment on weekly hours", () => {
     const now = await org.now()
     const ten = utcAt(now, 2, "10:00")
     const b = await org.booked({ offering_id: o.id, starts_at: ten.toISOString(), quantity: 3 })
-    expect(b).toMatchObject({ status: "confirmed", session_id: null, starts_at: ten.toISOString(), ends_at: utcAt(now, 2, "11:00").toISOString() })
-    expectError(await org.book({ offering_id: o.id, starts_at: ten.toISOString(), customer: guest(2) }), 409, "sold_out")
+    expect(b).toMatchObject({
+      status: "confirmed",
+      session_id: null,
+      starts_at: ten.toISOString(),
+      ends_at: utcAt(now, 2, "11:00").toISOString()
+    })
+    expectError(
+      await org.book({ offering_id: o.id, starts_at: ten.toISOString(), customer: guest(2) }),
+      409,
+      "sold_out"
+    )
     for (const t of ["10:30", "08:00", "16:30", "17:00"]) {
-      expectError(await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, t).toISOString(), customer: guest(2) }), 409, "time_not_available")
+      expectError(
+        await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, t).toISOString(), customer: guest(2) }),
+        409,
+        "time_not_available"
+      )
     }
     expectError(await org.book({ offering_id: o.id, customer: guest(2) }), 400, "invalid_starts_at")
-    expect((await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, "16:00").toISOString(), customer: guest(2) })).status).toBe(201)
+    expect(
+      (await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, "16:00").toISOString(), customer: guest(2) }))
+        .status
+    ).toBe(201)
   })
 
   it("follows the weekly hours set on it", async () => {
@@ -247,9 +375,17 @@ describe("an appointment on weekly hours", () => {
     const now = await org.now()
     const day = utcAt(now, 2, "00:00")
     const o = await org.hoursAppointment({}, [{ weekday: day.getUTCDay(), start_time: "13:00", end_time: "15:00" }])
-    expectError(await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, "10:00").toISOString() }), 409, "time_not_available")
+    expectError(
+      await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, "10:00").toISOString() }),
+      409,
+      "time_not_available"
+    )
     expect((await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, "14:00").toISOString() })).status).toBe(201)
-    expectError(await org.book({ offering_id: o.id, starts_at: utcAt(now, 3, "14:00").toISOString() }), 409, "time_not_available")
+    expectError(
+      await org.book({ offering_id: o.id, starts_at: utcAt(now, 3, "14:00").toISOString() }),
+      409,
+      "time_not_available"
+    )
   })
 
   it("keeps buffer_minutes free around each booking", async () => {
@@ -258,13 +394,20 @@ describe("an appointment on weekly hours", () => {
     const now = await org.now()
     await org.booked({ offering_id: o.id, starts_at: utcAt(now, 2, "12:00").toISOString() })
     for (const t of ["11:00", "13:00"]) {
-      expectError(await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, t).toISOString(), customer: guest(2) }), 409, "sold_out")
+      expectError(
+        await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, t).toISOString(), customer: guest(2) }),
+        409,
+        "sold_out"
+      )
     }
     for (const t of ["10:00", "14:00"]) {
-      expect((await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, t).toISOString(), customer: guest(2) })).status).toBe(201)
+      expect(
+        (await org.book({ offering_id: o.id, starts_at: utcAt(now, 2, t).toISOString(), customer: guest(2) })).status
+      ).toBe(201)
     }
     const slots = ok(await org.call("GET", `/offerings/${o.id}/availability`)).data.map((s: Json) => s.starts_at)
-    for (const t of ["10:00", "11:00", "12:00", "13:00", "14:00"]) expect(slots).not.toContain(utcAt(now, 2, t).toISOString())
+    for (const t of ["10:00", "11:00", "12:00", "13:00", "14:00"])
+      expect(slots).not.toContain(utcAt(now, 2, t).toISOString())
     expect(slots).toContain(utcAt(now, 2, "16:00").toISOString())
   })
 
@@ -275,9 +418,14 @@ describe("an appointment on weekly hours", () => {
     const now = await org.now()
     const soon = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000)
     const hour = soon.getUTCHours()
-    if (hour >= 9 && hour < 17) expectError(await org.book({ offering_id: o.id, starts_at: soon.toISOString() }), 409, "outside_booking_window")
+    if (hour >= 9 && hour < 17)
+      expectError(await org.book({ offering_id: o.id, starts_at: soon.toISOString() }), 409, "outside_booking_window")
     expect((await org.book({ offering_id: o.id, starts_at: utcAt(now, 1, "09:00").toISOString() })).status).toBe(201)
-    expectError(await org.book({ offering_id: o.id, starts_at: utcAt(now, 61, "09:00").toISOString() }), 409, "outside_booking_window")
+    expectError(
+      await org.book({ offering_id: o.id, starts_at: utcAt(now, 61, "09:00").toISOString() }),
+      409,
+      "outside_booking_window"
+    )
   })
 })
 
@@ -286,10 +434,29 @@ describe("a rental", () => {
     const org = await bookingsOrg(app)
     const kayak = await org.rental({ capacity: 3, price_cents: 500, max_per_booking: 3 })
     const now = await org.now()
-    const b = await org.booked({ offering_id: kayak.id, starts_at: utcAt(now, 1, "09:00").toISOString(), quantity: 2, periods: 3 })
-    expect(b).toMatchObject({ status: "held", total_cents: 3000, quantity: 2, starts_at: utcAt(now, 1, "09:00").toISOString(), ends_at: utcAt(now, 4, "09:00").toISOString() })
-    expectError(await org.book({ offering_id: kayak.id, starts_at: utcAt(now, 1, "10:00").toISOString() }), 409, "time_not_available")
-    expectError(await org.book({ offering_id: kayak.id, starts_at: utcAt(now, 1, "09:00").toISOString(), periods: 8 }), 400, "invalid_periods")
+    const b = await org.booked({
+      offering_id: kayak.id,
+      starts_at: utcAt(now, 1, "09:00").toISOString(),
+      quantity: 2,
+      periods: 3
+    })
+    expect(b).toMatchObject({
+      status: "held",
+      total_cents: 3000,
+      quantity: 2,
+      starts_at: utcAt(now, 1, "09:00").toISOString(),
+      ends_at: utcAt(now, 4, "09:00").toISOString()
+    })
+    expectError(
+      await org.book({ offering_id: kayak.id, starts_at: utcAt(now, 1, "10:00").toISOString() }),
+      409,
+      "time_not_available"
+    )
+    expectError(
+      await org.book({ offering_id: kayak.id, starts_at: utcAt(now, 1, "09:00").toISOString(), periods: 8 }),
+      400,
+      "invalid_periods"
+    )
   })
 
   it("items overlap by period: stock is never exceeded on any day", async () => {
@@ -298,11 +465,23 @@ describe("a rental", () => {
     const now = await org.now()
     const day = (n: number) => utcAt(now, n, "09:00").toISOString()
     await org.booked({ offering_id: kayak.id, starts_at: day(1), quantity: 2, periods: 2 })
-    expectError(await org.book({ offering_id: kayak.id, starts_at: day(2), quantity: 2, customer: guest(2) }), 409, "sold_out")
-    expectError(await org.book({ offering_id: kayak.id, starts_at: day(0 + 1), quantity: 2, periods: 1, customer: guest(2) }), 409, "sold_out")
+    expectError(
+      await org.book({ offering_id: kayak.id, starts_at: day(2), quantity: 2, customer: guest(2) }),
+      409,
+      "sold_out"
+    )
+    expectError(
+      await org.book({ offering_id: kayak.id, starts_at: day(0 + 1), quantity: 2, periods: 1, customer: guest(2) }),
+      409,
+      "sold_out"
+    )
     await org.booked({ offering_id: kayak.id, starts_at: day(2), quantity: 1, customer: guest(2) })
     await org.booked({ offering_id: kayak.id, starts_at: day(3), quantity: 3, customer: guest(3) })
-    expectError(await org.book({ offering_id: kayak.id, starts_at: day(2), quantity: 1, periods: 2, customer: guest(4) }), 409, "sold_out")
+    expectError(
+      await org.book({ offering_id: kayak.id, starts_at: day(2), quantity: 1, periods: 2, customer: guest(4) }),
+      409,
+      "sold_out"
+    )
   })
 
   it("a shorter period steps through the opening hours", async () => {
@@ -311,15 +490,30 @@ describe("a rental", () => {
     const now = await org.now()
     const b = await org.booked({ offering_id: bike.id, starts_at: utcAt(now, 1, "11:00").toISOString(), periods: 2 })
     expect(b.ends_at).toBe(utcAt(now, 1, "15:00").toISOString())
-    expectError(await org.book({ offering_id: bike.id, starts_at: utcAt(now, 1, "13:00").toISOString(), customer: guest(2) }), 409, "sold_out")
-    expectError(await org.book({ offering_id: bike.id, starts_at: utcAt(now, 1, "12:00").toISOString(), customer: guest(2) }), 409, "time_not_available")
-    expect((await org.book({ offering_id: bike.id, starts_at: utcAt(now, 1, "15:00").toISOString(), customer: guest(2) })).status).toBe(201)
+    expectError(
+      await org.book({ offering_id: bike.id, starts_at: utcAt(now, 1, "13:00").toISOString(), customer: guest(2) }),
+      409,
+      "sold_out"
+    )
+    expectError(
+      await org.book({ offering_id: bike.id, starts_at: utcAt(now, 1, "12:00").toISOString(), customer: guest(2) }),
+      409,
+      "time_not_available"
+    )
+    expect(
+      (await org.book({ offering_id: bike.id, starts_at: utcAt(now, 1, "15:00").toISOString(), customer: guest(2) }))
+        .status
+    ).toBe(201)
   })
 
   it("periods on another kind is 400 invalid_periods", async () => {
     const org = await bookingsOrg(app)
     const { offering, session } = await org.classWithSession()
-    expectError(await org.book({ offering_id: offering.id, session_id: session.id, periods: 2 }), 400, "invalid_periods")
+    expectError(
+      await org.book({ offering_id: offering.id, session_id: session.id, periods: 2 }),
+      400,
+      "invalid_periods"
+    )
   })
 })
 
@@ -359,14 +553,26 @@ describe("the customer", () => {
   it("is found or created per org by email: same email, same customer; an existing name is kept", async () => {
     const org = await bookingsOrg(app)
     const { offering, session } = await org.classWithSession()
-    const a = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email: "Ann@Example.com", name: "Ann" } })
-    const b = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email: "ann@example.com", name: "Annie", phone: "+31 6 1234" } })
+    const a = await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: { email: "Ann@Example.com", name: "Ann" }
+    })
+    const b = await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: { email: "ann@example.com", name: "Annie", phone: "+31 6 1234" }
+    })
     expect(b.customer_id).toBe(a.customer_id)
     const got = ok(await org.get(b.id))
     expect(got.customer).toEqual({ id: a.customer_id, name: "Ann", email: "Ann@Example.com", phone: "+31 6 1234" })
     const other = await bookingsOrg(app)
     const c = await other.classWithSession()
-    const elsewhere = await other.booked({ offering_id: c.offering.id, session_id: c.session.id, customer: { email: "ann@example.com", name: "Ann B" } })
+    const elsewhere = await other.booked({
+      offering_id: c.offering.id,
+      session_id: c.session.id,
+      customer: { email: "ann@example.com", name: "Ann B" }
+    })
     expect(elsewhere.customer_id).not.toBe(a.customer_id)
     const listed = ok(await org.call("GET", "/customers?q=ann"))
     expect(listed.data.length).toBe(1)

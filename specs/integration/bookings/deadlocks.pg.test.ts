@@ -10,7 +10,7 @@ import { crossLocks, startRacing } from "./racing.ts"
 let app: TestApp
 let org: BookingsOrg
 beforeAll(async () => {
-  ({ app, org } = await startRacing())
+  ;({ app, org } = await startRacing())
 })
 afterAll(() => app?.close())
 
@@ -27,8 +27,13 @@ describe.sequential("operations that deadlock with another transaction run again
   it("sessions.cancel cancels the time and its bookings once, not a 500", async () => {
     const { session, offering } = await org.classWithSession({}, 72)
     const b = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest("dl-session") })
-    const res = await crossLocks(app, { table: "bookings", id: b.id }, { table: "sessions", id: session.id }, LOCKING_BOOKINGS, () =>
-      org.call("POST", `/sessions/${session.id}/cancel`, { guests: "refund" }))
+    const res = await crossLocks(
+      app,
+      { table: "bookings", id: b.id },
+      { table: "sessions", id: session.id },
+      LOCKING_BOOKINGS,
+      () => org.call("POST", `/sessions/${session.id}/cancel`, { guests: "refund" })
+    )
     expect([res.status, res.body.status]).toEqual([200, "cancelled"])
     expect(await traces(b.id)).toEqual({ status: "cancelled", events: 1, mails: 1 })
   })
@@ -36,8 +41,13 @@ describe.sequential("operations that deadlock with another transaction run again
   it("offerings.delete with cancel_bookings cancels the offering's bookings once, not a 500", async () => {
     const { session, offering } = await org.classWithSession({}, 80)
     const b = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest("dl-offering") })
-    const res = await crossLocks(app, { table: "bookings", id: b.id }, { table: "offerings", id: offering.id }, LOCKING_BOOKINGS, () =>
-      org.call("DELETE", `/offerings/${offering.id}?cancel_bookings=true`))
+    const res = await crossLocks(
+      app,
+      { table: "bookings", id: b.id },
+      { table: "offerings", id: offering.id },
+      LOCKING_BOOKINGS,
+      () => org.call("DELETE", `/offerings/${offering.id}?cancel_bookings=true`)
+    )
     expect([res.status, res.body.cancelled]).toEqual([200, 1])
     expect(await traces(b.id)).toEqual({ status: "cancelled", events: 1, mails: 1 })
   })
@@ -45,8 +55,13 @@ describe.sequential("operations that deadlock with another transaction run again
   it("deleting a course's calendar entry with cancel_bookings cancels its bookings once, not a 500", async () => {
     const { offering, series, sessions } = await org.course()
     const b = await org.booked({ offering_id: offering.id, series_id: series.id, customer: guest("dl-series") })
-    const res = await crossLocks(app, { table: "bookings", id: b.id }, { table: "sessions", id: sessions[1].id }, LOCKING_BOOKINGS, () =>
-      org.call("DELETE", `/series/${series.id}?cancel_bookings=true`))
+    const res = await crossLocks(
+      app,
+      { table: "bookings", id: b.id },
+      { table: "sessions", id: sessions[1].id },
+      LOCKING_BOOKINGS,
+      () => org.call("DELETE", `/series/${series.id}?cancel_bookings=true`)
+    )
     expect([res.status, res.body.cancelled]).toEqual([200, 1])
     expect(await traces(b.id)).toEqual({ status: "cancelled", events: 1, mails: 1 })
     expect(ok(await org.call("GET", `/sessions?offering_id=${offering.id}`)).data).toEqual([])

@@ -21,11 +21,26 @@ describe("bookings", () => {
   it("a free class seat is confirmed at once; a full session refuses with 409 sold_out", async () => {
     const org = await app.newOrg()
     const { offering, session } = await classWithSession(org.key, { capacity: 2 })
-    const first = await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(1) })
+    const first = await app.call(org.key, "POST", "/api/v1/bookings", {
+      offering_id: offering.id,
+      session_id: session.id,
+      quantity: 2,
+      customer: guest(1)
+    })
     expect(first.status).toBe(201)
-    expect(first.body).toMatchObject({ status: "confirmed", quantity: 2, total_cents: 0, source: "api", session_id: session.id })
+    expect(first.body).toMatchObject({
+      status: "confirmed",
+      quantity: 2,
+      total_cents: 0,
+      source: "api",
+      session_id: session.id
+    })
     expect(first.body.handle).toBeUndefined()
-    const second = await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: offering.id, session_id: session.id, customer: guest(2) })
+    const second = await app.call(org.key, "POST", "/api/v1/bookings", {
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: guest(2)
+    })
     expect(second.status).toBe(409)
     expect(second.body.error.code).toBe("sold_out")
   })
@@ -33,7 +48,12 @@ describe("bookings", () => {
   it("a priced seat is held until confirmed, then cancelled", async () => {
     const org = await app.newOrg()
     const { offering, session } = await classWithSession(org.key, { capacity: 5, price_cents: 1500 })
-    const held = await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(3) })
+    const held = await app.call(org.key, "POST", "/api/v1/bookings", {
+      offering_id: offering.id,
+      session_id: session.id,
+      quantity: 2,
+      customer: guest(3)
+    })
     expect(held.body).toMatchObject({ status: "held", total_cents: 3000 })
     expect(held.body.expires_at).not.toBeNull()
     const confirmed = await app.call(org.key, "POST", `/api/v1/bookings/${held.body.id}/confirm`, {})

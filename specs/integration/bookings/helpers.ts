@@ -2,8 +2,8 @@ import { expect } from "vitest"
 import { type Reply, sql, type TestApp } from "../../support/app.ts"
 import { advanceTo, clockNow, expectError, type Json, ok, PIN, qs, startPinned } from "../calendar/helpers.ts"
 
-export { advanceTo, clockNow, expectError, ok, PIN, qs, startPinned }
 export type { Json, Reply, TestApp }
+export { advanceTo, clockNow, expectError, ok, PIN, qs, startPinned }
 
 const HOUR = 3_600_000
 const DAY = 86_400_000
@@ -12,7 +12,8 @@ const DAY = 86_400_000
 export const guest = (n: number | string, name = `Guest ${n}`) => ({ email: `guest${n}@example.com`, name })
 
 /** The UTC date `days` after the engine clock's date, at `time` (HH:MM) UTC; orgs here run on UTC unless told. */
-export const utcAt = (now: Date, days: number, time: string) => new Date(`${new Date(now.getTime() + days * DAY).toISOString().slice(0, 10)}T${time}:00.000Z`)
+export const utcAt = (now: Date, days: number, time: string) =>
+  new Date(`${new Date(now.getTime() + days * DAY).toISOString().slice(0, 10)}T${time}:00.000Z`)
 /** The next whole hour at least `hours` after now. */
 export const hoursAhead = (now: Date, hours: number) => new Date(Math.ceil(now.getTime() / HOUR) * HOUR + hours * HOUR)
 
@@ -22,11 +23,19 @@ export type BookingsOrg = Awaited<ReturnType<typeof bookingsOrg>>
  * An org (UTC and the scale plan unless told, so quotas never get in the way) with its key and the
  * operations the bookings suites use, bound to it.
  */
-export const bookingsOrg = async (app: TestApp, options: { timezone?: string; plan?: string; currency?: string } = {}) => {
-  const org = await app.newOrg({ timezone: options.timezone ?? "UTC", plan: options.plan ?? "scale", ...(options.currency ? { currency: options.currency } : {}) })
+export const bookingsOrg = async (
+  app: TestApp,
+  options: { timezone?: string; plan?: string; currency?: string } = {}
+) => {
+  const org = await app.newOrg({
+    timezone: options.timezone ?? "UTC",
+    plan: options.plan ?? "scale",
+    ...(options.currency ? { currency: options.currency } : {})
+  })
   const call = <T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     app.call<T>(org.key, method, `/api/v1${path}`, body, headers)
-  const offering = async (body: Json) => ok(await call("POST", "/offerings", { name: "Offering", ...body }), 201) as Json & { id: string }
+  const offering = async (body: Json) =>
+    ok(await call("POST", "/offerings", { name: "Offering", ...body }), 201) as Json & { id: string }
   const self = {
     ...org,
     call,
@@ -39,7 +48,12 @@ export const bookingsOrg = async (app: TestApp, options: { timezone?: string; pl
       return { offering: o, session }
     },
     session: async (offeringId: string, startsAt: Date, extra: Json = {}) =>
-      (ok(await call("POST", "/sessions", { offering_id: offeringId, starts_at: startsAt.toISOString(), ...extra }), 201) as { data: Json[] }).data[0],
+      (
+        ok(
+          await call("POST", "/sessions", { offering_id: offeringId, starts_at: startsAt.toISOString(), ...extra }),
+          201
+        ) as { data: Json[] }
+      ).data[0],
     sessions: async (offeringId: string, query: Record<string, string> = {}) =>
       (ok(await call("GET", `/sessions${qs({ offering_id: offeringId, ...query })}`)) as { data: Json[] }).data,
     /** A course: a daily entry of `times` times (from the day after tomorrow), 10:00-11:00 UTC. */
@@ -47,8 +61,20 @@ export const bookingsOrg = async (app: TestApp, options: { timezone?: string; pl
       const o = await offering({ kind: "class", course: true, capacity: 10, ...body })
       const now = await clockNow(app)
       const startsOn = utcAt(now, 2, "00:00").toISOString().slice(0, 10)
-      const endsOn = utcAt(now, 1 + times, "00:00").toISOString().slice(0, 10)
-      const entry = ok(await call("POST", "/series", { offering_id: o.id, starts_on: startsOn, start_time: "10:00", end_time: "11:00", repeat: "daily", ends_on: endsOn }), 201)
+      const endsOn = utcAt(now, 1 + times, "00:00")
+        .toISOString()
+        .slice(0, 10)
+      const entry = ok(
+        await call("POST", "/series", {
+          offering_id: o.id,
+          starts_on: startsOn,
+          start_time: "10:00",
+          end_time: "11:00",
+          repeat: "daily",
+          ends_on: endsOn
+        }),
+        201
+      )
       const sessions = await self.sessions(o.id)
       expect(sessions.length).toBe(times)
       return { offering: o, series: entry as Json & { id: string }, sessions }
@@ -67,7 +93,8 @@ export const bookingsOrg = async (app: TestApp, options: { timezone?: string; pl
       return o
     },
     rental: (body: Json = {}) => offering({ kind: "rental", capacity: 3, ...body }),
-    book: (body: Json, headers?: Record<string, string>) => call("POST", "/bookings", { customer: guest(1), ...body }, headers),
+    book: (body: Json, headers?: Record<string, string>) =>
+      call("POST", "/bookings", { customer: guest(1), ...body }, headers),
     booked: async (body: Json) => ok(await self.book(body), 201) as Json & { id: string },
     get: (id: string) => call("GET", `/bookings/${id}`),
     act: (id: string, op: string, body: unknown = {}) => call("POST", `/bookings/${id}/${op}`, body),
@@ -86,8 +113,11 @@ export const bookingsOrg = async (app: TestApp, options: { timezone?: string; pl
     },
     /** Mail rows written for a booking, oldest first. */
     mails: (bookingId: string) =>
-      sql(app, (s) => s<{ kind: string; to_address: string; subject: string; body: string }>`
-        select kind, to_address, subject, body from mail_outbox where booking_id = ${bookingId} order by created_at, id`),
+      sql(
+        app,
+        (s) => s<{ kind: string; to_address: string; subject: string; body: string }>`
+        select kind, to_address, subject, body from mail_outbox where booking_id = ${bookingId} order by created_at, id`
+      ),
     /** Kinds of the mail rows written for a booking, sorted (rows written at one engine instant have no order). */
     mailKinds: async (bookingId: string) => (await self.mails(bookingId)).map((m) => m.kind).sort(),
     /** The booking's guest page handle, read from the database (the API never shows it). */
@@ -103,7 +133,10 @@ export const bookedIn = async (org: BookingsOrg, offeringId: string, sessionId: 
 
 /** Makes a hold look as if its expires_at passed while the lapse job has not run yet (the row and the machine agree). */
 export const expireInPlace = (app: TestApp, bookingId: string, at: Date) =>
-  sql(app, (s) => s`update bookings set expires_at = ${at},
-    machine = jsonb_set(machine, '{expires_at}', to_jsonb(${at.toISOString()}::text)) where id = ${bookingId}`)
+  sql(
+    app,
+    (s) => s`update bookings set expires_at = ${at},
+    machine = jsonb_set(machine, '{expires_at}', to_jsonb(${at.toISOString()}::text)) where id = ${bookingId}`
+  )
 
 export const codeOf = (res: Reply) => `${res.status} ${res.body?.error?.code ?? ""}`.trim()

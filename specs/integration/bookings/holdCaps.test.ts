@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, expectError, guest, ok, startPinned } from "./helpers.ts"
+import { type BookingsOrg, bookingsOrg, expectError, guest, ok, startPinned } from "./helpers.ts"
 
 let app: TestApp
 let org: BookingsOrg
@@ -14,7 +14,8 @@ afterAll(() => app.close())
 
 /** A guest booking through the widget's surface: a priced time is held until paid. */
 const hold = (body: Record<string, unknown>) => app.call(pk, "POST", "/api/v1/public/bookings", body)
-const paidClass = (capacity: number, hours = 48) => org.classWithSession({ price_cents: 1000, capacity, max_per_booking: capacity }, hours)
+const paidClass = (capacity: number, hours = 48) =>
+  org.classWithSession({ price_cents: 1000, capacity, max_per_booking: capacity }, hours)
 
 describe("caps on guests' unpaid holds", () => {
   it("the org shows and changes them; bad values are 400", async () => {
@@ -29,21 +30,43 @@ describe("caps on guests' unpaid holds", () => {
   it("one guest holds at most max_guest_holds at once; the business's own holds and paid-for bookings do not count", async () => {
     const times = await Promise.all([1, 2, 3, 4, 5].map((i) => paidClass(10, 48 + i)))
     for (const t of times.slice(0, 3)) {
-      expect(ok(await hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest("greedy") }), 201).status).toBe("held")
+      expect(
+        ok(await hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest("greedy") }), 201).status
+      ).toBe("held")
     }
-    const refused = await hold({ offering_id: times[3].offering.id, session_id: times[3].session.id, customer: { email: "GUESTGREEDY@example.com", name: "G" } })
+    const refused = await hold({
+      offering_id: times[3].offering.id,
+      session_id: times[3].session.id,
+      customer: { email: "GUESTGREEDY@example.com", name: "G" }
+    })
     expectError(refused, 409, "too_many_holds")
     expect(refused.body.error.message).toMatch(/3 unpaid bookings held/)
     // The business books for the same guest with its secret key: not capped.
-    expect(ok(await org.book({ offering_id: times[3].offering.id, session_id: times[3].session.id, customer: guest("greedy") }), 201).status).toBe("held")
+    expect(
+      ok(
+        await org.book({
+          offering_id: times[3].offering.id,
+          session_id: times[3].session.id,
+          customer: guest("greedy")
+        }),
+        201
+      ).status
+    ).toBe("held")
     // Another guest is not affected.
-    ok(await hold({ offering_id: times[4].offering.id, session_id: times[4].session.id, customer: guest("modest") }), 201)
+    ok(
+      await hold({ offering_id: times[4].offering.id, session_id: times[4].session.id, customer: guest("modest") }),
+      201
+    )
     // Once the holds lapse, the guest may hold again.
     await app.advance(31 * 60)
-    ok(await hold({ offering_id: times[4].offering.id, session_id: times[4].session.id, customer: guest("greedy") }), 201)
+    ok(
+      await hold({ offering_id: times[4].offering.id, session_id: times[4].session.id, customer: guest("greedy") }),
+      201
+    )
     // No cap: as many as they like.
     ok(await org.call("PATCH", "/org", { max_guest_holds: null }))
-    for (const t of times.slice(0, 3)) ok(await hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest("greedy") }), 201)
+    for (const t of times.slice(0, 3))
+      ok(await hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest("greedy") }), 201)
     ok(await org.call("PATCH", "/org", { max_guest_holds: 3 }))
   })
 
@@ -69,8 +92,11 @@ describe("caps on guests' unpaid holds", () => {
 
   it("20 guests racing for a 10-place time: exactly 5 holds, the rest places_on_hold, never more", async () => {
     const t = await paidClass(10)
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest(`race${i}`) })))
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest(`race${i}`) })
+      )
+    )
     const codes = results.map((r) => (r.status === 201 ? "held" : (r.body as { error: { code: string } }).error.code))
     expect(codes.filter((c) => c === "held")).toHaveLength(5)
     expect(codes.filter((c) => c !== "held").every((c) => c === "places_on_hold")).toBe(true)
@@ -80,7 +106,9 @@ describe("caps on guests' unpaid holds", () => {
 
   it("one guest racing 8 holds on 8 times at once gets exactly max_guest_holds", async () => {
     const times = await Promise.all(Array.from({ length: 8 }, (_, i) => paidClass(10, 60 + i)))
-    const results = await Promise.all(times.map((t) => hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest("racer") })))
+    const results = await Promise.all(
+      times.map((t) => hold({ offering_id: t.offering.id, session_id: t.session.id, customer: guest("racer") }))
+    )
     expect(results.filter((r) => r.status === 201)).toHaveLength(3)
     for (const r of results.filter((r) => r.status !== 201)) expectError(r, 409, "too_many_holds")
   })

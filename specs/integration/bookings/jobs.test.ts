@@ -13,12 +13,21 @@ describe("a hold passing expires_at", () => {
     const { offering, session } = await org.classWithSession({ capacity: 1, price_cents: 1200 })
     const hold = await org.booked({ offering_id: offering.id, session_id: session.id })
     await app.advance(14 * 60)
-    expectError(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2) }), 409, "sold_out")
+    expectError(
+      await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2) }),
+      409,
+      "sold_out"
+    )
     expect(await bookedIn(org, offering.id, session.id)).toBe(1)
     await app.advance(60)
     const lapsedAt = await org.now()
     const lapsed = ok(await org.get(hold.id))
-    expect(lapsed).toMatchObject({ status: "held", nudged_at: lapsedAt.toISOString(), expires_at: hold.expires_at, confirmed_at: null })
+    expect(lapsed).toMatchObject({
+      status: "held",
+      nudged_at: lapsedAt.toISOString(),
+      expires_at: hold.expires_at,
+      confirmed_at: null
+    })
     expect(await bookedIn(org, offering.id, session.id)).toBe(0)
     await app.advance(3600)
     const nudged = await org.events("booking.nudged")
@@ -30,7 +39,10 @@ describe("a hold passing expires_at", () => {
     const taker = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(2) })
     expect(taker.status).toBe("held")
     expectError(await org.act(hold.id, "confirm"), 409, "sold_out")
-    expect((await org.events()).filter((e) => e.data.id === hold.id).map((e) => e.type)).toEqual(["booking.held", "booking.nudged"])
+    expect((await org.events()).filter((e) => e.data.id === hold.id).map((e) => e.type)).toEqual([
+      "booking.held",
+      "booking.nudged"
+    ])
   })
 
   it("hold_minutes: 1 lapses after a minute; a confirmed booking never lapses", async () => {
@@ -56,10 +68,20 @@ describe("a hold passing expires_at", () => {
     const cut = await org.hoursAppointment({ capacity: 1, price_cents: 100 })
     const r = await org.booked({ offering_id: kayak.id, starts_at: day.toISOString(), periods: 2 })
     const a = await org.booked({ offering_id: cut.id, starts_at: day.toISOString() })
-    expectError(await org.book({ offering_id: kayak.id, starts_at: day.toISOString(), customer: guest(2) }), 409, "sold_out")
-    expectError(await org.book({ offering_id: cut.id, starts_at: day.toISOString(), customer: guest(2) }), 409, "sold_out")
+    expectError(
+      await org.book({ offering_id: kayak.id, starts_at: day.toISOString(), customer: guest(2) }),
+      409,
+      "sold_out"
+    )
+    expectError(
+      await org.book({ offering_id: cut.id, starts_at: day.toISOString(), customer: guest(2) }),
+      409,
+      "sold_out"
+    )
     await app.advance(15 * 60)
-    expect((await org.book({ offering_id: kayak.id, starts_at: day.toISOString(), customer: guest(2) })).status).toBe(201)
+    expect((await org.book({ offering_id: kayak.id, starts_at: day.toISOString(), customer: guest(2) })).status).toBe(
+      201
+    )
     expect((await org.book({ offering_id: cut.id, starts_at: day.toISOString(), customer: guest(2) })).status).toBe(201)
     expect((await org.events("booking.nudged")).map((e) => e.data.id).sort()).toEqual([r.id, a.id].sort())
   })

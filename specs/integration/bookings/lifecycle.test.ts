@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bookedIn, bookingsOrg, expectError, expireInPlace, guest, hoursAhead, type Json, ok, startPinned, type TestApp, utcAt } from "./helpers.ts"
+import {
+  bookedIn,
+  bookingsOrg,
+  expectError,
+  expireInPlace,
+  guest,
+  hoursAhead,
+  type Json,
+  ok,
+  startPinned,
+  type TestApp,
+  utcAt
+} from "./helpers.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -8,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 const MIN = 60_000
-const secondsUntil = async (org: { now: () => Promise<Date> }, at: string | Date) => Math.ceil((new Date(at).getTime() - (await org.now()).getTime()) / 1000)
+const secondsUntil = async (org: { now: () => Promise<Date> }, at: string | Date) =>
+  Math.ceil((new Date(at).getTime() - (await org.now()).getTime()) / 1000)
 
 describe("confirm", () => {
   it("a keeping hold is confirmed: confirmed_at set, expires_at cleared, event and mail", async () => {
@@ -18,7 +31,12 @@ describe("confirm", () => {
     await app.advance(60)
     const now = await org.now()
     const res = ok(await org.act(held.id, "confirm"))
-    expect(res).toMatchObject({ status: "confirmed", expires_at: null, confirmed_at: now.toISOString(), total_cents: 900 })
+    expect(res).toMatchObject({
+      status: "confirmed",
+      expires_at: null,
+      confirmed_at: now.toISOString(),
+      total_cents: 900
+    })
     expect(await org.mailKinds(held.id)).toEqual(["booking.held", "booking.confirmed"].sort())
     const events = (await org.events()).filter((e) => e.data.id === held.id)
     expect(events.map((e) => e.type)).toEqual(["booking.held", "booking.confirmed"])
@@ -59,13 +77,27 @@ describe("confirm", () => {
     const org = await bookingsOrg(app)
     const kayak = await org.rental({ capacity: 2, price_cents: 100, max_per_booking: 2 })
     const now = await org.now()
-    const hold = await org.booked({ offering_id: kayak.id, starts_at: utcAt(now, 2, "09:00").toISOString(), periods: 2, quantity: 2 })
+    const hold = await org.booked({
+      offering_id: kayak.id,
+      starts_at: utcAt(now, 2, "09:00").toISOString(),
+      periods: 2,
+      quantity: 2
+    })
     await app.advance(16 * 60)
-    const other = await org.book({ offering_id: kayak.id, starts_at: utcAt(now, 3, "09:00").toISOString(), customer: guest(2) })
+    const other = await org.book({
+      offering_id: kayak.id,
+      starts_at: utcAt(now, 3, "09:00").toISOString(),
+      customer: guest(2)
+    })
     expect(other.status).toBe(201)
     expectError(await org.act(hold.id, "confirm"), 409, "sold_out")
     ok(await org.act(other.body.id, "cancel"))
-    expect(ok(await org.act(hold.id, "confirm"))).toMatchObject({ status: "confirmed", starts_at: hold.starts_at, ends_at: hold.ends_at, quantity: 2 })
+    expect(ok(await org.act(hold.id, "confirm"))).toMatchObject({
+      status: "confirmed",
+      starts_at: hold.starts_at,
+      ends_at: hold.ends_at,
+      quantity: 2
+    })
   })
 })
 
@@ -76,7 +108,13 @@ describe("cancel", () => {
     const b = await org.booked({ offering_id: offering.id, session_id: session.id })
     const now = await org.now()
     const res = ok(await org.act(b.id, "cancel", { refund_cents: 0, reason: "changed plans" }))
-    expect(res).toMatchObject({ status: "cancelled", cancelled_at: now.toISOString(), refund_cents: 0, cancel_reason: "changed plans", choose_by: null })
+    expect(res).toMatchObject({
+      status: "cancelled",
+      cancelled_at: now.toISOString(),
+      refund_cents: 0,
+      cancel_reason: "changed plans",
+      choose_by: null
+    })
     expect(await bookedIn(org, offering.id, session.id)).toBe(0)
     await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(2) })
     expectError(await org.act(b.id, "cancel"), 409, "booking_cancelled")
@@ -88,7 +126,11 @@ describe("cancel", () => {
     const org = await bookingsOrg(app)
     const { offering, session } = await org.classWithSession({ price_cents: 100 })
     const keeping = await org.booked({ offering_id: offering.id, session_id: session.id })
-    expect(ok(await org.act(keeping.id, "cancel", { refund_cents: null }))).toMatchObject({ status: "cancelled", refund_cents: null, expires_at: null })
+    expect(ok(await org.act(keeping.id, "cancel", { refund_cents: null }))).toMatchObject({
+      status: "cancelled",
+      refund_cents: null,
+      expires_at: null
+    })
     const lapsing = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(2) })
     await app.advance(16 * 60)
     expect(ok(await org.act(lapsing.id, "cancel")).status).toBe("cancelled")
@@ -122,11 +164,21 @@ describe("move", () => {
     const b = await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 2 })
     const moved = ok(await org.act(b.id, "move", { session_id: later.id }))
     const previous = { starts_at: session.starts_at, ends_at: session.ends_at, session_id: session.id }
-    expect(moved).toMatchObject({ id: b.id, status: "confirmed", session_id: later.id, starts_at: later.starts_at, ends_at: later.ends_at, previous })
+    expect(moved).toMatchObject({
+      id: b.id,
+      status: "confirmed",
+      session_id: later.id,
+      starts_at: later.starts_at,
+      ends_at: later.ends_at,
+      previous
+    })
     expect(await bookedIn(org, offering.id, session.id)).toBe(0)
     expect(await bookedIn(org, offering.id, later.id)).toBe(2)
     const back = ok(await org.act(b.id, "move", { starts_at: session.starts_at }))
-    expect(back).toMatchObject({ session_id: session.id, previous: { starts_at: later.starts_at, ends_at: later.ends_at, session_id: later.id } })
+    expect(back).toMatchObject({
+      session_id: session.id,
+      previous: { starts_at: later.starts_at, ends_at: later.ends_at, session_id: later.id }
+    })
     const events = await org.events("booking.moved")
     expect(events.map((e) => e.data.previous)).toEqual([previous, back.previous])
     expect(await org.mailKinds(b.id)).toEqual(["booking.confirmed", "booking.moved", "booking.moved"].sort())
@@ -156,7 +208,11 @@ describe("move", () => {
     expectError(await org.act(b.id, "move", { session_id: "x" }), 400, "invalid_session_id")
     expectError(await org.act(b.id, "move", { starts_at: "soon" }), 400, "invalid_starts_at")
     expectError(await org.act(b.id, "move", { session: other.id }), 400, "unknown_field")
-    expectError(await org.act(b.id, "move", { starts_at: hoursAhead(await org.now(), 100).toISOString() }), 409, "time_not_available")
+    expectError(
+      await org.act(b.id, "move", { starts_at: hoursAhead(await org.now(), 100).toISOString() }),
+      409,
+      "time_not_available"
+    )
     expectError(await org.act(b.id, "move", { session_id: course.sessions[0].id }), 409, "time_not_available")
     const moved = ok(await org.act(b.id, "move", { session_id: other.id }))
     expect(moved).toMatchObject({ status: "held", session_id: other.id })
@@ -181,17 +237,32 @@ describe("move", () => {
     const now = await org.now()
     const cut = await org.hoursAppointment({ capacity: 1 })
     const a = await org.booked({ offering_id: cut.id, starts_at: utcAt(now, 2, "10:00").toISOString() })
-    const b = await org.booked({ offering_id: cut.id, starts_at: utcAt(now, 2, "12:00").toISOString(), customer: guest(2) })
+    const b = await org.booked({
+      offering_id: cut.id,
+      starts_at: utcAt(now, 2, "12:00").toISOString(),
+      customer: guest(2)
+    })
     expectError(await org.act(a.id, "move", { starts_at: b.starts_at }), 409, "sold_out")
-    expectError(await org.act(a.id, "move", { starts_at: utcAt(now, 2, "12:30").toISOString() }), 409, "time_not_available")
+    expectError(
+      await org.act(a.id, "move", { starts_at: utcAt(now, 2, "12:30").toISOString() }),
+      409,
+      "time_not_available"
+    )
     expect(ok(await org.act(a.id, "move", { starts_at: utcAt(now, 2, "11:00").toISOString() }))).toMatchObject({
-      starts_at: utcAt(now, 2, "11:00").toISOString(), ends_at: utcAt(now, 2, "12:00").toISOString()
+      starts_at: utcAt(now, 2, "11:00").toISOString(),
+      ends_at: utcAt(now, 2, "12:00").toISOString()
     })
     const kayak = await org.rental({ capacity: 1 })
     const r = await org.booked({ offering_id: kayak.id, starts_at: utcAt(now, 2, "09:00").toISOString(), periods: 3 })
     const moved = ok(await org.act(r.id, "move", { starts_at: utcAt(now, 3, "09:00").toISOString() }))
-    expect(moved).toMatchObject({ starts_at: utcAt(now, 3, "09:00").toISOString(), ends_at: utcAt(now, 6, "09:00").toISOString() })
-    expect((await org.book({ offering_id: kayak.id, starts_at: utcAt(now, 2, "09:00").toISOString(), customer: guest(3) })).status).toBe(201)
+    expect(moved).toMatchObject({
+      starts_at: utcAt(now, 3, "09:00").toISOString(),
+      ends_at: utcAt(now, 6, "09:00").toISOString()
+    })
+    expect(
+      (await org.book({ offering_id: kayak.id, starts_at: utcAt(now, 2, "09:00").toISOString(), customer: guest(3) }))
+        .status
+    ).toBe(201)
   })
 })
 
@@ -201,15 +272,33 @@ describe("attendance", () => {
     const { offering, session } = await org.classWithSession({}, 2)
     const b = await org.booked({ offering_id: offering.id, session_id: session.id })
     const t0 = await org.now()
-    expect(ok(await org.act(b.id, "attendance", { attendance: "checked_in" }))).toMatchObject({ checked_in_at: t0.toISOString(), no_show_at: null })
+    expect(ok(await org.act(b.id, "attendance", { attendance: "checked_in" }))).toMatchObject({
+      checked_in_at: t0.toISOString(),
+      no_show_at: null
+    })
     expectError(await org.act(b.id, "attendance", { attendance: "no_show" }), 409, "not_started")
     await app.advance(await secondsUntil(org, session.starts_at))
     const t1 = await org.now()
-    expect(ok(await org.act(b.id, "attendance", { attendance: "no_show" }))).toMatchObject({ no_show_at: t1.toISOString(), checked_in_at: null })
-    expect(ok(await org.act(b.id, "attendance", { attendance: "checked_in" }))).toMatchObject({ checked_in_at: t1.toISOString(), no_show_at: null })
-    expect(ok(await org.act(b.id, "attendance", { attendance: "clear" }))).toMatchObject({ checked_in_at: null, no_show_at: null })
+    expect(ok(await org.act(b.id, "attendance", { attendance: "no_show" }))).toMatchObject({
+      no_show_at: t1.toISOString(),
+      checked_in_at: null
+    })
+    expect(ok(await org.act(b.id, "attendance", { attendance: "checked_in" }))).toMatchObject({
+      checked_in_at: t1.toISOString(),
+      no_show_at: null
+    })
+    expect(ok(await org.act(b.id, "attendance", { attendance: "clear" }))).toMatchObject({
+      checked_in_at: null,
+      no_show_at: null
+    })
     const types = (await org.events()).filter((e) => e.data.id === b.id).map((e) => e.type)
-    expect(types).toEqual(["booking.confirmed", "booking.checked_in", "booking.no_show", "booking.checked_in", "booking.attendance_cleared"])
+    expect(types).toEqual([
+      "booking.confirmed",
+      "booking.checked_in",
+      "booking.no_show",
+      "booking.checked_in",
+      "booking.attendance_cleared"
+    ])
   })
 
   it("a hold or a cancelled booking has no attendance; bad bodies are 400", async () => {
@@ -217,7 +306,8 @@ describe("attendance", () => {
     const { offering, session } = await org.classWithSession({ price_cents: 100 })
     const b = await org.booked({ offering_id: offering.id, session_id: session.id })
     expectError(await org.act(b.id, "attendance", { attendance: "checked_in" }), 409, "booking_not_confirmed")
-    for (const body of [{}, { attendance: "late" }, { attendance: null }]) expectError(await org.act(b.id, "attendance", body), 400, "invalid_attendance")
+    for (const body of [{}, { attendance: "late" }, { attendance: null }])
+      expectError(await org.act(b.id, "attendance", body), 400, "invalid_attendance")
     expectError(await org.act(b.id, "attendance", { attendance: "clear", at: "now" }), 400, "unknown_field")
     ok(await org.act(b.id, "cancel"))
     expectError(await org.act(b.id, "attendance", { attendance: "clear" }), 409, "booking_cancelled")
@@ -236,12 +326,23 @@ describe("mark paid by hand", () => {
     expectError(await org.act(b.id, "mark_paid", { paid: 1 }), 400, "unknown_field")
     expectError(await org.act(b.id, "mark_unpaid"), 409, "not_paid_by_hand")
     const now = await org.now()
-    expect(ok(await org.act(b.id, "mark_paid", { paid_cents: 2000 }))).toMatchObject({ paid_at: now.toISOString(), paid_cents: 2000, payment_intent_id: null, status: "confirmed" })
+    expect(ok(await org.act(b.id, "mark_paid", { paid_cents: 2000 }))).toMatchObject({
+      paid_at: now.toISOString(),
+      paid_cents: 2000,
+      payment_intent_id: null,
+      status: "confirmed"
+    })
     expectError(await org.act(b.id, "mark_paid"), 409, "already_paid")
     expect(ok(await org.act(b.id, "mark_unpaid"))).toMatchObject({ paid_at: null, paid_cents: null })
     expect(ok(await org.act(b.id, "mark_paid"))).toMatchObject({ paid_cents: 5000 })
     const events = (await org.events()).filter((e) => e.data.id === b.id)
-    expect(events.map((e) => e.type)).toEqual(["booking.held", "booking.confirmed", "booking.paid", "booking.unpaid", "booking.paid"])
+    expect(events.map((e) => e.type)).toEqual([
+      "booking.held",
+      "booking.confirmed",
+      "booking.paid",
+      "booking.unpaid",
+      "booking.paid"
+    ])
     expect(events[2].data.paid_at).toBe(now.toISOString())
   })
 })
@@ -275,7 +376,10 @@ describe("nudge and resend", () => {
     expect(await org.mailKinds(b.id)).toEqual(["booking.confirmed", "booking.resend", "booking.resend"])
     ok(await org.act(b.id, "cancel"))
     expectError(await org.act(b.id, "resend"), 409, "booking_cancelled")
-    expect((await org.events()).filter((e) => e.data.id === b.id).map((e) => e.type)).toEqual(["booking.confirmed", "booking.cancelled"])
+    expect((await org.events()).filter((e) => e.data.id === b.id).map((e) => e.type)).toEqual([
+      "booking.confirmed",
+      "booking.cancelled"
+    ])
   })
 })
 
@@ -297,8 +401,14 @@ describe("events and the handle", () => {
     seen.push(ok(await org.act(b.id, "cancel")))
     const events = (await org.events()).filter((e) => e.type.startsWith("booking."))
     expect(events.map((e) => e.type)).toEqual([
-      "booking.held", "booking.moved", "booking.confirmed", "booking.paid", "booking.unpaid", "booking.checked_in",
-      "booking.attendance_cleared", "booking.cancelled"
+      "booking.held",
+      "booking.moved",
+      "booking.confirmed",
+      "booking.paid",
+      "booking.unpaid",
+      "booking.checked_in",
+      "booking.attendance_cleared",
+      "booking.cancelled"
     ])
     for (const e of events) expect(e.data.id).toBe(b.id)
     expect(events[7].data.status).toBe("cancelled")

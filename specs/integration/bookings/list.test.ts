@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BookingsOrg, bookingsOrg, expectError, hoursAhead, type Json, ok, startPinned, type TestApp } from "./helpers.ts"
+import {
+  type BookingsOrg,
+  bookingsOrg,
+  expectError,
+  hoursAhead,
+  type Json,
+  ok,
+  startPinned,
+  type TestApp
+} from "./helpers.ts"
 
 let app: TestApp
 let org: BookingsOrg
@@ -12,10 +21,20 @@ let cancelledId: string
 beforeAll(async () => {
   app = await startPinned()
   org = await bookingsOrg(app)
-  yoga = await org.offering({ kind: "class", name: "Yoga", capacity: 20, max_per_booking: 5, questions: [{ id: "mat", label: "Own mat?", type: "yes_no" }] })
+  yoga = await org.offering({
+    kind: "class",
+    name: "Yoga",
+    capacity: 20,
+    max_per_booking: 5,
+    questions: [{ id: "mat", label: "Own mat?", type: "yes_no" }]
+  })
   kayak = await org.rental({ name: "Kayak", capacity: 5, price_cents: 700 })
   const now = await org.now()
-  sessions = [await org.session(yoga.id, hoursAhead(now, 24)), await org.session(yoga.id, hoursAhead(now, 48)), await org.session(yoga.id, hoursAhead(now, 72))]
+  sessions = [
+    await org.session(yoga.id, hoursAhead(now, 24)),
+    await org.session(yoga.id, hoursAhead(now, 48)),
+    await org.session(yoga.id, hoursAhead(now, 72))
+  ]
   const people = [
     { email: "ann.smith@example.com", name: "Ann Smith" },
     { email: "bob@builders.io", name: "Bob Jones" },
@@ -23,9 +42,22 @@ beforeAll(async () => {
   ]
   const made: Json[] = []
   for (let i = 0; i < 9; i++) {
-    made.push(await org.booked({ offering_id: yoga.id, session_id: sessions[i % 3].id, quantity: 1 + (i % 2), customer: people[i % 3] }))
+    made.push(
+      await org.booked({
+        offering_id: yoga.id,
+        session_id: sessions[i % 3].id,
+        quantity: 1 + (i % 2),
+        customer: people[i % 3]
+      })
+    )
   }
-  made.push(await org.booked({ offering_id: kayak.id, starts_at: new Date(`${hoursAhead(now, 48).toISOString().slice(0, 10)}T09:00:00Z`).toISOString(), customer: people[1] }))
+  made.push(
+    await org.booked({
+      offering_id: kayak.id,
+      starts_at: new Date(`${hoursAhead(now, 48).toISOString().slice(0, 10)}T09:00:00Z`).toISOString(),
+      customer: people[1]
+    })
+  )
   ok(await org.act(made[4].id, "cancel"))
   cancelledId = made[4].id
   all = [...made].sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.id.localeCompare(b.id))
@@ -41,7 +73,12 @@ describe("bookings.list", () => {
     expect(ids(page)).toEqual(all.map((b) => b.id))
     expect(page.next_after).toBeNull()
     for (const b of page.data) {
-      expect(b.customer).toEqual({ id: b.customer_id, name: expect.any(String), email: expect.any(String), phone: null })
+      expect(b.customer).toEqual({
+        id: b.customer_id,
+        name: expect.any(String),
+        email: expect.any(String),
+        phone: null
+      })
       expect("handle" in b).toBe(false)
     }
     expect(ids(await list({ order: "desc" }))).toEqual(all.map((b) => b.id).reverse())
@@ -54,12 +91,20 @@ describe("bookings.list", () => {
     expect(cancelled[0].status).toBe("cancelled")
     expect((await list({ status: "held" })).data.map((b: Json) => b.offering_id)).toEqual([kayak.id])
     expect((await list({ status: "confirmed" })).data.length).toBe(8)
-    expect(ids(await list({ offering_id: kayak.id }))).toEqual(all.filter((b) => b.offering_id === kayak.id).map((b) => b.id))
-    expect(ids(await list({ session_id: sessions[1].id }))).toEqual(all.filter((b) => b.session_id === sessions[1].id).map((b) => b.id))
+    expect(ids(await list({ offering_id: kayak.id }))).toEqual(
+      all.filter((b) => b.offering_id === kayak.id).map((b) => b.id)
+    )
+    expect(ids(await list({ session_id: sessions[1].id }))).toEqual(
+      all.filter((b) => b.session_id === sessions[1].id).map((b) => b.id)
+    )
     const bob = all.find((b) => b.offering_id === kayak.id)!.customer_id
     expect(ids(await list({ customer_id: bob }))).toEqual(all.filter((b) => b.customer_id === bob).map((b) => b.id))
-    expect(ids(await list({ from: sessions[1].starts_at }))).toEqual(all.filter((b) => b.starts_at >= sessions[1].starts_at).map((b) => b.id))
-    expect(ids(await list({ to: sessions[1].starts_at }))).toEqual(all.filter((b) => b.starts_at < sessions[1].starts_at).map((b) => b.id))
+    expect(ids(await list({ from: sessions[1].starts_at }))).toEqual(
+      all.filter((b) => b.starts_at >= sessions[1].starts_at).map((b) => b.id)
+    )
+    expect(ids(await list({ to: sessions[1].starts_at }))).toEqual(
+      all.filter((b) => b.starts_at < sessions[1].starts_at).map((b) => b.id)
+    )
     expect(ids(await list({ from: sessions[1].starts_at, to: sessions[2].starts_at, offering_id: yoga.id }))).toEqual(
       all.filter((b) => b.session_id === sessions[1].id).map((b) => b.id)
     )
@@ -131,7 +176,12 @@ describe("bookings.get", () => {
     const b = all.find((x) => x.offering_id === yoga.id)!
     const got = ok(await org.get(b.id))
     expect(got).toMatchObject({ id: b.id, reference: b.reference, status: expect.any(String) })
-    expect(got.offering).toEqual({ id: yoga.id, name: "Yoga", kind: "class", questions: [{ id: "mat", label: "Own mat?", type: "yes_no", required: false }] })
+    expect(got.offering).toEqual({
+      id: yoga.id,
+      name: "Yoga",
+      kind: "class",
+      questions: [{ id: "mat", label: "Own mat?", type: "yes_no", required: false }]
+    })
     expect(got.customer).toMatchObject({ id: b.customer_id, email: expect.stringContaining("@") })
     const r = all.find((x) => x.offering_id === kayak.id)!
     expect(ok(await org.get(r.id)).offering).toEqual({ id: kayak.id, name: "Kayak", kind: "rental", questions: [] })

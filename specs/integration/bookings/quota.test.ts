@@ -9,11 +9,16 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 const written = async (orgId: string) =>
-  (await sql(app, (s) => s<{ b: number; c: number; e: number; m: number }>`select
+  (
+    await sql(
+      app,
+      (s) => s<{ b: number; c: number; e: number; m: number }>`select
     (select count(*)::int from bookings where org_id = ${orgId}) as b,
     (select count(*)::int from customers where org_id = ${orgId}) as c,
     (select count(*)::int from events where org_id = ${orgId}) as e,
-    (select count(*)::int from mail_outbox where org_id = ${orgId}) as m`))[0]
+    (select count(*)::int from mail_outbox where org_id = ${orgId}) as m`
+    )
+  )[0]
 
 describe("the monthly booking quota", () => {
   it("free: 25 bookings a calendar month in org time; the 26th is 402 plan_quota_exceeded and writes nothing", async () => {
@@ -26,8 +31,13 @@ describe("the monthly booking quota", () => {
     const february = await org.session(o.id, new Date("2040-02-10T08:00:00Z"))
     const made: string[] = []
     for (let i = 0; i < 25; i++) {
-      if (i === 10) expectError(await org.book({ offering_id: o.id, session_id: january.id, quantity: 6 }), 400, "invalid_quantity")
-      const res = await org.book({ offering_id: i % 3 === 0 ? priced.id : o.id, session_id: i % 3 === 0 ? paid.id : i % 5 === 0 ? february.id : january.id, customer: guest(i) })
+      if (i === 10)
+        expectError(await org.book({ offering_id: o.id, session_id: january.id, quantity: 6 }), 400, "invalid_quantity")
+      const res = await org.book({
+        offering_id: i % 3 === 0 ? priced.id : o.id,
+        session_id: i % 3 === 0 ? paid.id : i % 5 === 0 ? february.id : january.id,
+        customer: guest(i)
+      })
       expect(res.status, JSON.stringify(res.body)).toBe(201)
       made.push(res.body.id)
     }
@@ -36,7 +46,11 @@ describe("the monthly booking quota", () => {
     const refused = await org.book({ offering_id: o.id, session_id: january.id, customer: guest("new") })
     expectError(refused, 402, "plan_quota_exceeded")
     expect(refused.body.error.message).toContain("25")
-    expectError(await org.book({ offering_id: o.id, session_id: january.id, customer: guest(1) }), 402, "plan_quota_exceeded")
+    expectError(
+      await org.book({ offering_id: o.id, session_id: january.id, customer: guest(1) }),
+      402,
+      "plan_quota_exceeded"
+    )
     await app.advance(3)
     expect(await written(org.id)).toEqual(before)
     await advanceTo(app, new Date("2040-01-31T10:59:00Z"))
@@ -50,19 +64,43 @@ describe("the monthly booking quota", () => {
     const org = await bookingsOrg(app, { plan: "free" })
     const { offering, session } = await org.classWithSession({ capacity: 1 })
     await org.booked({ offering_id: offering.id, session_id: session.id })
-    for (let i = 0; i < 30; i++) expectError(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(i) }), 409, "sold_out")
+    for (let i = 0; i < 30; i++)
+      expectError(
+        await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(i) }),
+        409,
+        "sold_out"
+      )
     const more = await org.classWithSession({ capacity: 30 })
-    for (let i = 0; i < 24; i++) expect((await org.book({ offering_id: more.offering.id, session_id: more.session.id, customer: guest(i) })).status).toBe(201)
-    expectError(await org.book({ offering_id: more.offering.id, session_id: more.session.id }), 402, "plan_quota_exceeded")
+    for (let i = 0; i < 24; i++)
+      expect(
+        (await org.book({ offering_id: more.offering.id, session_id: more.session.id, customer: guest(i) })).status
+      ).toBe(201)
+    expectError(
+      await org.book({ offering_id: more.offering.id, session_id: more.session.id }),
+      402,
+      "plan_quota_exceeded"
+    )
     const scale = await bookingsOrg(app, { plan: "scale" })
     const big = await scale.classWithSession({ capacity: 40 })
-    for (let i = 0; i < 30; i++) expect((await scale.book({ offering_id: big.offering.id, session_id: big.session.id, customer: guest(i) })).status).toBe(201)
+    for (let i = 0; i < 30; i++)
+      expect(
+        (await scale.book({ offering_id: big.offering.id, session_id: big.session.id, customer: guest(i) })).status
+      ).toBe(201)
   })
 
   it("is counted on the org's event clock row: a later month starts anew, an earlier one counts against the row's month", async () => {
     const org = await bookingsOrg(app, { plan: "free" })
     const { offering, session } = await org.classWithSession({ capacity: 100 })
-    const clock = () => sql(app, (s) => s<{ month: string; used: number; quota: number }>`select month, used, quota from org_events where org_id = ${org.id}`)
+    const clock = () =>
+      sql(
+        app,
+        (s) =>
+          s<{
+            month: string
+            used: number
+            quota: number
+          }>`select month, used, quota from org_events where org_id = ${org.id}`
+      )
     await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(0) })
     const [first] = await clock()
     expect(first).toMatchObject({ used: 1, quota: 25 })
@@ -75,7 +113,11 @@ describe("the monthly booking quota", () => {
     await sql(app, (s) => s`update org_events set month = '9999-12', used = 24 where org_id = ${org.id}`)
     await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(2) })
     expect(await clock()).toEqual([{ month: "9999-12", used: 25, quota: 25 }])
-    expectError(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(3) }), 402, "plan_quota_exceeded")
+    expectError(
+      await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(3) }),
+      402,
+      "plan_quota_exceeded"
+    )
     expect(await clock()).toEqual([{ month: "9999-12", used: 25, quota: 25 }])
   })
 })

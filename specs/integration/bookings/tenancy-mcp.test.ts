@@ -44,15 +44,32 @@ describe("MCP", () => {
     const mcp = await mcpClient(app, org.key)
     try {
       const { tools } = await mcp.client.listTools()
-      const names = tools.map((t) => t.name).filter((n) => n.startsWith("bookings_")).sort()
+      const names = tools
+        .map((t) => t.name)
+        .filter((n) => n.startsWith("bookings_"))
+        .sort()
       expect(names).toEqual([
-        "bookings_cancel", "bookings_confirm", "bookings_create", "bookings_get", "bookings_list", "bookings_mark_paid",
-        "bookings_mark_unpaid", "bookings_move", "bookings_nudge", "bookings_resend", "bookings_set_attendance"
+        "bookings_cancel",
+        "bookings_confirm",
+        "bookings_create",
+        "bookings_get",
+        "bookings_list",
+        "bookings_mark_paid",
+        "bookings_mark_unpaid",
+        "bookings_move",
+        "bookings_nudge",
+        "bookings_resend",
+        "bookings_set_attendance"
       ])
       const create = tools.find((t) => t.name === "bookings_create")!
-      expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["offering_id", "customer", "session_id", "series_id", "idempotency_key"]))
+      expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(
+        expect.arrayContaining(["offering_id", "customer", "session_id", "series_id", "idempotency_key"])
+      )
       expect(create.inputSchema.required).toEqual(expect.arrayContaining(["offering_id", "customer"]))
-      expect(tools.find((t) => t.name === "bookings_cancel")!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false })
+      expect(tools.find((t) => t.name === "bookings_cancel")!.annotations).toMatchObject({
+        destructiveHint: true,
+        readOnlyHint: false
+      })
       expect(tools.find((t) => t.name === "bookings_list")!.annotations).toMatchObject({ readOnlyHint: true })
     } finally {
       await mcp.close()
@@ -64,10 +81,22 @@ describe("MCP", () => {
     const { offering, session } = await org.classWithSession({ capacity: 3, price_cents: 800 })
     const mcp = await mcpClient(app, org.key)
     try {
-      const args = { offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(1), idempotency_key: "mcp-1" }
+      const args = {
+        offering_id: offering.id,
+        session_id: session.id,
+        quantity: 2,
+        customer: guest(1),
+        idempotency_key: "mcp-1"
+      }
       const first = await mcp.call("bookings_create", args)
       expect(first.isError).toBe(false)
-      expect(first.json).toMatchObject({ status: "held", quantity: 2, total_cents: 1600, source: "mcp", session_id: session.id })
+      expect(first.json).toMatchObject({
+        status: "held",
+        quantity: 2,
+        total_cents: 1600,
+        source: "mcp",
+        session_id: session.id
+      })
       expect(first.structured).toEqual(first.json)
       expect("handle" in first.json).toBe(false)
       const replay = await mcp.call("bookings_create", args)
@@ -75,21 +104,37 @@ describe("MCP", () => {
       expect(await bookedIn(org, offering.id, session.id)).toBe(2)
       const reused = await mcp.call("bookings_create", { ...args, quantity: 1 })
       expect(reused.isError).toBe(true)
-      const restReused = await org.book({ offering_id: offering.id, session_id: session.id, quantity: 1, customer: guest(1) }, { "idempotency-key": "mcp-1" })
+      const restReused = await org.book(
+        { offering_id: offering.id, session_id: session.id, quantity: 1, customer: guest(1) },
+        { "idempotency-key": "mcp-1" }
+      )
       expect(reused.json).toEqual(restReused.body)
 
       const got = await mcp.call("bookings_get", { id: first.json.id })
-      expect(got.json).toMatchObject({ id: first.json.id, offering: { id: offering.id, kind: "class" }, customer: { email: "guest1@example.com" } })
+      expect(got.json).toMatchObject({
+        id: first.json.id,
+        offering: { id: offering.id, kind: "class" },
+        customer: { email: "guest1@example.com" }
+      })
       const confirmed = await mcp.call("bookings_confirm", { id: first.json.id })
       expect(confirmed.isError, JSON.stringify(confirmed.json)).toBe(false)
       expect(confirmed.json.status).toBe("confirmed")
-      const cancelled = await mcp.call("bookings_cancel", { id: first.json.id, refund_cents: 0, reason: "asked by guest", idempotency_key: "mcp-2" })
+      const cancelled = await mcp.call("bookings_cancel", {
+        id: first.json.id,
+        refund_cents: 0,
+        reason: "asked by guest",
+        idempotency_key: "mcp-2"
+      })
       expect(cancelled.json).toMatchObject({ status: "cancelled", refund_cents: 0, cancel_reason: "asked by guest" })
       expect(await bookedIn(org, offering.id, session.id)).toBe(0)
       const listed = await mcp.call("bookings_list", { offering_id: offering.id, limit: "10" })
       expect(listed.json.data.map((b: Json) => b.id)).toEqual([first.json.id])
       const events = (await org.events()).filter((e) => e.data.id === first.json.id).map((e) => [e.type, e.data.source])
-      expect(events).toEqual([["booking.held", "mcp"], ["booking.confirmed", "mcp"], ["booking.cancelled", "mcp"]])
+      expect(events).toEqual([
+        ["booking.held", "mcp"],
+        ["booking.confirmed", "mcp"],
+        ["booking.cancelled", "mcp"]
+      ])
     } finally {
       await mcp.close()
     }
@@ -105,21 +150,64 @@ describe("MCP", () => {
     const mcp = await mcpClient(app, org.key)
     try {
       const cases: Array<[string, Json, () => Promise<{ status: number; body: any }>, number, string]> = [
-        ["bookings_create", { offering_id: offering.id, session_id: session.id, customer: guest(2) },
-          () => org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2) }), 409, "sold_out"],
-        ["bookings_create", { offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(2) },
-          () => org.book({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(2) }), 400, "invalid_quantity"],
-        ["bookings_create", { offering_id: offering.id, session_id: session.id, quantity: 0, customer: guest(2) },
-          () => org.book({ offering_id: offering.id, session_id: session.id, quantity: 0, customer: guest(2) }), 400, "invalid_quantity"],
-        ["bookings_create", { offering_id: offering.id, session_id: session.id, customer: guest(2), vip: true },
-          () => org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2), vip: true }), 400, "unknown_field"],
-        ["bookings_create", { offering_id: foreign.offering.id, session_id: session.id, customer: guest(2) },
-          () => org.book({ offering_id: foreign.offering.id, session_id: session.id, customer: guest(2) }), 404, "not_found"],
+        [
+          "bookings_create",
+          { offering_id: offering.id, session_id: session.id, customer: guest(2) },
+          () => org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2) }),
+          409,
+          "sold_out"
+        ],
+        [
+          "bookings_create",
+          { offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(2) },
+          () => org.book({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: guest(2) }),
+          400,
+          "invalid_quantity"
+        ],
+        [
+          "bookings_create",
+          { offering_id: offering.id, session_id: session.id, quantity: 0, customer: guest(2) },
+          () => org.book({ offering_id: offering.id, session_id: session.id, quantity: 0, customer: guest(2) }),
+          400,
+          "invalid_quantity"
+        ],
+        [
+          "bookings_create",
+          { offering_id: offering.id, session_id: session.id, customer: guest(2), vip: true },
+          () => org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2), vip: true }),
+          400,
+          "unknown_field"
+        ],
+        [
+          "bookings_create",
+          { offering_id: foreign.offering.id, session_id: session.id, customer: guest(2) },
+          () => org.book({ offering_id: foreign.offering.id, session_id: session.id, customer: guest(2) }),
+          404,
+          "not_found"
+        ],
         ["bookings_confirm", { id: taken.id }, () => org.act(taken.id, "confirm"), 409, "booking_not_held"],
         ["bookings_nudge", { id: taken.id }, () => org.act(taken.id, "nudge"), 409, "booking_not_held"],
-        ["bookings_set_attendance", { id: taken.id, attendance: "no_show" }, () => org.act(taken.id, "attendance", { attendance: "no_show" }), 409, "not_started"],
-        ["bookings_set_attendance", { id: taken.id, attendance: "maybe" }, () => org.act(taken.id, "attendance", { attendance: "maybe" }), 400, "invalid_attendance"],
-        ["bookings_cancel", { id: taken.id, refund_cents: -5 }, () => org.act(taken.id, "cancel", { refund_cents: -5 }), 400, "invalid_refund_cents"],
+        [
+          "bookings_set_attendance",
+          { id: taken.id, attendance: "no_show" },
+          () => org.act(taken.id, "attendance", { attendance: "no_show" }),
+          409,
+          "not_started"
+        ],
+        [
+          "bookings_set_attendance",
+          { id: taken.id, attendance: "maybe" },
+          () => org.act(taken.id, "attendance", { attendance: "maybe" }),
+          400,
+          "invalid_attendance"
+        ],
+        [
+          "bookings_cancel",
+          { id: taken.id, refund_cents: -5 },
+          () => org.act(taken.id, "cancel", { refund_cents: -5 }),
+          400,
+          "invalid_refund_cents"
+        ],
         ["bookings_cancel", { id: foreignBooking.id }, () => org.act(foreignBooking.id, "cancel"), 404, "not_found"],
         ["bookings_get", { id: foreignBooking.id }, () => org.get(foreignBooking.id), 404, "not_found"],
         ["bookings_move", { id: taken.id }, () => org.act(taken.id, "move", {}), 400, "invalid_body"],
@@ -129,7 +217,11 @@ describe("MCP", () => {
         const viaMcp = await mcp.call(tool, args)
         const viaRest = await rest()
         expect({ tool, status: viaRest.status, code: viaRest.body.error?.code }).toEqual({ tool, status, code })
-        expect({ tool, isError: viaMcp.isError, body: viaMcp.json }).toEqual({ tool, isError: true, body: viaRest.body })
+        expect({ tool, isError: viaMcp.isError, body: viaMcp.json }).toEqual({
+          tool,
+          isError: true,
+          body: viaRest.body
+        })
       }
       const cancelled = await mcp.call("bookings_cancel", { id: taken.id })
       expect(cancelled.json.status).toBe("cancelled")

@@ -1,9 +1,9 @@
+import { createServer } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createServer } from "node:net"
 import { startApp, type TestApp } from "../../support/app.ts"
 import { expectAccessible, launch, screenshots } from "../../support/browser.ts"
-import { advanceTo, bookingsOrg, type BookingsOrg, hoursAhead, ok, PIN } from "../bookings/helpers.ts"
+import { advanceTo, type BookingsOrg, bookingsOrg, hoursAhead, ok, PIN } from "../bookings/helpers.ts"
 import { handleFromMail } from "../guest/helpers.ts"
 
 let app: TestApp
@@ -33,14 +33,23 @@ afterAll(async () => {
 })
 
 /** The guest's own links carry PUBLIC_URL (no port in tests): the same path on the running app. */
-const open = (link: string) => page.goto(`${app.url}${new URL(link, "http://x").pathname}${new URL(link, "http://x").search}`)
+const open = (link: string) =>
+  page.goto(`${app.url}${new URL(link, "http://x").pathname}${new URL(link, "http://x").search}`)
 
 describe("a guest in Chromium", () => {
   it("opens their page from the email, moves to another time, writes a message, then cancels", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Harbour paddle", capacity: 8, location: "Pier 3", lat: 52.37, lon: 4.9 }, 96)
+    const { offering, session } = await org.classWithSession(
+      { name: "Harbour paddle", capacity: 8, location: "Pier 3", lat: 52.37, lon: 4.9 },
+      96
+    )
     const other = await org.session(offering.id, hoursAhead(await org.now(), 120))
     const email = `browser-${Date.now()}@example.com`
-    const b = await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: { email, name: "Robin" } })
+    const b = await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      quantity: 2,
+      customer: { email, name: "Robin" }
+    })
     await open(`/b/${await handleFromMail(app, email)}`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Harbour paddle")
     expect(await page.locator("dd").first().textContent()).toContain("(Europe/Amsterdam time)")
@@ -77,10 +86,16 @@ describe("a guest in Chromium", () => {
     await open(`/b/${await handleFromMail(app, email)}/move`)
     // Tab from the top of the page to the first time, choose it, then Tab to the button and press Enter.
     await page.keyboard.press("Tab")
-    for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement?.getAttribute("type") === "radio")); i++) await page.keyboard.press("Tab")
+    for (
+      let i = 0;
+      i < 10 && !(await page.evaluate(() => document.activeElement?.getAttribute("type") === "radio"));
+      i++
+    )
+      await page.keyboard.press("Tab")
     await page.keyboard.press("Space")
     expect(await page.locator(`input[value="session:${other.id}"]`).isChecked()).toBe(true)
-    for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement?.tagName === "BUTTON")); i++) await page.keyboard.press("Tab")
+    for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement?.tagName === "BUTTON")); i++)
+      await page.keyboard.press("Tab")
     await page.keyboard.press("Enter")
     await page.waitForURL(/done=moved/)
     expect(ok(await org.get(b.id)).session_id).toBe(other.id)
@@ -90,7 +105,12 @@ describe("a guest in Chromium", () => {
     ok(await org.call("PUT", "/waiver", { text: "I take part at my own risk." }))
     const { offering, session } = await org.classWithSession({ name: "Surf", capacity: 8, waiver_required: true }, 200)
     const email = `waiver-${Date.now()}@example.com`
-    await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: { email, name: "Lee" } })
+    await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      quantity: 2,
+      customer: { email, name: "Lee" }
+    })
     const mail = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data[0]
     await open((mail.links as string[]).find((l) => l.includes("/w/"))!)
     await expectAccessible(page)
@@ -106,9 +126,16 @@ describe("a guest in Chromium", () => {
   })
 
   it("pays a priced booking on the sandbox checkout and finds it confirmed on the guest page", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Paid lesson", capacity: 4, price_cents: 4500 }, 250)
+    const { offering, session } = await org.classWithSession(
+      { name: "Paid lesson", capacity: 4, price_cents: 4500 },
+      250
+    )
     const email = `pay-${Date.now()}@example.com`
-    const held = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email, name: "Ari" } })
+    const held = await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: { email, name: "Ari" }
+    })
     await open(held.checkout_url)
     await expectAccessible(page)
     await screenshots(page, "sandbox-pay")
@@ -131,15 +158,24 @@ describe("a guest in Chromium", () => {
   })
 
   it("a place opens after a cancel: the waiting guest follows the email to the engine's booking page and books it", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Full yoga", capacity: 1, waitlist_enabled: true }, 300)
-    const holder = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email: `holder-${Date.now()}@example.com`, name: "Holder" } })
+    const { offering, session } = await org.classWithSession(
+      { name: "Full yoga", capacity: 1, waitlist_enabled: true },
+      300
+    )
+    const holder = await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: { email: `holder-${Date.now()}@example.com`, name: "Holder" }
+    })
     const email = `waiting-${Date.now()}@example.com`
     ok(await org.call("POST", "/waitlist", { session_id: session.id, customer: { email, name: "Wai" } }), 201)
     ok(await org.call("POST", `/bookings/${holder.id}/cancel`, {}))
     let link: string | undefined
     for (let i = 0; i < 20 && link === undefined; i++) {
       await app.advance(2)
-      const mail = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.find((m: { kind: string }) => m.kind === "waitlist.opened")
+      const mail = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.find(
+        (m: { kind: string }) => m.kind === "waitlist.opened"
+      )
       link = (mail?.links as string[] | undefined)?.find((l) => l.includes("/book?"))
     }
     await open(link!)

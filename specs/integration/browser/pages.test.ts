@@ -1,9 +1,9 @@
+import { createServer } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createServer } from "node:net"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { cspViolations, ensureWidget, launch } from "../../support/browser.ts"
-import { advanceTo, bookingsOrg, type BookingsOrg, ok, PIN } from "../bookings/helpers.ts"
+import { advanceTo, type BookingsOrg, bookingsOrg, ok, PIN } from "../bookings/helpers.ts"
 import { handleFromMail } from "../guest/helpers.ts"
 import { pkce, REDIRECT } from "../oauth/helpers.ts"
 
@@ -63,7 +63,10 @@ const visit = async (path: string) => {
 describe("the engine's pages under their own Content-Security-Policy", () => {
   it("the guest page, its steps and its forms; the waiver page; the checkout; the waitlist and error pages", async () => {
     ok(await org.call("PUT", "/waiver", { text: "At my own risk." }))
-    const { offering, session } = await org.classWithSession({ name: "Policy class", capacity: 8, waiver_required: true }, 96)
+    const { offering, session } = await org.classWithSession(
+      { name: "Policy class", capacity: 8, waiver_required: true },
+      96
+    )
     const email = `csp-${Date.now()}@example.com`
     const b = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email, name: "Robin" } })
     const handle = await handleFromMail(app, email)
@@ -104,18 +107,31 @@ describe("the engine's pages under their own Content-Security-Policy", () => {
     await widget.getByRole("button", { name: "Book", exact: true }).click()
     await widget.getByRole("heading", { name: "You are booked" }).waitFor()
 
-    await sql(app, (s) => s`insert into demo_site (id, org_id, publishable_key) values (1, ${org.id}, ${pk}) on conflict (id) do update set publishable_key = excluded.publishable_key`)
+    await sql(
+      app,
+      (s) =>
+        s`insert into demo_site (id, org_id, publishable_key) values (1, ${org.id}, ${pk}) on conflict (id) do update set publishable_key = excluded.publishable_key`
+    )
     await visit("/demo")
-    await page.locator("booking-widget").getByRole("button", { name: /Widget class/ }).waitFor()
+    await page
+      .locator("booking-widget")
+      .getByRole("button", { name: /Widget class/ })
+      .waitFor()
     expect(violations).toEqual([])
   })
 
   it("the OAuth consent page, and the API reference, which renders the document", async () => {
-    const client = await (await fetch(`${app.url}/oauth/register`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Policy app", redirect_uris: [REDIRECT] })
-    })).json() as { client_id: string }
+    const client = (await (
+      await fetch(`${app.url}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: "Policy app", redirect_uris: [REDIRECT] })
+      })
+    ).json()) as { client_id: string }
     const { challenge } = pkce()
-    await visit(`/oauth/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${challenge}&code_challenge_method=S256&state=s`)
+    await visit(
+      `/oauth/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${challenge}&code_challenge_method=S256&state=s`
+    )
     await page.getByRole("button", { name: "Approve" }).waitFor()
 
     await visit("/docs")

@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { ensureWidget, expectAccessible, launch, screenshots } from "../../support/browser.ts"
-import { advanceTo, bookingsOrg, type BookingsOrg, guest, ok, PIN } from "../bookings/helpers.ts"
+import { advanceTo, type BookingsOrg, bookingsOrg, guest, ok, PIN } from "../bookings/helpers.ts"
 
 let app: TestApp
 let org: BookingsOrg
@@ -56,14 +56,20 @@ describe("the booking widget, embedded in a page of another origin", () => {
   it("books a free class: offering, day and time in the org's zone, details, confirmation, then the guest page", async () => {
     const { offering, session } = await org.classWithSession({ name: "Morning class", capacity: 5 }, 50)
     await page.goto(shopUrl)
-    await widget().getByRole("button", { name: /Morning class/ }).click()
+    await widget()
+      .getByRole("button", { name: /Morning class/ })
+      .click()
     expect(await widget().getByText("Times are in Europe/Amsterdam time.").count()).toBe(1)
     // The host page hides every button of its own; the widget's stay visible.
-    await widget().getByRole("button", { name: /5 left/ }).waitFor({ state: "visible" })
+    await widget()
+      .getByRole("button", { name: /5 left/ })
+      .waitFor({ state: "visible" })
     expect(await widget().evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector("h2")!).fontSize)).toBe("20px")
     await expectAccessible(page)
     await screenshots(page, "widget-times")
-    await widget().getByRole("button", { name: /5 left/ }).click()
+    await widget()
+      .getByRole("button", { name: /5 left/ })
+      .click()
     await widget().getByLabel("Name").fill("Noor")
     await widget().getByLabel("Email").fill("noor@example.com")
     expect(await widget().locator(".price").textContent()).toContain("Free")
@@ -73,56 +79,91 @@ describe("the booking widget, embedded in a page of another origin", () => {
     await widget().getByRole("heading", { name: "You are booked" }).waitFor()
     await screenshots(page, "widget-booked")
     const bookings = ok(await org.call("GET", `/bookings?session_id=${session.id}`)).data
-    expect(bookings).toEqual([expect.objectContaining({ source: "widget", status: "confirmed", offering_id: offering.id, quantity: 1 })])
+    expect(bookings).toEqual([
+      expect.objectContaining({ source: "widget", status: "confirmed", offering_id: offering.id, quantity: 1 })
+    ])
     await widget().getByRole("link", { name: "See or change your booking" }).click()
     await page.waitForURL(/\/b\//)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Morning class")
   })
 
   it("books a paid appointment for two with a promo code, pays on the sandbox checkout and is confirmed", async () => {
-    const o = await org.hoursAppointment({ name: "Private lesson", price_cents: 4000, guest_price_cents: 2000, max_per_booking: 3, questions: [{ label: "Level", type: "choice", options: ["Beginner", "Advanced"], required: true }] })
+    const o = await org.hoursAppointment({
+      name: "Private lesson",
+      price_cents: 4000,
+      guest_price_cents: 2000,
+      max_per_booking: 3,
+      questions: [{ label: "Level", type: "choice", options: ["Beginner", "Advanced"], required: true }]
+    })
     ok(await org.call("POST", "/promo_codes", { code: "TEN", percent_off: 10 }), 201)
     await page.goto(`${shopUrl}/?offering=${o.id}`)
     await widget().getByRole("heading", { name: "Private lesson" }).waitFor()
-    await widget().getByRole("group", { name: /Times on/ }).getByRole("button").first().click()
+    await widget()
+      .getByRole("group", { name: /Times on/ })
+      .getByRole("button")
+      .first()
+      .click()
     await widget().getByLabel("People").fill("2")
     await widget().getByLabel("Name").fill("Ravi")
     await widget().getByLabel("Email").fill("ravi@example.com")
     await widget().getByLabel(/Level/).selectOption("Advanced")
-    await widget().getByLabel(/Promo code/).fill("TEN")
-    await widget().getByLabel(/Promo code/).blur()
+    await widget()
+      .getByLabel(/Promo code/)
+      .fill("TEN")
+    await widget()
+      .getByLabel(/Promo code/)
+      .blur()
     // 4000 + 2000 for the second person, 10% off: €54.00.
-    await widget().getByRole("button", { name: /Book and pay €54\.00/ }).waitFor()
-    await widget().getByRole("button", { name: /Book and pay/ }).click()
+    await widget()
+      .getByRole("button", { name: /Book and pay €54\.00/ })
+      .waitFor()
+    await widget()
+      .getByRole("button", { name: /Book and pay/ })
+      .click()
     await page.waitForURL(/\/pay\/cs_sandbox_/)
     await page.getByLabel("Card number").fill("4242 4242 4242 4242")
     await page.getByRole("button", { name: /Pay/ }).click()
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Paid")
     const [b] = ok(await org.call("GET", `/bookings?offering_id=${o.id}`)).data
-    expect(b).toMatchObject({ status: "confirmed", quantity: 2, total_cents: 5400, discount_cents: 600, paid_cents: 5400, source: "widget" })
+    expect(b).toMatchObject({
+      status: "confirmed",
+      quantity: 2,
+      total_cents: 5400,
+      discount_cents: 600,
+      paid_cents: 5400,
+      source: "widget"
+    })
     expect(Object.values(b.answers)).toEqual(["Advanced"])
   })
 
   it("offers the waitlist on a full time and puts the guest on it", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Tiny class", capacity: 1, waitlist_enabled: true }, 60)
+    const { offering, session } = await org.classWithSession(
+      { name: "Tiny class", capacity: 1, waitlist_enabled: true },
+      60
+    )
     await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest("taken") })
     await page.goto(`${shopUrl}/?offering=${offering.id}`)
-    await widget().getByRole("button", { name: /full: join the waitlist/ }).click()
+    await widget()
+      .getByRole("button", { name: /full: join the waitlist/ })
+      .click()
     await widget().getByLabel("Name").fill("Mo")
     await widget().getByLabel("Email").fill("mo@example.com")
     await widget().getByRole("button", { name: "Join the waitlist" }).click()
     await widget().getByRole("heading", { name: "You are on the waitlist" }).waitFor()
-    expect(ok(await org.call("GET", `/waitlist?session_id=${session.id}`)).data).toEqual([expect.objectContaining({ customer: expect.objectContaining({ email: "mo@example.com" }) })])
+    expect(ok(await org.call("GET", `/waitlist?session_id=${session.id}`)).data).toEqual([
+      expect.objectContaining({ customer: expect.objectContaining({ email: "mo@example.com" }) })
+    ])
   })
 
   it("books with the keyboard alone", async () => {
     const { session } = await org.classWithSession({ name: "Keyboard yoga", capacity: 4 }, 70)
     await page.goto(shopUrl)
-    const focused = () => page.evaluate(() => {
-      let el: Element | null = document.activeElement
-      while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
-      return `${el?.tagName} ${el?.textContent ?? ""} ${el?.getAttribute("aria-label") ?? ""}`
-    })
+    const focused = () =>
+      page.evaluate(() => {
+        let el: Element | null = document.activeElement
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
+        return `${el?.tagName} ${el?.textContent ?? ""} ${el?.getAttribute("aria-label") ?? ""}`
+      })
     const tabTo = async (pattern: RegExp) => {
       for (let i = 0; i < 60; i++) {
         if (pattern.test(await focused())) return
@@ -135,11 +176,15 @@ describe("the booking widget, embedded in a page of another origin", () => {
       for (let i = 0; i < 100 && !pattern.test(await focused()); i++) await new Promise((r) => setTimeout(r, 50))
       expect(await focused()).toMatch(pattern)
     }
-    await widget().getByRole("button", { name: /Keyboard yoga/ }).waitFor()
+    await widget()
+      .getByRole("button", { name: /Keyboard yoga/ })
+      .waitFor()
     await tabTo(/Keyboard yoga/)
     await page.keyboard.press("Enter")
     await focusOn(/^H2 Keyboard yoga/)
-    await widget().getByRole("button", { name: /4 left/ }).waitFor()
+    await widget()
+      .getByRole("button", { name: /4 left/ })
+      .waitFor()
     await tabTo(/4 left/)
     await page.keyboard.press("Enter")
     await focusOn(/^H2 Your details/)
@@ -152,7 +197,9 @@ describe("the booking widget, embedded in a page of another origin", () => {
     expect(await widget().getByLabel("Name").inputValue()).toBe("Kim")
     await page.keyboard.press("Enter")
     await widget().getByRole("heading", { name: "You are booked" }).waitFor()
-    expect(ok(await org.call("GET", `/bookings?session_id=${session.id}`)).data).toEqual([expect.objectContaining({ status: "confirmed" })])
+    expect(ok(await org.call("GET", `/bookings?session_id=${session.id}`)).data).toEqual([
+      expect.objectContaining({ status: "confirmed" })
+    ])
   })
 
   it("is refused on an origin the org has not allowed", async () => {
@@ -160,7 +207,9 @@ describe("the booking widget, embedded in a page of another origin", () => {
     try {
       await page.goto(shopUrl)
       await widget().getByRole("alert").waitFor()
-      expect(await widget().getByRole("alert").textContent()).toMatch(/not among the org's allowed_origins|could not be reached/)
+      expect(await widget().getByRole("alert").textContent()).toMatch(
+        /not among the org's allowed_origins|could not be reached/
+      )
     } finally {
       ok(await org.call("PATCH", "/org", { allowed_origins: [shopUrl] }))
     }
@@ -171,8 +220,12 @@ describe("the booking widget, embedded in a page of another origin", () => {
     await sql(app, (s) => s`insert into demo_site (org_id, publishable_key) values (${org.id}, ${pk})`)
     await org.classWithSession({ name: "Demo class", capacity: 3 }, 80)
     await page.goto(`${app.url}/demo`)
-    await widget().getByRole("button", { name: /Demo class/ }).click()
-    await widget().getByRole("button", { name: /3 left/ }).waitFor()
+    await widget()
+      .getByRole("button", { name: /Demo class/ })
+      .click()
+    await widget()
+      .getByRole("button", { name: /3 left/ })
+      .waitFor()
     await expectAccessible(page)
     await screenshots(page, "demo")
     const js = await fetch(`${app.url}/widget.js`)

@@ -1,12 +1,12 @@
-import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream"
-import { connect, nanos, type NatsConnection } from "@nats-io/transport-node"
-import { Chunk, Effect, Either, Fiber, Ref, Stream } from "effect"
 import { randomBytes, randomInt, randomUUID } from "node:crypto"
+import { type JetStreamManager, jetstreamManager } from "@nats-io/jetstream"
+import { connect, type NatsConnection, nanos } from "@nats-io/transport-node"
+import { Chunk, Effect, Either, Fiber, Ref, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { NatsBusLive, type NatsBusOptions } from "../../../adapters/bus/nats.ts"
 import { messageIdOf, subjectOf } from "../../../adapters/bus/subjects.ts"
 import { type BusEvent, BusUnavailable, DeploymentReused, EventBus } from "../../../engine/ports/Bus.ts"
-import { natsReachable, natsUrl as url, readStream, startPrivateNats, uniqueOrg } from "../../support/nats.ts"
+import { natsReachable, readStream, startPrivateNats, uniqueOrg, natsUrl as url } from "../../support/nats.ts"
 
 // Runs only when NATS_URL is set (see vitest.config.ts). Every test shares the engine's default EVENTS stream (events.>)
 // with unique org ids; events of one run of this file are of one deployment, with ids from a random range, so that no
@@ -61,8 +61,16 @@ describe("NatsBusLive against a real JetStream", () => {
     expect(stored.map((m) => m.subject)).toEqual(events.map((e) => subjectOf(e)))
     expect(stored.map((m) => m.subject)).toEqual(events.map((e) => `events.${org}.${e.type}`))
     expect(stored.map((m) => m.msgId)).toEqual(events.map((e) => `${DEPLOYMENT}:${e.id}`))
-    expect(stored.map((m) => m.event)).toEqual(events.map(({ id, deployment, org_id, type, created_at, data }) =>
-      ({ id, deployment, org_id, type, created_at, data })))
+    expect(stored.map((m) => m.event)).toEqual(
+      events.map(({ id, deployment, org_id, type, created_at, data }) => ({
+        id,
+        deployment,
+        org_id,
+        type,
+        created_at,
+        data
+      }))
+    )
     expect(increasing(stored.map((m) => m.seq))).toBe(true)
     const info = await jsm.streams.info("EVENTS")
     expect(info.config.subjects).toEqual(["events.>"])
@@ -136,25 +144,29 @@ describe("NatsBusLive against a real JetStream", () => {
     const base = firstId()
     const publishOnTwo = (events: ReadonlyArray<BusEvent>) =>
       Effect.flatMap(EventBus, (bus) => bus.publish(events)).pipe(
-        Effect.provide(NatsBusLive(url, { stream, subjectPrefix: two })))
-    const received = await withBus((bus) =>
-      Effect.gen(function*() {
-        const seen = yield* Ref.make(0)
-        const fiber = yield* bus.subscribe.pipe(
-          Stream.tap(() => Ref.update(seen, (n) => n + 1)),
-          Stream.takeUntil((e) => e.id === base + 999),
-          Stream.runCollect,
-          Effect.fork
-        )
-        // Probe until the subscription is live, then publish on the other prefix, then one last event on ours.
-        for (let probe = base; (yield* Ref.get(seen)) === 0; probe++) {
-          yield* bus.publish(makeEvents(orgOne, probe, 1))
-          yield* Effect.sleep("100 millis")
-        }
-        yield* publishOnTwo(makeEvents(orgTwo, base + 500, 3))
-        yield* bus.publish(makeEvents(orgOne, base + 999, 1))
-        return yield* Fiber.join(fiber).pipe(Effect.timeout("60 seconds"))
-      }), { stream, subjectPrefix: one })
+        Effect.provide(NatsBusLive(url, { stream, subjectPrefix: two }))
+      )
+    const received = await withBus(
+      (bus) =>
+        Effect.gen(function* () {
+          const seen = yield* Ref.make(0)
+          const fiber = yield* bus.subscribe.pipe(
+            Stream.tap(() => Ref.update(seen, (n) => n + 1)),
+            Stream.takeUntil((e) => e.id === base + 999),
+            Stream.runCollect,
+            Effect.fork
+          )
+          // Probe until the subscription is live, then publish on the other prefix, then one last event on ours.
+          for (let probe = base; (yield* Ref.get(seen)) === 0; probe++) {
+            yield* bus.publish(makeEvents(orgOne, probe, 1))
+            yield* Effect.sleep("100 millis")
+          }
+          yield* publishOnTwo(makeEvents(orgTwo, base + 500, 3))
+          yield* bus.publish(makeEvents(orgOne, base + 999, 1))
+          return yield* Fiber.join(fiber).pipe(Effect.timeout("60 seconds"))
+        }),
+      { stream, subjectPrefix: one }
+    )
     expect(Chunk.toReadonlyArray(received).every((e) => e.org_id === orgOne)).toBe(true)
     expect((await jsm.streams.info(stream)).config.subjects).toEqual([`${one}.>`, `${two}.>`])
     const stored = await readStream(url, `${two}.>`, 1_000, stream)
@@ -167,7 +179,7 @@ describe("NatsBusLive against a real JetStream", () => {
     const old = makeEvents(org, base, 2)
     const fresh = makeEvents(org, base + 1_000, 3)
     const received = await withBus((bus) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* bus.publish(old)
         const seen = yield* Ref.make<Array<BusEvent>>([])
         const fiber = yield* bus.subscribe.pipe(
@@ -184,7 +196,8 @@ describe("NatsBusLive against a real JetStream", () => {
         }
         yield* bus.publish(fresh)
         return yield* Fiber.join(fiber).pipe(Effect.timeout("60 seconds"))
-      }))
+      })
+    )
     const all = Chunk.toReadonlyArray(received)
     expect(all.some((e) => e.id < base + 100)).toBe(false) // nothing from before the subscription
     expect(all.filter((e) => e.id >= base + 1_000)).toEqual(fresh)
@@ -193,30 +206,39 @@ describe("NatsBusLive against a real JetStream", () => {
   it("publishes a batch of 5,000 concurrently, stored in id order", async () => {
     const org = uniqueOrg()
     const events = makeEvents(org, firstId(), 5_000)
-    const seconds = await withBus((bus) =>
-      Effect.gen(function*() {
-        yield* bus.publish(makeEvents(uniqueOrg(), firstId(), 1)) // warm-up, another org
-        const started = performance.now()
-        yield* bus.publish(events)
-        return (performance.now() - started) / 1000
-      }), { publishTimeoutMs: 30_000 }) // 5,000 acks in flight: the 2 s default timed out on a loaded machine
+    const seconds = await withBus(
+      (bus) =>
+        Effect.gen(function* () {
+          yield* bus.publish(makeEvents(uniqueOrg(), firstId(), 1)) // warm-up, another org
+          const started = performance.now()
+          yield* bus.publish(events)
+          return (performance.now() - started) / 1000
+        }),
+      { publishTimeoutMs: 30_000 }
+    ) // 5,000 acks in flight: the 2 s default timed out on a loaded machine
     const stored = await readStream(url, `events.${org}.>`)
     expect(stored.map((m) => m.event.id)).toEqual(events.map((e) => e.id))
     expect(increasing(stored.map((m) => m.seq))).toBe(true)
-    console.log(`NATS publish: ${events.length} events in ${(seconds * 1000).toFixed(0)} ms = ${Math.round(events.length / seconds)} events/s`)
+    console.log(
+      `NATS publish: ${events.length} events in ${(seconds * 1000).toFixed(0)} ms = ${Math.round(events.length / seconds)} events/s`
+    )
   })
 
   it("fails with BusUnavailable, without hanging, while the server is down", async () => {
     const nats = await startPrivateNats()
     try {
-      const result = await withBus((bus) =>
-        Effect.gen(function*() {
-          yield* bus.publish(makeEvents(uniqueOrg(), firstId(), 1))
-          yield* Effect.promise(() => nats.stop())
-          const started = performance.now()
-          const outcome = yield* Effect.either(bus.publish(makeEvents(uniqueOrg(), firstId(), 2)))
-          return { outcome, ms: performance.now() - started }
-        }), { publishTimeoutMs: 500 }, nats.url)
+      const result = await withBus(
+        (bus) =>
+          Effect.gen(function* () {
+            yield* bus.publish(makeEvents(uniqueOrg(), firstId(), 1))
+            yield* Effect.promise(() => nats.stop())
+            const started = performance.now()
+            const outcome = yield* Effect.either(bus.publish(makeEvents(uniqueOrg(), firstId(), 2)))
+            return { outcome, ms: performance.now() - started }
+          }),
+        { publishTimeoutMs: 500 },
+        nats.url
+      )
       expect(Either.isLeft(result.outcome)).toBe(true)
       if (Either.isLeft(result.outcome)) expect(result.outcome.left).toBeInstanceOf(BusUnavailable)
       expect(result.ms).toBeLessThan(15_000) // a 500 ms publish timeout, not a hang; generous for a loaded machine
@@ -227,7 +249,12 @@ describe("NatsBusLive against a real JetStream", () => {
 
   it("fails to build with BusUnavailable when the server cannot be reached", async () => {
     const layerResult = await Effect.runPromise(
-      Effect.either(Effect.provide(EventBus, NatsBusLive("nats://127.0.0.1:1", { stream: `BUS_TEST_${randomBytes(6).toString("hex")}` })))
+      Effect.either(
+        Effect.provide(
+          EventBus,
+          NatsBusLive("nats://127.0.0.1:1", { stream: `BUS_TEST_${randomBytes(6).toString("hex")}` })
+        )
+      )
     )
     expect(Either.isLeft(layerResult)).toBe(true)
     if (Either.isLeft(layerResult)) expect(layerResult.left).toBeInstanceOf(BusUnavailable)

@@ -3,12 +3,18 @@ import { describe, expect, it } from "vitest"
 import { MemoryBusLive } from "../../../adapters/bus/memory.ts"
 import { type BusEvent, EventBus } from "../../../engine/ports/Bus.ts"
 
-const event = (id: number): BusEvent =>
-  ({ id, deployment: "d1", org_id: "org_1", type: "booking.held", created_at: "2025-01-01T00:00:00.000Z", data: { id } })
+const event = (id: number): BusEvent => ({
+  id,
+  deployment: "d1",
+  org_id: "org_1",
+  type: "booking.held",
+  created_at: "2025-01-01T00:00:00.000Z",
+  data: { id }
+})
 
 describe("MemoryBusLive", () => {
   it("delivers events published after subscribing, in order, to every subscriber", async () => {
-    const [name, a, b] = await Effect.gen(function*() {
+    const [name, a, b] = await Effect.gen(function* () {
       const bus = yield* EventBus
       yield* bus.publish([event(1)]) // before anyone listens: not seen
       const first = yield* bus.subscribe.pipe(Stream.take(3), Stream.runCollect, Effect.fork)
@@ -24,7 +30,7 @@ describe("MemoryBusLive", () => {
   })
 
   it("publishing an empty batch or with no subscriber succeeds", async () => {
-    await Effect.gen(function*() {
+    await Effect.gen(function* () {
       const bus = yield* EventBus
       yield* bus.publish([])
       yield* bus.publish([event(1)])

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { advanceTo, newOrg, ok, type Org, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
+import { advanceTo, newOrg, type Org, ok, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
 
 // The engine clock only moves forward, so each test has its own app.
 let app: TestApp
@@ -22,11 +22,56 @@ describe("the repeat extension job", () => {
     const bounded = await org.klass()
     const once = await org.klass()
     const gone = await org.klass()
-    ok(await org.series.create({ offering_id: weekly.id, starts_on: "2040-01-03", start_time: "18:00", end_time: "19:00", repeat: "weekly" }), 201)
-    ok(await org.series.create({ offering_id: daily.id, starts_on: "2040-01-03", start_time: "07:00", end_time: "08:00", repeat: "daily" }), 201)
-    ok(await org.series.create({ offering_id: bounded.id, starts_on: "2040-01-03", start_time: "18:00", end_time: "19:00", repeat: "weekly", ends_on: "2041-03-01" }), 201)
-    ok(await org.series.create({ offering_id: once.id, starts_on: "2040-01-03", start_time: "18:00", end_time: "19:00" }), 201)
-    const removed = ok(await org.series.create({ offering_id: gone.id, starts_on: "2040-01-03", start_time: "18:00", end_time: "19:00", repeat: "weekly" }), 201)
+    ok(
+      await org.series.create({
+        offering_id: weekly.id,
+        starts_on: "2040-01-03",
+        start_time: "18:00",
+        end_time: "19:00",
+        repeat: "weekly"
+      }),
+      201
+    )
+    ok(
+      await org.series.create({
+        offering_id: daily.id,
+        starts_on: "2040-01-03",
+        start_time: "07:00",
+        end_time: "08:00",
+        repeat: "daily"
+      }),
+      201
+    )
+    ok(
+      await org.series.create({
+        offering_id: bounded.id,
+        starts_on: "2040-01-03",
+        start_time: "18:00",
+        end_time: "19:00",
+        repeat: "weekly",
+        ends_on: "2041-03-01"
+      }),
+      201
+    )
+    ok(
+      await org.series.create({
+        offering_id: once.id,
+        starts_on: "2040-01-03",
+        start_time: "18:00",
+        end_time: "19:00"
+      }),
+      201
+    )
+    const removed = ok(
+      await org.series.create({
+        offering_id: gone.id,
+        starts_on: "2040-01-03",
+        start_time: "18:00",
+        end_time: "19:00",
+        repeat: "weekly"
+      }),
+      201
+    )
     ok(await org.series.remove(removed.id))
     const goneBefore = (await sessionsOf(org, gone.id)).length
 
@@ -62,13 +107,43 @@ describe("the repeat extension job", () => {
   it("moves a yearly entry on 29 February to 28 February in years without one", async () => {
     const leap = await org.klass()
     const march = await org.klass()
-    ok(await org.series.create({ offering_id: leap.id, starts_on: "2040-02-29", start_time: "10:00", end_time: "11:00", repeat: "yearly" }), 201)
-    ok(await org.series.create({ offering_id: march.id, starts_on: "2040-03-15", start_time: "10:00", end_time: "11:00", repeat: "yearly" }), 201)
+    ok(
+      await org.series.create({
+        offering_id: leap.id,
+        starts_on: "2040-02-29",
+        start_time: "10:00",
+        end_time: "11:00",
+        repeat: "yearly"
+      }),
+      201
+    )
+    ok(
+      await org.series.create({
+        offering_id: march.id,
+        starts_on: "2040-03-15",
+        start_time: "10:00",
+        end_time: "11:00",
+        repeat: "yearly"
+      }),
+      201
+    )
     expect((await sessionsOf(org, leap.id)).map((s) => s.occurs_on)).toEqual(["2040-02-29"])
     await advanceTo(app, new Date("2043-06-01T00:00:00Z"))
     const sessions = await sessionsOf(org, leap.id)
-    expect(sessions.map((s) => s.occurs_on)).toEqual(["2040-02-29", "2041-02-28", "2042-02-28", "2043-02-28", "2044-02-29"])
+    expect(sessions.map((s) => s.occurs_on)).toEqual([
+      "2040-02-29",
+      "2041-02-28",
+      "2042-02-28",
+      "2043-02-28",
+      "2044-02-29"
+    ])
     expect(sessions.map((s) => wall(s.starts_at, org.timezone).date)).toEqual(sessions.map((s) => s.occurs_on))
-    expect((await sessionsOf(org, march.id)).map((s) => s.occurs_on)).toEqual(["2040-03-15", "2041-03-15", "2042-03-15", "2043-03-15", "2044-03-15"])
+    expect((await sessionsOf(org, march.id)).map((s) => s.occurs_on)).toEqual([
+      "2040-03-15",
+      "2041-03-15",
+      "2042-03-15",
+      "2043-03-15",
+      "2044-03-15"
+    ])
   })
 })

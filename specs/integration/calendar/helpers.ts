@@ -1,11 +1,11 @@
+import { randomUUID } from "node:crypto"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
 import { decideBooking, startBooking } from "../../../engine/machines/booking.ts"
 import { stateText } from "../../../engine/store/bookingRow.ts"
-import { type Reply, sql, startApp, type TestApp } from "../../support/app.ts"
 import { wallOf } from "../../property/time/intl.ts"
+import { type Reply, sql, startApp, type TestApp } from "../../support/app.ts"
 
 export type Json = Record<string, any>
 
@@ -71,7 +71,8 @@ export const newOrg = async (app: TestApp, timezone = "Europe/Amsterdam") => {
   const org = await app.newOrg({ timezone })
   const call = <T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     app.call<T>(org.key, method, `/api/v1${path}`, body, headers)
-  const offering = async (body: Json) => ok(await call("POST", "/offerings", { name: "Offering", ...body }), 201) as Json & { id: string }
+  const offering = async (body: Json) =>
+    ok(await call("POST", "/offerings", { name: "Offering", ...body }), 201) as Json & { id: string }
   return {
     ...org,
     timezone,
@@ -87,7 +88,11 @@ export const newOrg = async (app: TestApp, timezone = "Europe/Amsterdam") => {
       return o
     },
     member: async (email: string, name?: string) => {
-      const res = await app.admin("POST", `/orgs/${org.id}/members`, { email, role: "staff", ...(name ? { name } : {}) })
+      const res = await app.admin("POST", `/orgs/${org.id}/members`, {
+        email,
+        role: "staff",
+        ...(name ? { name } : {})
+      })
       return ok(res, 201).user_id as string
     },
     series: {
@@ -95,16 +100,19 @@ export const newOrg = async (app: TestApp, timezone = "Europe/Amsterdam") => {
       make: async (body: Json) => ok(await call("POST", "/series", body), 201) as Json & { id: string },
       list: (offeringId: string) => call("GET", `/series${qs({ offering_id: offeringId })}`),
       update: (id: string, body: Json) => call("PATCH", `/series/${id}`, body),
-      remove: (id: string, cancelBookings?: boolean) => call("DELETE", `/series/${id}${qs({ cancel_bookings: cancelBookings })}`)
+      remove: (id: string, cancelBookings?: boolean) =>
+        call("DELETE", `/series/${id}${qs({ cancel_bookings: cancelBookings })}`)
     },
     sessions: {
       create: (body: Json) => call("POST", "/sessions", body),
       make: async (body: Json) => (ok(await call("POST", "/sessions", body), 201) as { data: Json[] }).data,
-      list: async (query: Record<string, string | undefined>) => (ok(await call("GET", `/sessions${qs(query)}`)) as { data: Json[] }).data,
+      list: async (query: Record<string, string | undefined>) =>
+        (ok(await call("GET", `/sessions${qs(query)}`)) as { data: Json[] }).data,
       update: (id: string, body: Json) => call("PATCH", `/sessions/${id}`, body),
       cancel: (id: string, body: Json = {}) => call("POST", `/sessions/${id}/cancel`, body)
     },
-    availability: (id: string, query: Record<string, string | undefined> = {}) => call("GET", `/offerings/${id}/availability${qs(query)}`),
+    availability: (id: string, query: Record<string, string | undefined> = {}) =>
+      call("GET", `/offerings/${id}/availability${qs(query)}`),
     slots: async (id: string, query: Record<string, string | undefined> = {}) =>
       (ok(await call("GET", `/offerings/${id}/availability${qs(query)}`)) as { timezone: string; data: Json[] }).data,
     /** Events of one type, oldest first (moves the engine clock 3 s so they are served). */
@@ -123,7 +131,8 @@ export const newOrg = async (app: TestApp, timezone = "Europe/Amsterdam") => {
 }
 
 /** The sessions of an offering (all statuses), soonest first. */
-export const sessionsOf = (org: Org, offeringId: string, query: Record<string, string> = {}) => org.sessions.list({ offering_id: offeringId, ...query })
+export const sessionsOf = (org: Org, offeringId: string, query: Record<string, string> = {}) =>
+  org.sessions.list({ offering_id: offeringId, ...query })
 
 export type Seat = {
   readonly offering_id: string
@@ -140,11 +149,25 @@ export type Seat = {
 
 /** The booking machine's row for a seat: confirmed, held (keeping its place until expires_at) or cancelled. */
 const machineOf = (s: Seat, status: "held" | "confirmed" | "cancelled", at: Date) => {
-  const times = { starts_at: new Date(s.starts_at).toISOString(), ends_at: new Date(s.ends_at).toISOString(), session_id: s.session_id ?? null }
+  const times = {
+    starts_at: new Date(s.starts_at).toISOString(),
+    ends_at: new Date(s.ends_at).toISOString(),
+    session_id: s.session_id ?? null
+  }
   const expires = s.expires_at == null ? null : new Date(s.expires_at).toISOString()
-  const started = startBooking({ ...times, at: at.toISOString(), hold: status === "held", series_id: s.series_id ?? null, is_reseller: false, expires_at: expires })
+  const started = startBooking({
+    ...times,
+    at: at.toISOString(),
+    hold: status === "held",
+    series_id: s.series_id ?? null,
+    is_reseller: false,
+    expires_at: expires
+  })
   if (status !== "cancelled") return { state: stateText(started.state), context: started.context }
-  const cancelled = decideBooking({ value: started.state, context: started.context }, { type: "cancel", at: at.toISOString() })
+  const cancelled = decideBooking(
+    { value: started.state, context: started.context },
+    { type: "cancel", at: at.toISOString() }
+  )
   if (!cancelled.ok) throw new Error(cancelled.message)
   return { state: stateText(cancelled.state), context: cancelled.context }
 }
@@ -157,7 +180,16 @@ export const seedBookings = async (app: TestApp, orgId: string, seats: ReadonlyA
   const customerId = randomUUID()
   const at = await clockNow(app)
   const ids = [...new Set(seats.map((s) => s.offering_id))]
-  const kinds = new Map(ids.length === 0 ? [] : (await sql(app, (s) => s<{ id: string; kind: string }>`select id, kind from offerings where id in ${s.in(ids)}`)).map((o) => [o.id, o.kind]))
+  const kinds = new Map(
+    ids.length === 0
+      ? []
+      : (
+          await sql(
+            app,
+            (s) => s<{ id: string; kind: string }>`select id, kind from offerings where id in ${s.in(ids)}`
+          )
+        ).map((o) => [o.id, o.kind])
+  )
   const rows = seats.map((s) => {
     const status = s.status ?? "confirmed"
     const machine = machineOf(s, status, at)
@@ -171,7 +203,7 @@ export const seedBookings = async (app: TestApp, orgId: string, seats: ReadonlyA
       starts_at: new Date(s.starts_at),
       ends_at: new Date(s.ends_at),
       quantity: s.quantity ?? 1,
-      places: kinds.get(s.offering_id) === "appointment" ? 1 : s.quantity ?? 1,
+      places: kinds.get(s.offering_id) === "appointment" ? 1 : (s.quantity ?? 1),
       state: machine.state,
       machine: JSON.stringify(machine.context),
       status,
@@ -186,23 +218,43 @@ export const seedBookings = async (app: TestApp, orgId: string, seats: ReadonlyA
       created_at: at
     }
   })
-  await sql(app, (s) => s`insert into customers ${s.insert({ id: customerId, org_id: orgId, email: `${customerId}@example.com`, name: "Guest", created_at: at })}`)
+  await sql(
+    app,
+    (s) =>
+      s`insert into customers ${s.insert({ id: customerId, org_id: orgId, email: `${customerId}@example.com`, name: "Guest", created_at: at })}`
+  )
   if (rows.length > 0) await sql(app, (s) => s`insert into bookings ${s.insert(rows)}`)
   return rows.map((r) => r.id)
 }
 
 /** Books one seat (or `quantity`) of a session as a confirmed booking. */
 export const bookSession = (app: TestApp, orgId: string, session: Json, extra: Partial<Seat> = {}) =>
-  seedBookings(app, orgId, [{ offering_id: session.offering_id, session_id: session.id, starts_at: session.starts_at, ends_at: session.ends_at, ...extra }])
+  seedBookings(app, orgId, [
+    {
+      offering_id: session.offering_id,
+      session_id: session.id,
+      starts_at: session.starts_at,
+      ends_at: session.ends_at,
+      ...extra
+    }
+  ])
 
 /** An MCP client on the app's /mcp with an API key; `call` returns the parsed first text content. */
 export const mcpClient = async (app: TestApp, key: string) => {
   const client = new Client({ name: "calendar-tests", version: "1.0.0" })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } }
+    })
+  )
   const call = async (name: string, args: Json = {}) => {
     const res = await client.callTool({ name, arguments: args })
     const content = res.content as Array<{ type: string; text: string }>
-    return { isError: res.isError === true, json: JSON.parse(content[0].text), structured: res.structuredContent as any }
+    return {
+      isError: res.isError === true,
+      json: JSON.parse(content[0].text),
+      structured: res.structuredContent as any
+    }
   }
   return { client, call, close: () => client.close() }
 }
@@ -210,4 +262,5 @@ export const mcpClient = async (app: TestApp, key: string) => {
 export type { TestApp }
 
 /** A local date n days after another (plain calendar arithmetic). */
-export const addDaysTo = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
+export const addDaysTo = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)

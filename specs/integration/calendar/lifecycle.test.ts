@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bookSession, expectError, type Json, newOrg, ok, type Org, type Seat, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
+import {
+  bookSession,
+  expectError,
+  type Json,
+  newOrg,
+  type Org,
+  ok,
+  type Seat,
+  sessionsOf,
+  startPinned,
+  type TestApp,
+  wall
+} from "./helpers.ts"
 
 let app: TestApp
 let org: Org
@@ -9,17 +21,39 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const TUESDAYS = ["2040-01-03", "2040-01-10", "2040-01-17", "2040-01-24", "2040-01-31", "2040-02-07", "2040-02-14", "2040-02-21", "2040-02-28"]
+const TUESDAYS = [
+  "2040-01-03",
+  "2040-01-10",
+  "2040-01-17",
+  "2040-01-24",
+  "2040-01-31",
+  "2040-02-07",
+  "2040-02-14",
+  "2040-02-21",
+  "2040-02-28"
+]
 
 /** A class with a weekly entry on Tuesdays 18:00-19:00 from 3 January to 28 February 2040. */
 const weeklyClass = async (body: Json = {}, offering: Json = {}) => {
   const o = await org.klass(offering)
-  const entry = ok(await org.series.create({ offering_id: o.id, starts_on: "2040-01-03", start_time: "18:00", end_time: "19:00", repeat: "weekly", ends_on: "2040-02-28", ...body }), 201)
+  const entry = ok(
+    await org.series.create({
+      offering_id: o.id,
+      starts_on: "2040-01-03",
+      start_time: "18:00",
+      end_time: "19:00",
+      repeat: "weekly",
+      ends_on: "2040-02-28",
+      ...body
+    }),
+    201
+  )
   return { o, entry, sessions: await sessionsOf(org, o.id) }
 }
 
 const on = (sessions: ReadonlyArray<Json>, date: string) => sessions.find((s) => s.occurs_on === date)!
-const localTimes = (sessions: ReadonlyArray<Json>) => sessions.map((s) => `${s.occurs_on} ${wall(s.starts_at, org.timezone).time}-${wall(s.ends_at, org.timezone).time}`)
+const localTimes = (sessions: ReadonlyArray<Json>) =>
+  sessions.map((s) => `${s.occurs_on} ${wall(s.starts_at, org.timezone).time}-${wall(s.ends_at, org.timezone).time}`)
 
 describe("series.update", () => {
   it("remakes the future times nobody booked at the new times; a booked time keeps its time", async () => {
@@ -29,7 +63,9 @@ describe("series.update", () => {
     const updated = ok(await org.series.update(entry.id, { start_time: "19:00", end_time: "20:30" }))
     expect(updated).toMatchObject({ id: entry.id, start_time: "19:00:00", end_time: "20:30:00", repeat: "weekly" })
     const after = await sessionsOf(org, o.id)
-    expect(localTimes(after)).toEqual(TUESDAYS.map((d) => (d === "2040-01-17" ? `${d} 18:00-19:00` : `${d} 19:00-20:30`)))
+    expect(localTimes(after)).toEqual(
+      TUESDAYS.map((d) => (d === "2040-01-17" ? `${d} 18:00-19:00` : `${d} 19:00-20:30`))
+    )
     expect(on(after, "2040-01-17")).toMatchObject({ id: booked.id, booked: 2, starts_at: booked.starts_at })
     const oldIds = new Set(sessions.map((s) => s.id))
     expect(after.filter((s) => s.occurs_on !== "2040-01-17").every((s) => !oldIds.has(s.id))).toBe(true)
@@ -39,7 +75,11 @@ describe("series.update", () => {
     ["a confirmed booking", true, { status: "confirmed" }],
     ["a hold that still keeps its place", true, { status: "held", expires_at: "2040-01-02T13:00:00Z" }],
     ["a lapsed hold", false, { status: "held", expires_at: "2040-01-02T11:00:00Z" }],
-    ["a hold that no longer keeps its place", false, { status: "held", expires_at: "2040-01-02T13:00:00Z", keeps_place: false }],
+    [
+      "a hold that no longer keeps its place",
+      false,
+      { status: "held", expires_at: "2040-01-02T13:00:00Z", keeps_place: false }
+    ],
     ["a cancelled booking", false, { status: "cancelled" }]
   ])("a time with %s keeps its time: %s", async (_, kept, seat) => {
     const { o, entry, sessions } = await weeklyClass()
@@ -47,14 +87,23 @@ describe("series.update", () => {
     await bookSession(app, org.id, time, seat)
     ok(await org.series.update(entry.id, { start_time: "07:00", end_time: "08:00" }))
     const after = on(await sessionsOf(org, o.id), "2040-01-24")
-    expect({ same: after.id === time.id, time: wall(after.starts_at, org.timezone).time }).toEqual(kept ? { same: true, time: "18:00" } : { same: false, time: "07:00" })
+    expect({ same: after.id === time.id, time: wall(after.starts_at, org.timezone).time }).toEqual(
+      kept ? { same: true, time: "18:00" } : { same: false, time: "07:00" }
+    )
   })
 
   it("moves the dates with starts_on and repeat, keeping a booked time where it is", async () => {
     const { o, entry, sessions } = await weeklyClass()
     await bookSession(app, org.id, on(sessions, "2040-01-10"))
     ok(await org.series.update(entry.id, { starts_on: "2040-01-04", repeat: "daily", ends_on: "2040-01-08" }))
-    expect((await sessionsOf(org, o.id)).map((s) => s.occurs_on)).toEqual(["2040-01-04", "2040-01-05", "2040-01-06", "2040-01-07", "2040-01-08", "2040-01-10"])
+    expect((await sessionsOf(org, o.id)).map((s) => s.occurs_on)).toEqual([
+      "2040-01-04",
+      "2040-01-05",
+      "2040-01-06",
+      "2040-01-07",
+      "2040-01-08",
+      "2040-01-10"
+    ])
   })
 
   it("removes the times past a new, earlier ends_on and lowers made_until", async () => {
@@ -107,9 +156,20 @@ describe("series.update", () => {
     ["offering_id", {}, { offering_id: "5a0d7c4e-1b7e-4c9a-9a43-5b8f0a3c2d11" }, 400, "unknown_field"],
     ["a course's repeating entry losing its end", { course: true }, { ends_on: null }, 409, "invalid_entry"]
   ])("refuses %s and changes nothing", async (_, setup, patch, status, code) => {
-    const o = setup.appointment ? await org.offering({ kind: "appointment" }) : await org.klass({ course: setup.course === true })
+    const o = setup.appointment
+      ? await org.offering({ kind: "appointment" })
+      : await org.klass({ course: setup.course === true })
     const times = setup.all_day ? {} : { start_time: "18:00", end_time: "19:00" }
-    const entry = ok(await org.series.create({ offering_id: o.id, starts_on: "2040-01-03", repeat: "weekly", ends_on: "2040-01-31", ...times }), 201)
+    const entry = ok(
+      await org.series.create({
+        offering_id: o.id,
+        starts_on: "2040-01-03",
+        repeat: "weekly",
+        ends_on: "2040-01-31",
+        ...times
+      }),
+      201
+    )
     const before = await sessionsOf(org, o.id)
     expectError(await org.series.update(entry.id, patch), status, code)
     expect(ok(await org.series.list(o.id)).data).toEqual([entry])
@@ -133,7 +193,9 @@ describe("series.delete", () => {
     for (const flag of [undefined, false]) {
       expectError(await org.series.remove(entry.id, flag), 409, "series_has_bookings")
     }
-    expect(await sessionsOf(org, o.id)).toEqual(sessions.map((s) => (s.occurs_on === "2040-02-14" ? { ...s, booked: 1 } : s)))
+    expect(await sessionsOf(org, o.id)).toEqual(
+      sessions.map((s) => (s.occurs_on === "2040-02-14" ? { ...s, booked: 1 } : s))
+    )
     expect(ok(await org.series.list(o.id)).data).toHaveLength(1)
   })
 

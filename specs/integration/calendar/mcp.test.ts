@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bookSession, mcpClient, newOrg, ok, type Org, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
+import { bookSession, mcpClient, newOrg, type Org, ok, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
 
 let app: TestApp
 let org: Org
@@ -18,8 +18,17 @@ describe("calendar tools over MCP", () => {
   it("lists a tool for each calendar operation, read-only and destructive where they are", async () => {
     const { tools } = await mcp.client.listTools()
     const byName = new Map(tools.map((t) => [t.name, t]))
-    const hints = ["series_list", "series_create", "series_update", "series_delete", "sessions_list", "sessions_create", "sessions_update", "sessions_cancel", "availability_get"]
-      .map((n) => [n, byName.get(n)?.annotations?.readOnlyHint, byName.get(n)?.annotations?.destructiveHint])
+    const hints = [
+      "series_list",
+      "series_create",
+      "series_update",
+      "series_delete",
+      "sessions_list",
+      "sessions_create",
+      "sessions_update",
+      "sessions_cancel",
+      "availability_get"
+    ].map((n) => [n, byName.get(n)?.annotations?.readOnlyHint, byName.get(n)?.annotations?.destructiveHint])
     expect(hints).toEqual([
       ["series_list", true, false],
       ["series_create", false, false],
@@ -31,15 +40,31 @@ describe("calendar tools over MCP", () => {
       ["sessions_cancel", false, true],
       ["availability_get", true, false]
     ])
-    expect(byName.get("series_create")!.inputSchema.required).toEqual(expect.arrayContaining(["starts_on", "offering_id"]))
+    expect(byName.get("series_create")!.inputSchema.required).toEqual(
+      expect.arrayContaining(["starts_on", "offering_id"])
+    )
   })
 
   it("runs an entry's whole life: create, list, slots, change, cancel a time, delete", async () => {
     const o = await org.klass({ capacity: 6 })
-    const created = await mcp.call("series_create", { offering_id: o.id, starts_on: "2040-01-03", start_time: "18:00", end_time: "19:00", repeat: "weekly", ends_on: "2040-01-24" })
+    const created = await mcp.call("series_create", {
+      offering_id: o.id,
+      starts_on: "2040-01-03",
+      start_time: "18:00",
+      end_time: "19:00",
+      repeat: "weekly",
+      ends_on: "2040-01-24"
+    })
     expect(created.isError).toBe(false)
-    expect(created.structured).toMatchObject({ offering_id: o.id, start_time: "18:00:00", repeat: "weekly", made_until: "2040-01-24" })
-    expect((await mcp.call("series_list", { offering_id: o.id })).structured.data).toEqual(ok(await org.series.list(o.id)).data)
+    expect(created.structured).toMatchObject({
+      offering_id: o.id,
+      start_time: "18:00:00",
+      repeat: "weekly",
+      made_until: "2040-01-24"
+    })
+    expect((await mcp.call("series_list", { offering_id: o.id })).structured.data).toEqual(
+      ok(await org.series.list(o.id)).data
+    )
 
     const sessions = (await mcp.call("sessions_list", { offering_id: o.id })).structured.data
     expect(sessions.map((s: any) => s.occurs_on)).toEqual(["2040-01-03", "2040-01-10", "2040-01-17", "2040-01-24"])
@@ -47,7 +72,11 @@ describe("calendar tools over MCP", () => {
     expect(slots).toEqual(ok(await org.availability(o.id, { from: "2040-01-01", to: "2040-01-31" })))
     expect(slots.data.map((s: any) => s.session_id)).toEqual(sessions.map((s: any) => s.id))
 
-    const changed = await mcp.call("series_update", { id: created.structured.id, start_time: "19:00", end_time: "20:00" })
+    const changed = await mcp.call("series_update", {
+      id: created.structured.id,
+      start_time: "19:00",
+      end_time: "20:00"
+    })
     expect(changed.structured).toMatchObject({ id: created.structured.id, start_time: "19:00:00" })
     const remade = await sessionsOf(org, o.id)
     expect(remade.map((s) => wall(s.starts_at, org.timezone).time)).toEqual(["19:00", "19:00", "19:00", "19:00"])
@@ -57,7 +86,10 @@ describe("calendar tools over MCP", () => {
 
     await bookSession(app, org.id, remade[2])
     const refused = await mcp.call("series_delete", { id: created.structured.id })
-    expect({ isError: refused.isError, code: refused.json.error.code }).toEqual({ isError: true, code: "series_has_bookings" })
+    expect({ isError: refused.isError, code: refused.json.error.code }).toEqual({
+      isError: true,
+      code: "series_has_bookings"
+    })
     const deleted = await mcp.call("series_delete", { id: created.structured.id, cancel_bookings: "true" })
     expect(deleted.isError).toBe(false)
     expect(Object.keys(deleted.structured)).toEqual(["cancelled"])
@@ -66,17 +98,44 @@ describe("calendar tools over MCP", () => {
 
   it("schedules times on their own and moves one", async () => {
     const o = await org.klass()
-    const made = await mcp.call("sessions_create", { offering_id: o.id, starts_at: "2040-10-21T16:00:00Z", repeat_weeks: 2 })
-    expect(made.structured.data.map((s: any) => s.starts_at)).toEqual(["2040-10-21T16:00:00.000Z", "2040-10-28T17:00:00.000Z"])
-    const moved = await mcp.call("sessions_update", { id: made.structured.data[0].id, starts_at: "2040-10-22T16:00:00Z", ends_at: "2040-10-22T17:00:00Z" })
+    const made = await mcp.call("sessions_create", {
+      offering_id: o.id,
+      starts_at: "2040-10-21T16:00:00Z",
+      repeat_weeks: 2
+    })
+    expect(made.structured.data.map((s: any) => s.starts_at)).toEqual([
+      "2040-10-21T16:00:00.000Z",
+      "2040-10-28T17:00:00.000Z"
+    ])
+    const moved = await mcp.call("sessions_update", {
+      id: made.structured.data[0].id,
+      starts_at: "2040-10-22T16:00:00Z",
+      ends_at: "2040-10-22T17:00:00Z"
+    })
     expect(moved.structured).toMatchObject({ starts_at: "2040-10-22T16:00:00.000Z" })
   })
 
   it.each([
-    ["series_create with repeat hourly", () => ({ name: "series_create", args: { offering_id: org.id, starts_on: "2040-01-10", repeat: "hourly" } }), "invalid_repeat"],
-    ["series_create on an offering that is not the org's", () => ({ name: "series_create", args: { offering_id: org.id, starts_on: "2040-01-10" } }), "not_found"],
-    ["sessions_cancel with a note of 201 characters", () => ({ name: "sessions_cancel", args: { id: "5a0d7c4e-1b7e-4c9a-9a43-5b8f0a3c2d11", note: "n".repeat(201) } }), "invalid_note"],
-    ["availability_get of an unknown offering", () => ({ name: "availability_get", args: { id: "5a0d7c4e-1b7e-4c9a-9a43-5b8f0a3c2d11" } }), "not_found"]
+    [
+      "series_create with repeat hourly",
+      () => ({ name: "series_create", args: { offering_id: org.id, starts_on: "2040-01-10", repeat: "hourly" } }),
+      "invalid_repeat"
+    ],
+    [
+      "series_create on an offering that is not the org's",
+      () => ({ name: "series_create", args: { offering_id: org.id, starts_on: "2040-01-10" } }),
+      "not_found"
+    ],
+    [
+      "sessions_cancel with a note of 201 characters",
+      () => ({ name: "sessions_cancel", args: { id: "5a0d7c4e-1b7e-4c9a-9a43-5b8f0a3c2d11", note: "n".repeat(201) } }),
+      "invalid_note"
+    ],
+    [
+      "availability_get of an unknown offering",
+      () => ({ name: "availability_get", args: { id: "5a0d7c4e-1b7e-4c9a-9a43-5b8f0a3c2d11" } }),
+      "not_found"
+    ]
   ])("answers %s with the REST error", async (_, request, code) => {
     const { name, args } = request()
     const res = await mcp.call(name, args)
@@ -107,7 +166,13 @@ describe("calendar tools over MCP", () => {
 
   it("replays series_create with the same idempotency_key instead of adding a second entry", async () => {
     const o = await org.klass()
-    const args = { offering_id: o.id, starts_on: "2040-01-10", start_time: "18:00", end_time: "19:00", idempotency_key: "calendar-mcp-1" }
+    const args = {
+      offering_id: o.id,
+      starts_on: "2040-01-10",
+      start_time: "18:00",
+      end_time: "19:00",
+      idempotency_key: "calendar-mcp-1"
+    }
     const first = await mcp.call("series_create", args)
     const again = await mcp.call("series_create", args)
     expect(again.structured).toEqual(first.structured)

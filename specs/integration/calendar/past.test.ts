@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bookSession, type Json, newOrg, ok, type Org, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
+import { bookSession, type Json, newOrg, type Org, ok, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
 
 type Setup = { o: Json; entry: Json; sessions: ReadonlyArray<Json> }
 
@@ -12,7 +12,17 @@ const setups: Array<Setup> = []
 /** Weekly on Mondays 14:00-15:00 from today (2 January 2040, 13:00 local) to 30 January. */
 const entryFromToday = async (): Promise<Setup> => {
   const o = await org.klass()
-  const entry = ok(await org.series.create({ offering_id: o.id, starts_on: "2040-01-02", start_time: "14:00", end_time: "15:00", repeat: "weekly", ends_on: "2040-01-30" }), 201)
+  const entry = ok(
+    await org.series.create({
+      offering_id: o.id,
+      starts_on: "2040-01-02",
+      start_time: "14:00",
+      end_time: "15:00",
+      repeat: "weekly",
+      ends_on: "2040-01-30"
+    }),
+    201
+  )
   return { o, entry, sessions: await sessionsOf(org, o.id) }
 }
 
@@ -24,7 +34,17 @@ beforeAll(async () => {
   for (let i = 0; i < 4; i++) setups.push(await entryFromToday())
   await bookSession(app, org.id, setups[2].sessions[0]) // the deleted entry's past time was booked
   const o = await org.klass({ course: true, capacity: 6 })
-  const entry = ok(await org.series.create({ offering_id: o.id, starts_on: "2040-01-02", start_time: "14:00", end_time: "15:00", repeat: "weekly", ends_on: "2040-01-30" }), 201)
+  const entry = ok(
+    await org.series.create({
+      offering_id: o.id,
+      starts_on: "2040-01-02",
+      start_time: "14:00",
+      end_time: "15:00",
+      repeat: "weekly",
+      ends_on: "2040-01-30"
+    }),
+    201
+  )
   course = { o, entry, sessions: await sessionsOf(org, o.id) }
   await bookSession(app, org.id, course.sessions[0], { quantity: 6 }) // its first time is full, and will be past
   await app.advance(2 * 86400)
@@ -33,7 +53,13 @@ afterAll(() => app.close())
 
 const entryWithAPastTime = async (i: number) => {
   const setup = setups[i]
-  expect(setup.sessions.map((s) => s.occurs_on)).toEqual(["2040-01-02", "2040-01-09", "2040-01-16", "2040-01-23", "2040-01-30"])
+  expect(setup.sessions.map((s) => s.occurs_on)).toEqual([
+    "2040-01-02",
+    "2040-01-09",
+    "2040-01-16",
+    "2040-01-23",
+    "2040-01-30"
+  ])
   return setup
 }
 
@@ -44,14 +70,24 @@ describe("times that have passed", () => {
     const after = await sessionsOf(org, o.id)
     expect(after[0]).toEqual({ ...sessions[0] })
     expect(after.map((s) => `${s.occurs_on} ${wall(s.starts_at, org.timezone).time}`)).toEqual([
-      "2040-01-02 14:00", "2040-01-09 16:00", "2040-01-16 16:00", "2040-01-23 16:00", "2040-01-30 16:00"
+      "2040-01-02 14:00",
+      "2040-01-09 16:00",
+      "2040-01-16 16:00",
+      "2040-01-23 16:00",
+      "2040-01-30 16:00"
     ])
   })
 
   it("keep their teacher when the entry gets a new one", async () => {
     const { o, entry } = await entryWithAPastTime(1)
     ok(await org.series.update(entry.id, { teacher: ana }))
-    expect((await sessionsOf(org, o.id)).map((s) => s.teacher?.name ?? null)).toEqual([null, "Ana", "Ana", "Ana", "Ana"])
+    expect((await sessionsOf(org, o.id)).map((s) => s.teacher?.name ?? null)).toEqual([
+      null,
+      "Ana",
+      "Ana",
+      "Ana",
+      "Ana"
+    ])
   })
 
   it("stay on record when their entry is deleted, and a booking on one needs no cancel_bookings", async () => {

@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bookSession, expectError, type Json, newOrg, ok, type Org, seedBookings, sessionsOf, startPinned, type TestApp, wall } from "./helpers.ts"
+import {
+  bookSession,
+  expectError,
+  type Json,
+  newOrg,
+  type Org,
+  ok,
+  seedBookings,
+  sessionsOf,
+  startPinned,
+  type TestApp,
+  wall
+} from "./helpers.ts"
 
 let app: TestApp
 let org: Org
@@ -34,24 +46,61 @@ describe("sessions.create", () => {
   it("takes its own seats, teacher and end", async () => {
     const ana = await org.member("ana.s@example.com")
     const o = await org.klass({ capacity: 20 })
-    const [s] = await org.sessions.make({ offering_id: o.id, starts_at: "2040-01-10T17:00:00Z", ends_at: "2040-01-10T17:20:00Z", capacity: 6, teacher: ana })
-    expect(s).toMatchObject({ capacity: 6, ends_at: "2040-01-10T17:20:00.000Z", teacher: { user_id: ana, name: "ana.s" } })
+    const [s] = await org.sessions.make({
+      offering_id: o.id,
+      starts_at: "2040-01-10T17:00:00Z",
+      ends_at: "2040-01-10T17:20:00Z",
+      capacity: 6,
+      teacher: ana
+    })
+    expect(s).toMatchObject({
+      capacity: 6,
+      ends_at: "2040-01-10T17:20:00.000Z",
+      teacher: { user_id: ana, name: "ana.s" }
+    })
     expect((await org.slots(o.id))[0]).toMatchObject({ session_id: s.id, capacity: 6, remaining: 6 })
   })
 
   it.each([
-    ["Europe/Amsterdam, over the end of summer time", "Europe/Amsterdam", "2040-10-14T16:00:00Z", ["2040-10-14T16:00", "2040-10-21T16:00", "2040-10-28T17:00", "2040-11-04T17:00"]],
-    ["America/New_York, over the start of summer time", "America/New_York", "2040-03-04T23:00:00Z", ["2040-03-04T23:00", "2040-03-11T22:00", "2040-03-18T22:00", "2040-03-25T22:00"]],
-    ["Australia/Lord_Howe, over its half-hour change in April", "Australia/Lord_Howe", "2040-03-25T07:00:00Z", ["2040-03-25T07:00", "2040-04-01T07:30", "2040-04-08T07:30", "2040-04-15T07:30"]],
-    ["Australia/Lord_Howe, over its half-hour change in October", "Australia/Lord_Howe", "2040-09-30T07:30:00Z", ["2040-09-30T07:30", "2040-10-07T07:00", "2040-10-14T07:00", "2040-10-21T07:00"]]
+    [
+      "Europe/Amsterdam, over the end of summer time",
+      "Europe/Amsterdam",
+      "2040-10-14T16:00:00Z",
+      ["2040-10-14T16:00", "2040-10-21T16:00", "2040-10-28T17:00", "2040-11-04T17:00"]
+    ],
+    [
+      "America/New_York, over the start of summer time",
+      "America/New_York",
+      "2040-03-04T23:00:00Z",
+      ["2040-03-04T23:00", "2040-03-11T22:00", "2040-03-18T22:00", "2040-03-25T22:00"]
+    ],
+    [
+      "Australia/Lord_Howe, over its half-hour change in April",
+      "Australia/Lord_Howe",
+      "2040-03-25T07:00:00Z",
+      ["2040-03-25T07:00", "2040-04-01T07:30", "2040-04-08T07:30", "2040-04-15T07:30"]
+    ],
+    [
+      "Australia/Lord_Howe, over its half-hour change in October",
+      "Australia/Lord_Howe",
+      "2040-09-30T07:30:00Z",
+      ["2040-09-30T07:30", "2040-10-07T07:00", "2040-10-14T07:00", "2040-10-21T07:00"]
+    ]
   ])("repeats weekly at the same local time in %s", async (_, zone, starts_at, utc) => {
     const local = await newOrg(app, zone)
     const o = await local.klass({ duration_minutes: 60 })
-    const data = await local.sessions.make({ offering_id: o.id, starts_at, ends_at: new Date(Date.parse(starts_at) + 90 * 60_000).toISOString(), repeat_weeks: 4 })
+    const data = await local.sessions.make({
+      offering_id: o.id,
+      starts_at,
+      ends_at: new Date(Date.parse(starts_at) + 90 * 60_000).toISOString(),
+      repeat_weeks: 4
+    })
     expect(data.map((s) => s.starts_at.slice(0, 16))).toEqual(utc)
     expect(new Set(data.map((s) => wall(s.starts_at, zone).time)).size).toBe(1)
     // Each repeat lasts as long as the first.
-    expect(data.map((s) => Date.parse(s.ends_at) - Date.parse(s.starts_at))).toEqual([1, 2, 3, 4].map(() => 90 * 60_000))
+    expect(data.map((s) => Date.parse(s.ends_at) - Date.parse(s.starts_at))).toEqual(
+      [1, 2, 3, 4].map(() => 90 * 60_000)
+    )
   })
 
   it("makes up to 52 weekly times", async () => {
@@ -64,7 +113,17 @@ describe("sessions.create", () => {
   it("emits session.created for each time it makes, and none for an entry's times", async () => {
     const o = await org.klass()
     const data = await org.sessions.make({ offering_id: o.id, starts_at: "2040-01-10T17:00:00Z", repeat_weeks: 3 })
-    ok(await org.series.create({ offering_id: o.id, starts_on: "2040-02-01", start_time: "10:00", end_time: "11:00", repeat: "daily", ends_on: "2040-02-03" }), 201)
+    ok(
+      await org.series.create({
+        offering_id: o.id,
+        starts_on: "2040-02-01",
+        start_time: "10:00",
+        end_time: "11:00",
+        repeat: "daily",
+        ends_on: "2040-02-03"
+      }),
+      201
+    )
     const events = (await org.events("session.created")).filter((e) => e.data.offering_id === o.id)
     expect(events.map((e) => e.data)).toEqual(data)
   })
@@ -80,10 +139,15 @@ describe("sessions.create", () => {
     ["a rental", {}, 409, "not_on_calendar", "rental"],
     ["an appointment on weekly hours", {}, 409, "schedule_is_hours", "hours"]
   ])("refuses %s and makes nothing", async (_, body, status, code, kind) => {
-    const o = kind === "hours"
-      ? await org.onHours({}, [{ weekday: 2, start_time: "09:00", end_time: "17:00" }])
-      : await org.offering({ kind })
-    expectError(await org.sessions.create({ offering_id: o.id, starts_at: "2040-01-10T17:00:00Z", ...body }), status, code)
+    const o =
+      kind === "hours"
+        ? await org.onHours({}, [{ weekday: 2, start_time: "09:00", end_time: "17:00" }])
+        : await org.offering({ kind })
+    expectError(
+      await org.sessions.create({ offering_id: o.id, starts_at: "2040-01-10T17:00:00Z", ...body }),
+      status,
+      code
+    )
     expect(await sessionsOf(org, o.id)).toEqual([])
   })
 })
@@ -93,12 +157,25 @@ describe("sessions.list", () => {
     const org = await newOrg(app)
     const o = await org.klass()
     const other = await org.klass()
-    const [a] = await org.sessions.make({ offering_id: o.id, starts_at: "2040-02-01T10:00:00Z", ends_at: "2040-02-01T12:00:00Z" })
-    const [b] = await org.sessions.make({ offering_id: o.id, starts_at: "2040-02-02T10:00:00Z", ends_at: "2040-02-02T12:00:00Z" })
-    const [c] = await org.sessions.make({ offering_id: o.id, starts_at: "2040-02-03T10:00:00Z", ends_at: "2040-02-03T12:00:00Z" })
+    const [a] = await org.sessions.make({
+      offering_id: o.id,
+      starts_at: "2040-02-01T10:00:00Z",
+      ends_at: "2040-02-01T12:00:00Z"
+    })
+    const [b] = await org.sessions.make({
+      offering_id: o.id,
+      starts_at: "2040-02-02T10:00:00Z",
+      ends_at: "2040-02-02T12:00:00Z"
+    })
+    const [c] = await org.sessions.make({
+      offering_id: o.id,
+      starts_at: "2040-02-03T10:00:00Z",
+      ends_at: "2040-02-03T12:00:00Z"
+    })
     await org.sessions.make({ offering_id: other.id, starts_at: "2040-02-02T10:00:00Z" })
     ok(await org.sessions.cancel(c.id))
-    const ids = async (query: Record<string, string>) => (await org.sessions.list({ offering_id: o.id, ...query })).map((s) => s.id)
+    const ids = async (query: Record<string, string>) =>
+      (await org.sessions.list({ offering_id: o.id, ...query })).map((s) => s.id)
     expect(await ids({})).toEqual([a.id, b.id, c.id])
     expect(await ids({ from: "2040-02-01T11:00:00Z" })).toEqual([a.id, b.id, c.id])
     expect(await ids({ from: "2040-02-01T12:00:00Z" })).toEqual([b.id, c.id])
@@ -107,7 +184,11 @@ describe("sessions.list", () => {
     expect(await ids({ from: "2040-02-01T12:00:00Z", to: "2040-02-03T10:00:00Z" })).toEqual([b.id])
     expect(await ids({ status: "scheduled" })).toEqual([a.id, b.id])
     expect(await ids({ status: "cancelled" })).toEqual([c.id])
-    expect((await org.sessions.list({ from: "2040-02-02T00:00:00Z", to: "2040-02-03T00:00:00Z" })).map((s) => s.offering_id).sort()).toEqual([o.id, other.id].sort())
+    expect(
+      (await org.sessions.list({ from: "2040-02-02T00:00:00Z", to: "2040-02-03T00:00:00Z" }))
+        .map((s) => s.offering_id)
+        .sort()
+    ).toEqual([o.id, other.id].sort())
   })
 
   it("shows only the org's own times", async () => {
@@ -142,9 +223,28 @@ describe("sessions.list", () => {
 
   it("counts a course booking in every time of its entry from the one it was booked from", async () => {
     const course = await org.klass({ course: true, capacity: 10 })
-    const entry = ok(await org.series.create({ offering_id: course.id, starts_on: "2040-01-10", start_time: "18:00", end_time: "19:00", repeat: "weekly", ends_on: "2040-01-31" }), 201)
+    const entry = ok(
+      await org.series.create({
+        offering_id: course.id,
+        starts_on: "2040-01-10",
+        start_time: "18:00",
+        end_time: "19:00",
+        repeat: "weekly",
+        ends_on: "2040-01-31"
+      }),
+      201
+    )
     const sessions = await sessionsOf(org, course.id)
-    await seedBookings(app, org.id, [{ offering_id: course.id, series_id: entry.id, session_id: sessions[1].id, starts_at: sessions[1].starts_at, ends_at: sessions[3].ends_at, quantity: 2 }])
+    await seedBookings(app, org.id, [
+      {
+        offering_id: course.id,
+        series_id: entry.id,
+        session_id: sessions[1].id,
+        starts_at: sessions[1].starts_at,
+        ends_at: sessions[3].ends_at,
+        quantity: 2
+      }
+    ])
     await bookSession(app, org.id, sessions[2], { quantity: 1 })
     expect((await sessionsOf(org, course.id)).map((s) => s.booked)).toEqual([0, 2, 3, 2])
   })
@@ -159,7 +259,9 @@ describe("sessions.update", () => {
 
   it("moves a time nobody booked", async () => {
     const { o, s } = await single()
-    const moved = ok(await org.sessions.update(s.id, { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T09:30:00Z" }))
+    const moved = ok(
+      await org.sessions.update(s.id, { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T09:30:00Z" })
+    )
     expect(moved).toEqual({ ...s, starts_at: "2040-01-11T08:00:00.000Z", ends_at: "2040-01-11T09:30:00.000Z" })
     expect(await sessionsOf(org, o.id)).toEqual([{ ...moved, booked: 0 }])
     expect((await org.slots(o.id)).map((x) => x.starts_at)).toEqual(["2040-01-11T08:00:00.000Z"])
@@ -167,16 +269,25 @@ describe("sessions.update", () => {
 
   it("moves an entry's time on its own, keeping its entry and date", async () => {
     const o = await org.klass()
-    const entry = ok(await org.series.create({ offering_id: o.id, starts_on: "2040-01-10", start_time: "18:00", end_time: "19:00" }), 201)
+    const entry = ok(
+      await org.series.create({ offering_id: o.id, starts_on: "2040-01-10", start_time: "18:00", end_time: "19:00" }),
+      201
+    )
     const [s] = await sessionsOf(org, o.id)
-    const moved = ok(await org.sessions.update(s.id, { starts_at: "2040-01-10T18:00:00Z", ends_at: "2040-01-10T19:00:00Z" }))
+    const moved = ok(
+      await org.sessions.update(s.id, { starts_at: "2040-01-10T18:00:00Z", ends_at: "2040-01-10T19:00:00Z" })
+    )
     expect(moved).toMatchObject({ series_id: entry.id, occurs_on: "2040-01-10", starts_at: "2040-01-10T18:00:00.000Z" })
   })
 
   it("refuses to move a booked time with 409 session_booked, and lets a lapsed hold's time move", async () => {
     const { s } = await single()
     await bookSession(app, org.id, s)
-    expectError(await org.sessions.update(s.id, { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T09:00:00Z" }), 409, "session_booked")
+    expectError(
+      await org.sessions.update(s.id, { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T09:00:00Z" }),
+      409,
+      "session_booked"
+    )
     const { s: lapsed } = await single()
     await bookSession(app, org.id, lapsed, { status: "held", expires_at: "2040-01-02T11:00:00Z" })
     ok(await org.sessions.update(lapsed.id, { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T09:00:00Z" }))
@@ -187,14 +298,23 @@ describe("sessions.update", () => {
     const { o, s } = await single()
     await bookSession(app, org.id, s)
     expect(ok(await org.sessions.update(s.id, { teacher: bo })).teacher).toEqual({ user_id: bo, name: "Bo" })
-    expect((await sessionsOf(org, o.id))[0]).toMatchObject({ teacher: { user_id: bo, name: "Bo" }, booked: 1, starts_at: s.starts_at })
+    expect((await sessionsOf(org, o.id))[0]).toMatchObject({
+      teacher: { user_id: bo, name: "Bo" },
+      booked: 1,
+      starts_at: s.starts_at
+    })
     expect(ok(await org.sessions.update(s.id, { teacher: null })).teacher).toBeNull()
   })
 
   it.each([
     ["starts_at without ends_at", { starts_at: "2040-01-11T08:00:00Z" }, 400, "invalid_times"],
     ["ends_at without starts_at", { ends_at: "2040-01-11T08:00:00Z" }, 400, "invalid_times"],
-    ["an end before the start", { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T07:00:00Z" }, 400, "invalid_ends_at"],
+    [
+      "an end before the start",
+      { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T07:00:00Z" },
+      400,
+      "invalid_ends_at"
+    ],
     ["a teacher from off the team", { teacher: NOBODY }, 400, "not_a_member"],
     ["capacity (not a field it takes)", { capacity: 3 }, 400, "unknown_field"]
   ])("refuses %s and changes nothing", async (_, body, status, code) => {
@@ -206,7 +326,11 @@ describe("sessions.update", () => {
   it("refuses to move a cancelled time with 409 session_cancelled", async () => {
     const { s } = await single()
     ok(await org.sessions.cancel(s.id))
-    expectError(await org.sessions.update(s.id, { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T09:00:00Z" }), 409, "session_cancelled")
+    expectError(
+      await org.sessions.update(s.id, { starts_at: "2040-01-11T08:00:00Z", ends_at: "2040-01-11T09:00:00Z" }),
+      409,
+      "session_cancelled"
+    )
   })
 })
 
@@ -254,7 +378,17 @@ describe("sessions.cancel", () => {
 
   it("cancels one time of an entry, which then lists as cancelled", async () => {
     const o = await org.klass()
-    ok(await org.series.create({ offering_id: o.id, starts_on: "2040-01-10", start_time: "18:00", end_time: "19:00", repeat: "daily", ends_on: "2040-01-12" }), 201)
+    ok(
+      await org.series.create({
+        offering_id: o.id,
+        starts_on: "2040-01-10",
+        start_time: "18:00",
+        end_time: "19:00",
+        repeat: "daily",
+        ends_on: "2040-01-12"
+      }),
+      201
+    )
     const [, mid] = await sessionsOf(org, o.id)
     ok(await org.sessions.cancel(mid.id))
     expect((await sessionsOf(org, o.id)).map((s) => s.status)).toEqual(["scheduled", "cancelled", "scheduled"])

@@ -1,13 +1,13 @@
-import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { seededDataDir } from "../../support/database.ts"
 import { holdDataDir } from "../../../adapters/db/pglite.ts"
 import { runCli } from "../../../transports/cli/main.ts"
 import { ADMIN_TOKEN, startApp } from "../../support/app.ts"
+import { seededDataDir } from "../../support/database.ts"
 
 // The CLI works against the local PGlite when DATABASE_URL is unset; point it at a data dir of its own, migrated.
 const scratch = mkdtempSync(join(tmpdir(), "be-cli-"))
@@ -38,7 +38,18 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 describe("booking-engine CLI", () => {
   it("creates an org with a key, adds and revokes keys, and prints JSON", async () => {
-    const created = await cli("org", "create", "--name", "Acme", "--timezone", "Europe/Amsterdam", "--currency", "JPY", "--plan", "pro")
+    const created = await cli(
+      "org",
+      "create",
+      "--name",
+      "Acme",
+      "--timezone",
+      "Europe/Amsterdam",
+      "--currency",
+      "JPY",
+      "--plan",
+      "pro"
+    )
     expect(created.code).toBe(0)
     expect(created.json.org).toMatchObject({ name: "Acme", currency: "JPY", currency_minor_units: 1, plan: "pro" })
     expect(created.json.api_key.key).toMatch(/^bk_live_[A-Za-z0-9_-]{32}$/)
@@ -65,12 +76,19 @@ describe("booking-engine CLI", () => {
     expect(help.text).toMatch(/^usage: booking-engine key create --org ORG_ID/)
     const all = await run(["--help"])
     expect(all.code).toBe(0)
-    for (const c of ["org create", "org list", "org get", "org plan", "key create", "key list", "key revoke"]) expect(all.text).toContain(`booking-engine ${c}`)
+    for (const c of ["org create", "org list", "org get", "org plan", "key create", "key list", "key revoke"])
+      expect(all.text).toContain(`booking-engine ${c}`)
     const missing = await cli("org", "plan", "--org", "00000000-0000-4000-8000-000000000000")
     expect(missing).toMatchObject({ code: 1, json: { error: { code: "usage" } } })
     expect(missing.json.error.message).toContain("--plan")
-    expect(await cli("key", "list", "--org", "not-an-id")).toMatchObject({ code: 1, json: { error: { code: "invalid_input" } } })
-    expect(await cli("org", "get", "--org", "not-an-id")).toMatchObject({ code: 1, json: { error: { code: "invalid_input" } } })
+    expect(await cli("key", "list", "--org", "not-an-id")).toMatchObject({
+      code: 1,
+      json: { error: { code: "invalid_input" } }
+    })
+    expect(await cli("org", "get", "--org", "not-an-id")).toMatchObject({
+      code: 1,
+      json: { error: { code: "invalid_input" } }
+    })
     const unknown = await cli("key", "list", "--org", "x", "--colour", "red")
     expect(unknown.code).toBe(1)
     expect(unknown.json.error.message).toContain("--colour")
@@ -85,7 +103,10 @@ describe("booking-engine CLI", () => {
     expect((await cli("org", "plan", "--org", id, "--plan", "gold")).json.error.code).toBe("invalid_input")
     const named = await cli("key", "create", "--org", id, "--name", "ci")
     const keys = await cli("key", "list", "--org", id)
-    expect(keys.json.data.map((k: { id: string; name: string | null }) => [k.id, k.name])).toContainEqual([named.json.id, "ci"])
+    expect(keys.json.data.map((k: { id: string; name: string | null }) => [k.id, k.name])).toContainEqual([
+      named.json.id,
+      "ci"
+    ])
   }, 180_000)
 
   it("refuses to write to an embedded database that a running process holds, and takes over a stale hold", async () => {
@@ -117,7 +138,16 @@ describe("booking-engine CLI", () => {
         const { code, text } = await run(args, env)
         return { code, json: JSON.parse(text) }
       }
-      const created = await remote("org", "create", "--name", "Live", "--timezone", "Europe/Amsterdam", "--currency", "EUR")
+      const created = await remote(
+        "org",
+        "create",
+        "--name",
+        "Live",
+        "--timezone",
+        "Europe/Amsterdam",
+        "--currency",
+        "EUR"
+      )
       expect(created.code).toBe(0)
       const key = created.json.api_key.key
       expect((await app.call(key, "GET", "/api/v1/org")).body.name).toBe("Live")

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { toolsOf } from "../../../transports/mcp/tools.ts"
 import { Api } from "../../../transports/http/Api.ts"
+import { toolsOf } from "../../../transports/mcp/tools.ts"
 import { startApp, type TestApp } from "../../support/app.ts"
 import { customerRow, eventsOf } from "./helpers.ts"
 
@@ -24,8 +24,13 @@ describe("customers.create", () => {
     const res = await post(a.key, { email, name: "Ada Lovelace", phone: "+44 20 7946 0000" })
     expect(res.status).toBe(201)
     expect(res.body).toEqual({
-      id: expect.any(String), email, name: "Ada Lovelace", phone: "+44 20 7946 0000",
-      created_at: expect.any(String), updated_at: null, erased: false
+      id: expect.any(String),
+      email,
+      name: "Ada Lovelace",
+      phone: "+44 20 7946 0000",
+      created_at: expect.any(String),
+      updated_at: null,
+      erased: false
     })
     expect(await eventsOf(app, a.id, "customer.updated")).toContainEqual(res.body)
   })
@@ -72,9 +77,19 @@ describe("customers.get and customers.update", () => {
     const created = (await post(a.key, { email: unique(), name: "Old" })).body
     expect((await app.call(a.key, "GET", `/api/v1/customers/${created.id}`)).body).toEqual(created)
     const email = unique()
-    const res = await app.call(a.key, "PATCH", `/api/v1/customers/${created.id}`, { name: "New", phone: "0612345678", email })
+    const res = await app.call(a.key, "PATCH", `/api/v1/customers/${created.id}`, {
+      name: "New",
+      phone: "0612345678",
+      email
+    })
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ id: created.id, name: "New", phone: "0612345678", email, updated_at: expect.any(String) })
+    expect(res.body).toMatchObject({
+      id: created.id,
+      name: "New",
+      phone: "0612345678",
+      email,
+      updated_at: expect.any(String)
+    })
     expect(await eventsOf(app, a.id, "customer.updated")).toContainEqual(res.body)
     const cleared = await app.call(a.key, "PATCH", `/api/v1/customers/${created.id}`, { phone: null })
     expect(cleared.body).toMatchObject({ name: "New", phone: null })
@@ -83,11 +98,16 @@ describe("customers.get and customers.update", () => {
   it("refuses an email another customer has: 409 customer_exists, nothing changed", async () => {
     const first = (await post(a.key, { email: unique() })).body
     const second = (await post(a.key, { email: unique(), name: "Second" })).body
-    const res = await app.call(a.key, "PATCH", `/api/v1/customers/${second.id}`, { email: first.email.toUpperCase(), name: "Changed" })
+    const res = await app.call(a.key, "PATCH", `/api/v1/customers/${second.id}`, {
+      email: first.email.toUpperCase(),
+      name: "Changed"
+    })
     expect(res.status).toBe(409)
     expect(res.body.error.code).toBe("customer_exists")
     expect(await customerRow(app, second.id)).toMatchObject({ email: second.email, name: "Second" })
-    const ownCase = await app.call(a.key, "PATCH", `/api/v1/customers/${second.id}`, { email: second.email.toUpperCase() })
+    const ownCase = await app.call(a.key, "PATCH", `/api/v1/customers/${second.id}`, {
+      email: second.email.toUpperCase()
+    })
     expect(ownCase.status).toBe(200)
   })
 
@@ -118,7 +138,11 @@ describe("customers.get and customers.update", () => {
 describe("tenancy", () => {
   it("org B cannot see, update or erase org A's customer", async () => {
     const mine = (await post(a.key, { email: unique(), name: "Private" })).body
-    for (const [method, body] of [["GET", undefined], ["PATCH", { name: "Stolen" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { name: "Stolen" }],
+      ["DELETE", undefined]
+    ] as const) {
       const res = await app.call(b.key, method, `/api/v1/customers/${mine.id}`, body)
       expect(res.status).toBe(404)
       expect(res.body.error.code).toBe("not_found")
@@ -183,7 +207,17 @@ describe("customers.list", () => {
 
 describe("the contract", () => {
   it("exposes every customers operation as an MCP tool", () => {
-    const names = toolsOf(Api).map((t) => t.name).filter((n) => n.startsWith("customers_")).sort()
-    expect(names).toEqual(["customers_create", "customers_erase", "customers_get", "customers_import", "customers_list", "customers_update"])
+    const names = toolsOf(Api)
+      .map((t) => t.name)
+      .filter((n) => n.startsWith("customers_"))
+      .sort()
+    expect(names).toEqual([
+      "customers_create",
+      "customers_erase",
+      "customers_get",
+      "customers_import",
+      "customers_list",
+      "customers_update"
+    ])
   })
 })

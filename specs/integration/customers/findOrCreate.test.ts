@@ -1,6 +1,6 @@
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SqlClient } from "@effect/sql"
 import { Customers } from "../../../engine/services/customers/Customers.ts"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { runEngine } from "../../support/engine.ts"
@@ -13,15 +13,23 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 const findOrCreate = (orgId: string, input: { email: string; name: string | null; phone?: string | null }) =>
-  runEngine(app, Effect.flatMap(Customers, (c) => c.findOrCreate(orgId, input)))
+  runEngine(
+    app,
+    Effect.flatMap(Customers, (c) => c.findOrCreate(orgId, input))
+  )
 const countFor = (orgId: string) =>
-  sql(app, (s) => s<{ n: number }>`select count(*)::int as n from customers where org_id = ${orgId}`).then((r) => r[0].n)
+  sql(app, (s) => s<{ n: number }>`select count(*)::int as n from customers where org_id = ${orgId}`).then(
+    (r) => r[0].n
+  )
 
 describe("Customers.findOrCreate", () => {
   it("creates one customer under 20 parallel calls, emitting customer.updated once", async () => {
     const org = await app.newOrg()
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      findOrCreate(org.id, { email: i % 2 === 0 ? "race@example.com" : "RACE@example.com", name: "Racer" })))
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        findOrCreate(org.id, { email: i % 2 === 0 ? "race@example.com" : "RACE@example.com", name: "Racer" })
+      )
+    )
     expect(new Set(results.map((c) => c.id)).size).toBe(1)
     expect(await countFor(org.id)).toBe(1)
     expect(await eventsOf(app, org.id, "customer.updated")).toHaveLength(1)
@@ -41,10 +49,10 @@ describe("Customers.findOrCreate", () => {
 
   it("runs inside the caller's transaction: a rollback leaves no customer and no event", async () => {
     const org = await app.newOrg()
-    const attempt = Effect.gen(function*() {
+    const attempt = Effect.gen(function* () {
       const s = yield* SqlClient.SqlClient
       const customers = yield* Customers
-      return yield* Effect.gen(function*() {
+      return yield* Effect.gen(function* () {
         yield* customers.findOrCreate(org.id, { email: "rolled@example.com", name: "Rolled" })
         return yield* Effect.fail("booking refused")
       }).pipe(s.withTransaction)

@@ -16,16 +16,29 @@ afterAll(() => app.close())
 describe("the typed client (HttpApiClient over the contract)", () => {
   it("creates an offering, schedules a time, books it and lists it, decoded by the contract's Schemas; a 404 is a typed NotFound", async () => {
     const startsAt = new Date(Math.ceil((await clockNow(app)).getTime() / 3_600_000) * 3_600_000 + 48 * 3_600_000)
-    const program = Effect.gen(function*() {
+    const program = Effect.gen(function* () {
       const client = yield* makeClient({ baseUrl: app.url, apiKey: key })
-      const offering = yield* client.offerings.create({ payload: { name: "Typed yoga", kind: "class", capacity: 8 }, headers: {} })
-      const sessions = yield* client.sessions.create({ payload: { offering_id: offering.id, starts_at: startsAt }, headers: {} })
+      const offering = yield* client.offerings.create({
+        payload: { name: "Typed yoga", kind: "class", capacity: 8 },
+        headers: {}
+      })
+      const sessions = yield* client.sessions.create({
+        payload: { offering_id: offering.id, starts_at: startsAt },
+        headers: {}
+      })
       const booking = yield* client.bookings.create({
-        payload: { offering_id: offering.id, session_id: sessions.data[0].id, quantity: 2, customer: { email: "typed@example.com", name: "Ty Ped" } },
+        payload: {
+          offering_id: offering.id,
+          session_id: sessions.data[0].id,
+          quantity: 2,
+          customer: { email: "typed@example.com", name: "Ty Ped" }
+        },
         headers: { "idempotency-key": "typed-client-1" }
       })
       const listed = yield* client.bookings.list({ urlParams: { offering_id: offering.id } })
-      const missing = yield* Effect.either(client.bookings.get({ path: { id: "00000000-0000-4000-8000-000000000000" } }))
+      const missing = yield* Effect.either(
+        client.bookings.get({ path: { id: "00000000-0000-4000-8000-000000000000" } })
+      )
       return { offering, booking, listed, missing }
     })
     const { offering, booking, listed, missing } = await Effect.runPromise(program)
@@ -44,10 +57,17 @@ describe("the typed client (HttpApiClient over the contract)", () => {
     const created = await api.offerings.create({ payload: { name: "Promised class", kind: "class" }, headers: {} })
     expect(created.name).toBe("Promised class")
     expect((await api.offerings.get({ path: { id: created.id } })).id).toBe(created.id)
-    await expect(api.offerings.get({ path: { id: "00000000-0000-4000-8000-000000000000" } })).rejects.toBeInstanceOf(NotFound)
-    const bad = await api.offerings.create({ payload: { name: "", kind: "class" }, headers: {} }).catch((e: unknown) => e)
+    await expect(api.offerings.get({ path: { id: "00000000-0000-4000-8000-000000000000" } })).rejects.toBeInstanceOf(
+      NotFound
+    )
+    const bad = await api.offerings
+      .create({ payload: { name: "", kind: "class" }, headers: {} })
+      .catch((e: unknown) => e)
     expect(bad).toMatchObject({ _tag: "ParseError" })
     const stranger = createClient({ baseUrl: app.url, apiKey: "sk_live_nobody" })
-    await expect(stranger.offerings.list({ urlParams: {} })).rejects.toMatchObject({ _tag: "Unauthorized", code: "unauthorized" })
+    await expect(stranger.offerings.list({ urlParams: {} })).rejects.toMatchObject({
+      _tag: "Unauthorized",
+      code: "unauthorized"
+    })
   })
 })

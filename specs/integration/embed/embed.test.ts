@@ -15,11 +15,17 @@ const exercise = async (base: string) => {
     body: JSON.stringify({ name: "Embedded", timezone: "Europe/Amsterdam", currency: "EUR" })
   })
   expect(created.status).toBe(201)
-  const { api_key } = await created.json() as { api_key: { key: string } }
+  const { api_key } = (await created.json()) as { api_key: { key: string } }
   const headers = { authorization: `Bearer ${api_key.key}`, "content-type": "application/json" }
-  const offering = await fetch(`${base}/booking/api/v1/offerings`, { method: "POST", headers, body: JSON.stringify({ name: "Pottery", kind: "class" }) })
+  const offering = await fetch(`${base}/booking/api/v1/offerings`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ name: "Pottery", kind: "class" })
+  })
   expect(offering.status).toBe(201)
-  const listed = await (await fetch(`${base}/booking/api/v1/offerings`, { headers })).json() as { data: Array<{ name: string }> }
+  const listed = (await (await fetch(`${base}/booking/api/v1/offerings`, { headers })).json()) as {
+    data: Array<{ name: string }>
+  }
   expect(listed.data.map((o) => o.name)).toEqual(["Pottery"])
   const tools = await fetch(`${base}/booking/mcp`, {
     method: "POST",
@@ -62,29 +68,59 @@ describe("createEngine mounted in a host app (examples/)", () => {
 describe("createEngine options", () => {
   it("refuses what a person could get wrong, each with one clear message", async () => {
     await expect(createEngine({ publicUrl: "example.com" })).rejects.toThrow(/publicUrl must be/)
-    await expect(createEngine({ publicUrl: "http://x", databaseUrl: "mysql://x" })).rejects.toThrow(/databaseUrl must be a postgres/)
+    await expect(createEngine({ publicUrl: "http://x", databaseUrl: "mysql://x" })).rejects.toThrow(
+      /databaseUrl must be a postgres/
+    )
     await expect(createEngine({ publicUrl: "http://x", adminToken: "short" })).rejects.toThrow(/at least 16/)
     await expect(createEngine({ publicUrl: "http://x", prefix: "booking/" })).rejects.toThrow(/prefix must look like/)
   })
 
   it("sends guest mail through a sender of your own, and stops cleanly", async () => {
     const sent: Array<{ to: string; subject: string }> = []
-    const engine = await createEngine({ publicUrl: "http://127.0.0.1/booking", adminToken: ADMIN, clock: "test", logLevel: "none", sendMail: async (m) => void sent.push({ to: m.to, subject: m.subject }) })
+    const engine = await createEngine({
+      publicUrl: "http://127.0.0.1/booking",
+      adminToken: ADMIN,
+      clock: "test",
+      logLevel: "none",
+      sendMail: async (m) => void sent.push({ to: m.to, subject: m.subject })
+    })
     const { createServer } = await import("node:http")
     const server = createServer((req, res) => engine.handler(req, res))
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
     try {
       const admin = (method: string, path: string, body?: unknown) =>
-        fetch(`${base}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) })
-      const { api_key } = await (await admin("POST", "/orgs", { name: "Mail", timezone: "UTC", currency: "EUR" })).json() as { api_key: { key: string } }
+        fetch(`${base}/admin/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+          ...(body ? { body: JSON.stringify(body) } : {})
+        })
+      const { api_key } = (await (
+        await admin("POST", "/orgs", { name: "Mail", timezone: "UTC", currency: "EUR" })
+      ).json()) as { api_key: { key: string } }
       const call = (method: string, path: string, body?: unknown) =>
-        fetch(`${base}/api/v1${path}`, { method, headers: { authorization: `Bearer ${api_key.key}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) })
-      const offering = await (await call("POST", "/offerings", { name: "Yoga", kind: "class", capacity: 5 })).json() as { id: string }
-      const now = (await (await admin("GET", "/clock")).json() as { now: string }).now
+        fetch(`${base}/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${api_key.key}`, "content-type": "application/json" },
+          ...(body ? { body: JSON.stringify(body) } : {})
+        })
+      const offering = (await (
+        await call("POST", "/offerings", { name: "Yoga", kind: "class", capacity: 5 })
+      ).json()) as { id: string }
+      const now = ((await (await admin("GET", "/clock")).json()) as { now: string }).now
       const startsAt = new Date(Date.parse(now) + 3 * 86_400_000).toISOString()
-      const session = await (await call("POST", "/sessions", { offering_id: offering.id, starts_at: startsAt })).json() as { data: Array<{ id: string }> }
-      expect((await call("POST", "/bookings", { offering_id: offering.id, session_id: session.data[0].id, customer: { email: "ana@example.com", name: "Ana" } })).status).toBe(201)
+      const session = (await (
+        await call("POST", "/sessions", { offering_id: offering.id, starts_at: startsAt })
+      ).json()) as { data: Array<{ id: string }> }
+      expect(
+        (
+          await call("POST", "/bookings", {
+            offering_id: offering.id,
+            session_id: session.data[0].id,
+            customer: { email: "ana@example.com", name: "Ana" }
+          })
+        ).status
+      ).toBe(201)
       for (let i = 0; i < 30 && sent.length === 0; i++) await admin("POST", "/clock", { advance_seconds: 1 })
       expect(sent.map((m) => m.to)).toEqual(["ana@example.com"])
     } finally {

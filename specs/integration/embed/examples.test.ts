@@ -1,10 +1,10 @@
+import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { holdFirstFreeTime } from "../../../examples/assistant.ts"
-import { reserveAndConfirm } from "../../../examples/reseller.ts"
 import { connectAndList } from "../../../examples/connector.ts"
-import { createServer } from "node:net"
+import { reserveAndConfirm } from "../../../examples/reseller.ts"
 import { startApp, type TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, ok } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, ok } from "../bookings/helpers.ts"
 
 // The README's runnable examples, run against the engine as a newcomer would.
 let app: TestApp
@@ -35,7 +35,10 @@ describe("examples", () => {
   })
 
   it("examples/reseller.ts reserves and confirms two adults through OCTO with a reseller key", async () => {
-    const rk = ok(await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "reseller", name: "Example reseller" }), 201).key
+    const rk = ok(
+      await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "reseller", name: "Example reseller" }),
+      201
+    ).key
     const booked = await reserveAndConfirm(app.url, rk, { fullName: "Ann Lee", emailAddress: "ann@example.com" })
     expect(booked.status).toBe("CONFIRMED")
     const listed = ok(await org.call("GET", "/bookings?status=confirmed")).data
@@ -50,6 +53,8 @@ describe("examples", () => {
     const apps = ok(await org.call("GET", "/oauth_apps")).data
     expect(apps.map((a: { client_name: string }) => a.client_name)).toContain("Example connector")
     // Without an owner's key nothing is signed in: the consent page refuses and the example says so.
-    await expect(connectAndList(app.url, { approveWith: "bk_live_not_a_key", log: () => {} })).rejects.toThrow(/consent page refused/)
+    await expect(connectAndList(app.url, { approveWith: "bk_live_not_a_key", log: () => {} })).rejects.toThrow(
+      /consent page refused/
+    )
   })
 })

@@ -16,12 +16,23 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 let files: ReadonlyArray<string> = []
 
 beforeAll(async () => {
-  const built = ["dist/index.mjs", "dist/sdk.mjs", "dist/client.mjs", "dist/server.mjs", "dist/types/client.d.ts", "dist/types/index.d.ts"]
+  const built = [
+    "dist/index.mjs",
+    "dist/sdk.mjs",
+    "dist/client.mjs",
+    "dist/server.mjs",
+    "dist/types/client.d.ts",
+    "dist/types/index.d.ts"
+  ]
   if (!built.every((f) => existsSync(join(root, f)))) {
     await run("node", ["scripts/build.mjs"], { cwd: root, timeout: 120_000 })
     await run("npx", ["tsc", "-p", "tsconfig.types.json"], { cwd: root, timeout: 120_000 })
   }
-  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })
+  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: root,
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024
+  })
   const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>
   files = packed.files.map((f) => f.path)
 }, 280_000)
@@ -34,7 +45,13 @@ describe("npm pack", () => {
     }
     expect(files).toContain("dist/client.mjs")
     expect(files).toContain("dist/types/client.d.ts")
-    expect(files.filter((f) => /^dist\/[^/]+\.mjs$/.test(f)).sort()).toEqual(["dist/cli.mjs", "dist/client.mjs", "dist/index.mjs", "dist/sdk.mjs", "dist/server.mjs"])
+    expect(files.filter((f) => /^dist\/[^/]+\.mjs$/.test(f)).sort()).toEqual([
+      "dist/cli.mjs",
+      "dist/client.mjs",
+      "dist/index.mjs",
+      "dist/sdk.mjs",
+      "dist/server.mjs"
+    ])
     for (const bin of Object.values(pkg.bin)) expect(files).toContain(bin.replace(/^\.\//, ""))
     expect(files).toContain("README.md")
     expect(files).toContain("LICENSE")
@@ -44,7 +61,11 @@ describe("npm pack", () => {
 
   it("leaves out tests, benches, local data, sources outside dist and node_modules", () => {
     expect(files.length).toBeGreaterThan(10)
-    const out = files.filter((f) => /^(specs|bench|\.data|node_modules|engine|adapters|transports|widget|scripts)\//.test(f) || /(^|\/)\.data(-[^/]*)?\//.test(f))
+    const out = files.filter(
+      (f) =>
+        /^(specs|bench|\.data|node_modules|engine|adapters|transports|widget|scripts)\//.test(f) ||
+        /(^|\/)\.data(-[^/]*)?\//.test(f)
+    )
     expect(out).toEqual([])
     expect(files.filter((f) => /\.test\.ts$/.test(f))).toEqual([])
   })

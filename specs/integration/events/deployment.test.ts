@@ -7,13 +7,26 @@ import { runEngine } from "../../support/engine.ts"
 // The deployment id (engine/store/deployment.ts) on the run's database, Postgres or PGlite; the bus is not needed.
 
 const row = async (app: TestApp) =>
-  (await sql(app, (s) => s<{ id: string; mine: boolean; n: number }>`
+  (
+    await sql(
+      app,
+      (s) => s<{ id: string; mine: boolean; n: number }>`
     select d.id, d.origin = deployment_origin() as mine,
       (select count(*)::int from deployment) as n
-    from deployment d`))[0]
+    from deployment d`
+    )
+  )[0]
 
-const claim = (app: TestApp) => runEngine(app, Effect.flatMap(Deployment, (d) => d.claim))
-const renew = (app: TestApp, stale: string) => runEngine(app, Effect.flatMap(Deployment, (d) => d.renew(stale)))
+const claim = (app: TestApp) =>
+  runEngine(
+    app,
+    Effect.flatMap(Deployment, (d) => d.claim)
+  )
+const renew = (app: TestApp, stale: string) =>
+  runEngine(
+    app,
+    Effect.flatMap(Deployment, (d) => d.renew(stale))
+  )
 
 describe("deployment id", () => {
   let app: TestApp
@@ -23,9 +36,12 @@ describe("deployment id", () => {
   afterAll(() => app.close())
 
   it("is made on start, for this database, one row; a second claim keeps it", async () => {
-    const [{ origin, oid }] = await sql(app, (s) => s<{ origin: string; oid: string }>`
+    const [{ origin, oid }] = await sql(
+      app,
+      (s) => s<{ origin: string; oid: string }>`
       select deployment_origin() as origin,
-        (select oid::text from pg_database where datname = current_database()) as oid`)
+        (select oid::text from pg_database where datname = current_database()) as oid`
+    )
     expect(origin).toMatch(new RegExp(`^\\d+/[0-9A-F]{8}/${oid}$`)) // cluster / timeline / database
     const first = await row(app)
     expect(first).toMatchObject({ mine: true, n: 1 })

@@ -1,5 +1,5 @@
-import { Option } from "effect"
 import { randomInt } from "node:crypto"
+import { Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { natsReachable, natsUrl, readStream } from "../../support/nats.ts"
@@ -24,8 +24,9 @@ const sameNextIds = async (apps: ReadonlyArray<TestApp>) => {
 
 const twoApps = async () => {
   const a = await startApp({ natsUrl: Option.some(natsUrl) })
-  const b = await startApp({ natsUrl: Option.some(natsUrl) })
-    .catch(async (e: unknown) => (await a.close(), Promise.reject(e)))
+  const b = await startApp({ natsUrl: Option.some(natsUrl) }).catch(
+    async (e: unknown) => (await a.close(), Promise.reject(e))
+  )
   return { a, b, close: () => Promise.all([a.close(), b.close()]) }
 }
 
@@ -81,12 +82,12 @@ describe("deployments sharing one NATS stream", () => {
       expect(await deploymentOf(a)).toBe(depA)
       const inB = (await orgEvents(b, orgB.id)).slice(-30).map((e) => e.id)
       expect(inB).toEqual(ids(await orgEvents(a, orgA.id)).slice(-30)) // the premise: the same ids
-      const storedB = (await readStream(natsUrl, `events.${orgB.id}.>`))
-        .filter((m) => m.event.type === "booking.confirmed")
+      const storedB = (await readStream(natsUrl, `events.${orgB.id}.>`)).filter(
+        (m) => m.event.type === "booking.confirmed"
+      )
       expect(storedB.map((m) => m.event.id)).toEqual(inB)
       expect(storedB.map((m) => m.msgId)).toEqual(inB.map((id) => `${depB}:${id}`))
-      const storedA = (await readStream(natsUrl, `events.${orgA.id}.>`))
-        .filter((m) => m.event.type === "booking.held")
+      const storedA = (await readStream(natsUrl, `events.${orgA.id}.>`)).filter((m) => m.event.type === "booking.held")
       expect(storedA.map((m) => m.msgId)).toEqual(inB.map((id) => `${depA}:${id}`))
     } finally {
       await close()

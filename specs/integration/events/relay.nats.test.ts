@@ -15,27 +15,30 @@ describe("relay with JetStream", () => {
     expect(reachable, `NATS at ${natsUrl} is unreachable (NATS_URL is set, so it must answer)`).toBe(true)
   })
 
-  it("publishes subject events.<org>.<type> with Nats-Msg-Id <deployment>:<event id>; a lost progress save " +
-    "re-publishes and JetStream dedupes", async () => {
-    const app = await startApp({ natsUrl: Option.some(natsUrl) })
-    try {
-      const org = await app.newOrg()
-      await commitEvents(app, org.id, "booking.held", 20, 4)
-      await waitFor(allRelayed(app, org.id), 60_000, "relayed")
-      await sql(app, (s) => s`insert into relay_queue (event_id) select id from events where org_id = ${org.id}`) // as if the process died before saving
-      await waitFor(allRelayed(app, org.id), 60_000, "relayed again")
-      const stored = await readStream(natsUrl, `events.${org.id}.>`)
-      const expected = ids(await orgEvents(app, org.id))
-      const [deployment] = await sql(app, (s) => s<{ id: string }>`select id from deployment`)
-      expect(stored.map((m) => m.event.id)).toEqual(expected)
-      expect(stored.map((m) => m.msgId)).toEqual(expected.map((id) => `${deployment.id}:${id}`))
-      expect(stored.every((m) => m.event.deployment === deployment.id)).toBe(true)
-      expect(stored.every((m) => m.subject === `events.${org.id}.booking.held`)).toBe(true)
-      expect(increasing(stored.map((m) => m.seq))).toBe(true)
-    } finally {
-      await app.close()
+  it(
+    "publishes subject events.<org>.<type> with Nats-Msg-Id <deployment>:<event id>; a lost progress save " +
+      "re-publishes and JetStream dedupes",
+    async () => {
+      const app = await startApp({ natsUrl: Option.some(natsUrl) })
+      try {
+        const org = await app.newOrg()
+        await commitEvents(app, org.id, "booking.held", 20, 4)
+        await waitFor(allRelayed(app, org.id), 60_000, "relayed")
+        await sql(app, (s) => s`insert into relay_queue (event_id) select id from events where org_id = ${org.id}`) // as if the process died before saving
+        await waitFor(allRelayed(app, org.id), 60_000, "relayed again")
+        const stored = await readStream(natsUrl, `events.${org.id}.>`)
+        const expected = ids(await orgEvents(app, org.id))
+        const [deployment] = await sql(app, (s) => s<{ id: string }>`select id from deployment`)
+        expect(stored.map((m) => m.event.id)).toEqual(expected)
+        expect(stored.map((m) => m.msgId)).toEqual(expected.map((id) => `${deployment.id}:${id}`))
+        expect(stored.every((m) => m.event.deployment === deployment.id)).toBe(true)
+        expect(stored.every((m) => m.subject === `events.${org.id}.booking.held`)).toBe(true)
+        expect(increasing(stored.map((m) => m.seq))).toBe(true)
+      } finally {
+        await app.close()
+      }
     }
-  })
+  )
 
   it("survives a NATS outage: events wait, webhooks still go out, the relay catches up with nothing lost", async () => {
     const nats = await startPrivateNats()

@@ -1,5 +1,5 @@
-import { Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { startApp } from "../../support/app.ts"
 import { dropTestDatabase } from "../../support/database.ts"
@@ -23,7 +23,10 @@ describe("relay with JetStream from two engines (Postgres)", () => {
     const second = await startApp({ natsUrl: Option.some(natsUrl) }, { database })
     try {
       const org = await first.newOrg()
-      await Promise.all([commitEvents(first, org.id, "booking.confirmed", 250, 5), commitEvents(second, org.id, "booking.confirmed", 250, 5)])
+      await Promise.all([
+        commitEvents(first, org.id, "booking.confirmed", 250, 5),
+        commitEvents(second, org.id, "booking.confirmed", 250, 5)
+      ])
       await waitFor(allRelayed(first, org.id), 60_000, "relayed by two instances")
       await first.close()
       await commitEvents(second, org.id, "booking.cancelled", 100, 5)

@@ -17,14 +17,18 @@ import { allRelayed, ids, orgEvents } from "./helpers.ts"
 const listen = async (app: TestApp, orgId: string, count: number) => {
   const warm = await app.newOrg()
   let live = false
-  const seen = runEngine(app, Effect.flatMap(EventBus, (bus) =>
-    bus.subscribe.pipe(
-      Stream.tap((e) => Effect.sync(() => void (e.org_id === warm.id && (live = true)))),
-      Stream.filter((e) => e.org_id === orgId),
-      Stream.take(count),
-      Stream.runCollect,
-      Effect.timeout("60 seconds")
-    ))).then(Chunk.toReadonlyArray)
+  const seen = runEngine(
+    app,
+    Effect.flatMap(EventBus, (bus) =>
+      bus.subscribe.pipe(
+        Stream.tap((e) => Effect.sync(() => void (e.org_id === warm.id && (live = true)))),
+        Stream.filter((e) => e.org_id === orgId),
+        Stream.take(count),
+        Stream.runCollect,
+        Effect.timeout("60 seconds")
+      )
+    )
+  ).then(Chunk.toReadonlyArray)
   const until = Date.now() + 60_000
   while (!live) {
     if (Date.now() > until) throw new Error("timed out waiting for the bus subscription")
@@ -48,7 +52,12 @@ describe("relay (outbox -> bus)", () => {
     const received = await seen
     const stored = await orgEvents(app, org.id)
     expect(received.map((e) => e.id)).toEqual(ids(stored))
-    expect(received[0]).toMatchObject({ org_id: org.id, type: "booking.confirmed", data: { n: expect.any(Number) }, created_at: expect.any(String) })
+    expect(received[0]).toMatchObject({
+      org_id: org.id,
+      type: "booking.confirmed",
+      data: { n: expect.any(Number) },
+      created_at: expect.any(String)
+    })
     await waitFor(allRelayed(app, org.id), 60_000, "off the relay queue")
   })
 
@@ -65,7 +74,8 @@ describe("relay (outbox -> bus)", () => {
           s`insert into events ${s.insert({ id: reserved, org_id: a.id, type: "org.updated", data: JSON.stringify({ late: true }), created_at: new Date() })}`,
           s`insert into relay_queue (event_id) values (${reserved})` // as every writer of events does, in its transaction
         )
-      ).pipe(s.withTransaction))
+      ).pipe(s.withTransaction)
+    )
     expect((await seen).map((e) => e.id)).toEqual([reserved])
     await waitFor(allRelayed(app, a.id), 60_000, "late event relayed")
   })

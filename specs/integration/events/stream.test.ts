@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, guest, ok, startPinned } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, guest, ok, startPinned } from "../bookings/helpers.ts"
 
 let app: TestApp
 let org: BookingsOrg
@@ -12,12 +12,19 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-interface Sse { id: number; event: string; data: { id: number; type: string; data: unknown } }
+interface Sse {
+  id: number
+  event: string
+  data: { id: number; type: string; data: unknown }
+}
 
 /** An SSE client over fetch: collects events as they arrive. */
 const open = async (key: string, query = "", headers: Record<string, string> = {}) => {
   const ac = new AbortController()
-  const res = await fetch(`${app.url}/api/v1/events/stream${query}`, { headers: { authorization: `Bearer ${key}`, ...headers }, signal: ac.signal })
+  const res = await fetch(`${app.url}/api/v1/events/stream${query}`, {
+    headers: { authorization: `Bearer ${key}`, ...headers },
+    signal: ac.signal
+  })
   const events: Sse[] = []
   let buffer = ""
   const reading = (async () => {
@@ -32,11 +39,18 @@ const open = async (key: string, query = "", headers: Record<string, string> = {
         while ((cut = buffer.indexOf("\n\n")) !== -1) {
           const block = buffer.slice(0, cut)
           buffer = buffer.slice(cut + 2)
-          const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2)
-          if (field("data") !== undefined) events.push({ id: Number(field("id")), event: field("event")!, data: JSON.parse(field("data")!) })
+          const field = (name: string) =>
+            block
+              .split("\n")
+              .find((l) => l.startsWith(`${name}: `))
+              ?.slice(name.length + 2)
+          if (field("data") !== undefined)
+            events.push({ id: Number(field("id")), event: field("event")!, data: JSON.parse(field("data")!) })
         }
       }
-    } catch { /* aborted */ }
+    } catch {
+      /* aborted */
+    }
   })()
   const until = async (n: number) => {
     for (let i = 0; i < 100 && events.length < n; i++) {
@@ -59,7 +73,9 @@ describe("GET /api/v1/events/stream (Server-Sent Events)", () => {
     await other.classWithSession({ name: "Elsewhere" })
     const seen = await s.until(4)
     await s.close()
-    expect(seen.map((e) => e.event)).toEqual(expect.arrayContaining(["offering.created", "session.created", "booking.confirmed"]))
+    expect(seen.map((e) => e.event)).toEqual(
+      expect.arrayContaining(["offering.created", "session.created", "booking.confirmed"])
+    )
     expect(seen.every((e) => e.id === e.data.id && e.event === e.data.type)).toBe(true)
     expect(seen.map((e) => e.id)).toEqual([...seen.map((e) => e.id)].sort((a, b) => a - b))
     const feed = ok(await org.call("GET", `/events?after=${start}`)).data.map((e: { id: number }) => e.id)
@@ -89,10 +105,20 @@ describe("GET /api/v1/events/stream (Server-Sent Events)", () => {
   it("refuses a missing or publishable key (401) and a bad type or Last-Event-ID (400)", async () => {
     expect((await fetch(`${app.url}/api/v1/events/stream`)).status).toBe(401)
     const pk = ok(await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable" }), 201).key
-    expect((await fetch(`${app.url}/api/v1/events/stream`, { headers: { authorization: `Bearer ${pk}` } })).status).toBe(401)
-    const bad = await fetch(`${app.url}/api/v1/events/stream?type=nope`, { headers: { authorization: `Bearer ${org.key}` } })
+    expect(
+      (await fetch(`${app.url}/api/v1/events/stream`, { headers: { authorization: `Bearer ${pk}` } })).status
+    ).toBe(401)
+    const bad = await fetch(`${app.url}/api/v1/events/stream?type=nope`, {
+      headers: { authorization: `Bearer ${org.key}` }
+    })
     expect(bad.status).toBe(400)
     expect((await bad.json()).error.code).toBe("invalid_query")
-    expect((await fetch(`${app.url}/api/v1/events/stream`, { headers: { authorization: `Bearer ${org.key}`, "last-event-id": "x1" } })).status).toBe(400)
+    expect(
+      (
+        await fetch(`${app.url}/api/v1/events/stream`, {
+          headers: { authorization: `Bearer ${org.key}`, "last-event-id": "x1" }
+        })
+      ).status
+    ).toBe(400)
   })
 })

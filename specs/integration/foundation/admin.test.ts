@@ -72,8 +72,15 @@ describe("admin orgs", () => {
         updated_at: null
       },
       api_key: {
-        id: expect.any(String), key: expect.stringMatching(/^bk_live_/), prefix: expect.stringMatching(/^bk_live_/), name: null,
-        user_id: null, role: "owner", kind: "secret", created_at: now, revoked_at: null
+        id: expect.any(String),
+        key: expect.stringMatching(/^bk_live_/),
+        prefix: expect.stringMatching(/^bk_live_/),
+        name: null,
+        user_id: null,
+        role: "owner",
+        kind: "secret",
+        created_at: now,
+        revoked_at: null
       }
     })
     expect(res.body.api_key.prefix).toBe(res.body.api_key.key.slice(0, 12))
@@ -84,7 +91,11 @@ describe("admin orgs", () => {
 
   it.each([
     ["JPY has no minor units", { currency: "JPY" }, { currency: "JPY", currency_minor_units: 1 }],
-    ["USD has cents", { currency: "USD", timezone: "America/New_York" }, { currency: "USD", currency_minor_units: 100, timezone: "America/New_York" }],
+    [
+      "USD has cents",
+      { currency: "USD", timezone: "America/New_York" },
+      { currency: "USD", currency_minor_units: 100, timezone: "America/New_York" }
+    ],
     ["UTC is a zone", { timezone: "UTC" }, { timezone: "UTC" }],
     ["a zone is stored in its canonical spelling", { timezone: "europe/amsterdam" }, { timezone: "Europe/Amsterdam" }],
     ["plan is kept", { plan: "growth" }, { plan: "growth" }]
@@ -122,7 +133,12 @@ describe("admin orgs", () => {
     const org = await app.newOrg()
     const res = await app.admin("POST", `/orgs/${org.id}/api_keys`)
     expect(res.status).toBe(201)
-    expect(res.body).toMatchObject({ id: expect.any(String), key: expect.stringMatching(/^bk_live_/), role: "owner", revoked_at: null })
+    expect(res.body).toMatchObject({
+      id: expect.any(String),
+      key: expect.stringMatching(/^bk_live_/),
+      role: "owner",
+      revoked_at: null
+    })
     expect(res.body.key).not.toBe(org.key)
     expect((await app.call(res.body.key, "GET", "/api/v1/org")).body.id).toBe(org.id)
     expectError(await app.admin("POST", `/orgs/${UNKNOWN_ID}/api_keys`), 404, "not_found")
@@ -144,7 +160,11 @@ describe("admin orgs", () => {
 describe("admin members", () => {
   it("adds members to the team, each a member.joined event", async () => {
     const org = await app.newOrg()
-    const owner = await app.admin("POST", `/orgs/${org.id}/members`, { email: "Ana@Surf.test", name: "Ana", role: "owner" })
+    const owner = await app.admin("POST", `/orgs/${org.id}/members`, {
+      email: "Ana@Surf.test",
+      name: "Ana",
+      role: "owner"
+    })
     expect(owner.status).toBe(201)
     expect(owner.body).toEqual({ user_id: expect.any(String), email: "ana@surf.test", name: "Ana", role: "owner" })
     const staff = await app.admin("POST", `/orgs/${org.id}/members`, { email: "bo@surf.test", role: "staff" })
@@ -162,7 +182,11 @@ describe("admin members", () => {
     const a = await app.newOrg()
     const b = await app.newOrg()
     expect((await app.admin("POST", `/orgs/${a.id}/members`, { email: "sam@x.test", role: "staff" })).status).toBe(201)
-    expectError(await app.admin("POST", `/orgs/${a.id}/members`, { email: "SAM@x.test", role: "owner" }), 409, "member_exists")
+    expectError(
+      await app.admin("POST", `/orgs/${a.id}/members`, { email: "SAM@x.test", role: "owner" }),
+      409,
+      "member_exists"
+    )
     expect((await app.admin("POST", `/orgs/${b.id}/members`, { email: "sam@x.test", role: "staff" })).status).toBe(201)
     expect((await app.call(a.key, "GET", "/api/v1/team")).body.data).toHaveLength(1)
   })
@@ -181,7 +205,11 @@ describe("admin members", () => {
   })
 
   it("refuses an unknown org with 404", async () => {
-    expectError(await app.admin("POST", `/orgs/${UNKNOWN_ID}/members`, { email: "a@x.test", role: "staff" }), 404, "not_found")
+    expectError(
+      await app.admin("POST", `/orgs/${UNKNOWN_ID}/members`, { email: "a@x.test", role: "staff" }),
+      404,
+      "not_found"
+    )
   })
 })
 
@@ -222,9 +250,19 @@ describe("admin clock (CLOCK=test)", () => {
 describe("org and waiver through the API", () => {
   it("updates the org's name, time zone and currency, each an org.updated event", async () => {
     const org = await app.newOrg()
-    const res = await app.call(org.key, "PATCH", "/api/v1/org", { name: "New name", timezone: "Asia/Tokyo", currency: "JPY" })
+    const res = await app.call(org.key, "PATCH", "/api/v1/org", {
+      name: "New name",
+      timezone: "Asia/Tokyo",
+      currency: "JPY"
+    })
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ id: org.id, name: "New name", timezone: "Asia/Tokyo", currency: "JPY", currency_minor_units: 1 })
+    expect(res.body).toMatchObject({
+      id: org.id,
+      name: "New name",
+      timezone: "Asia/Tokyo",
+      currency: "JPY",
+      currency_minor_units: 1
+    })
     expect((await app.call(org.key, "GET", "/api/v1/org")).body).toEqual(res.body)
     const events = await allEvents(app, org.key, "org.updated")
     expect(events.map((e) => e.data)).toEqual([res.body])

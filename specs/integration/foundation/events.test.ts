@@ -36,11 +36,17 @@ describe("every change writes its event", () => {
     const api = offerings(app, org.key)
     const created = await api.create({ name: "Kayak", kind: "rental" })
     const updated = (await api.patch(created.id, { price_cents: 2500 })).body
-    const hours = (await api.setHours(created.id, { hours: [{ weekday: 1, start_time: "09:00", end_time: "12:00" }] })).body
+    const hours = (await api.setHours(created.id, { hours: [{ weekday: 1, start_time: "09:00", end_time: "12:00" }] }))
+      .body
     const afterHours = (await api.get(created.id)).body
     await api.remove(created.id)
     const events = await allEvents(app, org.key)
-    expect(events.map((e) => e.type)).toEqual(["offering.created", "offering.updated", "offering.hours_updated", "offering.deleted"])
+    expect(events.map((e) => e.type)).toEqual([
+      "offering.created",
+      "offering.updated",
+      "offering.hours_updated",
+      "offering.deleted"
+    ])
     expect(events[0].data).toEqual(created)
     expect(events[1].data).toEqual(updated)
     expect(events[2].data).toEqual({ ...afterHours, hours: hours.data })
@@ -90,11 +96,11 @@ describe("every change writes its event", () => {
   it("commits an event with its transaction or not at all", async () => {
     const org = await app.newOrg()
     const failed = await engine().runPromiseExit(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const events = yield* Events
         yield* sql.withTransaction(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             yield* events.append(org.id, [{ type: "offering.updated", data: { n: 1 } }])
             return yield* Effect.fail("rolled back")
           })
@@ -103,7 +109,11 @@ describe("every change writes its event", () => {
     )
     expect(failed._tag).toBe("Failure")
     await engine().runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(Effect.flatMap(Events, (events) => events.append(org.id, [{ type: "offering.updated", data: { n: 2 } }]))))
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql.withTransaction(
+          Effect.flatMap(Events, (events) => events.append(org.id, [{ type: "offering.updated", data: { n: 2 } }]))
+        )
+      )
     )
     expect((await allEvents(app, org.key)).map((e) => e.data)).toEqual([{ n: 2 }])
   })
@@ -181,7 +191,9 @@ describe("events.list", () => {
     expect((await page(org.key, "?type=waiver.updated")).data).toHaveLength(1)
     expect(await page(org.key, "?type=booking.confirmed&after=0")).toEqual({ data: [], next_after: 0 })
     const filtered = await page(org.key, "?type=offering.created&limit=1")
-    expect((await page(org.key, `?type=offering.created&after=${filtered.next_after}`)).data.map((e) => e.data.name)).toEqual(["B"])
+    expect(
+      (await page(org.key, `?type=offering.created&after=${filtered.next_after}`)).data.map((e) => e.data.name)
+    ).toEqual(["B"])
   })
 
   it("serves newest first with order=desc; next_after is the newest served", async () => {
@@ -205,21 +217,23 @@ describe("events.list", () => {
     const millis = (max: number) => Effect.sleep(`${Math.floor(Math.random() * max)} millis`)
     // Staggered starts keep the poller reading while some transactions are open and others have committed.
     const writer = (n: number) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const events = yield* Events
         yield* millis(1000)
         yield* sql.withTransaction(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             yield* events.append(org.id, [{ type: "offering.updated", data: { n } }])
             yield* millis(50)
           })
         )
       })
     let done = false
-    const writers = Promise.all(Array.from({ length: WRITERS }, (_, n) => engine().runPromise(writer(n)))).finally(() => {
-      done = true
-    })
+    const writers = Promise.all(Array.from({ length: WRITERS }, (_, n) => engine().runPromise(writer(n)))).finally(
+      () => {
+        done = true
+      }
+    )
     const seen: number[] = []
     let after = 0
     const poll = async () => {
@@ -234,7 +248,9 @@ describe("events.list", () => {
     while (!done) polls += (await poll(), 1)
     await writers
     expect(polls).toBeGreaterThan(1)
-    while ((await poll()) > 0) { /* drain */ }
+    while ((await poll()) > 0) {
+      /* drain */
+    }
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: WRITERS }, (_, n) => n))
   })
 
@@ -245,13 +261,23 @@ describe("events.list", () => {
     let release!: () => void
     const released = new Promise<void>((resolve) => (release = resolve))
     const append = (n: number, hold: Effect.Effect<void>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const events = yield* Events
-        yield* sql.withTransaction(Effect.zipRight(events.append(org.id, [{ type: "offering.updated", data: { n } }]), hold))
+        yield* sql.withTransaction(
+          Effect.zipRight(events.append(org.id, [{ type: "offering.updated", data: { n } }]), hold)
+        )
       })
     // First: appends (lower id), then stays open until released.
-    const first = engine().runPromise(append(1, Effect.zipRight(Effect.sync(() => appended()), Effect.promise(() => released))))
+    const first = engine().runPromise(
+      append(
+        1,
+        Effect.zipRight(
+          Effect.sync(() => appended()),
+          Effect.promise(() => released)
+        )
+      )
+    )
     await isAppended
     // Second: appends after it and commits at once, unless it must wait for the first.
     const second = engine().runPromise(append(2, Effect.void))

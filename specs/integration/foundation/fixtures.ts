@@ -50,11 +50,20 @@ export const allEvents = async (app: TestApp, key: string, type?: string) => {
 /** An MCP client connected to the app's /mcp with an API key. */
 export const mcpClient = async (app: TestApp, key: string) => {
   const client = new Client({ name: "foundation-tests", version: "1.0.0" })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } }
+    })
+  )
   const call = async (name: string, args: Json = {}) => {
     const res = await client.callTool({ name, arguments: args })
     const content = res.content as Array<{ type: string; text: string }>
-    return { isError: res.isError === true, text: content[0].text, json: JSON.parse(content[0].text), structured: res.structuredContent as any }
+    return {
+      isError: res.isError === true,
+      text: content[0].text,
+      json: JSON.parse(content[0].text),
+      structured: res.structuredContent as any
+    }
   }
   return { client, call, close: () => client.close() }
 }

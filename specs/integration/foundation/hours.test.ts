@@ -8,7 +8,11 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const DEFAULT_HOURS = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time: "09:00:00", end_time: "17:00:00" }))
+const DEFAULT_HOURS = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
+  weekday,
+  start_time: "09:00:00",
+  end_time: "17:00:00"
+}))
 
 /** An org with a rental (weekly hours from the start) and the offerings client. */
 const rental = async () => {
@@ -47,10 +51,20 @@ describe("offerings.set_hours", () => {
   it("replaces a rental's hours, normalized to HH:MM:SS and sorted", async () => {
     const { api, offering } = await rental()
     const res = await api.setHours(offering.id, {
-      hours: [entry(6, "10:00", "24:00"), entry(1, "13:30:00", "17:00"), entry(1, "00:00", "12:00:00"), entry(0, "08:15", "08:20")]
+      hours: [
+        entry(6, "10:00", "24:00"),
+        entry(1, "13:30:00", "17:00"),
+        entry(1, "00:00", "12:00:00"),
+        entry(0, "08:15", "08:20")
+      ]
     })
     expect(res.status).toBe(200)
-    const expected = [entry(0, "08:15:00", "08:20:00"), entry(1, "00:00:00", "12:00:00"), entry(1, "13:30:00", "17:00:00"), entry(6, "10:00:00", "24:00:00")]
+    const expected = [
+      entry(0, "08:15:00", "08:20:00"),
+      entry(1, "00:00:00", "12:00:00"),
+      entry(1, "13:30:00", "17:00:00"),
+      entry(6, "10:00:00", "24:00:00")
+    ]
     expect(res.body).toEqual({ data: expected })
     expect((await api.getHours(offering.id)).body).toEqual({ data: expected })
   })
@@ -70,7 +84,14 @@ describe("offerings.set_hours", () => {
 
   it("accepts 50 entries and refuses 51 with 400 invalid_hours", async () => {
     const { api, offering } = await rental()
-    const many = (n: number) => Array.from({ length: n }, (_, i) => entry(i % 7, `${String(Math.floor(i / 7)).padStart(2, "0")}:00`, `${String(Math.floor(i / 7)).padStart(2, "0")}:30`))
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        entry(
+          i % 7,
+          `${String(Math.floor(i / 7)).padStart(2, "0")}:00`,
+          `${String(Math.floor(i / 7)).padStart(2, "0")}:30`
+        )
+      )
     const fifty = await api.setHours(offering.id, { hours: many(50) })
     expect(fifty.status).toBe(200)
     expect(fifty.body.data).toHaveLength(50)
@@ -99,7 +120,7 @@ describe("offerings.set_hours", () => {
     ["weekday -1", [entry(-1, "09:00", "10:00")]],
     ["weekday 7", [entry(7, "09:00", "10:00")]],
     ["weekday 1.5", [entry(1.5, "09:00", "10:00")]],
-    ["weekday \"1\"", [{ weekday: "1", start_time: "09:00", end_time: "10:00" }]],
+    ['weekday "1"', [{ weekday: "1", start_time: "09:00", end_time: "10:00" }]],
     ["seconds other than 00", [entry(1, "09:00:30", "10:00")]],
     ["a one-digit hour", [entry(1, "9:00", "10:00")]],
     ["no colon", [entry(1, "0900", "1000")]],
@@ -141,7 +162,11 @@ describe("offerings.set_hours", () => {
 
   it("refuses malformed JSON with 400 invalid_json", async () => {
     const { org, offering } = await rental()
-    expectError(await app.call(org.key, "PUT", `/api/v1/offerings/${offering.id}/hours`, "{\"hours\": ["), 400, "invalid_json")
+    expectError(
+      await app.call(org.key, "PUT", `/api/v1/offerings/${offering.id}/hours`, '{"hours": ['),
+      400,
+      "invalid_json"
+    )
   })
 
   it("writes offering.hours_updated with the offering and its new hours", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { usingPostgres } from "../../support/database.ts"
 import { startApp, type TestApp } from "../../support/app.ts"
+import { usingPostgres } from "../../support/database.ts"
 import { allEvents, chars, expectError, offerings } from "./fixtures.ts"
 
 let app: TestApp

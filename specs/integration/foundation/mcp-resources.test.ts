@@ -28,7 +28,7 @@ const reachableDefs = (schema: any): Set<string> => {
       for (const [k, v] of Object.entries(node)) {
         if (k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")) {
           const name = v.slice("#/$defs/".length)
-          if (!found.has(name)) (found.add(name), walk(schema.$defs?.[name]))
+          if (!found.has(name)) found.add(name), walk(schema.$defs?.[name])
         } else if (k !== "$defs") walk(v)
       }
     }
@@ -43,7 +43,7 @@ const operation = (name: string) => {
   }
   throw new Error(`no operation for ${name}`)
 }
-const component = (schema: any) => schema?.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema
+const component = (schema: any) => (schema?.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema)
 
 const classWithSession = async (key: string) => {
   const { body: o } = await app.call(key, "POST", "/api/v1/offerings", { name: "Yoga", kind: "class", capacity: 5 })
@@ -53,7 +53,12 @@ const classWithSession = async (key: string) => {
   return { offering: o, session: s.data[0] }
 }
 const book = async (key: string, offering: Json, session: Json, n = 1) => {
-  const res = await app.call(key, "POST", "/api/v1/bookings", { offering_id: offering.id, session_id: session.id, quantity: 1, customer: { email: `g${n}@example.com`, name: `Guest ${n}` } })
+  const res = await app.call(key, "POST", "/api/v1/bookings", {
+    offering_id: offering.id,
+    session_id: session.id,
+    quantity: 1,
+    customer: { email: `g${n}@example.com`, name: `Guest ${n}` }
+  })
   expect(res.status).toBe(201)
   return res.body
 }
@@ -61,7 +66,10 @@ const book = async (key: string, offering: Json, session: Json, n = 1) => {
 const textOf = (content: { text?: unknown } | object) => String((content as { text?: unknown }).text)
 
 const mcpError = async (p: Promise<unknown>) => {
-  const e = await p.then(() => undefined, (e) => e)
+  const e = await p.then(
+    () => undefined,
+    (e) => e
+  )
   expect(e).toBeInstanceOf(McpError)
   return e as McpError
 }
@@ -84,7 +92,8 @@ describe("MCP tools carry the contract's descriptions and output schemas", () =>
         }
         const body = component(op.requestBody?.content?.["application/json"]?.schema)
         for (const [name, s] of Object.entries<any>(body?.properties ?? {})) {
-          if (s.description !== undefined) (expect(props[name]?.description, `${t.name}.${name}`).toBe(s.description), compared++)
+          if (s.description !== undefined)
+            expect(props[name]?.description, `${t.name}.${name}`).toBe(s.description), compared++
         }
       }
       expect(compared).toBeGreaterThan(50)
@@ -105,7 +114,10 @@ describe("MCP tools carry the contract's descriptions and output schemas", () =>
         for (const schema of [t.inputSchema, t.outputSchema] as any[]) {
           const defs = Object.keys(schema.$defs ?? {})
           const used = reachableDefs(schema)
-          expect(defs.filter((d) => !used.has(d)), t.name).toEqual([])
+          expect(
+            defs.filter((d) => !used.has(d)),
+            t.name
+          ).toEqual([])
           for (const d of used) expect(schema.$defs?.[d], `${t.name}: ${d}`).toBeDefined()
           if (schema.$defs !== undefined) expect(defs.length, t.name).toBeGreaterThan(0)
         }
@@ -128,13 +140,29 @@ describe("MCP tools carry the contract's descriptions and output schemas", () =>
         expect(res.json).toEqual(res.structured)
         return res.structured
       }
-      const offering = await check("offerings_create", { name: "Yoga", kind: "class", capacity: 4, price_cents: 1500, idempotency_key: "o1" })
+      const offering = await check("offerings_create", {
+        name: "Yoga",
+        kind: "class",
+        capacity: 4,
+        price_cents: 1500,
+        idempotency_key: "o1"
+      })
       await check("offerings_get", { id: offering.id })
       await check("offerings_list")
       const now = new Date((await app.admin("GET", "/clock")).body.now)
       const startsAt = new Date(Math.ceil(now.getTime() / 3600000) * 3600000 + 48 * 3600000).toISOString()
-      const sessions = await check("sessions_create", { offering_id: offering.id, starts_at: startsAt, idempotency_key: "s1" })
-      const booking = await check("bookings_create", { offering_id: offering.id, session_id: sessions.data[0].id, quantity: 2, customer: { name: "Ann", email: "ann@example.com" }, idempotency_key: "b1" })
+      const sessions = await check("sessions_create", {
+        offering_id: offering.id,
+        starts_at: startsAt,
+        idempotency_key: "s1"
+      })
+      const booking = await check("bookings_create", {
+        offering_id: offering.id,
+        session_id: sessions.data[0].id,
+        quantity: 2,
+        customer: { name: "Ann", email: "ann@example.com" },
+        idempotency_key: "b1"
+      })
       expect(booking.status).toBe("held")
       await check("bookings_get", { id: booking.id })
       await check("bookings_confirm", { id: booking.id, idempotency_key: "c1" })
@@ -176,7 +204,10 @@ describe("MCP resources", () => {
     const mcp = await mcpClient(app, a.key)
     try {
       const { resourceTemplates } = await mcp.client.listResourceTemplates()
-      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(["booking-engine://bookings/{id}", "booking-engine://offerings/{id}"])
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+        "booking-engine://bookings/{id}",
+        "booking-engine://offerings/{id}"
+      ])
       const { resources } = await mcp.client.listResources()
       expect(resources.map((r) => r.uri)).toEqual(["booking-engine://events", `booking-engine://offerings/${mine.id}`])
       expect(resources[1].name).toBe("Mine")
@@ -199,17 +230,25 @@ describe("MCP resources", () => {
         expect(contents[0]).toMatchObject({ uri, mimeType: "application/json" })
         return JSON.parse(textOf(contents[0]))
       }
-      expect(await read(mcp.client, `booking-engine://offerings/${offering.id}`)).toEqual((await app.call(a.key, "GET", `/api/v1/offerings/${offering.id}`)).body)
-      expect(await read(mcp.client, `booking-engine://bookings/${booking.id}`)).toEqual((await app.call(a.key, "GET", `/api/v1/bookings/${booking.id}`)).body)
+      expect(await read(mcp.client, `booking-engine://offerings/${offering.id}`)).toEqual(
+        (await app.call(a.key, "GET", `/api/v1/offerings/${offering.id}`)).body
+      )
+      expect(await read(mcp.client, `booking-engine://bookings/${booking.id}`)).toEqual(
+        (await app.call(a.key, "GET", `/api/v1/bookings/${booking.id}`)).body
+      )
       // Another org's ids are not found, never data; nor are unknown ids and addresses.
       for (const uri of [`booking-engine://offerings/${offering.id}`, `booking-engine://bookings/${booking.id}`]) {
         const e = await mcpError(other.client.readResource({ uri }))
         expect(e.code, uri).toBe(-32002)
         expect(JSON.stringify(e)).not.toContain("Guest 1")
       }
-      expect((await mcpError(mcp.client.readResource({ uri: `booking-engine://bookings/${UNKNOWN_ID}` }))).code).toBe(-32002)
+      expect((await mcpError(mcp.client.readResource({ uri: `booking-engine://bookings/${UNKNOWN_ID}` }))).code).toBe(
+        -32002
+      )
       expect((await mcpError(mcp.client.readResource({ uri: "booking-engine://customers/x" }))).code).toBe(-32002)
-      expect((await mcpError(mcp.client.readResource({ uri: "booking-engine://bookings/not-a-uuid" }))).code).toBeLessThan(0)
+      expect(
+        (await mcpError(mcp.client.readResource({ uri: "booking-engine://bookings/not-a-uuid" }))).code
+      ).toBeLessThan(0)
     } finally {
       await mcp.close()
       await other.close()
@@ -242,12 +281,30 @@ describe("MCP prompts", () => {
       const { prompts } = await mcp.client.listPrompts()
       expect(prompts.map((p) => p.name).sort()).toEqual(["book_for_guest", "cancel_session_and_tell_guests"])
       const names = new Set((await mcp.client.listTools()).tools.map((t) => t.name))
-      const booking = await mcp.client.getPrompt({ name: "book_for_guest", arguments: { offering: "Yoga", guest_name: "Ann", guest_email: "ann@example.com", party: "2", when: "next Saturday morning" } })
-      const cancel = await mcp.client.getPrompt({ name: "cancel_session_and_tell_guests", arguments: { session_id: UNKNOWN_ID, reason: "The teacher is ill" } })
-      for (const [res, must] of [[booking, ["offerings_list", "availability_get", "bookings_create"]], [cancel, ["bookings_list", "sessions_cancel", "events_list"]]] as const) {
+      const booking = await mcp.client.getPrompt({
+        name: "book_for_guest",
+        arguments: {
+          offering: "Yoga",
+          guest_name: "Ann",
+          guest_email: "ann@example.com",
+          party: "2",
+          when: "next Saturday morning"
+        }
+      })
+      const cancel = await mcp.client.getPrompt({
+        name: "cancel_session_and_tell_guests",
+        arguments: { session_id: UNKNOWN_ID, reason: "The teacher is ill" }
+      })
+      for (const [res, must] of [
+        [booking, ["offerings_list", "availability_get", "bookings_create"]],
+        [cancel, ["bookings_list", "sessions_cancel", "events_list"]]
+      ] as const) {
         const text = res.messages.map((m) => (m.content as { text: string }).text).join("\n")
         for (const tool of must) expect(text).toContain(tool)
-        for (const m of text.matchAll(/\b((?:offerings|availability|bookings|sessions|events|org|messages|customers)_[a-z_]+)/g)) expect(names.has(m[1]), m[1]).toBe(true)
+        for (const m of text.matchAll(
+          /\b((?:offerings|availability|bookings|sessions|events|org|messages|customers)_[a-z_]+)/g
+        ))
+          expect(names.has(m[1]), m[1]).toBe(true)
       }
       const text = (booking.messages[0].content as { text: string }).text
       expect(text).toContain("ann@example.com")
@@ -264,7 +321,9 @@ describe("MCP prompts", () => {
 describe("MCP sessions and booking subscriptions", () => {
   const connect = async (key: string) => {
     const client = new Client({ name: "subscriber", version: "1.0.0" })
-    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } })
+    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } }
+    })
     await client.connect(transport)
     const updates: string[] = []
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri))
@@ -328,8 +387,18 @@ describe("MCP sessions and booking subscriptions", () => {
       await client.subscribeResource({ uri: `booking-engine://bookings/${booking.id}` })
       // The booking's own events (made before the subscription) may still be on their way and told while the key
       // acts: let them go out first, so only what follows the revocation is counted.
-      expect(await waitForAsync(async () => (await sql(app, (q) => q<{ n: number }>`
-        select count(*)::int as n from relay_queue q join events e on e.id = q.event_id where e.org_id = ${org.id}`))[0].n === 0)).toBe(true)
+      expect(
+        await waitForAsync(
+          async () =>
+            (
+              await sql(
+                app,
+                (q) => q<{ n: number }>`
+        select count(*)::int as n from relay_queue q join events e on e.id = q.event_id where e.org_id = ${org.id}`
+              )
+            )[0].n === 0
+        )
+      ).toBe(true)
       await new Promise((r) => setTimeout(r, 300))
       const before = updates.length
       expect((await app.call(org.key, "DELETE", `/api/v1/api_keys/${made.body.id}`)).status).toBe(200)
@@ -337,7 +406,12 @@ describe("MCP sessions and booking subscriptions", () => {
       expect(await waitFor(() => updates.length > before, 1_500)).toBe(false)
       const res = await fetch(`${app.url}/mcp`, {
         method: "POST",
-        headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": transport.sessionId! },
+        headers: {
+          authorization: `Bearer ${org.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": transport.sessionId!
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
       })
       expect(res.status).toBe(404)
@@ -353,11 +427,18 @@ describe("MCP sessions and booking subscriptions", () => {
     const booking = await book(a.key, offering, session)
     const { client, transport } = await connect(b.key)
     try {
-      expect((await mcpError(client.subscribeResource({ uri: `booking-engine://bookings/${booking.id}` }))).code).toBe(-32002)
+      expect((await mcpError(client.subscribeResource({ uri: `booking-engine://bookings/${booking.id}` }))).code).toBe(
+        -32002
+      )
       // A's key on B's session: no such session for A.
       const res = await fetch(`${app.url}/mcp`, {
         method: "POST",
-        headers: { authorization: `Bearer ${a.key}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": transport.sessionId! },
+        headers: {
+          authorization: `Bearer ${a.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": transport.sessionId!
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
       })
       expect(res.status).toBe(404)
@@ -371,14 +452,26 @@ describe("MCP sessions and booking subscriptions", () => {
     const post = (body: Json, sessionId?: string) =>
       fetch(`${app.url}/mcp`, {
         method: "POST",
-        headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...(sessionId ? { "mcp-session-id": sessionId } : {}) },
+        headers: {
+          authorization: `Bearer ${org.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(sessionId ? { "mcp-session-id": sessionId } : {})
+        },
         body: JSON.stringify(body)
       })
     const listed = await post({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
     expect(listed.status).toBe(200)
     expect(listed.headers.get("mcp-session-id")).toBeNull()
     expect((await listed.json()).result.tools.length).toBeGreaterThan(50)
-    const subscribed = await (await post({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: `booking-engine://bookings/${UNKNOWN_ID}` } })).json()
+    const subscribed = await (
+      await post({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "resources/subscribe",
+        params: { uri: `booking-engine://bookings/${UNKNOWN_ID}` }
+      })
+    ).json()
     expect(subscribed.error.message).toMatch(/session/)
     // A closed session of this instance is 404, so the client starts again.
     const { client, transport } = await connect(org.key)
@@ -394,7 +487,11 @@ describe("toolsets", () => {
     const org = await app.newOrg()
     const connect = async (query: string) => {
       const client = new Client({ name: "toolsets-test", version: "1.0.0" })
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp${query}`), { requestInit: { headers: { Authorization: `Bearer ${org.key}` } } }))
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${app.url}/mcp${query}`), {
+          requestInit: { headers: { Authorization: `Bearer ${org.key}` } }
+        })
+      )
       return client
     }
     const all = await connect("")
@@ -404,7 +501,12 @@ describe("toolsets", () => {
     const listed = (await some.listTools()).tools
     expect(listed.length).toBeGreaterThan(5)
     expect(listed.every((t) => t.name.startsWith("bookings_") || t.name.startsWith("availability_"))).toBe(true)
-    expect(listed.map((t) => t.name).sort()).toEqual(every.filter((t) => /^(bookings|availability)_/.test(t.name)).map((t) => t.name).sort())
+    expect(listed.map((t) => t.name).sort()).toEqual(
+      every
+        .filter((t) => /^(bookings|availability)_/.test(t.name))
+        .map((t) => t.name)
+        .sort()
+    )
     expect(JSON.stringify(listed).length).toBeLessThan(JSON.stringify(every).length / 3)
     const refused = await some.callTool({ name: "offerings_list", arguments: {} })
     expect(refused.isError).toBe(true)
@@ -414,11 +516,15 @@ describe("toolsets", () => {
     await some.close()
     const bad = await fetch(`${app.url}/mcp?toolsets=bookings,nope`, {
       method: "POST",
-      headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${org.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream"
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
     })
     expect(bad.status).toBe(400)
-    const body = await bad.json() as { error: { message: string } }
+    const body = (await bad.json()) as { error: { message: string } }
     expect(body.error.message).toContain("unknown toolset nope")
     expect(body.error.message).toContain("bookings")
   })

@@ -13,7 +13,12 @@ describe("NUL characters anywhere in input", () => {
     const org = await app.newOrg()
     const { body: o } = await app.call(org.key, "POST", "/api/v1/offerings", { name: "Kayak", kind: "rental" })
     const cases: Array<[string, string, unknown, string]> = [
-      ["POST", "/api/v1/bookings", { offering_id: o.id, customer: { email: "a@example.com", name: "A\u0000" } }, "invalid_customer"],
+      [
+        "POST",
+        "/api/v1/bookings",
+        { offering_id: o.id, customer: { email: "a@example.com", name: "A\u0000" } },
+        "invalid_customer"
+      ],
       ["POST", "/api/v1/customers", { email: "b@example.com", name: "B", phone: "+31 6\u0000" }, "invalid_phone"],
       ["PATCH", `/api/v1/offerings/${o.id}`, { metadata: { "k\u0000": 1 } }, "invalid_metadata"],
       ["POST", "/api/v1/sessions", { offering_id: o.id, starts_at: "2030-01-01T10:00:00Z\u0000" }, "invalid_starts_at"],

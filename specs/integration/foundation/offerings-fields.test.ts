@@ -29,7 +29,12 @@ const FIELDS: ReadonlyArray<FieldCase> = [
   { field: "capacity", kind: "class", good: [1, 10000], bad: [0, 10001, 2.5, "3", null] },
   { field: "max_per_booking", kind: "appointment", good: [1, 10000], bad: [0, 10001, 1.5, null] },
   { field: "price_cents", kind: "class", good: [0, 1, INT4_MAX], bad: [-1, 0.5, "100", null, INT4_MAX + 1] },
-  { field: "guest_price_cents", kind: "appointment", good: [0, 250, INT4_MAX, null], bad: [-1, 1.5, "0", INT4_MAX + 1] },
+  {
+    field: "guest_price_cents",
+    kind: "appointment",
+    good: [0, 250, INT4_MAX, null],
+    bad: [-1, 1.5, "0", INT4_MAX + 1]
+  },
   { field: "deposit_cents", kind: "class", good: [1, INT4_MAX, null], bad: [0, -1, 1.5, "1", INT4_MAX + 1] },
   { field: "deposit_percent", kind: "class", good: [1, 99, null], bad: [0, 100, 50.5, "50"] },
   { field: "slot_interval_minutes", kind: "appointment", good: [5, 1440, null], bad: [4, 1441, 7.5, "15"] },
@@ -38,11 +43,21 @@ const FIELDS: ReadonlyArray<FieldCase> = [
   { field: "max_advance_days", kind: "class", good: [1, 730], bad: [0, 731, null, 1.5] },
   { field: "max_periods", kind: "rental", good: [1, 60], bad: [0, 61, null, 2.5] },
   { field: "active", kind: "class", good: [false, true], bad: ["true", 1, null] },
-  { field: "metadata", kind: "class", good: [{}, { crm_id: "c-1", tags: ["a", 1, null], nested: { ok: true } }], bad: [[], "x", 1, null, { a: NUL }, { [NUL]: 1 }] },
+  {
+    field: "metadata",
+    kind: "class",
+    good: [{}, { crm_id: "c-1", tags: ["a", 1, null], nested: { ok: true } }],
+    bad: [[], "x", 1, null, { a: NUL }, { [NUL]: 1 }]
+  },
   { field: "lat", kind: "class", good: [-90, 0, 52.3731, 90, null], bad: [-90.0001, 90.5, "52", true] },
   { field: "lon", kind: "class", good: [-180, 4.8922, 180, null], bad: [-180.01, 181, "4"] },
   { field: "place_id", kind: "class", good: ["x", chars(300), null], bad: ["", chars(301), 5, NUL] },
-  { field: "gauge_site", kind: "rental", good: ["12345678", "123456789012345", null], bad: ["1234567", "1234567890123456", "1234567a", "", 12345678] },
+  {
+    field: "gauge_site",
+    kind: "rental",
+    good: ["12345678", "123456789012345", null],
+    bad: ["1234567", "1234567890123456", "1234567a", "", 12345678]
+  },
   { field: "schedule", kind: "appointment", good: ["hours", "calendar"], bad: ["weekly", null, 1] },
   {
     field: "waiver_required",
@@ -87,7 +102,15 @@ describe("offering fields", () => {
       const api = offerings(app, org.key)
       const target = await api.create({ name: "Target", kind })
       for (const value of bad) {
-        expectError(await api.post({ name: field === "name" ? value : "Bad", kind, ...(field === "name" ? {} : { [field]: value }) }), 400, `invalid_${field}`)
+        expectError(
+          await api.post({
+            name: field === "name" ? value : "Bad",
+            kind,
+            ...(field === "name" ? {} : { [field]: value })
+          }),
+          400,
+          `invalid_${field}`
+        )
         expectError(await api.patch(target.id, { [field]: value }), 400, `invalid_${field}`)
       }
       expect((await api.get(target.id)).body).toEqual(target)
@@ -127,7 +150,10 @@ describe("offering fields", () => {
     ["a top-level field", { name: "X", kind: "class", colour: "red" }],
     ["a read-only field", { name: "X", kind: "class", id: UNKNOWN_ID }],
     ["photo_url, which is read-only", { name: "X", kind: "class", photo_url: "https://example.com/a.jpg" }],
-    ["a field inside a question", { name: "X", kind: "class", questions: [{ label: "Age", type: "text", hint: "years" }] }]
+    [
+      "a field inside a question",
+      { name: "X", kind: "class", questions: [{ label: "Age", type: "text", hint: "years" }] }
+    ]
   ])("refuses %s with 400 unknown_field", async (_, body) => {
     const org = await app.newOrg()
     const api = offerings(app, org.key)
@@ -145,13 +171,18 @@ describe("offering fields", () => {
   ])("answers malformed JSON on %s with 400 invalid_json", async (_, method, path) => {
     const org = await app.newOrg()
     const target = await offerings(app, org.key).create({ name: "Target", kind: "rental" })
-    for (const text of ["{", "{\"name\": }", "not json", "{\"name\":\"x\",}"]) {
+    for (const text of ["{", '{"name": }', "not json", '{"name":"x",}']) {
       expectError(await app.call(org.key, method, path.replace(":id", target.id), text), 400, "invalid_json")
     }
     expect((await offerings(app, org.key).get(target.id)).body).toEqual(target)
   })
 
-  it.each([["an array", []], ["a string", "x"], ["a number", 5], ["null", null]])("refuses a body that is %s with 400 invalid_body", async (_, body) => {
+  it.each([
+    ["an array", []],
+    ["a string", "x"],
+    ["a number", 5],
+    ["null", null]
+  ])("refuses a body that is %s with 400 invalid_body", async (_, body) => {
     const org = await app.newOrg()
     const api = offerings(app, org.key)
     expectError(await app.call(org.key, "POST", "/api/v1/offerings", JSON.stringify(body)), 400, "invalid_body")
@@ -167,7 +198,13 @@ describe("offering fields", () => {
   ])("answers %s %s with a non-UUID id as 400 invalid_id, an unknown UUID as 404", async (method, path) => {
     const org = await app.newOrg()
     const body = method === "PATCH" ? { name: "x" } : method === "PUT" ? { hours: [] } : undefined
-    for (const bad of ["123", "not-a-uuid", "00000000-0000-4000-8000-00000000000", "%20", "1%3B%20drop%20table%20offerings"]) {
+    for (const bad of [
+      "123",
+      "not-a-uuid",
+      "00000000-0000-4000-8000-00000000000",
+      "%20",
+      "1%3B%20drop%20table%20offerings"
+    ]) {
       expectError(await app.call(org.key, method, path.replace(":id", bad), body), 400, "invalid_id")
     }
     expectError(await app.call(org.key, method, path.replace(":id", UNKNOWN_ID), body), 404, "not_found")
@@ -272,9 +309,42 @@ describe("per-kind defaults", () => {
     photo_url: null
   }
   it.each([
-    ["class", { duration_minutes: 60, capacity: 10, max_per_booking: 10, min_notice_minutes: 0, max_advance_days: 365, max_periods: 1, schedule: null }],
-    ["appointment", { duration_minutes: 30, capacity: 1, max_per_booking: 1, min_notice_minutes: 60, max_advance_days: 60, max_periods: 1, schedule: "calendar" }],
-    ["rental", { duration_minutes: 1440, capacity: 1, max_per_booking: 1, min_notice_minutes: 0, max_advance_days: 365, max_periods: 7, schedule: null }]
+    [
+      "class",
+      {
+        duration_minutes: 60,
+        capacity: 10,
+        max_per_booking: 10,
+        min_notice_minutes: 0,
+        max_advance_days: 365,
+        max_periods: 1,
+        schedule: null
+      }
+    ],
+    [
+      "appointment",
+      {
+        duration_minutes: 30,
+        capacity: 1,
+        max_per_booking: 1,
+        min_notice_minutes: 60,
+        max_advance_days: 60,
+        max_periods: 1,
+        schedule: "calendar"
+      }
+    ],
+    [
+      "rental",
+      {
+        duration_minutes: 1440,
+        capacity: 1,
+        max_per_booking: 1,
+        min_notice_minutes: 0,
+        max_advance_days: 365,
+        max_periods: 7,
+        schedule: null
+      }
+    ]
   ])("a new %s gets its defaults", async (kind, defaults) => {
     const org = await app.newOrg()
     const now = (await app.admin("GET", "/clock")).body.now
@@ -293,7 +363,13 @@ describe("per-kind defaults", () => {
 
   it("keeps the given values over the defaults", async () => {
     const org = await app.newOrg()
-    const created = await offerings(app, org.key).create({ name: "Own", kind: "appointment", max_per_booking: 4, duration_minutes: 45, min_notice_minutes: 0 })
+    const created = await offerings(app, org.key).create({
+      name: "Own",
+      kind: "appointment",
+      max_per_booking: 4,
+      duration_minutes: 45,
+      min_notice_minutes: 0
+    })
     expect(created).toMatchObject({ max_per_booking: 4, duration_minutes: 45, min_notice_minutes: 0, capacity: 1 })
   })
 })

@@ -38,7 +38,11 @@ describe("offerings.list, get, update, delete", () => {
 
   it("gets an offering with its questions", async () => {
     const { api } = await fresh()
-    const created = await api.create({ name: "Dive", kind: "class", questions: [{ id: "cert", label: "Certificate level?", type: "text", required: true }] })
+    const created = await api.create({
+      name: "Dive",
+      kind: "class",
+      questions: [{ id: "cert", label: "Certificate level?", type: "text", required: true }]
+    })
     const got = await api.get(created.id)
     expect(got.status).toBe(200)
     expect(got.body).toEqual(created)
@@ -84,7 +88,12 @@ describe("offerings.list, get, update, delete", () => {
     const target = await api.create({ name: "Target", kind: "class" })
     expectError(await api.remove(target.id, "?cancel_bookings=yes"), 400, "invalid_cancel_bookings")
     expect((await api.get(target.id)).status).toBe(200)
-    expect((await api.remove(target.id, "?cancel_bookings=true")).body).toEqual({ cancelled: 0, refunded: 0, refunding: 0, refund_failed: 0 })
+    expect((await api.remove(target.id, "?cancel_bookings=true")).body).toEqual({
+      cancelled: 0,
+      refunded: 0,
+      refunding: 0,
+      refund_failed: 0
+    })
     expectError(await api.get(target.id), 404, "not_found")
   })
 
@@ -143,12 +152,19 @@ describe("deposits exclude each other", () => {
   it("keeps the other deposit untouched when an update does not name either", async () => {
     const { api } = await fresh()
     const created = await api.create({ name: "Kayak", kind: "rental", deposit_cents: 700 })
-    expect((await api.patch(created.id, { price_cents: 5000 })).body).toMatchObject({ deposit_cents: 700, deposit_percent: null })
+    expect((await api.patch(created.id, { price_cents: 5000 })).body).toMatchObject({
+      deposit_cents: 700,
+      deposit_percent: null
+    })
   })
 
   it("refuses both in one request with 400 deposit_conflict", async () => {
     const { api } = await fresh()
-    expectError(await api.post({ name: "Both", kind: "class", deposit_cents: 500, deposit_percent: 20 }), 400, "deposit_conflict")
+    expectError(
+      await api.post({ name: "Both", kind: "class", deposit_cents: 500, deposit_percent: 20 }),
+      400,
+      "deposit_conflict"
+    )
     expect((await api.list()).body.data).toEqual([])
     const created = await api.create({ name: "One", kind: "class", deposit_cents: 300 })
     expectError(await api.patch(created.id, { deposit_cents: 500, deposit_percent: 20 }), 400, "deposit_conflict")
@@ -159,7 +175,10 @@ describe("deposits exclude each other", () => {
     const { api } = await fresh()
     const created = await api.create({ name: "One", kind: "class", deposit_cents: 300, deposit_percent: null })
     expect(created).toMatchObject({ deposit_cents: 300, deposit_percent: null })
-    expect((await api.patch(created.id, { deposit_cents: null, deposit_percent: 10 })).body).toMatchObject({ deposit_cents: null, deposit_percent: 10 })
+    expect((await api.patch(created.id, { deposit_cents: null, deposit_percent: 10 })).body).toMatchObject({
+      deposit_cents: null,
+      deposit_percent: 10
+    })
   })
 })
 
@@ -192,7 +211,12 @@ describe("location, coordinates and place_id", () => {
 
   it("clears coordinates and place_id when a new location has neither", async () => {
     const { api } = await fresh()
-    const created = await api.create({ name: "Walk", kind: "class", location: "52.3731, 4.8922", place_id: "ChIJVXealLU_xkcRja_At0z9AGY" })
+    const created = await api.create({
+      name: "Walk",
+      kind: "class",
+      location: "52.3731, 4.8922",
+      place_id: "ChIJVXealLU_xkcRja_At0z9AGY"
+    })
     expect(created).toMatchObject({ lat: 52.3731, lon: 4.8922, place_id: "ChIJVXealLU_xkcRja_At0z9AGY" })
     const moved = await api.patch(created.id, { location: "Museumplein, Amsterdam" })
     expect(moved.body).toMatchObject({ location: "Museumplein, Amsterdam", lat: null, lon: null, place_id: null })
@@ -208,14 +232,23 @@ describe("location, coordinates and place_id", () => {
   it("keeps lat, lon and place_id sent with the new location", async () => {
     const { api } = await fresh()
     const created = await api.create({ name: "Walk", kind: "class", location: "52.3731, 4.8922" })
-    const moved = await api.patch(created.id, { location: "51.9244, 4.4777", lat: 10.5, lon: 20.25, place_id: "new-place" })
+    const moved = await api.patch(created.id, {
+      location: "51.9244, 4.4777",
+      lat: 10.5,
+      lon: 20.25,
+      place_id: "new-place"
+    })
     expect(moved.body).toMatchObject({ location: "51.9244, 4.4777", lat: 10.5, lon: 20.25, place_id: "new-place" })
   })
 
   it("leaves coordinates and place_id alone when the location is not sent", async () => {
     const { api } = await fresh()
     const created = await api.create({ name: "Walk", kind: "class", location: "52.3731, 4.8922", place_id: "p1" })
-    expect((await api.patch(created.id, { name: "Evening walk" })).body).toMatchObject({ lat: 52.3731, lon: 4.8922, place_id: "p1" })
+    expect((await api.patch(created.id, { name: "Evening walk" })).body).toMatchObject({
+      lat: 52.3731,
+      lon: 4.8922,
+      place_id: "p1"
+    })
     expect((await api.patch(created.id, { lat: 0.5 })).body).toMatchObject({ lat: 0.5, lon: 4.8922, place_id: "p1" })
   })
 })
@@ -280,7 +313,10 @@ describe("waitlist_enabled", () => {
     const created = await api.create({ name: "Consult", kind: "appointment", waitlist_enabled: true })
     expectError(await api.patch(created.id, { schedule: "hours" }), 400, "waitlist_not_supported")
     expect((await api.get(created.id)).body.schedule).toBe("calendar")
-    expect((await api.patch(created.id, { schedule: "hours", waitlist_enabled: false })).body).toMatchObject({ schedule: "hours", waitlist_enabled: false })
+    expect((await api.patch(created.id, { schedule: "hours", waitlist_enabled: false })).body).toMatchObject({
+      schedule: "hours",
+      waitlist_enabled: false
+    })
   })
 })
 
@@ -302,12 +338,19 @@ describe("course", () => {
 
   it("has no waitlist: 409 waitlist_conflict in one request, on a course, or on a class with a waitlist", async () => {
     const { api } = await fresh()
-    expectError(await api.post({ name: "C", kind: "class", course: true, waitlist_enabled: true }), 409, "waitlist_conflict")
+    expectError(
+      await api.post({ name: "C", kind: "class", course: true, waitlist_enabled: true }),
+      409,
+      "waitlist_conflict"
+    )
     const course = await api.create({ name: "Course", kind: "class", course: true })
     expectError(await api.patch(course.id, { waitlist_enabled: true }), 409, "waitlist_conflict")
     const listed = await api.create({ name: "Waitlisted", kind: "class", waitlist_enabled: true })
     expectError(await api.patch(listed.id, { course: true }), 409, "waitlist_conflict")
-    expect((await api.patch(listed.id, { course: true, waitlist_enabled: false })).body).toMatchObject({ course: true, waitlist_enabled: false })
+    expect((await api.patch(listed.id, { course: true, waitlist_enabled: false })).body).toMatchObject({
+      course: true,
+      waitlist_enabled: false
+    })
     expect((await api.list()).body.data.map((o: Json) => o.name).sort()).toEqual(["Course", "Waitlisted"])
   })
 })
@@ -316,7 +359,9 @@ describe("schedule", () => {
   it("starts a new appointment on its calendar", async () => {
     const { api } = await fresh()
     expect((await api.create({ name: "Haircut", kind: "appointment" })).schedule).toBe("calendar")
-    expect((await api.create({ name: "Haircut on hours", kind: "appointment", schedule: "hours" })).schedule).toBe("hours")
+    expect((await api.create({ name: "Haircut on hours", kind: "appointment", schedule: "hours" })).schedule).toBe(
+      "hours"
+    )
   })
 
   it("is null for classes and rentals", async () => {
@@ -360,13 +405,30 @@ describe("questions", () => {
       name: "Dive",
       kind: "class",
       questions: [
-        { id: "level", label: "Certificate level?", type: "choice", options: ["Open water", "Advanced"], required: true },
+        {
+          id: "level",
+          label: "Certificate level?",
+          type: "choice",
+          options: ["Open water", "Advanced"],
+          required: true
+        },
         { label: "Any allergies?", type: "text" }
       ]
     })
     const [level, allergies] = created.questions as Array<Json>
-    expect(level).toEqual({ id: "level", label: "Certificate level?", type: "choice", options: ["Open water", "Advanced"], required: true })
-    expect(allergies).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9_-]{1,40}$/), label: "Any allergies?", type: "text", required: false })
+    expect(level).toEqual({
+      id: "level",
+      label: "Certificate level?",
+      type: "choice",
+      options: ["Open water", "Advanced"],
+      required: true
+    })
+    expect(allergies).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+      label: "Any allergies?",
+      type: "text",
+      required: false
+    })
     expect(allergies.id).not.toBe("level")
   })
 
@@ -375,11 +437,17 @@ describe("questions", () => {
     const created = await api.create({
       name: "Dive",
       kind: "class",
-      questions: [{ label: "Height?", type: "text" }, { label: "Weight?", type: "text" }]
+      questions: [
+        { label: "Height?", type: "text" },
+        { label: "Weight?", type: "text" }
+      ]
     })
     const [height] = created.questions as Array<Json>
     const updated = await api.patch(created.id, {
-      questions: [{ label: "Shoe size?", type: "text" }, { id: height.id, label: "Height in cm?", type: "text", required: true }]
+      questions: [
+        { label: "Shoe size?", type: "text" },
+        { id: height.id, label: "Height in cm?", type: "text", required: true }
+      ]
     })
     expect(updated.status).toBe(200)
     const [shoe, kept] = updated.body.questions as Array<Json>
@@ -399,7 +467,11 @@ describe("questions", () => {
 
   it("leaves the questions alone when an update does not send them", async () => {
     const { api } = await fresh()
-    const created = await api.create({ name: "Q", kind: "class", questions: [{ id: "a", label: "A?", type: "yes_no" }] })
+    const created = await api.create({
+      name: "Q",
+      kind: "class",
+      questions: [{ id: "a", label: "A?", type: "yes_no" }]
+    })
     expect((await api.patch(created.id, { name: "Q2" })).body.questions).toEqual(created.questions)
   })
 })

@@ -32,7 +32,8 @@ const payloads = () => {
     onGroup() {},
     onEndpoint({ endpoint, group }) {
       const e = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-      if (Option.isSome(e.payloadSchema)) out.set(`${group.identifier}.${e.name}`, e.payloadSchema.value as Schema.Schema<unknown, unknown, never>)
+      if (Option.isSome(e.payloadSchema))
+        out.set(`${group.identifier}.${e.name}`, e.payloadSchema.value as Schema.Schema<unknown, unknown, never>)
     }
   })
   return out
@@ -62,12 +63,15 @@ describe("the OpenAPI document explains itself", () => {
       const content = o.op.requestBody?.content?.["application/json"]
       if (content === undefined) continue
       bodies++
-      const examples: Array<unknown> = content.example !== undefined ? [content.example] : resolve(content.schema)?.examples ?? []
+      const examples: Array<unknown> =
+        content.example !== undefined ? [content.example] : (resolve(content.schema)?.examples ?? [])
       expect(examples.length, o.id).toBeGreaterThan(0)
       const decode = Schema.decodeUnknownEither(schemas.get(o.id)!)
       for (const example of examples) {
         const decoded = decode(example)
-        expect(Either.isRight(decoded) ? "decodes" : String(decoded.left), `${o.id}: ${JSON.stringify(example)}`).toBe("decodes")
+        expect(Either.isRight(decoded) ? "decodes" : String(decoded.left), `${o.id}: ${JSON.stringify(example)}`).toBe(
+          "decodes"
+        )
       }
     }
     expect(bodies).toBeGreaterThan(30)
@@ -97,7 +101,8 @@ describe("the OpenAPI document explains itself", () => {
       }
       // A 401 only where a credential is checked; the platform's own decode error is never sent.
       expect("401" in table, o.id).toBe((o.op.security ?? []).length > 0)
-      if (o.method === "post" && o.id !== "guest.confirm" && o.id !== "guest.cancel") expect(table["400"], o.id).toContain("invalid_idempotency_key")
+      if (o.method === "post" && o.id !== "guest.confirm" && o.id !== "guest.cancel")
+        expect(table["400"], o.id).toContain("invalid_idempotency_key")
     }
     expect(JSON.stringify(doc)).not.toContain("HttpApiDecodeError")
   })
@@ -111,11 +116,25 @@ describe("the OpenAPI document explains itself", () => {
       ["offerings.get", app.call(null, "GET", `/api/v1/offerings/${UNKNOWN_ID}`)],
       ["offerings.create", app.call(org.key, "POST", "/api/v1/offerings", { name: "", kind: "class" })],
       ["offerings.create", app.call(org.key, "POST", "/api/v1/offerings", { name: "X", kind: "class", colour: "red" })],
-      ["offerings.create", app.call(org.key, "POST", "/api/v1/offerings", { name: "X", kind: "class", course: true, waitlist_enabled: true })],
+      [
+        "offerings.create",
+        app.call(org.key, "POST", "/api/v1/offerings", {
+          name: "X",
+          kind: "class",
+          course: true,
+          waitlist_enabled: true
+        })
+      ],
       ["offerings.get_hours", app.call(org.key, "GET", `/api/v1/offerings/${off.body.id}/hours`)],
-      ["availability.get", app.call(org.key, "GET", `/api/v1/offerings/${off.body.id}/availability?from=2026-06-10&to=2026-06-01`)],
+      [
+        "availability.get",
+        app.call(org.key, "GET", `/api/v1/offerings/${off.body.id}/availability?from=2026-06-10&to=2026-06-01`)
+      ],
       ["bookings.cancel", app.call(org.key, "POST", `/api/v1/bookings/${UNKNOWN_ID}/cancel`, {})],
-      ["webhooks.create", app.call(org.key, "POST", "/api/v1/webhooks", { url: "https://hooks.example.com/x", events: ["no.such"] })],
+      [
+        "webhooks.create",
+        app.call(org.key, "POST", "/api/v1/webhooks", { url: "https://hooks.example.com/x", events: ["no.such"] })
+      ],
       ["series.delete", app.call(org.key, "DELETE", "/api/v1/series/not-a-uuid")]
     ]
     for (const [id, pending] of cases) {
@@ -132,7 +151,8 @@ describe("the OpenAPI document explains itself", () => {
     for (const o of operations()) {
       const table: Record<string, Array<string>> = o.op["x-error-codes"]
       const params: Array<any> = o.op.parameters ?? []
-      const fill = (value: (name: string) => string) => o.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(value(name)))
+      const fill = (value: (name: string) => string) =>
+        o.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(value(name)))
       const good = fill(() => UNKNOWN_ID)
       const body = resolve(o.op.requestBody?.content?.["application/json"]?.schema)
       const fields = Object.keys(body?.properties ?? {})
@@ -141,40 +161,62 @@ describe("the OpenAPI document explains itself", () => {
         [null, good, undefined],
         [org.key, fill(() => "not-a-uuid"), undefined],
         [org.key, fill(() => "x".repeat(101)), undefined],
-        [org.key, `${good}?${params.filter((p) => p.in === "query").map((p) => `${p.name}=%7B%7D`).join("&")}`, undefined],
+        [
+          org.key,
+          `${good}?${params
+            .filter((p) => p.in === "query")
+            .map((p) => `${p.name}=%7B%7D`)
+            .join("&")}`,
+          undefined
+        ],
         // Names a client makes up, holding or being what no field may: never a code of their own.
         [org.key, `${good}?na%ED%A0%80me=1`, undefined],
         [org.key, `${good}?no_such_param=%00`, undefined],
         [org.key, `${good}?%E0%A4%A=1`, undefined],
-        ...params.filter((p) => p.in === "query").map((p) => [org.key, `${good}?${p.name}=%00`, undefined] as [string, string, unknown]),
-        ...(body === undefined ? [] : [
-          [org.key, good, `{"na\\udc00me":1}`] as [string, string, unknown],
-          [org.key, good, `{"no_such_field":"\\u0000"}`] as [string, string, unknown],
-          [org.key, good, `{"${"k".repeat(300)}\\u0001\\u0000":1}`] as [string, string, unknown],
-          [org.key, good, `"\\u0000"`] as [string, string, unknown]
-        ]),
-        ...(body === undefined ? [] : [
-          [org.key, good, "[1,"] as [string, string, unknown],
-          [org.key, good, "42"] as [string, string, unknown],
-          [org.key, good, { no_such_field: 1 }] as [string, string, unknown],
-          ...fields.map((f) => [org.key, good, { [f]: { nested: [] } }] as [string, string, unknown])
-        ])
+        ...params
+          .filter((p) => p.in === "query")
+          .map((p) => [org.key, `${good}?${p.name}=%00`, undefined] as [string, string, unknown]),
+        ...(body === undefined
+          ? []
+          : [
+              [org.key, good, `{"na\\udc00me":1}`] as [string, string, unknown],
+              [org.key, good, `{"no_such_field":"\\u0000"}`] as [string, string, unknown],
+              [org.key, good, `{"${"k".repeat(300)}\\u0001\\u0000":1}`] as [string, string, unknown],
+              [org.key, good, `"\\u0000"`] as [string, string, unknown]
+            ]),
+        ...(body === undefined
+          ? []
+          : [
+              [org.key, good, "[1,"] as [string, string, unknown],
+              [org.key, good, "42"] as [string, string, unknown],
+              [org.key, good, { no_such_field: 1 }] as [string, string, unknown],
+              ...fields.map((f) => [org.key, good, { [f]: { nested: [] } }] as [string, string, unknown])
+            ])
       ]
       for (const [key, path, sent] of calls) {
         const res = await app.call(key, o.method.toUpperCase(), path, sent)
         expect(res.status, `${o.id} ${path}`).toBeLessThan(500)
-        if (res.status >= 400 && !(table[String(res.status)] ?? []).includes(res.body.error.code)) unlisted.push(`${o.id}: ${res.status} ${res.body.error.code}`)
+        if (res.status >= 400 && !(table[String(res.status)] ?? []).includes(res.body.error.code))
+          unlisted.push(`${o.id}: ${res.status} ${res.body.error.code}`)
         // What was sent is quoted printable and short, never as it came.
-        if (res.status >= 400 && /[\u0000-\u001f]|\p{Cs}|k{101}/u.test(res.body.error.message)) unprintable.push(`${o.id}: ${JSON.stringify(res.body.error.message)}`)
+        if (res.status >= 400 && /[\u0000-\u001f]|\p{Cs}|k{101}/u.test(res.body.error.message))
+          unprintable.push(`${o.id}: ${JSON.stringify(res.body.error.message)}`)
       }
     }
-    expect({ unlisted: [...new Set(unlisted)], unprintable: [...new Set(unprintable)] }).toEqual({ unlisted: [], unprintable: [] })
+    expect({ unlisted: [...new Set(unlisted)], unprintable: [...new Set(unprintable)] }).toEqual({
+      unlisted: [],
+      unprintable: []
+    })
   }, 120_000)
 
   it("describes every tag", () => {
     const used = new Set(operations().flatMap((o) => o.op.tags))
     for (const tag of doc.tags) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20)
-    for (const name of used) expect(doc.tags.map((t: any) => t.name), String(name)).toContain(name)
+    for (const name of used)
+      expect(
+        doc.tags.map((t: any) => t.name),
+        String(name)
+      ).toContain(name)
   })
 
   it("has the event catalogue: every event type, its data as a component, as a webhook", () => {
@@ -204,18 +246,39 @@ describe("the event catalogue", () => {
     await ok(call("PUT", "/waiver", { text: "At your own risk" }))
     const board = await ok(call("POST", "/offerings", { name: "Board", kind: "rental", price_cents: 0 }))
     await ok(call("PATCH", `/offerings/${board.id}`, { capacity: 3 }))
-    await ok(call("PUT", `/offerings/${board.id}/hours`, { hours: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time: "09:00", end_time: "17:00" })) }))
+    await ok(
+      call("PUT", `/offerings/${board.id}/hours`, {
+        hours: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time: "09:00", end_time: "17:00" }))
+      })
+    )
     const slots = (await ok(call("GET", `/offerings/${board.id}/availability`))).data
     const customer = await ok(call("POST", "/customers", { email: "ada@example.com", name: "Ada" }))
-    const booking = await ok(call("POST", "/bookings", { offering_id: board.id, starts_at: slots[0].starts_at, customer: { email: "ada@example.com", name: "Ada" } }))
-    for (const attendance of ["checked_in", "clear"]) await ok(call("POST", `/bookings/${booking.id}/attendance`, { attendance }))
+    const booking = await ok(
+      call("POST", "/bookings", {
+        offering_id: board.id,
+        starts_at: slots[0].starts_at,
+        customer: { email: "ada@example.com", name: "Ada" }
+      })
+    )
+    for (const attendance of ["checked_in", "clear"])
+      await ok(call("POST", `/bookings/${booking.id}/attendance`, { attendance }))
     await ok(call("POST", `/bookings/${booking.id}/mark_paid`, {}))
     await ok(call("POST", `/bookings/${booking.id}/mark_unpaid`))
     await ok(call("POST", `/bookings/${booking.id}/move`, { starts_at: slots[1].starts_at }))
     await ok(call("POST", `/bookings/${booking.id}/cancel`, {}))
     const yoga = await ok(call("POST", "/offerings", { name: "Yoga", kind: "class", waitlist_enabled: true }))
-    await ok(call("POST", "/series", { offering_id: yoga.id, starts_on: slots[0].starts_at.slice(0, 10), start_time: "07:00", end_time: "08:00", repeat: "weekly", ends_on: slots[0].starts_at.slice(0, 10) }))
-    const [session] = (await ok(call("POST", "/sessions", { offering_id: yoga.id, starts_at: slots[2].starts_at }))).data
+    await ok(
+      call("POST", "/series", {
+        offering_id: yoga.id,
+        starts_on: slots[0].starts_at.slice(0, 10),
+        start_time: "07:00",
+        end_time: "08:00",
+        repeat: "weekly",
+        ends_on: slots[0].starts_at.slice(0, 10)
+      })
+    )
+    const [session] = (await ok(call("POST", "/sessions", { offering_id: yoga.id, starts_at: slots[2].starts_at })))
+      .data
     await ok(call("POST", `/sessions/${session.id}/cancel`, {}))
     const promo = await ok(call("POST", "/promo_codes", { code: "TEN", percent_off: 10 }))
     await ok(call("PATCH", `/promo_codes/${promo.id}`, { active: false }))
@@ -228,7 +291,12 @@ describe("the event catalogue", () => {
     await ok(call("DELETE", `/customers/${customer.id}`))
     await ok(call("DELETE", `/offerings/${board.id}`))
 
-    const schemas = new Map(EVENT_TYPES.map((type, i) => [type as string, Schema.decodeUnknownEither(eventSchemas[i] as unknown as Schema.Schema<unknown>)]))
+    const schemas = new Map(
+      EVENT_TYPES.map((type, i) => [
+        type as string,
+        Schema.decodeUnknownEither(eventSchemas[i] as unknown as Schema.Schema<unknown>)
+      ])
+    )
     const events = await allEvents(app, org.key)
     const failures: Array<string> = []
     for (const event of events) {

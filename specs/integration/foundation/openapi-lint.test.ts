@@ -35,7 +35,9 @@ describe("the served OpenAPI document", () => {
     })
     expect(run.error, String(run.error)).toBeUndefined()
     const report = JSON.parse(run.stdout.slice(run.stdout.indexOf("{")))
-    const problems = report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`)
+    const problems = report.problems.map(
+      (p: any) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`
+    )
     expect(problems).toEqual([])
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
     expect(run.status).toBe(0)

@@ -122,7 +122,10 @@ describe("the OpenAPI document", () => {
       expect(o.op.security ?? [], o.id).toEqual(byToken ? [] : [{ bearer: [] }])
       // The guest page's actions are checked against the booking's state (a second cancel is 409), not keyed.
       if (o.method === "post" && !o.id.startsWith("guest.")) {
-        expect((o.op.parameters ?? []).map((p: Json) => `${p.in}:${String(p.name).toLowerCase()}`), o.id).toContain("header:idempotency-key")
+        expect(
+          (o.op.parameters ?? []).map((p: Json) => `${p.in}:${String(p.name).toLowerCase()}`),
+          o.id
+        ).toContain("header:idempotency-key")
       }
     }
   })
@@ -136,7 +139,9 @@ describe("the MCP server", () => {
       const text = mcp.client.getInstructions() ?? ""
       expect(text).toMatch(/minor units/)
       const names = new Set((await mcp.client.listTools()).tools.map((t) => t.name))
-      const named = [...text.matchAll(/\b([a-z]+_[a-z_]+)\(?/g)].map((m) => m[1]).filter((w) => /^(offerings|sessions|availability|bookings|org|events|customers|series)_/.test(w))
+      const named = [...text.matchAll(/\b([a-z]+_[a-z_]+)\(?/g)]
+        .map((m) => m[1])
+        .filter((w) => /^(offerings|sessions|availability|bookings|org|events|customers|series)_/.test(w))
       expect(named.length).toBeGreaterThan(4)
       for (const n of named) expect(names.has(n), n).toBe(true)
     } finally {
@@ -149,7 +154,11 @@ describe("the MCP server", () => {
     const mcp = await mcpClient(app, org.key)
     try {
       const { tools } = await mcp.client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(operations().map((o) => o.id.replace(".", "_")).sort())
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        operations()
+          .map((o) => o.id.replace(".", "_"))
+          .sort()
+      )
       for (const t of tools) {
         expect(t.inputSchema.type, t.name).toBe("object")
         for (const [ref, ok] of refs(t.inputSchema)) expect(ok, `${t.name}: ${ref}`).toBe(true)
@@ -186,12 +195,22 @@ describe("the MCP server", () => {
       const paused = await mcp.call("offerings_update", { id, active: false, capacity: 4 })
       expect(paused.structured).toMatchObject({ id, active: false, capacity: 4 })
       expect((await api.get(id)).body).toEqual(paused.structured)
-      const hours = await mcp.call("offerings_set_hours", { id, hours: [{ weekday: 2, start_time: "08:00", end_time: "12:00" }] })
+      const hours = await mcp.call("offerings_set_hours", {
+        id,
+        hours: [{ weekday: 2, start_time: "08:00", end_time: "12:00" }]
+      })
       expect(hours.structured).toEqual({ data: [{ weekday: 2, start_time: "08:00:00", end_time: "12:00:00" }] })
       expect((await mcp.call("offerings_get_hours", { id })).structured).toEqual(hours.structured)
-      expect((await mcp.call("offerings_list", { kind: "rental" })).structured.data.map((o: Json) => o.id)).toEqual([id])
+      expect((await mcp.call("offerings_list", { kind: "rental" })).structured.data.map((o: Json) => o.id)).toEqual([
+        id
+      ])
       expect((await mcp.call("offerings_list", { kind: "class" })).structured.data).toEqual([])
-      expect((await mcp.call("offerings_delete", { id })).structured).toEqual({ cancelled: 0, refunded: 0, refunding: 0, refund_failed: 0 })
+      expect((await mcp.call("offerings_delete", { id })).structured).toEqual({
+        cancelled: 0,
+        refunded: 0,
+        refunding: 0,
+        refund_failed: 0
+      })
       expect((await api.get(id)).status).toBe(404)
 
       await app.advance(3)
@@ -215,7 +234,10 @@ describe("the MCP server", () => {
       expect((await mcp.call("org_get")).structured).toEqual((await app.call(org.key, "GET", "/api/v1/org")).body)
       expect((await mcp.call("org_update", { name: "Via MCP" })).structured.name).toBe("Via MCP")
       expect((await mcp.call("team_list")).structured).toEqual({ data: [], invites: [] })
-      expect((await mcp.call("waiver_set", { text: "Sign here" })).structured).toEqual({ text: "Sign here", version: 1 })
+      expect((await mcp.call("waiver_set", { text: "Sign here" })).structured).toEqual({
+        text: "Sign here",
+        version: 1
+      })
       expect((await mcp.call("waiver_get")).structured).toEqual({ text: "Sign here", version: 1 })
     } finally {
       await mcp.close()
@@ -223,14 +245,44 @@ describe("the MCP server", () => {
   })
 
   it.each([
-    ["offerings_create", { name: "Bad", kind: "class", capacity: 0 }, "POST", "/api/v1/offerings", { name: "Bad", kind: "class", capacity: 0 }],
-    ["offerings_create", { name: "Bad", kind: "class", colour: "red" }, "POST", "/api/v1/offerings", { name: "Bad", kind: "class", colour: "red" }],
-    ["offerings_create", { name: "Both", kind: "class", deposit_cents: 1, deposit_percent: 1 }, "POST", "/api/v1/offerings", { name: "Both", kind: "class", deposit_cents: 1, deposit_percent: 1 }],
-    ["offerings_create", { name: "W", kind: "class", waiver_required: true }, "POST", "/api/v1/offerings", { name: "W", kind: "class", waiver_required: true }],
+    [
+      "offerings_create",
+      { name: "Bad", kind: "class", capacity: 0 },
+      "POST",
+      "/api/v1/offerings",
+      { name: "Bad", kind: "class", capacity: 0 }
+    ],
+    [
+      "offerings_create",
+      { name: "Bad", kind: "class", colour: "red" },
+      "POST",
+      "/api/v1/offerings",
+      { name: "Bad", kind: "class", colour: "red" }
+    ],
+    [
+      "offerings_create",
+      { name: "Both", kind: "class", deposit_cents: 1, deposit_percent: 1 },
+      "POST",
+      "/api/v1/offerings",
+      { name: "Both", kind: "class", deposit_cents: 1, deposit_percent: 1 }
+    ],
+    [
+      "offerings_create",
+      { name: "W", kind: "class", waiver_required: true },
+      "POST",
+      "/api/v1/offerings",
+      { name: "W", kind: "class", waiver_required: true }
+    ],
     ["offerings_get", { id: "not-a-uuid" }, "GET", "/api/v1/offerings/not-a-uuid", undefined],
     ["offerings_get", { id: UNKNOWN_ID }, "GET", `/api/v1/offerings/${UNKNOWN_ID}`, undefined],
     ["offerings_update", { id: UNKNOWN_ID, name: "" }, "PATCH", `/api/v1/offerings/${UNKNOWN_ID}`, { name: "" }],
-    ["offerings_set_hours", { id: UNKNOWN_ID, hours: [{ weekday: 9, start_time: "09:00", end_time: "10:00" }] }, "PUT", `/api/v1/offerings/${UNKNOWN_ID}/hours`, { hours: [{ weekday: 9, start_time: "09:00", end_time: "10:00" }] }],
+    [
+      "offerings_set_hours",
+      { id: UNKNOWN_ID, hours: [{ weekday: 9, start_time: "09:00", end_time: "10:00" }] },
+      "PUT",
+      `/api/v1/offerings/${UNKNOWN_ID}/hours`,
+      { hours: [{ weekday: 9, start_time: "09:00", end_time: "10:00" }] }
+    ],
     ["events_list", { limit: "201" }, "GET", "/api/v1/events?limit=201", undefined]
   ])("answers a bad %s call with isError and the REST error body", async (tool, args, method, path, body) => {
     const org = await app.newOrg()

@@ -1,8 +1,8 @@
-import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadRules } from "../../../adapters/db/rules.ts"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 const definitions = (s: SqlClient.SqlClient) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const functions = yield* s<{ name: string; def: string }>`
       select p.proname as name, pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = 'public' and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
@@ -38,14 +38,31 @@ class Rollback {
 describe("the database rules as files", () => {
   it("a migrated database's functions, triggers and the quota check are the files' definitions, and nothing else", async () => {
     const rules = loadRules()
-    expect(rules.map((r) => r.name)).toEqual(["booking_refused", "capacity", "deployment_origin", "hold_caps", "never_deleted", "quota"])
+    expect(rules.map((r) => r.name)).toEqual([
+      "booking_refused",
+      "capacity",
+      "deployment_origin",
+      "hold_caps",
+      "never_deleted",
+      "quota"
+    ])
     const migrated = await sql(app, definitions)
     // The files applied again in a transaction that is rolled back: no definition may move.
     const reapplied = await sql(app, (s) =>
-      s.withTransaction(Effect.gen(function*() {
-        for (const rule of rules) yield* s.unsafe(rule.text)
-        return yield* Effect.fail(new Rollback(yield* definitions(s)))
-      })).pipe(Effect.catchIf((e): e is Rollback => e instanceof Rollback, (e) => Effect.succeed(e.value))))
+      s
+        .withTransaction(
+          Effect.gen(function* () {
+            for (const rule of rules) yield* s.unsafe(rule.text)
+            return yield* Effect.fail(new Rollback(yield* definitions(s)))
+          })
+        )
+        .pipe(
+          Effect.catchIf(
+            (e): e is Rollback => e instanceof Rollback,
+            (e) => Effect.succeed(e.value)
+          )
+        )
+    )
     expect(reapplied).toEqual(migrated)
     expect(migrated.checks).toHaveLength(1)
 
@@ -58,11 +75,18 @@ describe("the database rules as files", () => {
     // A numbered migration after the files took over (0096) must change a rule through its file, never by itself:
     // on a new database the file would win and hide it, while databases already migrated kept the migration's.
     const later = readdirSync(migrationsDir).filter((f) => Number(f.slice(0, 4)) > 96)
-    const redefined = later.filter((f) => /create\s+(or\s+replace\s+)?(function|trigger|constraint\s+trigger)/i.test(readFileSync(join(migrationsDir, f), "utf8")))
+    const redefined = later.filter((f) =>
+      /create\s+(or\s+replace\s+)?(function|trigger|constraint\s+trigger)/i.test(
+        readFileSync(join(migrationsDir, f), "utf8")
+      )
+    )
     expect(redefined).toEqual([])
 
     // What the database recorded as applied is what the files hold.
-    const applied = await sql(app, (s) => s<{ name: string; checksum: string }>`select name, checksum from schema_rules order by name`)
+    const applied = await sql(
+      app,
+      (s) => s<{ name: string; checksum: string }>`select name, checksum from schema_rules order by name`
+    )
     expect(applied).toEqual(rules.map((r) => ({ name: r.name, checksum: r.checksum })))
   })
 })

@@ -44,7 +44,11 @@ describe("authentication", () => {
   ])("refuses %s with 401 unauthorized and creates nothing", async (_, header) => {
     const org = await app.newOrg()
     const authorization = header.replace(":key", org.key)
-    expectError(await app.call(null, "POST", "/api/v1/offerings", { name: "X", kind: "class" }, { authorization }), 401, "unauthorized")
+    expectError(
+      await app.call(null, "POST", "/api/v1/offerings", { name: "X", kind: "class" }, { authorization }),
+      401,
+      "unauthorized"
+    )
     expectError(await app.call(null, "GET", "/api/v1/offerings", undefined, { authorization }), 401, "unauthorized")
     expect((await offerings(app, org.key).list()).body.data).toEqual([])
   })
@@ -67,7 +71,17 @@ describe("authentication", () => {
     expect(revoked.body).toEqual({ id: org.keyId, revoked_at: expect.any(String) })
     expectError(await app.call(org.key, "GET", "/api/v1/org"), 401, "unauthorized")
     expectError(await app.call(org.key, "POST", "/api/v1/offerings", { name: "X", kind: "class" }), 401, "unauthorized")
-    expectError(await app.call(org.key, "POST", "/api/v1/offerings", { name: "X", kind: "class" }, { "idempotency-key": "after-revoke" }), 401, "unauthorized")
+    expectError(
+      await app.call(
+        org.key,
+        "POST",
+        "/api/v1/offerings",
+        { name: "X", kind: "class" },
+        { "idempotency-key": "after-revoke" }
+      ),
+      401,
+      "unauthorized"
+    )
     expect((await app.call(second.body.key, "GET", "/api/v1/org")).body.id).toBe(org.id)
     expect((await app.call(second.body.key, "GET", "/api/v1/offerings")).body.data).toEqual([])
   })
@@ -81,7 +95,12 @@ describe("authentication", () => {
 
   it("refuses /mcp without a key, with an unknown key and with a revoked key (401)", async () => {
     const org = await app.newOrg()
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } }
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+    }
     const headers = { accept: "application/json, text/event-stream" }
     expectError(await app.call(null, "POST", "/mcp", init, headers), 401, "unauthorized")
     expectError(await app.call("bk_live_nope", "POST", "/mcp", init, headers), 401, "unauthorized")

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../support/app.ts"
-import { advanceTo, bookingsOrg, type BookingsOrg, expectError, guest, hoursAhead, ok, startPinned } from "../bookings/helpers.ts"
+import {
+  advanceTo,
+  type BookingsOrg,
+  bookingsOrg,
+  expectError,
+  guest,
+  hoursAhead,
+  ok,
+  startPinned
+} from "../bookings/helpers.ts"
 import { CARD, payWith } from "../payments/helpers.ts"
 import { guestApi, handleFromMail, handleOf } from "./helpers.ts"
 
@@ -14,9 +23,18 @@ afterAll(() => app.close())
 
 let n = 0
 const freeClass = async (hours = 72, body: Record<string, unknown> = {}) => {
-  const { offering, session } = await org.classWithSession({ name: "Morning yoga", capacity: 5, location: "Dock 4", lat: 52.37, lon: 4.9, ...body }, hours)
+  const { offering, session } = await org.classWithSession(
+    { name: "Morning yoga", capacity: 5, location: "Dock 4", lat: 52.37, lon: 4.9, ...body },
+    hours
+  )
   const email = `g${++n}-${Date.now()}@example.com`
-  const b = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email, name: "Ada Guest" }, notes: "internal note", metadata: { crm: "x1" } })
+  const b = await org.booked({
+    offering_id: offering.id,
+    session_id: session.id,
+    customer: { email, name: "Ada Guest" },
+    notes: "internal note",
+    metadata: { crm: "x1" }
+  })
   return { offering, session, b, email }
 }
 
@@ -26,9 +44,20 @@ describe("the guest page's API (/api/v1/guest/{handle})", () => {
     const handle = await handleFromMail(app, email)
     const view = ok(await guestApi(app, handle).get())
     expect(view).toMatchObject({
-      reference: b.reference, status: "confirmed", quantity: 1, total_cents: 0, due_cents: 0,
-      offering: { name: "Morning yoga", location: "Dock 4", lat: 52.37, lon: 4.9, map_url: "https://www.openstreetmap.org/?mlat=52.37&mlon=4.9#map=16/52.37/4.9" },
-      org: { timezone: "Europe/Amsterdam", currency: "EUR" }, guest: { name: "Ada Guest", email }
+      reference: b.reference,
+      status: "confirmed",
+      quantity: 1,
+      total_cents: 0,
+      due_cents: 0,
+      offering: {
+        name: "Morning yoga",
+        location: "Dock 4",
+        lat: 52.37,
+        lon: 4.9,
+        map_url: "https://www.openstreetmap.org/?mlat=52.37&mlon=4.9#map=16/52.37/4.9"
+      },
+      org: { timezone: "Europe/Amsterdam", currency: "EUR" },
+      guest: { name: "Ada Guest", email }
     })
     expect(view.page_url).toBe(`http://127.0.0.1/b/${handle}`)
     expect(JSON.stringify(view)).not.toMatch(/internal note|crm|x1/)
@@ -59,7 +88,11 @@ describe("the guest page's API (/api/v1/guest/{handle})", () => {
     const { b } = await freeClass(200)
     const g = guestApi(app, await handleOf(app, b.id))
     const after = ok(await g.cancel())
-    expect(after).toMatchObject({ status: "cancelled", due_cents: 0, actions: { cancel_until: null, why_not: "This booking is cancelled." } })
+    expect(after).toMatchObject({
+      status: "cancelled",
+      due_cents: 0,
+      actions: { cancel_until: null, why_not: "This booking is cancelled." }
+    })
     expect(ok(await org.get(b.id))).toMatchObject({ status: "cancelled", cancel_reason: "guest" })
     expectError(await g.cancel(), 409, "guest_cannot_cancel")
   })
@@ -70,7 +103,8 @@ describe("the guest page's API (/api/v1/guest/{handle})", () => {
     const made240 = await freeClass(300)
     ok(await org.call("PATCH", "/org", { guest_cancel_hours: 2 }))
     const start = (x: { b: { [k: string]: unknown } }) => new Date(x.b.starts_at as string).getTime()
-    const until = async (id: string) => new Date(ok(await guestApi(app, await handleOf(app, id)).get()).actions.cancel_until).getTime()
+    const until = async (id: string) =>
+      new Date(ok(await guestApi(app, await handleOf(app, id)).get()).actions.cancel_until).getTime()
     expect(await until(strict.b.id)).toBe(start(strict) - 2 * 3_600_000)
     expect(await until(made240.b.id)).toBe(start(made240) - 2 * 3_600_000)
     ok(await org.call("PATCH", "/org", { guest_cancel_hours: null }))
@@ -102,21 +136,37 @@ describe("the guest page's API (/api/v1/guest/{handle})", () => {
   })
 
   it("a paid booking cancelled by its guest gets back what the checkout charged", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Paid class", price_cents: 2500, capacity: 3 }, 600)
+    const { offering, session } = await org.classWithSession(
+      { name: "Paid class", price_cents: 2500, capacity: 3 },
+      600
+    )
     const held = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest("payer") })
     expect(held.status).toBe("held")
     const g = guestApi(app, await handleOf(app, held.id))
     const before = ok(await g.get())
-    expect(before).toMatchObject({ status: "held", due_cents: 2500, actions: { pay_url: expect.stringMatching(/\/pay\/again\//) } })
+    expect(before).toMatchObject({
+      status: "held",
+      due_cents: 2500,
+      actions: { pay_url: expect.stringMatching(/\/pay\/again\//) }
+    })
     expect((await payWith(app, held.checkout_url, CARD.pays)).status).toBe(200)
     const paid = ok(await g.get())
-    expect(paid).toMatchObject({ status: "confirmed", paid_cents: 2500, due_cents: 0, actions: { cancel_refunds_cents: 2500, pay_url: null } })
+    expect(paid).toMatchObject({
+      status: "confirmed",
+      paid_cents: 2500,
+      due_cents: 0,
+      actions: { cancel_refunds_cents: 2500, pay_url: null }
+    })
     const cancelled = ok(await g.cancel())
     expect(cancelled).toMatchObject({ status: "cancelled", refund_cents: 2500 })
     // The sandbox takes the refund at once and confirms it a moment later, as the payments suite shows.
     await app.advance(1)
     await app.advance(6)
-    expect(ok(await org.get(held.id))).toMatchObject({ status: "cancelled", cancel_reason: "guest", refunded_at: expect.any(String) })
+    expect(ok(await org.get(held.id))).toMatchObject({
+      status: "cancelled",
+      cancel_reason: "guest",
+      refunded_at: expect.any(String)
+    })
     expect(ok(await g.get()).refunded_at).not.toBeNull()
   })
 
@@ -143,13 +193,20 @@ describe("the guest page's API (/api/v1/guest/{handle})", () => {
     const written = ok(await g.write("Can I bring my own mat?"), 201)
     expect(written).toMatchObject({ from: "guest", body: "Can I bring my own mat?" })
     const seen = ok(await org.call("GET", `/messages?booking_id=${b.id}`)).data
-    expect(seen).toEqual([expect.objectContaining({ direction: "inbound", channel: "page", body: "Can I bring my own mat?" })])
+    expect(seen).toEqual([
+      expect.objectContaining({ direction: "inbound", channel: "page", body: "Can I bring my own mat?" })
+    ])
     ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Yes, of course." }), 201)
     const thread = ok(await g.messages()).data
-    expect(thread.map((m: { from: string; body: string }) => [m.from, m.body])).toEqual([["guest", "Can I bring my own mat?"], ["business", "Yes, of course."]])
+    expect(thread.map((m: { from: string; body: string }) => [m.from, m.body])).toEqual([
+      ["guest", "Can I bring my own mat?"],
+      ["business", "Yes, of course."]
+    ])
     expectError(await g.write(""), 400, "invalid_body")
     await app.advance(3)
-    const subjects = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.map((m: { subject: string }) => m.subject)
+    const subjects = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.map(
+      (m: { subject: string }) => m.subject
+    )
     expect(subjects.filter((x: string) => /A message from/.test(x))).toHaveLength(1)
   })
 

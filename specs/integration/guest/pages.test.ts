@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, guest, hoursAhead, ok, startPinned } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, guest, hoursAhead, ok, startPinned } from "../bookings/helpers.ts"
 import { handleFromMail, handleOf } from "./helpers.ts"
 
 let app: TestApp
@@ -13,18 +13,36 @@ afterAll(() => app.close())
 
 const get = async (path: string) => {
   const res = await fetch(`${app.url}${path}`, { redirect: "manual" })
-  return { status: res.status, html: await res.text(), type: res.headers.get("content-type"), location: res.headers.get("location") }
+  return {
+    status: res.status,
+    html: await res.text(),
+    type: res.headers.get("content-type"),
+    location: res.headers.get("location")
+  }
 }
 const post = async (path: string, form: Record<string, string> = {}) => {
-  const res = await fetch(`${app.url}${path}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() })
+  const res = await fetch(`${app.url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form).toString()
+  })
   return { status: res.status, html: await res.text(), location: res.headers.get("location") }
 }
 
 describe("the guest page /b/{handle}", () => {
   it("renders the booking in the org's zone with its actions, no script and no secret, and 404s any other handle", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Sunset <paddle>", capacity: 6, location: "Pier 3", lat: 52.1, lon: 4.3, price_cents: 0 }, 96)
+    const { offering, session } = await org.classWithSession(
+      { name: "Sunset <paddle>", capacity: 6, location: "Pier 3", lat: 52.1, lon: 4.3, price_cents: 0 },
+      96
+    )
     const email = `page-${Date.now()}@example.com`
-    const b = await org.booked({ offering_id: offering.id, session_id: session.id, customer: { email, name: "Kim" }, notes: "secret staff note" })
+    const b = await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: { email, name: "Kim" },
+      notes: "secret staff note"
+    })
     const handle = await handleFromMail(app, email)
     const page = await get(`/b/${handle}`)
     expect(page.status).toBe(200)
@@ -88,11 +106,17 @@ describe("the guest page /b/{handle}", () => {
     expect(sent.status).toBe(303)
     const page = await get(`/b/${handle}`)
     expect(page.html).toContain("Is there parking? &#60;b&#62;")
-    expect(ok(await org.call("GET", `/messages?booking_id=${b.id}`)).data[0]).toMatchObject({ channel: "page", direction: "inbound" })
+    expect(ok(await org.call("GET", `/messages?booking_id=${b.id}`)).data[0]).toMatchObject({
+      channel: "page",
+      direction: "inbound"
+    })
   })
 
   it("serves the booking as an .ics event", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Kayak, long; tour", capacity: 6, location: "Harbour" }, 200)
+    const { offering, session } = await org.classWithSession(
+      { name: "Kayak, long; tour", capacity: 6, location: "Harbour" },
+      200
+    )
     const b = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest("ics") })
     const res = await fetch(`${app.url}/b/${await handleOf(app, b.id)}/calendar.ics`)
     expect(res.headers.get("content-type")).toBe("text/calendar; charset=utf-8")
@@ -110,7 +134,12 @@ describe("the waiver page /w/{token}", () => {
     ok(await org.call("PUT", "/waiver", { text: "I ride at my own risk.\nNo refunds for weather." }))
     const { offering, session } = await org.classWithSession({ name: "Surf", capacity: 6, waiver_required: true }, 220)
     const email = `w-${Date.now()}@example.com`
-    await org.booked({ offering_id: offering.id, session_id: session.id, quantity: 2, customer: { email, name: "Lee" } })
+    await org.booked({
+      offering_id: offering.id,
+      session_id: session.id,
+      quantity: 2,
+      customer: { email, name: "Lee" }
+    })
     const mail = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data[0]
     const link = (mail.links as string[]).find((l) => l.includes("/w/"))!
     const path = new URL(link).pathname

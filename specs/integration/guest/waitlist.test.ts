@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, guest, ok, startPinned } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, guest, ok, startPinned } from "../bookings/helpers.ts"
 
 let app: TestApp
 let org: BookingsOrg
@@ -10,11 +10,18 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const path = (link: string) => { const u = new URL(link); return `${u.pathname}${u.search}` }
+const path = (link: string) => {
+  const u = new URL(link)
+  return `${u.pathname}${u.search}`
+}
 
 describe("a waiting guest's links", () => {
   it("the opening mail links to the engine's booking page (the widget for that offering) and to leaving the waitlist", async () => {
-    const { offering, session } = await org.classWithSession({ name: "Sold out yoga", capacity: 1, waitlist_enabled: true })
+    const { offering, session } = await org.classWithSession({
+      name: "Sold out yoga",
+      capacity: 1,
+      waitlist_enabled: true
+    })
     const first = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest("holder") })
     const email = `wait-${Date.now()}@example.com`
     ok(await org.call("POST", "/waitlist", { session_id: session.id, customer: { email, name: "Wen" } }), 201)
@@ -22,7 +29,9 @@ describe("a waiting guest's links", () => {
     let links: string[] = []
     for (let i = 0; i < 20 && links.length === 0; i++) {
       await app.advance(2)
-      const mail = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.find((m: { kind: string }) => m.kind === "waitlist.opened")
+      const mail = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data.find(
+        (m: { kind: string }) => m.kind === "waitlist.opened"
+      )
       links = mail?.links ?? []
     }
     const book = links.find((l) => l.includes("/book?"))!
@@ -39,7 +48,11 @@ describe("a waiting guest's links", () => {
 
     const view = await (await fetch(`${app.url}${path(leave)}`)).text()
     expect(view).toContain("Leave the waitlist")
-    const left = await fetch(`${app.url}${path(leave)}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" })
+    const left = await fetch(`${app.url}${path(leave)}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: ""
+    })
     expect(left.status).toBe(200)
     expect(await left.text()).toContain("You have left the waitlist")
     const entries = ok(await org.call("GET", `/waitlist?session_id=${session.id}`)).data

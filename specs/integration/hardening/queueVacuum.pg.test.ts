@@ -20,23 +20,50 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 const vacuums = async (table: string) =>
-  (await sql(app, (s) => s<{ n: number }>`select vacuum_count::int as n from pg_stat_user_tables where relname = ${table}`))[0].n
+  (
+    await sql(
+      app,
+      (s) => s<{ n: number }>`select vacuum_count::int as n from pg_stat_user_tables where relname = ${table}`
+    )
+  )[0].n
 
 describe("the background queues are vacuumed by the engine", () => {
   it(`relay_queue after ${RELAY_VACUUM_EVERY} events relayed`, async () => {
     const before = await vacuums("relay_queue")
-    await runEngine(app, Effect.flatMap(Events, (events) =>
-      Effect.forEach(Array.from({ length: 11 }, (_, i) => i), (i) =>
-        events.append(org.id, Array.from({ length: 1_000 }, (_, n) => ({ type: "org.updated", data: { i, n } }))), { discard: true })))
-    await waitFor(async () => (await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from relay_queue`))[0].n === 0, 60_000, "relayed")
+    await runEngine(
+      app,
+      Effect.flatMap(Events, (events) =>
+        Effect.forEach(
+          Array.from({ length: 11 }, (_, i) => i),
+          (i) =>
+            events.append(
+              org.id,
+              Array.from({ length: 1_000 }, (_, n) => ({ type: "org.updated", data: { i, n } }))
+            ),
+          { discard: true }
+        )
+      )
+    )
+    await waitFor(
+      async () => (await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from relay_queue`))[0].n === 0,
+      60_000,
+      "relayed"
+    )
     await waitFor(async () => (await vacuums("relay_queue")) > before, 10_000, "relay_queue vacuumed")
   }, 120_000)
 
   it(`mail_queue after ${VACUUM_EVERY} mails sent`, async () => {
     const before = await vacuums("mail_queue")
-    await runEngine(app, Effect.flatMap(Mail, (mail) =>
-      Effect.forEach(Array.from({ length: VACUUM_EVERY + 10 }, (_, i) => i), (i) =>
-        mail.enqueue(org.id, { to: `v${i}@example.com`, subject: "S", text: "T", kind: "test" }), { discard: true })))
+    await runEngine(
+      app,
+      Effect.flatMap(Mail, (mail) =>
+        Effect.forEach(
+          Array.from({ length: VACUUM_EVERY + 10 }, (_, i) => i),
+          (i) => mail.enqueue(org.id, { to: `v${i}@example.com`, subject: "S", text: "T", kind: "test" }),
+          { discard: true }
+        )
+      )
+    )
     for (let pass = 0; pass < 12; pass++) await app.advance(1)
     expect((await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from mail_queue`))[0].n).toBe(0)
     await waitFor(async () => (await vacuums("mail_queue")) > before, 10_000, "mail_queue vacuumed")

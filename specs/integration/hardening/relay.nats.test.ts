@@ -14,18 +14,24 @@ it("an event over max_payload goes by reference; it and every later event, of ev
   try {
     const a = await app.newOrg()
     const b = await app.newOrg()
-    await runEngine(app, Effect.flatMap(Events, (events) =>
-      Effect.gen(function*() {
-        yield* events.append(a.id, [{ type: "offering.updated", data: { n: 0 } }])
-        yield* events.append(a.id, [{ type: "offering.updated", data: { n: 1, blob: "x".repeat(1_100_000) } }])
-        yield* events.append(b.id, [{ type: "offering.updated", data: { n: 2 } }])
-        yield* events.append(a.id, [{ type: "offering.updated", data: { n: 3 } }])
-      })))
+    await runEngine(
+      app,
+      Effect.flatMap(Events, (events) =>
+        Effect.gen(function* () {
+          yield* events.append(a.id, [{ type: "offering.updated", data: { n: 0 } }])
+          yield* events.append(a.id, [{ type: "offering.updated", data: { n: 1, blob: "x".repeat(1_100_000) } }])
+          yield* events.append(b.id, [{ type: "offering.updated", data: { n: 2 } }])
+          yield* events.append(a.id, [{ type: "offering.updated", data: { n: 3 } }])
+        })
+      )
+    )
     await waitFor(allRelayed(app, a.id), 60_000, "org a relayed")
     await waitFor(allRelayed(app, b.id), 60_000, "org b relayed")
     const stored = await readStream(natsUrl, `events.${a.id}.>`)
     expect(stored.map((m) => m.event.id)).toEqual(ids(await orgEvents(app, a.id)))
-    const [first, big, last] = stored.map((m) => m.event as unknown as { data: any; data_omitted?: { reason: string; bytes: number } })
+    const [first, big, last] = stored.map(
+      (m) => m.event as unknown as { data: any; data_omitted?: { reason: string; bytes: number } }
+    )
     expect(first.data).toEqual({ n: 0 })
     expect(big.data).toBeNull()
     expect(big.data_omitted?.reason).toBe("too_large")

@@ -14,13 +14,25 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 const dayRental = (body: Record<string, unknown> = {}) =>
-  org.rental({ duration_minutes: 1440, capacity: 1, max_periods: 3, max_advance_days: 730, min_notice_minutes: 0, ...body })
+  org.rental({
+    duration_minutes: 1440,
+    capacity: 1,
+    max_periods: 3,
+    max_advance_days: 730,
+    min_notice_minutes: 0,
+    ...body
+  })
 
 describe("day rentals across a change of the clocks", () => {
   it("the Saturday before the clocks go back offers 09:00 to Sunday 09:00, and it can be booked (25 hours)", async () => {
     const o = await dayRental()
-    const [slot] = await org.call("GET", `/offerings/${o.id}/availability?from=2040-10-27&to=2040-10-27`).then((r) => ok(r).data)
-    expect([wallString(slot.starts_at, AMS), wallString(slot.ends_at, AMS)]).toEqual(["2040-10-27 09:00", "2040-10-28 09:00"])
+    const [slot] = await org
+      .call("GET", `/offerings/${o.id}/availability?from=2040-10-27&to=2040-10-27`)
+      .then((r) => ok(r).data)
+    expect([wallString(slot.starts_at, AMS), wallString(slot.ends_at, AMS)]).toEqual([
+      "2040-10-27 09:00",
+      "2040-10-28 09:00"
+    ])
     const booked = ok(await org.book({ offering_id: o.id, starts_at: slot.starts_at }), 201)
     expect([booked.starts_at, booked.ends_at]).toEqual([slot.starts_at, slot.ends_at])
     expect(Date.parse(booked.ends_at) - Date.parse(booked.starts_at)).toBe(25 * 3_600_000)
@@ -36,7 +48,11 @@ describe("day rentals across a change of the clocks", () => {
 
   it("a period that runs an hour longer than its minutes still holds its item: no second booking in that hour", async () => {
     const o = await dayRental({ slot_interval_minutes: 30, max_periods: 1 })
-    ok(await org.call("PUT", `/offerings/${o.id}/hours`, { hours: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time: "00:00", end_time: "24:00" })) }))
+    ok(
+      await org.call("PUT", `/offerings/${o.id}/hours`, {
+        hours: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time: "00:00", end_time: "24:00" }))
+      })
+    )
     // Saturday 09:00 CEST to Sunday 09:00 CET; Sunday 08:30 CET is 24 hours after Saturday 09:30 CEST, inside it.
     ok(await org.book({ offering_id: o.id, starts_at: "2040-10-27T07:00:00.000Z" }), 201)
     expectError(await org.book({ offering_id: o.id, starts_at: "2040-10-28T07:30:00.000Z" }), 409, "sold_out")

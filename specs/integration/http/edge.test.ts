@@ -2,8 +2,8 @@ import { request } from "node:http"
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type TestApp } from "../../support/app.ts"
-import { expectError, mcpClient } from "../foundation/fixtures.ts"
 import { bookingsOrg } from "../bookings/helpers.ts"
+import { expectError, mcpClient } from "../foundation/fixtures.ts"
 
 let app: TestApp
 let key: string
@@ -22,14 +22,25 @@ interface Raw {
 }
 
 /** A request with exactly these headers and body chunks (no client defaults), answered as parsed JSON. */
-const raw = (method: string, path: string, headers: Record<string, string>, chunks: ReadonlyArray<string | Buffer> = []) =>
+const raw = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  chunks: ReadonlyArray<string | Buffer> = []
+) =>
   new Promise<Raw>((resolve, reject) => {
-    const req = request(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...headers } }, (res) => {
-      let text = ""
-      res.setEncoding("utf8")
-      res.on("data", (c) => (text += c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text === "" ? null : JSON.parse(text) }))
-    })
+    const req = request(
+      `${app.url}${path}`,
+      { method, headers: { authorization: `Bearer ${key}`, ...headers } },
+      (res) => {
+        let text = ""
+        res.setEncoding("utf8")
+        res.on("data", (c) => (text += c))
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text === "" ? null : JSON.parse(text) })
+        )
+      }
+    )
     req.on("error", reject)
     for (const c of chunks) req.write(c)
     req.end()
@@ -64,25 +75,52 @@ const post = (path: string, contentType: string, body: string) =>
 describe("request bodies", () => {
   it("accepts only application/json (with a charset): anything else is 415 unsupported_media_type", async () => {
     const body = JSON.stringify({ name: "Pilates", kind: "class" })
-    for (const type of ["application/xml", "multipart/form-data; boundary=x", "*/*", "application/octet-stream", "application/x-www-form-urlencoded", "application/vnd.api+json", "text/plain"]) {
+    for (const type of [
+      "application/xml",
+      "multipart/form-data; boundary=x",
+      "*/*",
+      "application/octet-stream",
+      "application/x-www-form-urlencoded",
+      "application/vnd.api+json",
+      "text/plain"
+    ]) {
       const res = await post("/api/v1/offerings", type, body)
-      expect({ type, status: res.status, code: res.body?.error?.code }).toEqual({ type, status: 415, code: "unsupported_media_type" })
+      expect({ type, status: res.status, code: res.body?.error?.code }).toEqual({
+        type,
+        status: 415,
+        code: "unsupported_media_type"
+      })
     }
     expect((await post("/api/v1/offerings", "application/json; charset=utf-8", body)).status).toBe(201)
     expect((await post("/api/v1/offerings", "Application/JSON", body)).status).toBe(201)
   })
 
   it("answers 415 at once when the body never comes", async () => {
-    const res = await onSocket(`POST /api/v1/offerings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/xml\r\nContent-Length: 5000\r\n\r\n`)
+    const res = await onSocket(
+      `POST /api/v1/offerings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/xml\r\nContent-Length: 5000\r\n\r\n`
+    )
     expect({ status: res.status, code: res.body.error.code }).toEqual({ status: 415, code: "unsupported_media_type" })
   })
 
   it("refuses a body over the limit with 413 payload_too_large, on Content-Length and while streaming", async () => {
     const big = JSON.stringify({ name: "x", kind: "class", description: "a".repeat(2_200_000) })
-    const declared = await onSocket(`POST /api/v1/offerings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 3000000\r\n\r\n`)
-    expect({ status: declared.status, code: declared.body.error.code }).toEqual({ status: 413, code: "payload_too_large" })
-    const streamed = await raw("POST", "/api/v1/offerings", { "content-type": "application/json", "transfer-encoding": "chunked" }, [big.slice(0, 1_200_000), big.slice(1_200_000)])
-    expect({ status: streamed.status, code: streamed.body.error.code }).toEqual({ status: 413, code: "payload_too_large" })
+    const declared = await onSocket(
+      `POST /api/v1/offerings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 3000000\r\n\r\n`
+    )
+    expect({ status: declared.status, code: declared.body.error.code }).toEqual({
+      status: 413,
+      code: "payload_too_large"
+    })
+    const streamed = await raw(
+      "POST",
+      "/api/v1/offerings",
+      { "content-type": "application/json", "transfer-encoding": "chunked" },
+      [big.slice(0, 1_200_000), big.slice(1_200_000)]
+    )
+    expect({ status: streamed.status, code: streamed.body.error.code }).toEqual({
+      status: 413,
+      code: "payload_too_large"
+    })
   })
 
   it("refuses what is not JSON with 400 invalid_json, saying to send JSON", async () => {
@@ -104,24 +142,27 @@ describe("request bodies", () => {
 
   it("refuses lone surrogates anywhere in a body or query with 400 naming the field", async () => {
     const cases: Array<[string, string, string | undefined, string]> = [
-      ["POST", "/api/v1/offerings", "{\"name\":\"a\\ud800b\",\"kind\":\"class\"}", "invalid_name"],
-      ["PATCH", `/api/v1/offerings/${offeringId}`, "{\"metadata\":{\"k\\udc00\":1}}", "invalid_metadata"],
-      ["POST", "/api/v1/customers", "{\"email\":\"s@example.com\",\"name\":\"\\ud83d\"}", "invalid_name"],
+      ["POST", "/api/v1/offerings", '{"name":"a\\ud800b","kind":"class"}', "invalid_name"],
+      ["PATCH", `/api/v1/offerings/${offeringId}`, '{"metadata":{"k\\udc00":1}}', "invalid_metadata"],
+      ["POST", "/api/v1/customers", '{"email":"s@example.com","name":"\\ud83d"}', "invalid_name"],
       ["GET", "/api/v1/customers?q=%ED%A0%80", undefined, "invalid_q"],
       ["GET", "/api/v1/bookings?status=confirmed&q=ab%ED%B0%80", undefined, "invalid_q"],
       // A name the operation does not have is never made into a code: it is quoted, printable, in the message only.
-      ["POST", "/api/v1/offerings", "{\"na\\udc00me\":1}", "unknown_field"],
-      ["POST", "/api/v1/offerings", "{\"name\":\"x\",\"kind\":\"class\",\"colour\":\"\\u0000\"}", "unknown_field"],
+      ["POST", "/api/v1/offerings", '{"na\\udc00me":1}', "unknown_field"],
+      ["POST", "/api/v1/offerings", '{"name":"x","kind":"class","colour":"\\u0000"}', "unknown_field"],
       ["GET", "/api/v1/customers?na%ED%A0%80me=1", undefined, "invalid_query"],
       ["GET", "/api/v1/customers?colour=%00", undefined, "invalid_query"],
       ["GET", "/api/v1/customers?%E0%A4%A=1", undefined, "invalid_query"]
     ]
     for (const [method, path, body, code] of cases) {
-      const res = body === undefined ? await raw(method, path, {}) : await raw(method, path, { "content-type": "application/json" }, [body])
+      const res =
+        body === undefined
+          ? await raw(method, path, {})
+          : await raw(method, path, { "content-type": "application/json" }, [body])
       expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status: 400, code })
       expect(res.body.error.message).not.toMatch(/[\u0000-\u001f]|\p{Cs}/u)
     }
-    const named = await raw("POST", "/api/v1/offerings", { "content-type": "application/json" }, ["{\"na\\udc00me\":1}"])
+    const named = await raw("POST", "/api/v1/offerings", { "content-type": "application/json" }, ['{"na\\udc00me":1}'])
     expect(named.body.error.message).toBe("na?me: must be valid Unicode (no lone surrogates)")
   })
 
@@ -153,12 +194,25 @@ describe("every reply in the error shape", () => {
   it("answers ids over 100 characters in the error shape (404 or 400), never 500", async () => {
     const long = "a".repeat(150)
     for (const [method, path] of [
-      ["GET", `/api/v1/offerings/${long}`], ["PATCH", `/api/v1/offerings/${long}`], ["DELETE", `/api/v1/offerings/${long}`],
-      ["GET", `/api/v1/bookings/${long}`], ["POST", `/api/v1/bookings/${long}/confirm`], ["POST", `/api/v1/bookings/${long}/cancel`],
-      ["GET", `/api/v1/customers/${long}`], ["GET", `/api/v1/webhooks/${long}`], ["DELETE", `/admin/v1/api_keys/${long}`]
+      ["GET", `/api/v1/offerings/${long}`],
+      ["PATCH", `/api/v1/offerings/${long}`],
+      ["DELETE", `/api/v1/offerings/${long}`],
+      ["GET", `/api/v1/bookings/${long}`],
+      ["POST", `/api/v1/bookings/${long}/confirm`],
+      ["POST", `/api/v1/bookings/${long}/cancel`],
+      ["GET", `/api/v1/customers/${long}`],
+      ["GET", `/api/v1/webhooks/${long}`],
+      ["DELETE", `/admin/v1/api_keys/${long}`]
     ]) {
-      const res = method === "DELETE" && path.startsWith("/admin") ? await app.admin("DELETE", path.slice("/admin/v1".length)) : await app.call(key, method, path, method === "PATCH" ? {} : undefined)
-      expect({ path: path.slice(0, 30), ok: [400, 404].includes(res.status), shape: typeof res.body?.error?.code }).toEqual({ path: path.slice(0, 30), ok: true, shape: "string" })
+      const res =
+        method === "DELETE" && path.startsWith("/admin")
+          ? await app.admin("DELETE", path.slice("/admin/v1".length))
+          : await app.call(key, method, path, method === "PATCH" ? {} : undefined)
+      expect({
+        path: path.slice(0, 30),
+        ok: [400, 404].includes(res.status),
+        shape: typeof res.body?.error?.code
+      }).toEqual({ path: path.slice(0, 30), ok: true, shape: "string" })
     }
   })
 
@@ -166,7 +220,10 @@ describe("every reply in the error shape", () => {
     const url = await app.call(key, "GET", `/api/v1/offerings?kind=${"a".repeat(10_000)}`)
     expectError(url, 414, "uri_too_long")
     const headers = await onSocket(`GET /api/v1/offerings HTTP/1.1\r\nHost: x\r\nX-Big: ${"h".repeat(40_000)}\r\n\r\n`)
-    expect({ status: headers.status, code: headers.body.error.code }).toEqual({ status: 431, code: "headers_too_large" })
+    expect({ status: headers.status, code: headers.body.error.code }).toEqual({
+      status: 431,
+      code: "headers_too_large"
+    })
     const both = await onSocket(`GET /api/v1/offerings?kind=${"a".repeat(40_000)} HTTP/1.1\r\nHost: x\r\n\r\n`)
     expect([414, 431]).toContain(both.status)
     expect(typeof both.body.error.code).toBe("string")
@@ -183,11 +240,30 @@ describe("every reply in the error shape", () => {
 
 describe("idempotency", () => {
   it("replays the same JSON with its keys in another order, instead of refusing it", async () => {
-    const first = await raw("POST", "/api/v1/offerings", { "content-type": "application/json", "idempotency-key": "order-1" }, ["{\"name\":\"Ordered\",\"kind\":\"class\",\"capacity\":5}"])
-    const again = await raw("POST", "/api/v1/offerings", { "content-type": "application/json", "idempotency-key": "order-1" }, ["{\"capacity\":5,\"kind\":\"class\",\"name\":\"Ordered\"}"])
+    const first = await raw(
+      "POST",
+      "/api/v1/offerings",
+      { "content-type": "application/json", "idempotency-key": "order-1" },
+      ['{"name":"Ordered","kind":"class","capacity":5}']
+    )
+    const again = await raw(
+      "POST",
+      "/api/v1/offerings",
+      { "content-type": "application/json", "idempotency-key": "order-1" },
+      ['{"capacity":5,"kind":"class","name":"Ordered"}']
+    )
     expect(first.status).toBe(201)
-    expect({ status: again.status, replayed: again.headers["idempotent-replayed"], id: again.body.id }).toEqual({ status: 201, replayed: "true", id: first.body.id })
-    const other = await raw("POST", "/api/v1/offerings", { "content-type": "application/json", "idempotency-key": "order-1" }, ["{\"capacity\":6,\"kind\":\"class\",\"name\":\"Ordered\"}"])
+    expect({ status: again.status, replayed: again.headers["idempotent-replayed"], id: again.body.id }).toEqual({
+      status: 201,
+      replayed: "true",
+      id: first.body.id
+    })
+    const other = await raw(
+      "POST",
+      "/api/v1/offerings",
+      { "content-type": "application/json", "idempotency-key": "order-1" },
+      ['{"capacity":6,"kind":"class","name":"Ordered"}']
+    )
     expect(other.status).toBe(422)
   })
 })
@@ -200,11 +276,23 @@ describe("MCP arguments", () => {
       expect({ isError: list.isError, code: list.json.error?.code }).toEqual({ isError: true, code: "invalid_id" })
       const long = "a".repeat(150)
       const rest = await app.call(key, "GET", `/api/v1/offerings/${long}`)
-      for (const tool of ["offerings_get", "offerings_update", "offerings_delete", "bookings_confirm", "bookings_cancel", "customers_get"]) {
+      for (const tool of [
+        "offerings_get",
+        "offerings_update",
+        "offerings_delete",
+        "bookings_confirm",
+        "bookings_cancel",
+        "customers_get"
+      ]) {
         for (const id of [[], {}, long]) {
           const res = await mcp.call(tool, { id })
           const expected = typeof id === "string" ? rest.body.error.code : "invalid_id"
-          expect({ tool, id: typeof id, isError: res.isError, code: res.json.error?.code }).toEqual({ tool, id: typeof id, isError: true, code: expected })
+          expect({ tool, id: typeof id, isError: res.isError, code: res.json.error?.code }).toEqual({
+            tool,
+            id: typeof id,
+            isError: true,
+            code: expected
+          })
         }
       }
       const query = await mcp.call("offerings_list", { kind: ["class", "rental"] })

@@ -16,7 +16,10 @@ describe("API key cache", () => {
     expect((await mcp.call("offerings_list")).isError).toBe(false)
     expect((await app.admin("DELETE", `/api_keys/${org.keyId}`)).status).toBe(200)
     expect((await app.call(org.key, "GET", "/api/v1/offerings")).status).toBe(401)
-    expect((await app.call(org.key, "POST", "/api/v1/offerings", { name: "x", kind: "class" }, { "idempotency-key": "k1" })).status).toBe(401)
+    expect(
+      (await app.call(org.key, "POST", "/api/v1/offerings", { name: "x", kind: "class" }, { "idempotency-key": "k1" }))
+        .status
+    ).toBe(401)
     await expect(mcp.call("offerings_list")).rejects.toThrow()
     await mcp.close().catch(() => {})
   })

@@ -1,15 +1,15 @@
-import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Deferred, Effect, Either, Layer, ManagedRuntime } from "effect"
 import { spawn } from "node:child_process"
-import { connect, createServer, type Server } from "node:net"
 import { mkdtempSync, rmSync } from "node:fs"
+import { connect, createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { ConfigProvider, Deferred, Effect, Either, Layer, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { seededDataDir, TestDatabase } from "../../support/database.ts"
-import { testConfig } from "../../support/app.ts"
 import { AppLive, NodeServerLive } from "../../../transports/app.ts"
 import { appConfig } from "../../../transports/config.ts"
+import { testConfig } from "../../support/app.ts"
+import { seededDataDir, TestDatabase } from "../../support/database.ts"
 
 /** The data dirs of the engines these tests start. */
 const scratch = mkdtempSync(join(tmpdir(), "be-start-"))
@@ -58,7 +58,11 @@ describe("start-up", () => {
     const port = await freePort()
     const gate = Effect.runSync(Deferred.make<void>())
     const database = Layer.unwrapEffect(Effect.as(Deferred.await(gate), TestDatabase()))
-    const runtime = ManagedRuntime.make(AppLive(testConfig(), database).pipe(Layer.provideMerge(NodeServerLive({ port, host: "127.0.0.1" }))) as Layer.Layer<SqlClient.SqlClient>)
+    const runtime = ManagedRuntime.make(
+      AppLive(testConfig(), database).pipe(
+        Layer.provideMerge(NodeServerLive({ port, host: "127.0.0.1" }))
+      ) as Layer.Layer<SqlClient.SqlClient>
+    )
     const started = runtime.runPromise(SqlClient.SqlClient)
     try {
       expect(await probe(port)).toBe("refused")
@@ -74,21 +78,50 @@ describe("start-up", () => {
 
   it("accepts LOG_LEVEL in any case: trace, debug, info, warn, warning, error, fatal, none", async () => {
     const level = (value: string) =>
-      Effect.runSync(Effect.either(Effect.withConfigProvider(Effect.map(appConfig, (c) => c.logLevel), ConfigProvider.fromMap(new Map([["LOG_LEVEL", value]])))))
-    const cases: Array<[string, string]> = [["WARN", "warning"], ["warn", "warning"], ["Warning", "warning"], ["TRACE", "trace"], ["Fatal", "fatal"], ["debug", "debug"], ["INFO", "info"], ["error", "error"], ["NONE", "none"]]
-    for (const [value, expected] of cases) expect({ value, level: Either.getOrUndefined(level(value)) }).toEqual({ value, level: expected })
+      Effect.runSync(
+        Effect.either(
+          Effect.withConfigProvider(
+            Effect.map(appConfig, (c) => c.logLevel),
+            ConfigProvider.fromMap(new Map([["LOG_LEVEL", value]]))
+          )
+        )
+      )
+    const cases: Array<[string, string]> = [
+      ["WARN", "warning"],
+      ["warn", "warning"],
+      ["Warning", "warning"],
+      ["TRACE", "trace"],
+      ["Fatal", "fatal"],
+      ["debug", "debug"],
+      ["INFO", "info"],
+      ["error", "error"],
+      ["NONE", "none"]
+    ]
+    for (const [value, expected] of cases)
+      expect({ value, level: Either.getOrUndefined(level(value)) }).toEqual({ value, level: expected })
     expect(Either.isLeft(level("loud"))).toBe(true)
   })
 
   it("fails to start with one JSON log line, a plain message and exit code 1: bad config, port in use, database unreachable", async () => {
     const config = await runMain({ LOG_LEVEL: "loud" })
     const busy = await listenOn(0)
-    const inUse = await runMain({ PORT: String((busy.address() as { port: number }).port), LOG_LEVEL: "error" }, true).finally(() => busy.close())
+    const inUse = await runMain(
+      { PORT: String((busy.address() as { port: number }).port), LOG_LEVEL: "error" },
+      true
+    ).finally(() => busy.close())
     const noDb = await runMain({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", LOG_LEVEL: "error" })
-    for (const [name, run, says] of [["config", config, /LOG_LEVEL/], ["port", inUse, /listen|in use/i], ["database", noDb, /database/i]] as const) {
+    for (const [name, run, says] of [
+      ["config", config, /LOG_LEVEL/],
+      ["port", inUse, /listen|in use/i],
+      ["database", noDb, /database/i]
+    ] as const) {
       expect({ name, code: run.code, lines: run.lines.length }).toEqual({ name, code: 1, lines: 1 })
       const line = JSON.parse(run.lines[0])
-      expect({ name, level: line.level, plain: !String(line.message).includes("\n") && !String(line.message).includes("    at ") }).toEqual({ name, level: "FATAL", plain: true })
+      expect({
+        name,
+        level: line.level,
+        plain: !String(line.message).includes("\n") && !String(line.message).includes("    at ")
+      }).toEqual({ name, level: "FATAL", plain: true })
       expect(line.message).toMatch(says)
     }
   }, 180_000)
@@ -96,7 +129,13 @@ describe("start-up", () => {
   it("logs the URL it listens on", async () => {
     const port = await freePort()
     const child = spawn(process.execPath, ["dist/server.mjs"], {
-      env: { PATH: process.env.PATH ?? "", DATA_DIR: await seededDataDir(scratch), PORT: String(port), LOG_LEVEL: "info", ADMIN_TOKEN: "0123456789abcdef0123" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATA_DIR: await seededDataDir(scratch),
+        PORT: String(port),
+        LOG_LEVEL: "info",
+        ADMIN_TOKEN: "0123456789abcdef0123"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     })
     const line = await new Promise<string>((resolve) => {

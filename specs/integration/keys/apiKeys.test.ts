@@ -36,12 +36,19 @@ describe("the org's API keys (keys.*)", () => {
     const org = await app.newOrg()
     const staff = await app.admin("POST", `/orgs/${org.id}/members`, { email: "sam@example.com", role: "staff" })
     expect(staff.status).toBe(201)
-    const key = await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: staff.body.user_id, name: "Sam's laptop" })
+    const key = await app.call(org.key, "POST", "/api/v1/api_keys", {
+      user_id: staff.body.user_id,
+      name: "Sam's laptop"
+    })
     expect(key.status).toBe(201)
     expect(key.body).toMatchObject({ role: "staff", user_id: staff.body.user_id })
 
     expect((await app.call(key.body.key, "GET", "/api/v1/offerings")).status).toBe(200)
-    for (const [method, path, body] of [["GET", "/api/v1/api_keys"], ["POST", "/api/v1/api_keys", {}], ["DELETE", `/api/v1/api_keys/${org.keyId}`]] as const) {
+    for (const [method, path, body] of [
+      ["GET", "/api/v1/api_keys"],
+      ["POST", "/api/v1/api_keys", {}],
+      ["DELETE", `/api/v1/api_keys/${org.keyId}`]
+    ] as const) {
       const refused = await app.call(key.body.key, method, path, body)
       expect(refused.status).toBe(403)
       expect(refused.body.error.code).toBe("forbidden")
@@ -75,7 +82,8 @@ describe("admin API: orgs and keys", () => {
     const seen: string[] = []
     let after: string | null = null
     do {
-      const page: { status: number; body: { data: Array<{ id: string }>; next_after: string | null } } = await app.admin("GET", `/orgs?limit=2${after ? `&after=${after}` : ""}`)
+      const page: { status: number; body: { data: Array<{ id: string }>; next_after: string | null } } =
+        await app.admin("GET", `/orgs?limit=2${after ? `&after=${after}` : ""}`)
       expect(page.status).toBe(200)
       expect(page.body.data.length).toBeLessThanOrEqual(2)
       seen.push(...page.body.data.map((o) => o.id))
@@ -93,7 +101,9 @@ describe("admin API: orgs and keys", () => {
     await app.advance(3) // events.list shows events once they are 2 s old
     const events = await app.call(target.key, "GET", "/api/v1/events?type=org.updated")
     expect(events.status, JSON.stringify(events.body)).toBe(200)
-    expect(events.body.data.map((e: { type: string; data: { plan: string } }) => [e.type, e.data.plan])).toContainEqual(["org.updated", "scale"])
+    expect(events.body.data.map((e: { type: string; data: { plan: string } }) => [e.type, e.data.plan])).toContainEqual(
+      ["org.updated", "scale"]
+    )
 
     expect((await app.admin("PATCH", `/orgs/${target.id}`, { plan: "gold" })).status).toBe(400)
     expect((await app.admin("GET", "/orgs/00000000-0000-4000-8000-000000000000")).status).toBe(404)
@@ -108,7 +118,9 @@ describe("admin API: orgs and keys", () => {
     const plain = await app.admin("POST", `/orgs/${org.id}/api_keys`)
     expect(plain.status).toBe(201)
     const keys = await app.admin("GET", `/orgs/${org.id}/api_keys`)
-    expect(keys.body.data.map((k: { id: string }) => k.id).sort()).toEqual([org.keyId, key.body.id, plain.body.id].sort())
+    expect(keys.body.data.map((k: { id: string }) => k.id).sort()).toEqual(
+      [org.keyId, key.body.id, plain.body.id].sort()
+    )
     expect(keys.body.data.every((k: object) => !("key" in k))).toBe(true)
   })
 })

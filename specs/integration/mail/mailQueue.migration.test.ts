@@ -19,8 +19,7 @@ describe("migration 0093 (mail queue)", () => {
             case g % 3 when 1 then '2026-11-01T00:01:00Z'::timestamptz end,
             case g % 3 when 2 then '2026-11-01T00:02:00Z'::timestamptz end
           from generate_series(1, 9) g`,
-      (sql) =>
-        sql<{ mail_id: string; due_at: Date }>`select mail_id::text, due_at from mail_queue order by mail_id`
+      (sql) => sql<{ mail_id: string; due_at: Date }>`select mail_id::text, due_at from mail_queue order by mail_id`
     )
     expect(after.map((r) => [Number(r.mail_id.slice(-12)), r.due_at.toISOString()])).toEqual([
       [3, "2026-11-01T00:13:00.000Z"],

@@ -21,7 +21,12 @@ const queued = (id: string) => sql(app, (s) => s<{ due_at: Date }>`select due_at
 
 describe("the mail outbox", () => {
   it("sends through the log mailer by default and marks the mail sent", async () => {
-    const id = await enqueue(app, org.id, { to: "logged@example.com", subject: "Hello", text: "Hi there", kind: "test" })
+    const id = await enqueue(app, org.id, {
+      to: "logged@example.com",
+      subject: "Hello",
+      text: "Hi there",
+      kind: "test"
+    })
     expect(await outbox(app, id)).toMatchObject({ attempts: 0, sent_at: null })
     expect(await queued(id)).toHaveLength(1)
     await app.advance(1)
@@ -30,7 +35,12 @@ describe("the mail outbox", () => {
   })
 
   it("leaves a mail another instance leased alone until the lease ends, then sends it once", async () => {
-    const id = await enqueue(app, org.id, { to: "leased@example.com", subject: "Leased", text: "Held by another", kind: "test" })
+    const id = await enqueue(app, org.id, {
+      to: "leased@example.com",
+      subject: "Leased",
+      text: "Held by another",
+      kind: "test"
+    })
     // What another instance's claim does: the mail is due again when its lease (10 minutes) ends.
     await sql(app, (s) => s`update mail_queue set due_at = due_at + interval '600 seconds' where mail_id = ${id}`)
     await app.advance(1)
@@ -45,21 +55,34 @@ describe("the mail outbox", () => {
   })
 
   it("sends more than one batch in a pass: what is due goes out, not 50 a pass", async () => {
-    const ids = await runEngine(app, Effect.flatMap(Mail, (m) =>
-      Effect.forEach(Array.from({ length: 2 * BATCH + 7 }, (_, i) => i), (i) =>
-        m.enqueue(org.id, { to: `many-${i}@example.com`, subject: "Many", text: "One of many", kind: "test" }))))
+    const ids = await runEngine(
+      app,
+      Effect.flatMap(Mail, (m) =>
+        Effect.forEach(
+          Array.from({ length: 2 * BATCH + 7 }, (_, i) => i),
+          (i) => m.enqueue(org.id, { to: `many-${i}@example.com`, subject: "Many", text: "One of many", kind: "test" })
+        )
+      )
+    )
     expect(ids).toHaveLength(2 * BATCH + 7)
-    const unsent = () => sql(app, (s) => s<{ n: number }>`select count(*)::int as n from mail_outbox where to_address like 'many-%' and sent_at is null`)
+    const unsent = () =>
+      sql(
+        app,
+        (s) =>
+          s<{
+            n: number
+          }>`select count(*)::int as n from mail_outbox where to_address like 'many-%' and sent_at is null`
+      )
     expect((await unsent())[0].n).toBe(2 * BATCH + 7)
     await app.advance(1)
     expect((await unsent())[0].n).toBe(0)
   })
 
   it("writes in the caller's transaction: a rollback leaves no mail", async () => {
-    const attempt = Effect.gen(function*() {
+    const attempt = Effect.gen(function* () {
       const s = yield* SqlClient.SqlClient
       const mail = yield* Mail
-      yield* Effect.gen(function*() {
+      yield* Effect.gen(function* () {
         yield* mail.enqueue(org.id, { to: "rolled@example.com", subject: "No", text: "No", kind: "test" })
         return yield* Effect.fail("the booking failed")
       }).pipe(s.withTransaction)
@@ -70,7 +93,12 @@ describe("the mail outbox", () => {
 
   it("forgets the mail of a customer who is erased", async () => {
     const customer = (await app.call(org.key, "POST", "/api/v1/customers", { email: "Private@example.com" })).body
-    const id = await enqueue(app, org.id, { to: "private@example.com", subject: "Pending", text: "Personal", kind: "test" })
+    const id = await enqueue(app, org.id, {
+      to: "private@example.com",
+      subject: "Pending",
+      text: "Personal",
+      kind: "test"
+    })
     await app.call(org.key, "DELETE", `/api/v1/customers/${customer.id}`)
     expect(await rowsTo("private@example.com")).toEqual([])
     expect(await queued(id)).toEqual([])

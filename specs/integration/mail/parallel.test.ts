@@ -19,7 +19,7 @@ const counting = (parallel: number | undefined) => {
   const seen = { inFlight: 0, most: 0, sent: [] as Array<string> }
   const layer = Layer.succeed(Mailer, {
     send: (mail) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         seen.inFlight++
         seen.most = Math.max(seen.most, seen.inFlight)
         yield* Effect.sleep("20 millis")
@@ -40,14 +40,26 @@ describe("how many mails the outbox sends at once", () => {
     { says: "nothing (the default)", parallel: undefined, most: 4 },
     { says: "2", parallel: 2, most: 2 },
     { says: "1 (as the log mailer does)", parallel: 1, most: 1 }
-  ])("a mailer that says $says has at most $most sends in flight, and every mail is sent", async ({ parallel, most }) => {
-    const prefix = `parallel-${parallel ?? "default"}-`
-    for (let i = 0; i < 9; i++) await enqueue(app, org.id, { to: `${prefix}${i}@example.com`, subject: "Hi", text: "Hello", kind: "test" })
-    const { seen, layer } = counting(parallel)
-    await sendDue(layer)
-    expect(seen.most).toBe(most)
-    expect(seen.sent.filter((to) => to.startsWith(prefix)).sort()).toEqual(Array.from({ length: 9 }, (_, i) => `${prefix}${i}@example.com`))
-    const unsent = await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from mail_outbox where to_address like ${`${prefix}%`} and sent_at is null`)
-    expect(unsent[0].n).toBe(0)
-  })
+  ])(
+    "a mailer that says $says has at most $most sends in flight, and every mail is sent",
+    async ({ parallel, most }) => {
+      const prefix = `parallel-${parallel ?? "default"}-`
+      for (let i = 0; i < 9; i++)
+        await enqueue(app, org.id, { to: `${prefix}${i}@example.com`, subject: "Hi", text: "Hello", kind: "test" })
+      const { seen, layer } = counting(parallel)
+      await sendDue(layer)
+      expect(seen.most).toBe(most)
+      expect(seen.sent.filter((to) => to.startsWith(prefix)).sort()).toEqual(
+        Array.from({ length: 9 }, (_, i) => `${prefix}${i}@example.com`)
+      )
+      const unsent = await sql(
+        app,
+        (s) =>
+          s<{
+            n: number
+          }>`select count(*)::int as n from mail_outbox where to_address like ${`${prefix}%`} and sent_at is null`
+      )
+      expect(unsent[0].n).toBe(0)
+    }
+  )
 })

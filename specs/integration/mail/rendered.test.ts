@@ -17,11 +17,22 @@ afterAll(async () => {
 })
 
 const book = async (key: string, email: string) => {
-  const { body: o } = await app.call(key, "POST", "/api/v1/offerings", { name: "Morning flow", kind: "class", capacity: 5 })
+  const { body: o } = await app.call(key, "POST", "/api/v1/offerings", {
+    name: "Morning flow",
+    kind: "class",
+    capacity: 5
+  })
   const now = new Date((await app.admin("GET", "/clock")).body.now)
   const startsAt = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000 + 48 * 3_600_000)
-  const { body: s } = await app.call(key, "POST", "/api/v1/sessions", { offering_id: o.id, starts_at: startsAt.toISOString() })
-  const res = await app.call(key, "POST", "/api/v1/bookings", { offering_id: o.id, session_id: s.data[0].id, customer: { email, name: "Ann" } })
+  const { body: s } = await app.call(key, "POST", "/api/v1/sessions", {
+    offering_id: o.id,
+    starts_at: startsAt.toISOString()
+  })
+  const res = await app.call(key, "POST", "/api/v1/bookings", {
+    offering_id: o.id,
+    session_id: s.data[0].id,
+    customer: { email, name: "Ann" }
+  })
   expect(res.status).toBe(201)
   await app.advance(1)
   const raw = smtp.received.find((m) => m.to.includes(email))

@@ -22,8 +22,11 @@ const to = (address: string) => smtp.received.filter((m) => m.to.includes(addres
 describe("mail through a real SMTP server", () => {
   it("delivers an enqueued mail once its job runs, with subject, recipient, reply-to and body", async () => {
     const id = await enqueue(app, org.id, {
-      to: "guest@example.com", subject: "Your booking is confirmed", text: "See you on Saturday at 10:00.",
-      replyTo: "reply+abc@bookings.test", kind: "booking.confirmed"
+      to: "guest@example.com",
+      subject: "Your booking is confirmed",
+      text: "See you on Saturday at 10:00.",
+      replyTo: "reply+abc@bookings.test",
+      kind: "booking.confirmed"
     })
     expect(to("guest@example.com")).toEqual([])
     await app.advance(1)
@@ -40,7 +43,12 @@ describe("mail through a real SMTP server", () => {
 
   it("keeps a refused mail, records the attempt, and retries after the backoff until it goes through", async () => {
     smtp.state.reject = true
-    const id = await enqueue(app, org.id, { to: "later@example.com", subject: "Reminder", text: "Tomorrow!", kind: "booking.reminder" })
+    const id = await enqueue(app, org.id, {
+      to: "later@example.com",
+      subject: "Reminder",
+      text: "Tomorrow!",
+      kind: "booking.reminder"
+    })
     await app.advance(1)
     const first = await outbox(app, id)
     expect(first).toMatchObject({ attempts: 1, sent_at: null, failed_at: null })
@@ -61,7 +69,12 @@ describe("mail through a real SMTP server", () => {
 
   it("gives up after five attempts (1m, 5m, 30m, 2h apart) and keeps the row with the last error", async () => {
     smtp.state.reject = true
-    const id = await enqueue(app, org.id, { to: "never@example.com", subject: "Receipt", text: "Paid.", kind: "booking.receipt" })
+    const id = await enqueue(app, org.id, {
+      to: "never@example.com",
+      subject: "Receipt",
+      text: "Paid.",
+      kind: "booking.receipt"
+    })
     for (const wait of [1, 61, 301, 1801, 7201]) await app.advance(wait)
     const last = await outbox(app, id)
     expect(last).toMatchObject({ attempts: 5, sent_at: null, failed_at: expect.any(Date), next_at: null })

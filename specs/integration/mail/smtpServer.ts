@@ -37,5 +37,10 @@ export const startSmtp = async () => {
   })
   const address = server.server.address()
   const port = typeof address === "object" && address !== null ? address.port : 0
-  return { url: `smtp://127.0.0.1:${port}`, received, state, close: () => new Promise<void>((r) => server.close(() => r())) }
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    state,
+    close: () => new Promise<void>((r) => server.close(() => r()))
+  }
 }

@@ -1,15 +1,18 @@
 import { createServer, type Server } from "node:http"
 import { ConfigProvider, Effect, Either } from "effect"
-import { appConfig } from "../../../transports/config.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { appConfig } from "../../../transports/config.ts"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, guest, ok } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, guest, ok } from "../bookings/helpers.ts"
 
 /** A stand-in for an OpenAI-compatible chat completions API on loopback: records each request, answers what it is told. */
 let model: Server
 let modelUrl: string
 const asked: Array<{ auth: string | undefined; body: any }> = []
-let answer: (n: number) => { status: number; body: unknown } = () => ({ status: 200, body: { choices: [{ message: { content: "Yes, towels are provided." } }] } })
+let answer: (n: number) => { status: number; body: unknown } = () => ({
+  status: 200,
+  body: { choices: [{ message: { content: "Yes, towels are provided." } }] }
+})
 
 let app: TestApp
 let org: BookingsOrg
@@ -42,9 +45,20 @@ const bookAndWrite = async (who: string, text: string) => {
   const written = ok(await app.call(null, "POST", `/api/v1/guest/${handle}/messages`, { body: text }), 201)
   return { booking: b, written }
 }
-const drafted = async (bookingId: string) => (await org.events("message.drafted")).filter((e) => e.data.booking_id === bookingId)
+const drafted = async (bookingId: string) =>
+  (await org.events("message.drafted")).filter((e) => e.data.booking_id === bookingId)
 const draftRow = async (inReplyTo: string) =>
-  (await sql(app, (s) => s<{ status: string; attempts: number; error: string | null }>`select status, attempts, error from message_drafts where in_reply_to = ${inReplyTo}`))[0]
+  (
+    await sql(
+      app,
+      (s) =>
+        s<{
+          status: string
+          attempts: number
+          error: string | null
+        }>`select status, attempts, error from message_drafts where in_reply_to = ${inReplyTo}`
+    )
+  )[0]
 
 describe("message.drafted (a drafter configured)", () => {
   it("a guest's message gets a reply drafted from the conversation, announced once, and nothing is sent", async () => {
@@ -54,7 +68,13 @@ describe("message.drafted (a drafter configured)", () => {
     await app.advance(1)
     const events = await drafted(booking.id)
     expect(events).toHaveLength(1)
-    expect(events[0].data).toMatchObject({ in_reply_to: written.id, booking_id: booking.id, customer_id: booking.customer_id, body: "Yes, towels are provided.", channel: "email" })
+    expect(events[0].data).toMatchObject({
+      in_reply_to: written.id,
+      booking_id: booking.id,
+      customer_id: booking.customer_id,
+      body: "Yes, towels are provided.",
+      channel: "email"
+    })
     expect(asked).toHaveLength(1)
     expect(asked[0].auth).toBe("Bearer sk-test")
     expect(asked[0].body.model).toBe("test-model")
@@ -69,7 +89,10 @@ describe("message.drafted (a drafter configured)", () => {
     // Nothing reached the guest: the thread holds only what was written, and no mail carries the draft.
     const thread = ok(await org.call("GET", `/messages?booking_id=${booking.id}`)).data as Array<{ body: string }>
     expect(thread.map((m) => m.body)).toEqual(["See you on the beach at nine.", "Do I need to bring a towel?"])
-    const mails = await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from mail_outbox where body like '%towels are provided%'`)
+    const mails = await sql(
+      app,
+      (s) => s<{ n: number }>`select count(*)::int as n from mail_outbox where body like '%towels are provided%'`
+    )
     expect(mails[0].n).toBe(0)
     await app.advance(120)
     expect(await drafted(booking.id)).toHaveLength(1)
@@ -82,7 +105,10 @@ describe("message.drafted (a drafter configured)", () => {
     const flaky = await bookAndWrite("d2", "Is there parking?")
     await app.advance(1)
     expect(await draftRow(flaky.written.id)).toMatchObject({ status: "pending", attempts: 1 })
-    answer = (n) => (n < 3 ? { status: 503, body: {} } : { status: 200, body: { choices: [{ message: { content: "There is parking behind the shop." } }] } })
+    answer = (n) =>
+      n < 3
+        ? { status: 503, body: {} }
+        : { status: 200, body: { choices: [{ message: { content: "There is parking behind the shop." } }] } }
     await app.advance(61)
     expect((await draftRow(flaky.written.id)).attempts).toBe(2)
     await app.advance(301)
@@ -122,10 +148,19 @@ describe("message.drafted (no drafter)", () => {
 
 describe("drafting settings", () => {
   const read = (env: Record<string, string>) =>
-    Effect.runSync(Effect.either(Effect.withConfigProvider(Effect.map(appConfig, (c) => c.drafts), ConfigProvider.fromMap(new Map(Object.entries(env))))))
+    Effect.runSync(
+      Effect.either(
+        Effect.withConfigProvider(
+          Effect.map(appConfig, (c) => c.drafts),
+          ConfigProvider.fromMap(new Map(Object.entries(env)))
+        )
+      )
+    )
   it("DRAFTS_URL with DRAFTS_MODEL turns drafting on; either alone or a bad URL is one clear error; nothing is off", () => {
     expect(read({})).toEqual(Either.right(undefined))
-    expect(read({ DRAFTS_URL: "http://127.0.0.1:11434/v1", DRAFTS_MODEL: "llama3.2" })).toEqual(Either.right({ url: "http://127.0.0.1:11434/v1", model: "llama3.2", apiKey: undefined }))
+    expect(read({ DRAFTS_URL: "http://127.0.0.1:11434/v1", DRAFTS_MODEL: "llama3.2" })).toEqual(
+      Either.right({ url: "http://127.0.0.1:11434/v1", model: "llama3.2", apiKey: undefined })
+    )
     const noModel = read({ DRAFTS_URL: "https://api.openai.com/v1" })
     expect(Either.isLeft(noModel) && String(noModel.left)).toContain("DRAFTS_URL needs DRAFTS_MODEL")
     const badUrl = read({ DRAFTS_URL: "api.openai.com", DRAFTS_MODEL: "m" })

@@ -1,11 +1,11 @@
-import { Option } from "effect"
 import { createHmac } from "node:crypto"
 import { createServer } from "node:net"
+import { Option } from "effect"
 import nodemailer from "nodemailer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type TestApp } from "../../support/app.ts"
 import { waitFor } from "../../support/receiver.ts"
-import { bookingsOrg, type BookingsOrg, expectError, guest, ok } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, expectError, guest, ok } from "../bookings/helpers.ts"
 import { startSmtp } from "../mail/smtpServer.ts"
 
 let app: TestApp
@@ -25,7 +25,12 @@ const freePort = () =>
 beforeAll(async () => {
   smtp = await startSmtp()
   inboundPort = await freePort()
-  app = await startApp({ smtpUrl: Option.some(smtp.url), mailDomain: "replies.example.test", inboundSmtpPort: inboundPort, inboundEmailSecret: SECRET })
+  app = await startApp({
+    smtpUrl: Option.some(smtp.url),
+    mailDomain: "replies.example.test",
+    inboundSmtpPort: inboundPort,
+    inboundEmailSecret: SECRET
+  })
   org = await bookingsOrg(app)
   ok(await app.admin("POST", `/orgs/${org.id}/members`, { email: "owner@surf.test", role: "owner" }), 201)
 })
@@ -39,28 +44,48 @@ const deliver = (mail: { from: string; to: string; text?: string; envelopeFrom?:
   nodemailer.createTransport({ host: "127.0.0.1", port: inboundPort, secure: false, ignoreTLS: true }).sendMail(
     mail.raw !== undefined
       ? { envelope: { from: mail.envelopeFrom ?? "", to: mail.to }, raw: mail.raw }
-      : { from: mail.from, to: mail.to, subject: "Re: your booking", text: mail.text, ...(mail.envelopeFrom !== undefined ? { envelope: { from: mail.envelopeFrom, to: mail.to } } : {}) }
+      : {
+          from: mail.from,
+          to: mail.to,
+          subject: "Re: your booking",
+          text: mail.text,
+          ...(mail.envelopeFrom !== undefined ? { envelope: { from: mail.envelopeFrom, to: mail.to } } : {})
+        }
   )
 
 /** Runs the mail job until the SMTP server got a mail to `to` containing `text`; returns its raw source. */
 const mailTo = async (to: string, text: string) => {
   const find = () => smtp.received.find((m) => m.to.includes(to) && m.raw.includes(text))
-  await waitFor(async () => {
-    await app.advance(1)
-    return find() !== undefined
-  }, 60_000, `mail to ${to} with ${text}`)
+  await waitFor(
+    async () => {
+      await app.advance(1)
+      return find() !== undefined
+    },
+    60_000,
+    `mail to ${to} with ${text}`
+  )
   return find()!.raw
 }
 const replyToOf = (raw: string) => /^Reply-To: (.+)$/im.exec(raw)![1].trim()
 
-const thread = async (bookingId: string) => ok(await org.call("GET", `/messages?booking_id=${bookingId}`)).data as Array<Record<string, any>>
+const thread = async (bookingId: string) =>
+  ok(await org.call("GET", `/messages?booking_id=${bookingId}`)).data as Array<Record<string, any>>
 
 describe("messages with a guest by email", () => {
   it("sends with a reply address; the guest's reply comes back threaded, stripped of the quote; owners are told", async () => {
     const { offering, session } = await org.classWithSession({})
     const b = ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest("m1") }), 201)
-    const sent = ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Bring a towel, the water is cold." }), 201)
-    expect(sent).toMatchObject({ direction: "outbound", channel: "email", booking_id: b.id, customer_id: b.customer_id, delivered_at: null })
+    const sent = ok(
+      await org.call("POST", "/messages", { booking_id: b.id, body: "Bring a towel, the water is cold." }),
+      201
+    )
+    expect(sent).toMatchObject({
+      direction: "outbound",
+      channel: "email",
+      booking_id: b.id,
+      customer_id: b.customer_id,
+      delivered_at: null
+    })
 
     const raw = await mailTo("guestm1@example.com", "Bring a towel")
     const replyTo = replyToOf(raw)
@@ -74,10 +99,15 @@ describe("messages with a guest by email", () => {
       text: "Thanks, I will!\n\nOn Tue, 24 Nov 2026 at 09:00, Surf <bookings@localhost> wrote:\n> Bring a towel, the water is cold.\n> \n"
     })
     const messages = await thread(b.id)
-    expect(messages.map((m) => [m.direction, m.body])).toEqual([["outbound", "Bring a towel, the water is cold."], ["inbound", "Thanks, I will!"]])
+    expect(messages.map((m) => [m.direction, m.body])).toEqual([
+      ["outbound", "Bring a towel, the water is cold."],
+      ["inbound", "Thanks, I will!"]
+    ])
     const received = (await org.events("message.received")).filter((e) => e.data.booking_id === b.id)
     expect(received.map((e) => [e.data.body, e.data.channel])).toEqual([["Thanks, I will!", "email"]])
-    expect((await org.events("message.sent")).some((e) => e.data.id === sent.id && e.data.channel === "email")).toBe(true)
+    expect((await org.events("message.sent")).some((e) => e.data.id === sent.id && e.data.channel === "email")).toBe(
+      true
+    )
     await mailTo("owner@surf.test", "Thanks, I will!")
 
     // The same guest and booking keep one address; a message about nothing in particular has its own.
@@ -85,7 +115,9 @@ describe("messages with a guest by email", () => {
     expect(replyToOf(await mailTo("guestm1@example.com", "See you."))).toBe(replyTo)
     ok(await org.call("POST", "/messages", { customer_id: b.customer_id, body: "News for you." }), 201)
     expect(replyToOf(await mailTo("guestm1@example.com", "News for you."))).not.toBe(replyTo)
-    expect(ok(await org.call("GET", `/messages?customer_id=${b.customer_id}`)).data.map((m: { body: string }) => m.body)).toEqual(["News for you."])
+    expect(
+      ok(await org.call("GET", `/messages?customer_id=${b.customer_id}`)).data.map((m: { body: string }) => m.body)
+    ).toEqual(["News for you."])
   })
 
   it("drops mail from anyone but the guest, refuses unknown addresses, and marks a bounced message failed", async () => {
@@ -96,8 +128,12 @@ describe("messages with a guest by email", () => {
 
     await deliver({ from: "stranger@example.com", to: replyTo, text: "Let me in" })
     expect((await thread(b.id)).map((m) => m.direction)).toEqual(["outbound"])
-    await expect(deliver({ from: "guestm2@example.com", to: "someone@replies.example.test", text: "hi" })).rejects.toThrow(/550/)
-    await expect(deliver({ from: "guestm2@example.com", to: "reply+000000000000000000000000@replies.example.test", text: "hi" })).resolves.toBeDefined()
+    await expect(
+      deliver({ from: "guestm2@example.com", to: "someone@replies.example.test", text: "hi" })
+    ).rejects.toThrow(/550/)
+    await expect(
+      deliver({ from: "guestm2@example.com", to: "reply+000000000000000000000000@replies.example.test", text: "hi" })
+    ).resolves.toBeDefined()
 
     const dsn = [
       "From: Mail Delivery System <MAILER-DAEMON@mx.example.com>",
@@ -130,7 +166,9 @@ describe("messages with a guest by email", () => {
 
   it("acknowledges a guest who writes when the org asks, and refuses bad requests", async () => {
     const other = await bookingsOrg(app)
-    expect(ok(await other.call("PATCH", "/org", { auto_acknowledge: true, reply_to_domain: "Mail.Surf.Example" }))).toMatchObject({ auto_acknowledge: true, reply_to_domain: "mail.surf.example" })
+    expect(
+      ok(await other.call("PATCH", "/org", { auto_acknowledge: true, reply_to_domain: "Mail.Surf.Example" }))
+    ).toMatchObject({ auto_acknowledge: true, reply_to_domain: "mail.surf.example" })
     const { offering, session } = await other.classWithSession({})
     const b = ok(await other.book({ offering_id: offering.id, session_id: session.id, customer: guest("m3") }), 201)
     ok(await other.call("POST", "/messages", { booking_id: b.id, body: "Welcome" }), 201)
@@ -138,9 +176,17 @@ describe("messages with a guest by email", () => {
     expect(replyTo).toMatch(/@mail\.surf\.example$/)
     await deliver({ from: "guestm3@example.com", to: replyTo, text: "Is parking free?" })
     const messages = ok(await other.call("GET", `/messages?booking_id=${b.id}`)).data
-    expect(messages.map((m: { direction: string; channel: string }) => `${m.direction}/${m.channel}`)).toEqual(["outbound/email", "inbound/email", "outbound/system"])
+    expect(messages.map((m: { direction: string; channel: string }) => `${m.direction}/${m.channel}`)).toEqual([
+      "outbound/email",
+      "inbound/email",
+      "outbound/system"
+    ])
 
-    expectError(await other.call("POST", "/messages", { booking_id: b.id, customer_id: b.customer_id, body: "x" }), 400, "invalid_conversation")
+    expectError(
+      await other.call("POST", "/messages", { booking_id: b.id, customer_id: b.customer_id, body: "x" }),
+      400,
+      "invalid_conversation"
+    )
     expectError(await other.call("GET", "/messages"), 400, "invalid_conversation")
     expect((await other.call("POST", "/messages", { booking_id: b.id, body: "" })).status).toBe(400)
     expectError(await org.call("POST", "/messages", { booking_id: b.id, body: "not yours" }), 404, "not_found")
@@ -157,7 +203,10 @@ describe("messages with a guest by email", () => {
       const raw = JSON.stringify(body)
       return fetch(`${app.url}/inbound/email`, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-inbound-signature": signature ?? `sha256=${createHmac("sha256", SECRET).update(raw).digest("hex")}` },
+        headers: {
+          "content-type": "application/json",
+          "x-inbound-signature": signature ?? `sha256=${createHmac("sha256", SECRET).update(raw).digest("hex")}`
+        },
         body: raw
       })
     }
@@ -166,9 +215,13 @@ describe("messages with a guest by email", () => {
     expect(await stored.json()).toEqual({ outcome: "stored" })
     expect((await thread(b.id)).map((m) => m.body)).toEqual(["Over HTTP?", "Yes!"])
     expect((await post({ to: replyTo, from: "guestm4@example.com", text: "forged" }, "sha256=00")).status).toBe(401)
-    expect(await (await post({ to: replyTo, from: "other@example.com", text: "hi" })).json()).toEqual({ outcome: "foreign_sender" })
+    expect(await (await post({ to: replyTo, from: "other@example.com", text: "hi" })).json()).toEqual({
+      outcome: "foreign_sender"
+    })
     expect((await post({ to: "nobody@example.com", from: "guestm4@example.com", text: "hi" })).status).toBe(400)
-    expect(await (await post({ to: replyTo, bounce: true, reason: "5.1.1 user unknown" })).json()).toEqual({ outcome: "bounced" })
+    expect(await (await post({ to: replyTo, bounce: true, reason: "5.1.1 user unknown" })).json()).toEqual({
+      outcome: "bounced"
+    })
     expect((await thread(b.id))[0].failure_reason).toBe("5.1.1 user unknown")
   })
 })

@@ -2,8 +2,8 @@ import { auth } from "@modelcontextprotocol/sdk/client/auth.js"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { grant, mcpStatus, startOAuthApp, type TestApp, TestProvider } from "./helpers.ts"
 
 let app: TestApp
@@ -12,12 +12,16 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const toolText = (res: Awaited<ReturnType<Client["callTool"]>>) => JSON.parse((res.content as Array<{ text: string }>)[0].text)
+const toolText = (res: Awaited<ReturnType<Client["callTool"]>>) =>
+  JSON.parse((res.content as Array<{ text: string }>)[0].text)
 
 describe("a connector signs in to /mcp with OAuth", () => {
   it("publishes the protected resource and the authorization server, and a 401 from /mcp points at them", async () => {
     const resource = await (await fetch(`${app.url}/.well-known/oauth-protected-resource`)).json()
-    expect(OAuthProtectedResourceMetadataSchema.parse(resource)).toMatchObject({ resource: `${app.url}/mcp`, authorization_servers: [app.url] })
+    expect(OAuthProtectedResourceMetadataSchema.parse(resource)).toMatchObject({
+      resource: `${app.url}/mcp`,
+      authorization_servers: [app.url]
+    })
     expect(await (await fetch(`${app.url}/.well-known/oauth-protected-resource/mcp`)).json()).toEqual(resource)
     const server = await (await fetch(`${app.url}/.well-known/oauth-authorization-server`)).json()
     expect(OAuthMetadataSchema.parse(server)).toMatchObject({
@@ -41,9 +45,21 @@ describe("a connector signs in to /mcp with OAuth", () => {
   it("runs the SDK's own flow: discovery, registration, consent with the owner's key, PKCE, then tools with the org's data", async () => {
     const org = await app.newOrg()
     const other = await app.newOrg()
-    const mine = await app.call(org.key, "POST", "/api/v1/offerings", { name: "Morning yoga", kind: "class", capacity: 8 })
+    const mine = await app.call(org.key, "POST", "/api/v1/offerings", {
+      name: "Morning yoga",
+      kind: "class",
+      capacity: 8
+    })
     expect(mine.status).toBe(201)
-    expect((await app.call(other.key, "POST", "/api/v1/offerings", { name: "Someone else's class", kind: "class", capacity: 8 })).status).toBe(201)
+    expect(
+      (
+        await app.call(other.key, "POST", "/api/v1/offerings", {
+          name: "Someone else's class",
+          kind: "class",
+          capacity: 8
+        })
+      ).status
+    ).toBe(201)
 
     const provider = new TestProvider(app, org.key, "Claude (test)")
     const serverUrl = `${app.url}/mcp`
@@ -68,7 +84,9 @@ describe("a connector signs in to /mcp with OAuth", () => {
     const keys = await client.callTool({ name: "keys_list", arguments: {} })
     expect(keys.isError).not.toBe(true)
     const apps = toolText(await client.callTool({ name: "oauth_apps_list", arguments: {} }))
-    expect(apps.data).toMatchObject([{ client_id: provider.info?.client_id, client_name: "Claude (test)", revoked_at: null }])
+    expect(apps.data).toMatchObject([
+      { client_id: provider.info?.client_id, client_name: "Claude (test)", revoked_at: null }
+    ])
     await client.close()
 
     // The SDK refreshes with the rotating refresh token once the access token has expired.
@@ -80,7 +98,11 @@ describe("a connector signs in to /mcp with OAuth", () => {
     expect(provider.saved!.refresh_token).not.toBe(before.refresh_token)
     const again = new Client({ name: "oauth-tests", version: "1.0.0" })
     await again.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }))
-    expect(toolText(await again.callTool({ name: "offerings_list", arguments: {} })).data.map((o: { name: string }) => o.name)).toEqual(["Morning yoga"])
+    expect(
+      toolText(await again.callTool({ name: "offerings_list", arguments: {} })).data.map(
+        (o: { name: string }) => o.name
+      )
+    ).toEqual(["Morning yoga"])
     await again.close()
   })
 
@@ -88,15 +110,29 @@ describe("a connector signs in to /mcp with OAuth", () => {
     const org = await app.newOrg()
     const { tokens } = await grant(app, org.key)
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(200)
-    const { body: offering } = await app.call(org.key, "POST", "/api/v1/offerings", { name: "Yoga", kind: "class", capacity: 3 })
+    const { body: offering } = await app.call(org.key, "POST", "/api/v1/offerings", {
+      name: "Yoga",
+      kind: "class",
+      capacity: 3
+    })
     const now = new Date((await app.admin("GET", "/clock")).body.now)
     const startsAt = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000 + 48 * 3_600_000).toISOString()
-    const { body: sessions } = await app.call(org.key, "POST", "/api/v1/sessions", { offering_id: offering.id, starts_at: startsAt })
-    const booked = await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: offering.id, session_id: sessions.data[0].id, quantity: 1, customer: { name: "Cy", email: "cy@example.com" } })
+    const { body: sessions } = await app.call(org.key, "POST", "/api/v1/sessions", {
+      offering_id: offering.id,
+      starts_at: startsAt
+    })
+    const booked = await app.call(org.key, "POST", "/api/v1/bookings", {
+      offering_id: offering.id,
+      session_id: sessions.data[0].id,
+      quantity: 1,
+      customer: { name: "Cy", email: "cy@example.com" }
+    })
     expect(booked.status).toBe(201)
 
     const client = new Client({ name: "oauth-subscriber", version: "1.0.0" })
-    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } })
+    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } }
+    })
     await client.connect(transport)
     const updates: string[] = []
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri))

@@ -1,7 +1,11 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { createHash, randomBytes } from "node:crypto"
 import { createServer } from "node:net"
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens
+} from "@modelcontextprotocol/sdk/shared/auth.js"
 import { expect } from "vitest"
 import { startApp, type TestApp } from "../../support/app.ts"
 
@@ -34,16 +38,26 @@ export const startOAuthApp = async (): Promise<TestApp> => {
 export const REDIRECT = "http://127.0.0.1:9/callback"
 
 export const form = (app: TestApp, path: string, fields: Record<string, string>) =>
-  fetch(`${app.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields), redirect: "manual" })
+  fetch(`${app.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    redirect: "manual"
+  })
 
 export const register = async (app: TestApp, metadata: Record<string, unknown> = {}) => {
   const res = await fetch(`${app.url}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "Raw connector", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", ...metadata })
+    body: JSON.stringify({
+      client_name: "Raw connector",
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: "none",
+      ...metadata
+    })
   })
   expect(res.status).toBe(201)
-  return await res.json() as { client_id: string; client_secret?: string }
+  return (await res.json()) as { client_id: string; client_secret?: string }
 }
 
 export const pkce = () => {
@@ -54,7 +68,12 @@ export const pkce = () => {
 /** The consent form submitted with a key; the 303's Location parsed (or the page when there is none). */
 export const consent = async (app: TestApp, fields: Record<string, string>) => {
   const res = await form(app, "/oauth/authorize", {
-    response_type: "code", redirect_uri: REDIRECT, code_challenge_method: "S256", state: "st-1", decision: "approve", ...fields
+    response_type: "code",
+    redirect_uri: REDIRECT,
+    code_challenge_method: "S256",
+    state: "st-1",
+    decision: "approve",
+    ...fields
   })
   const location = res.headers.get("location")
   return { status: res.status, location: location === null ? undefined : new URL(location), page: await res.text() }
@@ -67,9 +86,20 @@ export const grant = async (app: TestApp, key: string) => {
   const approved = await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: key })
   expect(approved.status).toBe(303)
   const code = approved.location!.searchParams.get("code")!
-  const res = await form(app, "/oauth/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id })
+  const res = await form(app, "/oauth/token", {
+    grant_type: "authorization_code",
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT,
+    client_id: client.client_id
+  })
   expect(res.status).toBe(200)
-  const tokens = await res.json() as { access_token: string; refresh_token: string; expires_in: number; token_type: string }
+  const tokens = (await res.json()) as {
+    access_token: string
+    refresh_token: string
+    expires_in: number
+    token_type: string
+  }
   return { client, code, verifier, tokens }
 }
 
@@ -77,7 +107,11 @@ export const grant = async (app: TestApp, key: string) => {
 export const mcpStatus = async (app: TestApp, bearer: string) => {
   const res = await fetch(`${app.url}/mcp`, {
     method: "POST",
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream"
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
   })
   await res.text()
@@ -94,12 +128,22 @@ export class TestProvider implements OAuthClientProvider {
   verifier = ""
   code: string | undefined
   consentPage = ""
-  constructor(readonly app: TestApp, readonly key: string, readonly name = "Test connector") {}
+  constructor(
+    readonly app: TestApp,
+    readonly key: string,
+    readonly name = "Test connector"
+  ) {}
   get redirectUrl() {
     return REDIRECT
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }
+    return {
+      client_name: this.name,
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"]
+    }
   }
   state() {
     return "sdk-state"
@@ -130,7 +174,10 @@ export class TestProvider implements OAuthClientProvider {
     fields.set("api_key", this.key)
     fields.set("decision", "approve")
     const res = await fetch(`${this.app.url}/oauth/authorize`, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: fields, redirect: "manual"
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: fields,
+      redirect: "manual"
     })
     expect(res.status).toBe(303)
     const back = new URL(res.headers.get("location")!)

@@ -19,8 +19,14 @@ const oauthError = async (res: Response, status: number, error: string) => {
 
 describe("registration", () => {
   it("takes https and loopback http redirect URIs, refuses the rest, and gives a secret only to confidential clients", async () => {
-    const made = await register(app, { redirect_uris: ["https://claude.ai/api/mcp/auth_callback", "http://localhost:6274/cb"] })
-    expect(made).toMatchObject({ client_id: expect.stringMatching(/^mcp_client_/), token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] })
+    const made = await register(app, {
+      redirect_uris: ["https://claude.ai/api/mcp/auth_callback", "http://localhost:6274/cb"]
+    })
+    expect(made).toMatchObject({
+      client_id: expect.stringMatching(/^mcp_client_/),
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"]
+    })
     expect(made).not.toHaveProperty("client_secret")
     const confidential = await register(app, { token_endpoint_auth_method: "client_secret_post" })
     expect(confidential.client_secret).toMatch(/^mcp_cs_/)
@@ -33,7 +39,11 @@ describe("registration", () => {
       [{ redirect_uris: [REDIRECT], grant_types: ["client_credentials"] }, "invalid_client_metadata"],
       [{ redirect_uris: [REDIRECT], client_name: "x".repeat(201) }, "invalid_client_metadata"]
     ] as const) {
-      const res = await fetch(`${app.url}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+      const res = await fetch(`${app.url}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body)
+      })
       await oauthError(res, 400, error)
     }
   })
@@ -44,13 +54,21 @@ describe("the authorization endpoint", () => {
     const client = await register(app)
     const { challenge } = pkce()
     const base = { response_type: "code", code_challenge: challenge, code_challenge_method: "S256", state: "s" }
-    for (const q of [{ ...base, client_id: "mcp_client_nope", redirect_uri: REDIRECT }, { ...base, client_id: client.client_id, redirect_uri: "https://evil.example/cb" }]) {
+    for (const q of [
+      { ...base, client_id: "mcp_client_nope", redirect_uri: REDIRECT },
+      { ...base, client_id: client.client_id, redirect_uri: "https://evil.example/cb" }
+    ]) {
       const res = await fetch(`${app.url}/oauth/authorize?${new URLSearchParams(q)}`, { redirect: "manual" })
       expect(res.status).toBe(400)
       expect(res.headers.get("location")).toBeNull()
       expect(await res.text()).toContain("Cannot connect this app")
     }
-    const posted = await consent(app, { client_id: client.client_id, redirect_uri: "https://evil.example/cb", code_challenge: challenge, api_key: "bk_live_x" })
+    const posted = await consent(app, {
+      client_id: client.client_id,
+      redirect_uri: "https://evil.example/cb",
+      code_challenge: challenge,
+      api_key: "bk_live_x"
+    })
     expect(posted.status).toBe(400)
     expect(posted.location).toBeUndefined()
   })
@@ -60,13 +78,23 @@ describe("the authorization endpoint", () => {
     const client = await register(app)
     const { challenge } = pkce()
     for (const method of ["plain", ""]) {
-      const res = await consent(app, { client_id: client.client_id, code_challenge: challenge, code_challenge_method: method, api_key: org.key })
+      const res = await consent(app, {
+        client_id: client.client_id,
+        code_challenge: challenge,
+        code_challenge_method: method,
+        api_key: org.key
+      })
       expect(res.status).toBe(303)
       expect(res.location!.searchParams.get("error")).toBe("invalid_request")
       expect(res.location!.searchParams.get("state")).toBe("st-1")
       expect(res.location!.searchParams.get("code")).toBeNull()
     }
-    const denied = await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: "", decision: "deny" })
+    const denied = await consent(app, {
+      client_id: client.client_id,
+      code_challenge: challenge,
+      api_key: "",
+      decision: "deny"
+    })
     expect(denied.status).toBe(303)
     expect(`${denied.location!.origin}${denied.location!.pathname}`).toBe(REDIRECT)
     expect(denied.location!.searchParams.get("error")).toBe("access_denied")
@@ -76,14 +104,22 @@ describe("the authorization endpoint", () => {
   it("approves only with an owner's secret key: staff, publishable, reseller and unknown keys are refused with a clear message", async () => {
     const org = await app.newOrg()
     const staff = await app.admin("POST", `/orgs/${org.id}/members`, { email: "sam@example.com", role: "staff" })
-    const staffKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: staff.body.user_id })).body.key as string
+    const staffKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: staff.body.user_id })).body
+      .key as string
     const owner = await app.admin("POST", `/orgs/${org.id}/members`, { email: "olga@example.com", role: "owner" })
-    const ownerKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: owner.body.user_id })).body.key as string
-    const publishable = (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable" })).body.key as string
+    const ownerKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: owner.body.user_id })).body
+      .key as string
+    const publishable = (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable" })).body
+      .key as string
     const reseller = (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "reseller" })).body.key as string
     const client = await register(app)
     const { challenge } = pkce()
-    for (const [key, says] of [[staffKey, "staff member"], [publishable, "publishable or reseller"], [reseller, "publishable or reseller"], ["bk_live_unknown", "unknown or revoked"]]) {
+    for (const [key, says] of [
+      [staffKey, "staff member"],
+      [publishable, "publishable or reseller"],
+      [reseller, "publishable or reseller"],
+      ["bk_live_unknown", "unknown or revoked"]
+    ]) {
       const res = await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: key })
       expect(res.status).toBe(403)
       expect(res.location).toBeUndefined()
@@ -91,10 +127,14 @@ describe("the authorization endpoint", () => {
       expect(res.page).toContain('role="alert"')
     }
     // A member who is an owner approves with their own key.
-    expect((await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: ownerKey })).status).toBe(303)
+    expect(
+      (await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: ownerKey })).status
+    ).toBe(303)
     // The page escapes what the client registered.
     const sly = await register(app, { client_name: "<img src=x onerror=alert(1)>" })
-    const shown = await fetch(`${app.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: sly.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256" })}`)
+    const shown = await fetch(
+      `${app.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: sly.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256" })}`
+    )
     const html = await shown.text()
     expect(html).not.toContain("<img")
     expect(shown.headers.get("x-frame-options")).toBe("DENY")
@@ -109,13 +149,23 @@ describe("the token endpoint", () => {
     const { verifier, challenge } = pkce()
     const approved = await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: org.key })
     const code = approved.location!.searchParams.get("code")!
-    const base = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id }
+    const base = {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: client.client_id
+    }
     await oauthError(await token({ ...base, code_verifier: pkce().verifier }), 400, "invalid_grant")
     await oauthError(await token({ ...base, redirect_uri: "http://127.0.0.1:9/other" }), 400, "invalid_grant")
     await oauthError(await token({ ...base, client_id: other.client_id }), 400, "invalid_grant")
     await oauthError(await token({ ...base, client_id: "mcp_client_nope" }), 401, "invalid_client")
     await oauthError(await token({ ...base, grant_type: "password" }), 400, "unsupported_grant_type")
-    const json = await fetch(`${app.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(base) })
+    const json = await fetch(`${app.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(base)
+    })
     await oauthError(json, 400, "invalid_request")
 
     const first = await token(base)
@@ -128,9 +178,19 @@ describe("the token endpoint", () => {
     const reused = await oauthError(await token(base), 400, "invalid_grant")
     expect(reused.error_description).toContain("already used")
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(401)
-    await oauthError(await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id }), 400, "invalid_grant")
+    await oauthError(
+      await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id }),
+      400,
+      "invalid_grant"
+    )
     // Only hashes are stored.
-    const stored = await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from oauth_tokens where hash = ${tokens.access_token} or hash = ${code}`)
+    const stored = await sql(
+      app,
+      (s) =>
+        s<{
+          n: number
+        }>`select count(*)::int as n from oauth_tokens where hash = ${tokens.access_token} or hash = ${code}`
+    )
     expect(stored[0].n).toBe(0)
   })
 
@@ -138,9 +198,21 @@ describe("the token endpoint", () => {
     const org = await app.newOrg()
     const client = await register(app)
     const { verifier, challenge } = pkce()
-    const code = (await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: org.key })).location!.searchParams.get("code")!
+    const code = (
+      await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: org.key })
+    ).location!.searchParams.get("code")!
     await app.advance(601)
-    const res = await oauthError(await token({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id }), 400, "invalid_grant")
+    const res = await oauthError(
+      await token({
+        grant_type: "authorization_code",
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        client_id: client.client_id
+      }),
+      400,
+      "invalid_grant"
+    )
     expect(res.error_description).toContain("expired")
   })
 
@@ -153,24 +225,44 @@ describe("the token endpoint", () => {
     await app.advance(2)
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(401)
 
-    const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id })
+    const refreshed = await token({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id
+    })
     expect(refreshed.status).toBe(200)
     const next = await refreshed.json()
     expect(next.refresh_token).not.toBe(tokens.refresh_token)
     expect((await mcpStatus(app, next.access_token)).status).toBe(200)
-    const replay = await oauthError(await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id }), 400, "invalid_grant")
+    const replay = await oauthError(
+      await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id }),
+      400,
+      "invalid_grant"
+    )
     expect(replay.error_description).toContain("already used")
     // The replay revoked the grant: the rotated tokens stop too.
     expect((await mcpStatus(app, next.access_token)).status).toBe(401)
-    await oauthError(await token({ grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: client.client_id }), 400, "invalid_grant")
+    await oauthError(
+      await token({ grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: client.client_id }),
+      400,
+      "invalid_grant"
+    )
   })
 
   it("a confidential client must send its secret", async () => {
     const org = await app.newOrg()
     const client = await register(app, { token_endpoint_auth_method: "client_secret_post" })
     const { verifier, challenge } = pkce()
-    const code = (await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: org.key })).location!.searchParams.get("code")!
-    const base = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id }
+    const code = (
+      await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: org.key })
+    ).location!.searchParams.get("code")!
+    const base = {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: client.client_id
+    }
     await oauthError(await token(base), 401, "invalid_client")
     await oauthError(await token({ ...base, client_secret: "mcp_cs_wrong" }), 401, "invalid_client")
     expect((await token({ ...base, client_secret: client.client_secret! })).status).toBe(200)
@@ -200,12 +292,19 @@ describe("where a token reaches, and revocation", () => {
     expect(revoked.status).toBe(200)
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(401)
     // Unknown tokens are no error; another client cannot revoke this one's tokens.
-    expect((await form(app, "/oauth/revoke", { token: "mcp_at_nothing", client_id: client.client_id })).status).toBe(200)
+    expect((await form(app, "/oauth/revoke", { token: "mcp_at_nothing", client_id: client.client_id })).status).toBe(
+      200
+    )
     const second = await grant(app, org.key)
     const stranger = await register(app)
-    expect((await form(app, "/oauth/revoke", { token: second.tokens.access_token, client_id: stranger.client_id })).status).toBe(200)
+    expect(
+      (await form(app, "/oauth/revoke", { token: second.tokens.access_token, client_id: stranger.client_id })).status
+    ).toBe(200)
     expect((await mcpStatus(app, second.tokens.access_token)).status).toBe(200)
-    expect((await form(app, "/oauth/revoke", { token: second.tokens.refresh_token, client_id: second.client.client_id })).status).toBe(200)
+    expect(
+      (await form(app, "/oauth/revoke", { token: second.tokens.refresh_token, client_id: second.client.client_id }))
+        .status
+    ).toBe(200)
     expect((await mcpStatus(app, second.tokens.access_token)).status).toBe(401)
   })
 
@@ -213,26 +312,40 @@ describe("where a token reaches, and revocation", () => {
     const org = await app.newOrg()
     const other = await app.newOrg()
     const staff = await app.admin("POST", `/orgs/${org.id}/members`, { email: "sam@example.com", role: "staff" })
-    const staffKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: staff.body.user_id })).body.key as string
+    const staffKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: staff.body.user_id })).body
+      .key as string
     const { client, tokens } = await grant(app, org.key)
     const otherGrant = await grant(app, other.key)
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(200)
 
     const listed = await app.call(org.key, "GET", "/api/v1/oauth_apps")
     expect(listed.status).toBe(200)
-    expect(listed.body.data).toEqual([expect.objectContaining({ client_id: client.client_id, client_name: "Raw connector", redirect_uris: [REDIRECT], revoked_at: null })])
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        client_id: client.client_id,
+        client_name: "Raw connector",
+        redirect_uris: [REDIRECT],
+        revoked_at: null
+      })
+    ])
     const id = listed.body.data[0].id as string
     expect((await app.call(staffKey, "GET", "/api/v1/oauth_apps")).status).toBe(403)
     expect((await app.call(staffKey, "DELETE", `/api/v1/oauth_apps/${id}`)).status).toBe(403)
     expect((await app.call(other.key, "DELETE", `/api/v1/oauth_apps/${id}`)).status).toBe(404)
-    expect((await app.call(other.key, "GET", "/api/v1/oauth_apps")).body.data.map((a: { client_id: string }) => a.client_id)).toEqual([otherGrant.client.client_id])
+    expect(
+      (await app.call(other.key, "GET", "/api/v1/oauth_apps")).body.data.map((a: { client_id: string }) => a.client_id)
+    ).toEqual([otherGrant.client.client_id])
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(200)
 
     const revoked = await app.call(org.key, "DELETE", `/api/v1/oauth_apps/${id}`)
     expect(revoked.status).toBe(200)
     expect(revoked.body.revoked_at).not.toBeNull()
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(401)
-    await oauthError(await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id }), 400, "invalid_grant")
+    await oauthError(
+      await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id }),
+      400,
+      "invalid_grant"
+    )
     expect((await mcpStatus(app, otherGrant.tokens.access_token)).status).toBe(200)
     // Approving again makes a new app with new tokens.
     const again = await grant(app, org.key)

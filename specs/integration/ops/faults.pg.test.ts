@@ -37,7 +37,10 @@ beforeAll(async () => {
   key = org.key
   const offering = await app.call(key, "POST", "/api/v1/offerings", { name: "Yoga", kind: "class", capacity: 50 })
   const now = Date.parse((await app.admin("GET", "/clock")).body.now as string)
-  const session = await app.call(key, "POST", "/api/v1/sessions", { offering_id: offering.body.id, starts_at: new Date(now + 3 * 86_400_000).toISOString() })
+  const session = await app.call(key, "POST", "/api/v1/sessions", {
+    offering_id: offering.body.id,
+    starts_at: new Date(now + 3 * 86_400_000).toISOString()
+  })
   booking = { offering_id: offering.body.id, session_id: session.body.data[0].id }
 })
 afterAll(async () => {
@@ -65,26 +68,34 @@ const request = async (method: string, path: string, body?: unknown): Promise<An
   return { status: res.status, code, retryAfter: res.headers.get("retry-after"), ms: Date.now() - started }
 }
 let guests = 0
-const book = () => request("POST", "/api/v1/bookings", { ...booking, customer: { email: `g${++guests}@example.com`, name: "Guest" } })
+const book = () =>
+  request("POST", "/api/v1/bookings", { ...booking, customer: { email: `g${++guests}@example.com`, name: "Guest" } })
 
 /** The engine's sessions on the real server that hold LISTEN (the signals client), read past the proxy. */
 const listeners = async () => {
   const c = new pg.Client({ connectionString: db.url })
   await c.connect()
   try {
-    const r = await c.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'")
+    const r = await c.query(
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'"
+    )
     return r.rows[0].n as number
   } finally {
     await c.end()
   }
 }
 
-const unavailable = (a: Answer) => a.status === 503 && a.retryAfter !== null && (a.code === "unavailable" || a.code === "not_ready")
+const unavailable = (a: Answer) =>
+  a.status === 503 && a.retryAfter !== null && (a.code === "unavailable" || a.code === "not_ready")
 
 /** Back to serving: the API answers, a booking is made, and the listener is back. */
 const recovered = async () => {
   const back = Date.now()
-  await waitFor(async () => (await request("GET", "/api/v1/offerings")).status === 200, 30_000, "the API to answer again")
+  await waitFor(
+    async () => (await request("GET", "/api/v1/offerings")).status === 200,
+    30_000,
+    "the API to answer again"
+  )
   const seconds = (Date.now() - back) / 1000
   expect((await book()).status).toBe(201)
   await waitFor(async () => (await listeners()) === 1, 30_000, "the signals listener to reconnect")
@@ -125,14 +136,28 @@ const outage = async (seconds: number) => {
   proxy.up()
   const recovery = await recovered()
   await sleep(1_000)
-  return { answers, peak: peakAttempts(from, to), sampled: sampled.stop(), maxOpen: proxy.maxOpen(), open: proxy.open(), recovery }
+  return {
+    answers,
+    peak: peakAttempts(from, to),
+    sampled: sampled.stop(),
+    maxOpen: proxy.maxOpen(),
+    open: proxy.open(),
+    recovery
+  }
 }
 
 describe("Postgres faults", () => {
   for (const seconds of [2, 15, 60]) {
     it(`an outage of ${seconds} s: 503 with Retry-After throughout, no connection storm, recovery on its own`, async () => {
       const seen = await outage(seconds)
-      report({ outage: seconds, peakAttemptsPerSecond: seen.peak, sampledOpen: seen.sampled, maxOpen: seen.maxOpen, recoverySeconds: seen.recovery, slowestMs: Math.max(...seen.answers.map((a) => a.ms)) })
+      report({
+        outage: seconds,
+        peakAttemptsPerSecond: seen.peak,
+        sampledOpen: seen.sampled,
+        maxOpen: seen.maxOpen,
+        recoverySeconds: seen.recovery,
+        slowestMs: Math.max(...seen.answers.map((a) => a.ms))
+      })
       expect(seen.answers.filter((a) => !unavailable(a))).toEqual([])
       expect(Math.max(...seen.answers.map((a) => a.ms))).toBeLessThan(HELD_AT_MOST_MS)
       // Before the fix the listener doubled its attempts every second (1,024 a second after 10 s) and never closed them.
@@ -152,16 +177,24 @@ describe("Postgres faults", () => {
     const answers: Array<Answer> = []
     const from = Date.now()
     while (Date.now() - from < 10_000) {
-      answers.push(...await Promise.all([
-        ...Array.from({ length: 6 }, () => request("GET", "/api/v1/offerings")),
-        book(),
-        book(),
-        request("GET", "/readyz")
-      ]))
+      answers.push(
+        ...(await Promise.all([
+          ...Array.from({ length: 6 }, () => request("GET", "/api/v1/offerings")),
+          book(),
+          book(),
+          request("GET", "/readyz")
+        ]))
+      )
     }
     proxy.thaw()
     const recovery = await recovered()
-    report({ freeze: 10, answers: answers.length, maxOpen: proxy.maxOpen(), recoverySeconds: recovery, slowestMs: Math.max(...answers.map((a) => a.ms)) })
+    report({
+      freeze: 10,
+      answers: answers.length,
+      maxOpen: proxy.maxOpen(),
+      recoverySeconds: recovery,
+      slowestMs: Math.max(...answers.map((a) => a.ms))
+    })
     await sleep(1_000)
     expect(answers.filter((a) => !unavailable(a))).toEqual([])
     // Before the fix a booking waited the whole freeze (19 s in the probe).

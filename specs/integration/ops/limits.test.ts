@@ -15,8 +15,13 @@ afterAll(async () => {
 })
 
 const windowCount = async (prefix: string) =>
-  (await sql(app, (s) => s<{ n: number; rows: number }>`
-    select coalesce(sum(count), 0)::int as n, count(*)::int as rows from rate_windows where key like ${`${prefix}%`}`))[0]
+  (
+    await sql(
+      app,
+      (s) => s<{ n: number; rows: number }>`
+    select coalesce(sum(count), 0)::int as n, count(*)::int as rows from rate_windows where key like ${`${prefix}%`}`
+    )
+  )[0]
 const keyOf = (credential: string) => `key:${createHash("sha256").update(credential).digest("hex").slice(0, 32)}`
 
 describe("rate limits", () => {
@@ -54,7 +59,8 @@ describe("rate limits", () => {
   it("a Bearer string that is no key counts against the client address, and adds no rows", async () => {
     const before = await windowCount("key:")
     const statuses = []
-    for (let i = 0; i < 15; i++) statuses.push((await app.call(`bk_live_${"x".repeat(20)}${i}`, "GET", "/api/v1/org")).status)
+    for (let i = 0; i < 15; i++)
+      statuses.push((await app.call(`bk_live_${"x".repeat(20)}${i}`, "GET", "/api/v1/org")).status)
     expect(statuses).toEqual([...Array(10).fill(401), ...Array(5).fill(429)])
     expect(await windowCount("key:")).toEqual(before)
     expect((await windowCount("address:")).rows).toBe(1)
@@ -62,14 +68,16 @@ describe("rate limits", () => {
 
   it("a wrong admin token counts against the client address (the right one is not limited)", async () => {
     const statuses = []
-    for (let i = 0; i < 12; i++) statuses.push((await app.call(`wrong-admin-token-${i}-0123456789`, "GET", "/admin/v1/clock")).status)
+    for (let i = 0; i < 12; i++)
+      statuses.push((await app.call(`wrong-admin-token-${i}-0123456789`, "GET", "/admin/v1/clock")).status)
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429])
     for (let i = 0; i < 20; i++) expect((await app.admin("GET", "/clock")).status).toBe(200)
   })
 
   it("per client address on keyless routes (a waiver link, an invite), so a token cannot be guessed at speed", async () => {
     const statuses = []
-    for (let i = 0; i < 12; i++) statuses.push((await app.call(null, "GET", "/api/v1/waivers/AAAAAAAAAAAAAAAAAAAAAAAA")).status)
+    for (let i = 0; i < 12; i++)
+      statuses.push((await app.call(null, "GET", "/api/v1/waivers/AAAAAAAAAAAAAAAAAAAAAAAA")).status)
     expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true)
     expect(statuses.slice(10)).toEqual([429, 429])
   })

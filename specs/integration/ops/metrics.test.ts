@@ -34,8 +34,12 @@ describe("GET /metrics", () => {
     ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(1) }), 201)
     expect((await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2) })).status).toBe(409)
     const after = await scrape()
-    expect(sample(after, 'http_requests_total{operation="bookings.create",status="201"}')).toBe(created('http_requests_total{operation="bookings.create",status="201"}') + 1)
-    expect(sample(after, 'http_requests_total{operation="bookings.create",status="409"}')).toBe(created('http_requests_total{operation="bookings.create",status="409"}') + 1)
+    expect(sample(after, 'http_requests_total{operation="bookings.create",status="201"}')).toBe(
+      created('http_requests_total{operation="bookings.create",status="201"}') + 1
+    )
+    expect(sample(after, 'http_requests_total{operation="bookings.create",status="409"}')).toBe(
+      created('http_requests_total{operation="bookings.create",status="409"}') + 1
+    )
     expect(sample(after, 'http_request_duration_seconds_count{operation="bookings.create"}')).toBeGreaterThanOrEqual(2)
     expect(sample(after, 'bookings{status="confirmed"}')).toBeGreaterThanOrEqual(1)
     expect(sample(after, 'outbox_backlog{outbox="mail"}')).toBeGreaterThanOrEqual(0)

@@ -18,16 +18,25 @@ afterAll(async () => {
 /** Opens GET /api/v1/events/stream and keeps it open; answers the status and the error code when refused. */
 const openStream = async (key: string) => {
   const controller = new AbortController()
-  const res = await fetch(`${app.url}/api/v1/events/stream`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal })
+  const res = await fetch(`${app.url}/api/v1/events/stream`, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: controller.signal
+  })
   if (res.status !== 200) {
     const body = (await res.json()) as { error: { code: string } }
-    return { status: res.status, code: body.error.code, retryAfter: res.headers.get("retry-after"), close: () => undefined }
+    return {
+      status: res.status,
+      code: body.error.code,
+      retryAfter: res.headers.get("retry-after"),
+      close: () => undefined
+    }
   }
   opened.push(controller)
   return { status: 200, code: undefined, retryAfter: null, close: () => controller.abort() }
 }
 
-const secondKey = async (key: string) => (await app.call(key, "POST", "/api/v1/api_keys", { name: "second" })).body.key as string
+const secondKey = async (key: string) =>
+  (await app.call(key, "POST", "/api/v1/api_keys", { name: "second" })).body.key as string
 
 describe("long-lived streams", () => {
   it("are capped per key, per org and per instance, outside the request budget, and freed when closed", async () => {

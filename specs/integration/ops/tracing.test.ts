@@ -5,7 +5,13 @@ import { startApp, type TestApp } from "../../support/app.ts"
 import { waitFor } from "../../support/receiver.ts"
 
 // An OTLP/HTTP collector stand-in: records the spans posted to /v1/traces (JSON).
-interface Span { name: string; traceId: string; spanId: string; parentSpanId?: string; kind: number }
+interface Span {
+  name: string
+  traceId: string
+  spanId: string
+  parentSpanId?: string
+  kind: number
+}
 const spans: Span[] = []
 let collector: Server
 let app: TestApp
@@ -47,10 +53,18 @@ describe("OpenTelemetry traces over OTLP", () => {
     const now = new Date((await app.admin("GET", "/clock")).body.now)
     const startsAt = new Date(Math.ceil(now.getTime() / 3600000) * 3600000 + 48 * 3600000).toISOString()
     const { body: s } = await app.call(org.key, "POST", "/api/v1/sessions", { offering_id: o.id, starts_at: startsAt })
-    const booked = await app.call(org.key, "POST", "/api/v1/bookings", { offering_id: o.id, session_id: s.data[0].id, customer: { email: "traced@example.com", name: "T" } })
+    const booked = await app.call(org.key, "POST", "/api/v1/bookings", {
+      offering_id: o.id,
+      session_id: s.data[0].id,
+      customer: { email: "traced@example.com", name: "T" }
+    })
     expect(booked.status).toBe(201)
     await app.advance(1) // the test clock: the mail sender runs when time moves
-    await waitFor(() => spans.some((x) => x.name === "Bookings.create") && spans.some((x) => x.name === "Mailer.send"), 30_000, "the booking's and its mail's spans")
+    await waitFor(
+      () => spans.some((x) => x.name === "Bookings.create") && spans.some((x) => x.name === "Mailer.send"),
+      30_000,
+      "the booking's and its mail's spans"
+    )
     const own = spans.find((x) => x.name === "Bookings.create")!
     const parent = spans.find((x) => x.spanId === own.parentSpanId)
     expect(parent?.traceId).toBe(own.traceId)

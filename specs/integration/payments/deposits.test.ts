@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, ok, startPinned } from "../bookings/helpers.ts"
+import type { TestApp } from "../../support/app.ts"
+import { type BookingsOrg, bookingsOrg, ok, startPinned } from "../bookings/helpers.ts"
 import { CARD, checkoutPage, ledger, payWith, processorRefunded, steps } from "./helpers.ts"
 
 let app: TestApp
@@ -35,8 +35,15 @@ describe("deposits", () => {
 
   it("EUR: deposit_cents is per booking, at most the total", async () => {
     const org = await bookingsOrg(app, { currency: "EUR" })
-    expect((await payDeposit(org, 2000, { deposit_cents: 1500 }, 3)).after).toMatchObject({ total_cents: 6000, charged_cents: 1500, paid_cents: 1500 })
-    expect((await payDeposit(org, 700, { deposit_cents: 5000 })).after).toMatchObject({ total_cents: 700, charged_cents: 700 })
+    expect((await payDeposit(org, 2000, { deposit_cents: 1500 }, 3)).after).toMatchObject({
+      total_cents: 6000,
+      charged_cents: 1500,
+      paid_cents: 1500
+    })
+    expect((await payDeposit(org, 700, { deposit_cents: 5000 })).after).toMatchObject({
+      total_cents: 700,
+      charged_cents: 700
+    })
   })
 
   it("JPY (zero decimals): amounts are whole yen, a half yen rounds up, the page shows yen", async () => {

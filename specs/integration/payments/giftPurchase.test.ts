@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type PayResult, SandboxPages } from "../../../adapters/payments/sandbox.ts"
 import { Payments } from "../../../engine/services/payments/Payments.ts"
 import { sql, type TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
 import { CARD, checkoutPage, payWith, steps } from "./helpers.ts"
 
 let app: TestApp
@@ -20,17 +20,44 @@ const CODE = /GIFT-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z
 let n = 0
 const recipient = () => `friend${++n}-${Date.now()}@example.com`
 const purchase = (body: Record<string, unknown>, o: BookingsOrg = org) => o.call("POST", "/gift_cards/purchase", body)
-const mailTo = async (to: string) => ok(await app.admin("GET", `/mail?to=${encodeURIComponent(to)}`)).data as Array<{ kind: string; to: string; subject: string; text: string }>
+const mailTo = async (to: string) =>
+  ok(await app.admin("GET", `/mail?to=${encodeURIComponent(to)}`)).data as Array<{
+    kind: string
+    to: string
+    subject: string
+    text: string
+  }>
 const purchaseRow = async (id: string) =>
-  (await sql(app, (s) => s<{ status: string; gift_card_id: string | null; source: string; payment_intent_id: string | null }>`
-    select status, gift_card_id, source, payment_intent_id from gift_purchases where id = ${id}`))[0]
+  (
+    await sql(
+      app,
+      (s) => s<{ status: string; gift_card_id: string | null; source: string; payment_intent_id: string | null }>`
+    select status, gift_card_id, source, payment_intent_id from gift_purchases where id = ${id}`
+    )
+  )[0]
 const cardsFor = async (o: BookingsOrg, email: string) =>
-  (ok(await o.call("GET", "/gift_cards")).data as Array<{ id: string; for_email: string; amount_cents: number; balance_cents: number }>).filter((c) => c.for_email === email)
+  (
+    ok(await o.call("GET", "/gift_cards")).data as Array<{
+      id: string
+      for_email: string
+      amount_cents: number
+      balance_cents: number
+    }>
+  ).filter((c) => c.for_email === email)
 
 describe("gift_cards.purchase through the sandbox checkout", () => {
   it("answers a checkout; paying it issues one card, mails its code and the message to for_email, emits gift_card.purchased without the code; the code pays a booking", async () => {
     const to = recipient()
-    const p = ok(await purchase({ amount_cents: 5000, for_email: to.toUpperCase(), message: "Happy birthday! Go surf.", buyer_email: "buyer@example.com", buyer_name: "Ana" }), 201)
+    const p = ok(
+      await purchase({
+        amount_cents: 5000,
+        for_email: to.toUpperCase(),
+        message: "Happy birthday! Go surf.",
+        buyer_email: "buyer@example.com",
+        buyer_name: "Ana"
+      }),
+      201
+    )
     expect(p).toMatchObject({ status: "open", amount_cents: 5000, currency: "EUR", for_email: to })
     expect(p.checkout_url).toMatch(/^http:\/\/127\.0\.0\.1\/pay\/cs_sandbox_[0-9a-f]+$/)
     // Nothing is issued or mailed before the payment lands.
@@ -52,7 +79,14 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
     expect(cards[0]).toMatchObject({ amount_cents: 5000, balance_cents: 5000 })
     const row = await purchaseRow(p.id)
     expect(row).toMatchObject({ status: "paid", gift_card_id: cards[0].id, source: "api" })
-    const ledger = await sql(app, (s) => s<{ amount_cents: number; booking_id: string | null }>`select amount_cents, booking_id from payments where gift_purchase_id = ${p.id}`)
+    const ledger = await sql(
+      app,
+      (s) =>
+        s<{
+          amount_cents: number
+          booking_id: string | null
+        }>`select amount_cents, booking_id from payments where gift_purchase_id = ${p.id}`
+    )
     expect(ledger).toEqual([{ amount_cents: 5000, booking_id: null }])
 
     const mails = await mailTo(to)
@@ -66,13 +100,28 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
 
     const events = (await org.events("gift_card.purchased")).filter((e) => e.data.gift_purchase_id === p.id)
     expect(events).toHaveLength(1)
-    expect(events[0].data).toMatchObject({ gift_card_id: cards[0].id, amount_cents: 5000, currency: "EUR", for_email: to, buyer_email: "buyer@example.com", source: "api" })
+    expect(events[0].data).toMatchObject({
+      gift_card_id: cards[0].id,
+      amount_cents: 5000,
+      currency: "EUR",
+      for_email: to,
+      buyer_email: "buyer@example.com",
+      source: "api"
+    })
     expect(JSON.stringify(events)).not.toContain(code)
-    expect(JSON.stringify(events)).not.toContain(code.slice(5, 9) + "-" + code.slice(10, 14))
+    expect(JSON.stringify(events)).not.toContain(`${code.slice(5, 9)}-${code.slice(10, 14)}`)
 
     // The code, as the recipient types it, pays a booking.
     const { offering, session } = await org.classWithSession({ price_cents: 2000 })
-    const b = ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest("giftee"), gift_card_code: code.toLowerCase() }), 201)
+    const b = ok(
+      await org.book({
+        offering_id: offering.id,
+        session_id: session.id,
+        customer: guest("giftee"),
+        gift_card_code: code.toLowerCase()
+      }),
+      201
+    )
     expect(b).toMatchObject({ status: "confirmed", gift_card_id: cards[0].id, gift_cents: 2000 })
     expect(ok(await org.call("GET", `/gift_cards/${cards[0].id}`)).balance_cents).toBe(3000)
 
@@ -86,10 +135,13 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
     const p = ok(await purchase({ amount_cents: 2500, for_email: to }), 201)
     const checkoutId = p.checkout_url.split("/").pop()
     // The sandbox pays and signs the event; it is then delivered twice through the inbound path.
-    const result = await app.runtime.runPromise(Effect.flatMap(SandboxPages, (pages) => pages.pay(checkoutId, CARD.pays)) as Effect.Effect<PayResult>)
+    const result = await app.runtime.runPromise(
+      Effect.flatMap(SandboxPages, (pages) => pages.pay(checkoutId, CARD.pays)) as Effect.Effect<PayResult>
+    )
     expect(result._tag).toBe("paid")
     if (result._tag !== "paid") return
-    const deliver = () => app.runtime.runPromise(Effect.flatMap(Payments, (pay) => pay.receive(result.event)) as Effect.Effect<unknown>)
+    const deliver = () =>
+      app.runtime.runPromise(Effect.flatMap(Payments, (pay) => pay.receive(result.event)) as Effect.Effect<unknown>)
     await Promise.all([deliver(), deliver()])
     await deliver()
     expect(await cardsFor(org, to)).toHaveLength(1)
@@ -98,7 +150,10 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
 
     const racing = recipient()
     const q = ok(await purchase({ amount_cents: 1000, for_email: racing }), 201)
-    const answers = await Promise.all([payWith(app, q.checkout_url, CARD.pays), payWith(app, q.checkout_url, CARD.pays)])
+    const answers = await Promise.all([
+      payWith(app, q.checkout_url, CARD.pays),
+      payWith(app, q.checkout_url, CARD.pays)
+    ])
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409])
     expect(await cardsFor(org, racing)).toHaveLength(1)
     expect(await mailTo(racing)).toHaveLength(1)
@@ -135,11 +190,16 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
     await bad({ amount_cents: 1000, for_email: to, buyer_email: "nope" })
     await bad({ amount_cents: 1000, for_email: to, buyer_name: "" })
     await bad({ amount_cents: 1000, for_email: to, code: "GIFT-MINE" })
-    expect(ok(await purchase({ amount_cents: 1000, for_email: to, message: "x".repeat(1000) }), 201).status).toBe("open")
+    expect(ok(await purchase({ amount_cents: 1000, for_email: to, message: "x".repeat(1000) }), 201).status).toBe(
+      "open"
+    )
 
     // Yen have no minor unit: 1 is one whole yen.
     const yen = await bookingsOrg(app, { currency: "JPY" })
-    expect(ok(await purchase({ amount_cents: 1, for_email: to }, yen), 201)).toMatchObject({ amount_cents: 1, currency: "JPY" })
+    expect(ok(await purchase({ amount_cents: 1, for_email: to }, yen), 201)).toMatchObject({
+      amount_cents: 1,
+      currency: "JPY"
+    })
 
     const offline = await bookingsOrg(app)
     ok(await offline.call("PATCH", "/org", { payments: "offline" }))
@@ -156,7 +216,11 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
     expect(await cardsFor(other, to)).toEqual([])
     expectError(await other.call("GET", `/gift_cards/${card.id}`), 404, "not_found")
     const { offering, session } = await other.classWithSession({ price_cents: 1000 })
-    expectError(await other.book({ offering_id: offering.id, session_id: session.id, gift_card_code: code }), 400, "gift_card_unknown")
+    expectError(
+      await other.book({ offering_id: offering.id, session_id: session.id, gift_card_code: code }),
+      400,
+      "gift_card_unknown"
+    )
     expect((await other.events("gift_card.purchased")).filter((e) => e.data.gift_purchase_id === p.id)).toEqual([])
   })
 })
@@ -164,18 +228,27 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
 describe("POST /api/v1/public/gift_cards", () => {
   it("buys as the guest with a publishable key (source widget), from the org's allowed origins only (CORS)", async () => {
     const to = recipient()
-    const pub = (body: unknown, headers: Record<string, string> = {}) => app.call(pk, "POST", "/api/v1/public/gift_cards", body, headers)
+    const pub = (body: unknown, headers: Record<string, string> = {}) =>
+      app.call(pk, "POST", "/api/v1/public/gift_cards", body, headers)
     const p = ok(await pub({ amount_cents: 2000, for_email: to, message: "For you" }), 201)
     expect(p).toMatchObject({ status: "open", amount_cents: 2000, currency: "EUR" })
     expect((await purchaseRow(p.id)).source).toBe("widget")
-    expectError(await pub({ amount_cents: 2000, for_email: to }, { origin: "https://elsewhere.example" }), 403, "forbidden")
+    expectError(
+      await pub({ amount_cents: 2000, for_email: to }, { origin: "https://elsewhere.example" }),
+      403,
+      "forbidden"
+    )
     ok(await org.call("PATCH", "/org", { allowed_origins: ["https://shop.example.com"] }))
     const allowed = await pub({ amount_cents: 2000, for_email: to }, { origin: "https://shop.example.com" })
     expect(allowed.status).toBe(201)
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://shop.example.com")
     expect((await pub({ amount_cents: 0, for_email: to })).status).toBe(400)
     // A publishable key does not reach the secret-key operation.
-    expectError(await app.call(pk, "POST", "/api/v1/gift_cards/purchase", { amount_cents: 2000, for_email: to }), 401, "unauthorized")
+    expectError(
+      await app.call(pk, "POST", "/api/v1/gift_cards/purchase", { amount_cents: 2000, for_email: to }),
+      401,
+      "unauthorized"
+    )
 
     expect((await payWith(app, p.checkout_url, CARD.pays)).status).toBe(200)
     const mails = await mailTo(to)

@@ -1,7 +1,11 @@
 import { expect } from "vitest"
 import { sql, type TestApp } from "../../support/app.ts"
 
-export const CARD = { pays: "4242 4242 4242 4242", declined: "4000 0000 0000 0002", refundFails: "4000 0000 0000 5126" } as const
+export const CARD = {
+  pays: "4242 4242 4242 4242",
+  declined: "4000 0000 0000 0002",
+  refundFails: "4000 0000 0000 5126"
+} as const
 
 /** The sandbox checkout's path (PUBLIC_URL in tests has no port), fetched from the running app. */
 const local = (app: TestApp, url: string) => `${app.url}${new URL(url).pathname}`
@@ -13,7 +17,11 @@ export const checkoutPage = async (app: TestApp, url: string) => {
 
 /** Submits the sandbox form with a card number, as a browser would. */
 export const payWith = async (app: TestApp, url: string, card: string) => {
-  const res = await fetch(local(app, url), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ card_number: card }).toString() })
+  const res = await fetch(local(app, url), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ card_number: card }).toString()
+  })
   return { status: res.status, html: await res.text() }
 }
 
@@ -38,12 +46,25 @@ export interface PaymentLedgerRow {
 }
 
 export const ledger = (app: TestApp, bookingId: string) =>
-  sql(app, (s) => s<PaymentLedgerRow>`select payment_intent_id, amount_cents, refund_cents, refund_state, refund_attempts from payments
-    where booking_id = ${bookingId} order by created_at, payment_intent_id`)
+  sql(
+    app,
+    (
+      s
+    ) => s<PaymentLedgerRow>`select payment_intent_id, amount_cents, refund_cents, refund_state, refund_attempts from payments
+    where booking_id = ${bookingId} order by created_at, payment_intent_id`
+  )
 
 /** What the sandbox processor itself recorded as refunded (succeeded) for a payment. */
 export const processorRefunded = async (app: TestApp, pi: string) =>
-  (await sql(app, (s) => s<{ n: number }>`select coalesce(sum(amount_cents), 0)::int as n from sandbox_refunds where payment_intent_id = ${pi} and status = 'succeeded'`))[0].n
+  (
+    await sql(
+      app,
+      (s) =>
+        s<{
+          n: number
+        }>`select coalesce(sum(amount_cents), 0)::int as n from sandbox_refunds where payment_intent_id = ${pi} and status = 'succeeded'`
+    )
+  )[0].n
 
 interface LedgerRow extends PaymentLedgerRow {
   readonly refund_id: string | null
@@ -72,12 +93,21 @@ interface MoneyFields {
  * it; refund_id; refunded_at, refund_next_at, refund_error) follow that row's refund. A booking with no payment has no
  * charge and no refund of one (refund_cents null or 0). Every other payment for it was refunded in full (or is being).
  */
-export const expectMoneyMatchesLedger = async (app: TestApp, org: { get: (id: string) => Promise<{ status: number; body: any }> }, bookingId: string) => {
+export const expectMoneyMatchesLedger = async (
+  app: TestApp,
+  org: { get: (id: string) => Promise<{ status: number; body: any }> },
+  bookingId: string
+) => {
   const res = await org.get(bookingId)
   expect(res.status).toBe(200)
   const b = res.body as MoneyFields
-  const rows = await sql(app, (s) => s<LedgerRow>`select payment_intent_id, amount_cents, refund_cents, refund_state, refund_attempts, refund_id, created_at
-    from payments where booking_id = ${bookingId} order by created_at, payment_intent_id`)
+  const rows = await sql(
+    app,
+    (
+      s
+    ) => s<LedgerRow>`select payment_intent_id, amount_cents, refund_cents, refund_state, refund_attempts, refund_id, created_at
+    from payments where booking_id = ${bookingId} order by created_at, payment_intent_id`
+  )
   const own = rows.find((r) => r.payment_intent_id === b.payment_intent_id)
   const context = JSON.stringify({ booking: b, ledger: rows })
   for (const r of rows.filter((x) => x !== own)) {
@@ -87,8 +117,17 @@ export const expectMoneyMatchesLedger = async (app: TestApp, org: { get: (id: st
   if (b.paid_at !== null) expect(b.paid_cents, context).not.toBeNull()
   if (b.payment_intent_id === null) {
     expect(own, context).toBeUndefined()
-    expect({ charged: b.charged_cents, id: b.refund_id, at: b.refunded_at, next: b.refund_next_at, failed: b.refund_failed_at, error: b.refund_error }, context)
-      .toEqual({ charged: null, id: null, at: null, next: null, failed: null, error: null })
+    expect(
+      {
+        charged: b.charged_cents,
+        id: b.refund_id,
+        at: b.refunded_at,
+        next: b.refund_next_at,
+        failed: b.refund_failed_at,
+        error: b.refund_error
+      },
+      context
+    ).toEqual({ charged: null, id: null, at: null, next: null, failed: null, error: null })
     expect([null, 0], context).toContain(b.refund_cents)
     return
   }
@@ -101,7 +140,11 @@ export const expectMoneyMatchesLedger = async (app: TestApp, org: { get: (id: st
     expect(own.refund_state, context).toBeNull()
     expect(b.paid_at, context).not.toBeNull()
     expect(b.paid_cents ?? 0, context).toBeGreaterThanOrEqual(own.amount_cents)
-    expect({ refund: b.refund_cents, at: b.refunded_at, next: b.refund_next_at }, context).toEqual({ refund: null, at: null, next: null })
+    expect({ refund: b.refund_cents, at: b.refunded_at, next: b.refund_next_at }, context).toEqual({
+      refund: null,
+      at: null,
+      next: null
+    })
     return
   }
   if (own.refund_state === null) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, type TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
 import { CARD, checkoutPage, ledger, payAgain, payWith, processorRefunded, steps } from "./helpers.ts"
 
 let app: TestApp
@@ -14,7 +14,12 @@ afterAll(() => app.close())
 
 /** A held booking of one seat at 2500 (EUR) with its checkout. */
 const heldSeat = async (body: Record<string, unknown> = {}, capacity = 10) => {
-  const { offering, session } = await org.classWithSession({ price_cents: 2500, capacity, name: "Surf lesson", ...body })
+  const { offering, session } = await org.classWithSession({
+    price_cents: 2500,
+    capacity,
+    name: "Surf lesson",
+    ...body
+  })
   const b = ok(await org.book({ offering_id: offering.id, session_id: session.id }), 201)
   return { offering, session, b }
 }
@@ -40,12 +45,22 @@ describe("a priced booking in the sandbox", () => {
     expect(paid.status).toBe(200)
     expect(paid.html).toContain("Paid")
     const after = ok(await org.get(b.id))
-    expect(after).toMatchObject({ status: "confirmed", paid_cents: 2500, charged_cents: 2500, refund_id: null, refunded_at: null })
+    expect(after).toMatchObject({
+      status: "confirmed",
+      paid_cents: 2500,
+      charged_cents: 2500,
+      refund_id: null,
+      refunded_at: null
+    })
     expect(after.payment_intent_id).toMatch(/^pi_sandbox_/)
     expect(after.paid_at).not.toBeNull()
     const confirmed = (await org.events("booking.confirmed")).filter((e) => e.data.id === b.id)
     expect(confirmed).toHaveLength(1)
-    expect(confirmed[0].data).toMatchObject({ paid_cents: 2500, charged_cents: 2500, payment_intent_id: after.payment_intent_id })
+    expect(confirmed[0].data).toMatchObject({
+      paid_cents: 2500,
+      charged_cents: 2500,
+      payment_intent_id: after.payment_intent_id
+    })
     expect(await org.mailKinds(b.id)).toContain("booking.confirmed")
     // The page of a paid checkout says so; paying it again is refused.
     expect((await checkoutPage(app, b.checkout_url)).html).toContain("Paid")
@@ -75,7 +90,10 @@ describe("a priced booking in the sandbox", () => {
     const b = ok(await other.book({ offering_id: offering.id, session_id: session.id }), 201)
     expect(b).toMatchObject({ status: "held", checkout_url: null })
     const free = await other.classWithSession({ price_cents: 0 })
-    expect(ok(await other.book({ offering_id: free.offering.id, session_id: free.session.id }), 201)).toMatchObject({ status: "confirmed", checkout_url: null })
+    expect(ok(await other.book({ offering_id: free.offering.id, session_id: free.session.id }), 201)).toMatchObject({
+      status: "confirmed",
+      checkout_url: null
+    })
   })
 })
 
@@ -85,18 +103,30 @@ describe("cancelling a paid booking", () => {
     const checkout = new URL(b.checkout_url).pathname.split("/").pop()!
     // The state a crash right after the sandbox took the money leaves: the checkout paid, the engine never told.
     const now = new Date(await org.now())
-    await sql(app, (s) => s`update sandbox_checkouts set status = 'complete', payment_intent_id = 'pi_sandbox_crashed', card_last4 = '4242',
-      event_due_at = ${new Date(now.getTime() + 10_000)} where id = ${checkout}`)
+    await sql(
+      app,
+      (
+        s
+      ) => s`update sandbox_checkouts set status = 'complete', payment_intent_id = 'pi_sandbox_crashed', card_last4 = '4242',
+      event_due_at = ${new Date(now.getTime() + 10_000)} where id = ${checkout}`
+    )
     expect(ok(await org.get(b.id)).status).toBe("held")
     await steps(app, 5)
     expect(ok(await org.get(b.id)).status).toBe("held")
     await steps(app, 6)
-    expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_sandbox_crashed", charged_cents: 2500 })
+    expect(ok(await org.get(b.id))).toMatchObject({
+      status: "confirmed",
+      payment_intent_id: "pi_sandbox_crashed",
+      charged_cents: 2500
+    })
     expect((await org.events("booking.confirmed")).filter((e) => e.data.id === b.id)).toHaveLength(1)
     // Taken once: later passes find the payment and stop.
     await steps(app, 30, 60, 120)
     expect((await ledger(app, b.id)).map((p) => p.payment_intent_id)).toEqual(["pi_sandbox_crashed"])
-    const [row] = await sql(app, (s) => s<{ event_due_at: Date | null }>`select event_due_at from sandbox_checkouts where id = ${checkout}`)
+    const [row] = await sql(
+      app,
+      (s) => s<{ event_due_at: Date | null }>`select event_due_at from sandbox_checkouts where id = ${checkout}`
+    )
     expect(row.event_due_at).toBeNull()
   })
 
@@ -109,7 +139,11 @@ describe("cancelling a paid booking", () => {
     expect(taken.refund_id).toMatch(/^re_sandbox_/)
     // The state a crash right after the sandbox settled the refund leaves: settled there, the engine never told.
     const now = new Date(await org.now())
-    await sql(app, (s) => s`update sandbox_refunds set status = 'succeeded', event_due_at = ${new Date(now.getTime() + 10_000)} where id = ${taken.refund_id}`)
+    await sql(
+      app,
+      (s) =>
+        s`update sandbox_refunds set status = 'succeeded', event_due_at = ${new Date(now.getTime() + 10_000)} where id = ${taken.refund_id}`
+    )
     await steps(app, 5)
     expect(ok(await org.get(b.id)).refunded_at).toBeNull()
     await steps(app, 6)
@@ -147,7 +181,10 @@ describe("cancelling a paid booking", () => {
     expect(ok(await org.act(part.b.id, "cancel", { refund_cents: 1000 })).refund_cents).toBe(1000)
     const none = await heldSeat()
     await payWith(app, none.b.checkout_url, CARD.pays)
-    expect(ok(await org.act(none.b.id, "cancel", { refund_cents: 0 }))).toMatchObject({ refund_cents: 0, refund_next_at: null })
+    expect(ok(await org.act(none.b.id, "cancel", { refund_cents: 0 }))).toMatchObject({
+      refund_cents: 0,
+      refund_next_at: null
+    })
     await steps(app, 1, 6)
     const p = ok(await org.get(part.b.id))
     expect(p.refunded_at).not.toBeNull()
@@ -172,7 +209,9 @@ describe("cancelling a paid booking", () => {
     expect(Date.parse(second.refund_next_at) - Date.parse(second.refund_failed_at)).toBe(600_000)
     expect(second.refund_id).not.toBe(first.refund_id)
     await steps(app, 601, 6)
-    expect(Date.parse(ok(await org.get(b.id)).refund_next_at) - Date.parse(ok(await org.get(b.id)).refund_failed_at)).toBe(3_600_000)
+    expect(
+      Date.parse(ok(await org.get(b.id)).refund_next_at) - Date.parse(ok(await org.get(b.id)).refund_failed_at)
+    ).toBe(3_600_000)
     expect((await org.events("booking.refund_failed")).filter((e) => e.data.id === b.id)).toHaveLength(0)
     await steps(app, 3601, 6)
     const last = ok(await org.get(b.id))
@@ -208,9 +247,20 @@ describe("cancelling a paid booking", () => {
 
 describe("refunds from the calendar", () => {
   it("series.delete with cancel_bookings refunds a paid booking on its times", async () => {
-    const o = ok(await org.call("POST", "/offerings", { name: "Series class", kind: "class", capacity: 5, price_cents: 1800 }), 201)
+    const o = ok(
+      await org.call("POST", "/offerings", { name: "Series class", kind: "class", capacity: 5, price_cents: 1800 }),
+      201
+    )
     const startsOn = new Date(Date.parse((await org.now()).toISOString()) + 3 * 86_400_000).toISOString().slice(0, 10)
-    const entry = ok(await org.call("POST", "/series", { offering_id: o.id, starts_on: startsOn, start_time: "10:00", end_time: "11:00" }), 201)
+    const entry = ok(
+      await org.call("POST", "/series", {
+        offering_id: o.id,
+        starts_on: startsOn,
+        start_time: "10:00",
+        end_time: "11:00"
+      }),
+      201
+    )
     const [time] = await org.sessions(o.id)
     const b = ok(await org.book({ offering_id: o.id, session_id: time.id }), 201)
     await payWith(app, b.checkout_url, CARD.pays)
@@ -261,7 +311,12 @@ describe("payments that come late or twice", () => {
     const fresh = await payAgain(app, await org.handle(b.id))
     expect((await payWith(app, fresh, CARD.pays)).status).toBe(200)
     const late = ok(await org.get(b.id))
-    expect(late).toMatchObject({ status: "cancelled", cancel_reason: "paid_after_hold_lapsed_no_room", charged_cents: 2500, refund_cents: null })
+    expect(late).toMatchObject({
+      status: "cancelled",
+      cancel_reason: "paid_after_hold_lapsed_no_room",
+      charged_cents: 2500,
+      refund_cents: null
+    })
     await steps(app, 1, 6)
     const refunded = ok(await org.get(b.id))
     expect(refunded.refunded_at).not.toBeNull()
@@ -288,7 +343,10 @@ describe("payments that come late or twice", () => {
     const second = await payAgain(app, await org.handle(b.id))
     await payWith(app, b.checkout_url, CARD.pays)
     // The guest pays the second tab before the job closes it (as a processor's race would).
-    await sql(app, (s) => s`update sandbox_checkouts set status = 'open' where id = ${new URL(second).pathname.split("/").at(-1)!}`)
+    await sql(
+      app,
+      (s) => s`update sandbox_checkouts set status = 'open' where id = ${new URL(second).pathname.split("/").at(-1)!}`
+    )
     expect((await payWith(app, second, CARD.pays)).status).toBe(200)
     await steps(app, 1, 6, 60)
     const rows = await ledger(app, b.id)

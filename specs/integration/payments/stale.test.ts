@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, type TestApp } from "../../support/app.ts"
-import { bookingsOrg, type BookingsOrg, expectError, ok, startPinned } from "../bookings/helpers.ts"
+import { type BookingsOrg, bookingsOrg, expectError, ok, startPinned } from "../bookings/helpers.ts"
 import { CARD, checkoutPage, expectMoneyMatchesLedger, ledger, payWith, processorRefunded, steps } from "./helpers.ts"
 
 // A checkout closes when its booking stops needing it (confirmed by hand, cancelled), and a payment that lands anyway
@@ -23,8 +23,11 @@ const heldSeat = async (body: Record<string, unknown> = {}) => {
 }
 
 const checkoutStatus = async (bookingId: string) =>
-  sql(app, (s) => s<{ engine: string; sandbox: string }>`select p.status as engine, c.status as sandbox
-    from payment_checkouts p join sandbox_checkouts c on c.id = p.id where p.booking_id = ${bookingId} order by p.created_at`)
+  sql(
+    app,
+    (s) => s<{ engine: string; sandbox: string }>`select p.status as engine, c.status as sandbox
+    from payment_checkouts p join sandbox_checkouts c on c.id = p.id where p.booking_id = ${bookingId} order by p.created_at`
+  )
 
 describe("a checkout the booking no longer needs", () => {
   it("closes when the hold is confirmed by hand: the processor expires it and paying it is refused (410)", async () => {
@@ -56,7 +59,14 @@ describe("a checkout the booking no longer needs", () => {
     expect((await payWith(app, b.checkout_url, CARD.pays)).status).toBe(200)
     await steps(app, 1, 6)
     const paid = ok(await org.get(b.id))
-    expect(paid).toMatchObject({ status: "confirmed", charged_cents: 500, paid_cents: 500, refund_cents: null, refund_next_at: null, refunded_at: null })
+    expect(paid).toMatchObject({
+      status: "confirmed",
+      charged_cents: 500,
+      paid_cents: 500,
+      refund_cents: null,
+      refund_next_at: null,
+      refunded_at: null
+    })
     expect(paid.payment_intent_id).toMatch(/^pi_sandbox_/)
     expect(paid.paid_at).not.toBeNull()
     expect(await ledger(app, b.id)).toEqual([expect.objectContaining({ amount_cents: 500, refund_state: null })])
@@ -66,7 +76,12 @@ describe("a checkout the booking no longer needs", () => {
 
     ok(await org.act(b.id, "cancel", { refund_cents: 200 }))
     await steps(app, 1, 6)
-    expect(ok(await org.get(b.id))).toMatchObject({ status: "cancelled", charged_cents: 500, refund_cents: 200, refund_next_at: null })
+    expect(ok(await org.get(b.id))).toMatchObject({
+      status: "cancelled",
+      charged_cents: 500,
+      refund_cents: 200,
+      refund_next_at: null
+    })
     expect(await processorRefunded(app, paid.payment_intent_id)).toBe(200)
     await expectMoneyMatchesLedger(app, org, b.id)
   })
@@ -77,7 +92,13 @@ describe("a checkout the booking no longer needs", () => {
     ok(await org.act(b.id, "mark_paid", { paid_cents: 2000 }))
     expect((await payWith(app, b.checkout_url, CARD.pays)).status).toBe(200)
     await steps(app, 1, 6)
-    expect(ok(await org.get(b.id))).toMatchObject({ status: "confirmed", paid_cents: 2000, payment_intent_id: null, charged_cents: null, refunded_at: null })
+    expect(ok(await org.get(b.id))).toMatchObject({
+      status: "confirmed",
+      paid_cents: 2000,
+      payment_intent_id: null,
+      charged_cents: null,
+      refunded_at: null
+    })
     const [row] = await ledger(app, b.id)
     expect(row).toMatchObject({ amount_cents: 2000, refund_cents: 2000, refund_state: "refunded" })
     expect(await processorRefunded(app, row.payment_intent_id)).toBe(2000)
@@ -107,11 +128,19 @@ describe("cancelling with refund_cents more than was charged", () => {
     expectError(refused, 400, "invalid_refund_cents")
     expect(refused.body.error.message).toContain("at most 0")
     expectError(await org.act(b.id, "cancel", { refund_cents: 1 }), 400, "invalid_refund_cents")
-    expect(ok(await org.get(b.id))).toMatchObject({ status: "held", refund_cents: null, cancelled_at: null, refund_next_at: null })
+    expect(ok(await org.get(b.id))).toMatchObject({
+      status: "held",
+      refund_cents: null,
+      cancelled_at: null,
+      refund_next_at: null
+    })
     expect((await org.events()).length).toBe(before)
     expect(await ledger(app, b.id)).toEqual([])
     // None (0) and the default (null) cancel it.
-    expect(ok(await org.act(b.id, "cancel", { refund_cents: 0 }))).toMatchObject({ status: "cancelled", refund_cents: 0 })
+    expect(ok(await org.act(b.id, "cancel", { refund_cents: 0 }))).toMatchObject({
+      status: "cancelled",
+      refund_cents: 0
+    })
     await expectMoneyMatchesLedger(app, org, b.id)
   })
 
@@ -120,7 +149,11 @@ describe("cancelling with refund_cents more than was charged", () => {
     ok(await org.act(b.id, "confirm"))
     expectError(await org.act(b.id, "cancel", { refund_cents: 2000 }), 400, "invalid_refund_cents")
     expect(ok(await org.get(b.id)).status).toBe("confirmed")
-    expect(ok(await org.act(b.id, "cancel", {}))).toMatchObject({ status: "cancelled", refund_cents: null, refund_next_at: null })
+    expect(ok(await org.act(b.id, "cancel", {}))).toMatchObject({
+      status: "cancelled",
+      refund_cents: null,
+      refund_next_at: null
+    })
     await expectMoneyMatchesLedger(app, org, b.id)
   })
 })
@@ -135,7 +168,12 @@ describe("marking paid by hand a booking paid online", () => {
     expectError(await org.act(b.id, "mark_paid", { paid_cents: 499 }), 400, "invalid_paid_cents")
     expect(ok(await org.act(b.id, "mark_paid", {}))).toMatchObject({ paid_cents: 2000 })
     const unpaid = ok(await org.act(b.id, "mark_unpaid"))
-    expect(unpaid).toMatchObject({ paid_cents: 500, paid_at: online.paid_at, charged_cents: 500, payment_intent_id: online.payment_intent_id })
+    expect(unpaid).toMatchObject({
+      paid_cents: 500,
+      paid_at: online.paid_at,
+      charged_cents: 500,
+      payment_intent_id: online.payment_intent_id
+    })
     await expectMoneyMatchesLedger(app, org, b.id)
     // Marked paid again, and taken back again.
     expect(ok(await org.act(b.id, "mark_paid", { paid_cents: 1500 }))).toMatchObject({ paid_cents: 1500 })

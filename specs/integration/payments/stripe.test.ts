@@ -1,7 +1,7 @@
 import Stripe from "stripe"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
-import { advanceTo, bookingsOrg, type BookingsOrg, ok, PIN } from "../bookings/helpers.ts"
+import { advanceTo, type BookingsOrg, bookingsOrg, ok, PIN } from "../bookings/helpers.ts"
 import { expectMoneyMatchesLedger, ledger, steps } from "./helpers.ts"
 import { startStripeServer } from "./stripeServer.ts"
 
@@ -13,7 +13,15 @@ let n = 0
 
 beforeAll(async () => {
   stripe = await startStripeServer()
-  app = await startApp({ stripe: { secretKey: "sk_test_local", webhookSecret: SECRET, host: "127.0.0.1", port: stripe.port, protocol: "http" } })
+  app = await startApp({
+    stripe: {
+      secretKey: "sk_test_local",
+      webhookSecret: SECRET,
+      host: "127.0.0.1",
+      port: stripe.port,
+      protocol: "http"
+    }
+  })
   await advanceTo(app, PIN)
   org = await bookingsOrg(app)
 })
@@ -23,14 +31,37 @@ afterAll(async () => {
 })
 
 /** Posts an event to the inbound route as Stripe does: JSON body, Stripe-Signature over it. */
-const deliver = async (type: string, object: Record<string, unknown>, options: { id?: string; secret?: string } = {}) => {
-  const payload = JSON.stringify({ id: options.id ?? `evt_${++n}`, object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null } })
+const deliver = async (
+  type: string,
+  object: Record<string, unknown>,
+  options: { id?: string; secret?: string } = {}
+) => {
+  const payload = JSON.stringify({
+    id: options.id ?? `evt_${++n}`,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null }
+  })
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET })
-  const res = await fetch(`${app.url}/payments/stripe/events`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": header }, body: payload })
+  const res = await fetch(`${app.url}/payments/stripe/events`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": header },
+    body: payload
+  })
   return { status: res.status, body: await res.json() }
 }
 
-const completed = (session: Record<string, unknown>, pi: string) => ({ ...session, status: "complete", payment_status: "paid", payment_intent: pi })
+const completed = (session: Record<string, unknown>, pi: string) => ({
+  ...session,
+  status: "complete",
+  payment_status: "paid",
+  payment_intent: pi
+})
 
 const heldSeat = async (body: Record<string, unknown> = {}) => {
   const { offering, session } = await org.classWithSession({ price_cents: 4000, ...body })
@@ -44,12 +75,19 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     const before = Date.now()
     const { b, checkoutId } = await heldSeat({ deposit_percent: 25 })
     expect(b.checkout_url).toBe(`https://checkout.stripe.test/c/pay/${checkoutId}`)
-    const call = stripe.calls.find((c) => c.path === "/v1/checkout/sessions" && c.form["metadata[booking_id]"] === b.id)!
+    const call = stripe.calls.find(
+      (c) => c.path === "/v1/checkout/sessions" && c.form["metadata[booking_id]"] === b.id
+    )!
     expect(call.method).toBe("POST")
     expect(call.authorization).toBe("Bearer sk_test_local")
     expect(call.form).toMatchObject({
-      mode: "payment", "metadata[org_id]": org.id, "metadata[booking_id]": b.id, "line_items[0][price_data][currency]": "eur",
-      "line_items[0][price_data][unit_amount]": "1000", "line_items[0][quantity]": "1", "payment_intent_data[metadata][booking_id]": b.id
+      mode: "payment",
+      "metadata[org_id]": org.id,
+      "metadata[booking_id]": b.id,
+      "line_items[0][price_data][currency]": "eur",
+      "line_items[0][price_data][unit_amount]": "1000",
+      "line_items[0][quantity]": "1",
+      "payment_intent_data[metadata][booking_id]": b.id
     })
     expect(call.idempotencyKey).toBe(`${b.id}:checkout:0`)
     expect(Number(call.form.expires_at) * 1000).toBeGreaterThanOrEqual(before + 30 * 60_000)
@@ -59,9 +97,17 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
   it("checkout.session.completed confirms the hold; a replay and an expiry arriving after it change nothing", async () => {
     const { b, checkout } = await heldSeat()
     const event = completed(checkout, "pi_test_a")
-    expect(await deliver("checkout.session.completed", event, { id: "evt_completed_a" })).toEqual({ status: 200, body: { received: true } })
+    expect(await deliver("checkout.session.completed", event, { id: "evt_completed_a" })).toEqual({
+      status: 200,
+      body: { received: true }
+    })
     const after = ok(await org.get(b.id))
-    expect(after).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_a", charged_cents: 4000, paid_cents: 4000 })
+    expect(after).toMatchObject({
+      status: "confirmed",
+      payment_intent_id: "pi_test_a",
+      charged_cents: 4000,
+      paid_cents: 4000
+    })
     expect((await deliver("checkout.session.completed", event, { id: "evt_completed_a" })).status).toBe(200)
     expect((await deliver("checkout.session.completed", event)).status).toBe(200)
     expect((await deliver("checkout.session.expired", { ...checkout, status: "expired" })).status).toBe(200)
@@ -72,7 +118,9 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
 
   it("refuses an event whose signature does not verify with 400 and changes nothing", async () => {
     const { b, checkout } = await heldSeat()
-    const bad = await deliver("checkout.session.completed", completed(checkout, "pi_test_bad"), { secret: "whsec_someone_else" })
+    const bad = await deliver("checkout.session.completed", completed(checkout, "pi_test_bad"), {
+      secret: "whsec_someone_else"
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.error.code).toBe("invalid_signature")
     const none = await fetch(`${app.url}/payments/stripe/events`, { method: "POST", body: "{}" })
@@ -95,7 +143,12 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     const refund = stripe.refunds.get(taken.refund_id)!
     expect((await deliver("refund.updated", { ...refund, status: "succeeded" })).status).toBe(200)
     expect(ok(await org.get(b.id)).refunded_at).not.toBeNull()
-    await deliver("charge.refunded", { id: "ch_1", object: "charge", payment_intent: "pi_test_r", amount_refunded: 1500 })
+    await deliver("charge.refunded", {
+      id: "ch_1",
+      object: "charge",
+      payment_intent: "pi_test_r",
+      amount_refunded: 1500
+    })
     expect((await org.events("booking.refunded")).filter((e) => e.data.id === b.id)).toHaveLength(1)
     expect(await ledger(app, b.id)).toEqual([expect.objectContaining({ refund_state: "refunded", refund_cents: 1500 })])
   })
@@ -105,7 +158,17 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     await deliver("checkout.session.completed", completed(checkout, "pi_test_f"))
     ok(await org.act(b.id, "cancel", {}))
     // The event comes first: the refund job has not even called Stripe yet.
-    expect((await deliver("refund.failed", { id: "re_early", object: "refund", payment_intent: "pi_test_f", status: "failed", failure_reason: "lost_or_stolen_card" })).status).toBe(200)
+    expect(
+      (
+        await deliver("refund.failed", {
+          id: "re_early",
+          object: "refund",
+          payment_intent: "pi_test_f",
+          status: "failed",
+          failure_reason: "lost_or_stolen_card"
+        })
+      ).status
+    ).toBe(200)
     const failed = ok(await org.get(b.id))
     expect(failed).toMatchObject({ refund_error: "lost_or_stolen_card", refund_id: "re_early" })
     expect(Date.parse(failed.refund_next_at) - Date.parse(failed.refund_failed_at)).toBe(60_000)
@@ -135,19 +198,35 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     ok(await org.act(cancelled.b.id, "cancel", { refund_cents: 0 }))
     await steps(app, 1)
     for (const { checkoutId } of [confirmed, cancelled]) {
-      const expired = stripe.calls.filter((c) => c.method === "POST" && c.path === `/v1/checkout/sessions/${checkoutId}/expire`)
+      const expired = stripe.calls.filter(
+        (c) => c.method === "POST" && c.path === `/v1/checkout/sessions/${checkoutId}/expire`
+      )
       expect(expired.map((c) => c.idempotencyKey)).toEqual([`${checkoutId}:expire`])
       expect(stripe.sessions.get(checkoutId)!.status).toBe("expired")
     }
     // Paid at Stripe in the moment before the expiry: the confirmed booking keeps it, the cancelled one gives it back whole.
     await deliver("checkout.session.completed", completed(confirmed.checkout, "pi_test_confirmed_late"))
-    expect(ok(await org.get(confirmed.b.id))).toMatchObject({ status: "confirmed", payment_intent_id: "pi_test_confirmed_late", charged_cents: 4000, paid_cents: 4000, refund_next_at: null })
+    expect(ok(await org.get(confirmed.b.id))).toMatchObject({
+      status: "confirmed",
+      payment_intent_id: "pi_test_confirmed_late",
+      charged_cents: 4000,
+      paid_cents: 4000,
+      refund_next_at: null
+    })
     expect(await ledger(app, confirmed.b.id)).toEqual([expect.objectContaining({ refund_state: null })])
     await deliver("checkout.session.completed", completed(cancelled.checkout, "pi_test_cancelled_late"))
-    expect(ok(await org.get(cancelled.b.id))).toMatchObject({ status: "cancelled", payment_intent_id: "pi_test_cancelled_late", charged_cents: 4000, refund_cents: null })
+    expect(ok(await org.get(cancelled.b.id))).toMatchObject({
+      status: "cancelled",
+      payment_intent_id: "pi_test_cancelled_late",
+      charged_cents: 4000,
+      refund_cents: null
+    })
     stripe.state.refundStatus = "succeeded"
     await steps(app, 1)
-    expect(stripe.calls.find((c) => c.path === "/v1/refunds" && c.form.payment_intent === "pi_test_cancelled_late")!.form.amount).toBe("4000")
+    expect(
+      stripe.calls.find((c) => c.path === "/v1/refunds" && c.form.payment_intent === "pi_test_cancelled_late")!.form
+        .amount
+    ).toBe("4000")
     expect(ok(await org.get(cancelled.b.id)).refunded_at).not.toBeNull()
     await expectMoneyMatchesLedger(app, org, confirmed.b.id)
     await expectMoneyMatchesLedger(app, org, cancelled.b.id)
@@ -159,8 +238,11 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     stripe.state.checkoutGate = new Promise<void>((resolve) => (release = resolve))
     const calls = stripe.calls.length
     const creating = org.book({ offering_id: offering.id, session_id: session.id })
-    while (!stripe.calls.slice(calls).some((c) => c.path === "/v1/checkout/sessions")) await new Promise((r) => setTimeout(r, 10))
-    const bookingId = stripe.calls.slice(calls).find((c) => c.path === "/v1/checkout/sessions")!.form["metadata[booking_id]"]
+    while (!stripe.calls.slice(calls).some((c) => c.path === "/v1/checkout/sessions"))
+      await new Promise((r) => setTimeout(r, 10))
+    const bookingId = stripe.calls.slice(calls).find((c) => c.path === "/v1/checkout/sessions")!.form[
+      "metadata[booking_id]"
+    ]
     // The hold is written before the processor is called: confirmed by hand in the meantime.
     ok(await org.act(bookingId, "confirm"))
     release()
@@ -176,13 +258,27 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
 
   it("gift_cards.purchase opens a Checkout Session naming the purchase; completed issues one card however often it is delivered; an expired one issues none", async () => {
     const to = `stripe-gift-${Date.now()}@example.com`
-    const p = ok(await org.call("POST", "/gift_cards/purchase", { amount_cents: 4500, for_email: to, buyer_email: "payer@example.com" }), 201)
+    const p = ok(
+      await org.call("POST", "/gift_cards/purchase", {
+        amount_cents: 4500,
+        for_email: to,
+        buyer_email: "payer@example.com"
+      }),
+      201
+    )
     const checkoutId = [...stripe.sessions.keys()].at(-1)!
     expect(p.checkout_url).toBe(`https://checkout.stripe.test/c/pay/${checkoutId}`)
-    const call = stripe.calls.find((c) => c.path === "/v1/checkout/sessions" && c.form["metadata[gift_purchase_id]"] === p.id)!
+    const call = stripe.calls.find(
+      (c) => c.path === "/v1/checkout/sessions" && c.form["metadata[gift_purchase_id]"] === p.id
+    )!
     expect(call.form).toMatchObject({
-      mode: "payment", "metadata[org_id]": org.id, "line_items[0][price_data][unit_amount]": "4500", "line_items[0][price_data][currency]": "eur",
-      "payment_intent_data[metadata][gift_purchase_id]": p.id, customer_email: "payer@example.com", client_reference_id: p.id
+      mode: "payment",
+      "metadata[org_id]": org.id,
+      "line_items[0][price_data][unit_amount]": "4500",
+      "line_items[0][price_data][currency]": "eur",
+      "payment_intent_data[metadata][gift_purchase_id]": p.id,
+      customer_email: "payer@example.com",
+      client_reference_id: p.id
     })
     expect(call.form["metadata[booking_id]"]).toBeUndefined()
     expect(call.idempotencyKey).toBe(`${p.id}:gift_checkout`)
@@ -202,10 +298,21 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     const lapsed = `stripe-gift-lapsed-${Date.now()}@example.com`
     const q = ok(await org.call("POST", "/gift_cards/purchase", { amount_cents: 1000, for_email: lapsed }), 201)
     const expiredId = [...stripe.sessions.keys()].at(-1)!
-    expect((await deliver("checkout.session.expired", { ...stripe.sessions.get(expiredId)!, status: "expired" })).status).toBe(200)
-    const [row] = await sql(app, (s) => s<{ status: string; gift_card_id: string | null }>`select status, gift_card_id from gift_purchases where id = ${q.id}`)
+    expect(
+      (await deliver("checkout.session.expired", { ...stripe.sessions.get(expiredId)!, status: "expired" })).status
+    ).toBe(200)
+    const [row] = await sql(
+      app,
+      (s) =>
+        s<{
+          status: string
+          gift_card_id: string | null
+        }>`select status, gift_card_id from gift_purchases where id = ${q.id}`
+    )
     expect(row).toEqual({ status: "expired", gift_card_id: null })
-    expect(ok(await org.call("GET", "/gift_cards")).data.filter((c: { for_email: string }) => c.for_email === lapsed)).toEqual([])
+    expect(
+      ok(await org.call("GET", "/gift_cards")).data.filter((c: { for_email: string }) => c.for_email === lapsed)
+    ).toEqual([])
     expect(ok(await app.admin("GET", `/mail?to=${encodeURIComponent(lapsed)}`)).data).toEqual([])
   })
 })

@@ -16,8 +16,13 @@ describe("webhook delivery from two engines (same database, Postgres)", () => {
     receivers.push(r)
     r.delayMs = 3
     await createHook(a, org.key, r.url, ["booking.confirmed"])
-    await Promise.all([commitEvents(a, org.id, "booking.confirmed", 100, 4), commitEvents(b, org.id, "booking.confirmed", 100, 4)])
-    const all = (await sql(a, (s) => s<{ id: number }>`select id from events where org_id = ${org.id} order by id`)).map((e) => e.id)
+    await Promise.all([
+      commitEvents(a, org.id, "booking.confirmed", 100, 4),
+      commitEvents(b, org.id, "booking.confirmed", 100, 4)
+    ])
+    const all = (
+      await sql(a, (s) => s<{ id: number }>`select id from events where org_id = ${org.id} order by id`)
+    ).map((e) => e.id)
     await waitFor(() => r.hits.length >= 200, 60_000, "200 deliveries")
     await sleep(500)
     expect(r.ids()).toEqual(all)

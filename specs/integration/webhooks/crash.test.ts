@@ -24,7 +24,9 @@ describe("webhook delivery across a crash (same database, new engine)", () => {
     expect(r.hits).toHaveLength(40)
 
     const second = await start(database)
-    const all = (await sql(second, (s) => s<{ id: number }>`select id from events where org_id = ${org.id} order by id`)).map((e) => e.id)
+    const all = (
+      await sql(second, (s) => s<{ id: number }>`select id from events where org_id = ${org.id} order by id`)
+    ).map((e) => e.id)
     expect(all).toHaveLength(100)
     await waitFor(() => new Set(r.ids()).size === 100, 60_000, "every event after the restart")
     const ids = r.ids()
@@ -40,14 +42,23 @@ describe("webhook delivery across a crash (same database, new engine)", () => {
     const r = await startReceiver()
     receivers.push(r)
     const hook = await createHook(app, org.key, r.url)
-    await sql(app, (s) =>
-      s`update webhook_endpoints set lease_owner = gen_random_uuid(), leased_until = clock_timestamp() + interval '2 seconds' where id = ${hook.id}`)
+    await sql(
+      app,
+      (s) =>
+        s`update webhook_endpoints set lease_owner = gen_random_uuid(), leased_until = clock_timestamp() + interval '2 seconds' where id = ${hook.id}`
+    )
     await commitEvents(app, org.id, "org.updated", 3)
     await sleep(1_000)
     expect(r.hits).toHaveLength(0)
     await waitFor(() => r.hits.length === 3, 60_000, "delivery after the lease lapsed")
     const held = async () =>
-      (await sql(app, (s) => s<{ held: boolean }>`select leased_until is not null as held from webhook_endpoints where id = ${hook.id}`))[0].held
+      (
+        await sql(
+          app,
+          (s) =>
+            s<{ held: boolean }>`select leased_until is not null as held from webhook_endpoints where id = ${hook.id}`
+        )
+      )[0].held
     await waitFor(async () => !(await held()), 60_000, "the lease given back")
     await sleep(300)
     expect(r.hits).toHaveLength(3)

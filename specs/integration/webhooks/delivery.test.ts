@@ -20,9 +20,12 @@ const receiver = async (...args: Parameters<typeof startReceiver>) => {
   return r
 }
 const increasing = (ids: Array<number>) => ids.every((id, i) => i === 0 || id > ids[i - 1])
-const deliveries = async (key: string, id: string) => (await app.call(key, "GET", `/api/v1/webhooks/${id}/deliveries`)).body.data
+const deliveries = async (key: string, id: string) =>
+  (await app.call(key, "GET", `/api/v1/webhooks/${id}/deliveries`)).body.data
 const eventIds = (orgId: string, type = "org.updated") =>
-  sql(app, (s) => s<{ id: number }>`select id from events where org_id = ${orgId} and type = ${type} order by id`).then((r) => r.map((x) => x.id))
+  sql(app, (s) => s<{ id: number }>`select id from events where org_id = ${orgId} and type = ${type} order by id`).then(
+    (r) => r.map((x) => x.id)
+  )
 
 describe("webhook delivery", () => {
   it("POSTs each subscribed event once, in order, signed; a new endpoint starts with the next event", async () => {
@@ -41,15 +44,34 @@ describe("webhook delivery", () => {
       expect(Object.keys(JSON.parse(hit.body))).toEqual(["id", "type", "created_at", "data"])
       expect(hit.type).toBe("org.updated")
       expect(hit.headers["service-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
-      expect(verifySignature({ header: hit.headers["service-signature"] as string, rawBody: hit.body, secrets: hook.secret })).toEqual({ ok: true })
-      expect(verifySignature({ header: hit.headers["service-signature"] as string, rawBody: hit.body + " ", secrets: hook.secret }).ok).toBe(false)
+      expect(
+        verifySignature({ header: hit.headers["service-signature"] as string, rawBody: hit.body, secrets: hook.secret })
+      ).toEqual({ ok: true })
+      expect(
+        verifySignature({
+          header: hit.headers["service-signature"] as string,
+          rawBody: `${hit.body} `,
+          secrets: hook.secret
+        }).ok
+      ).toBe(false)
     }
     expect(JSON.parse(r.hits[2].body).data).toMatchObject({ name: "Renamed" })
     const shown = await endpoint(app, org.key, hook.id)
-    expect(shown).toMatchObject({ active: true, last_status: 200, last_error: null, last_delivery_at: expect.any(String) })
+    expect(shown).toMatchObject({
+      active: true,
+      last_status: 200,
+      last_error: null,
+      last_delivery_at: expect.any(String)
+    })
     const log = await deliveries(org.key, hook.id)
     expect(log.map((d: { event_id: number }) => d.event_id)).toEqual([...r.ids()].reverse())
-    expect(log[0]).toEqual({ event_id: r.ids()[2], status: 200, duration_ms: expect.any(Number), error: null, at: expect.any(String) })
+    expect(log[0]).toEqual({
+      event_id: r.ids()[2],
+      status: 200,
+      duration_ms: expect.any(Number),
+      error: null,
+      at: expect.any(String)
+    })
   })
 
   it("under load (300 events from 10 writers, two endpoints) each endpoint sees every id once, strictly increasing", async () => {
@@ -57,9 +79,14 @@ describe("webhook delivery", () => {
     const [r1, r2] = [await receiver(), await receiver()]
     await createHook(app, org.key, r1.url, ["booking.confirmed"])
     await createHook(app, org.key, r2.url, ["booking.confirmed", "booking.cancelled"])
-    await Promise.all([commitEvents(app, org.id, "booking.confirmed", 300, 10), commitEvents(app, org.id, "booking.cancelled", 30, 3)])
+    await Promise.all([
+      commitEvents(app, org.id, "booking.confirmed", 300, 10),
+      commitEvents(app, org.id, "booking.cancelled", 30, 3)
+    ])
     const confirmed = await eventIds(org.id, "booking.confirmed")
-    const both = (await sql(app, (s) => s<{ id: number }>`select id from events where org_id = ${org.id} order by id`)).map((x) => x.id)
+    const both = (
+      await sql(app, (s) => s<{ id: number }>`select id from events where org_id = ${org.id} order by id`)
+    ).map((x) => x.id)
     await waitFor(() => r1.hits.length >= 300 && r2.hits.length >= 330, 60_000, "330 deliveries")
     await sleep(200)
     expect(r1.ids()).toEqual(confirmed)
@@ -77,9 +104,21 @@ describe("webhook delivery", () => {
     const [first] = r.ids()
     const res = await app.call(org.key, "POST", `/api/v1/webhooks/${hook.id}/redeliver`, { event_id: first })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ event_id: first, status: 200, duration_ms: expect.any(Number), error: null, at: expect.any(String) })
+    expect(res.body).toEqual({
+      event_id: first,
+      status: 200,
+      duration_ms: expect.any(Number),
+      error: null,
+      at: expect.any(String)
+    })
     expect(r.ids().at(-1)).toBe(first)
-    expect(verifySignature({ header: r.hits.at(-1)?.headers["service-signature"] as string, rawBody: r.hits.at(-1)?.body ?? "", secrets: hook.secret }).ok).toBe(true)
+    expect(
+      verifySignature({
+        header: r.hits.at(-1)?.headers["service-signature"] as string,
+        rawBody: r.hits.at(-1)?.body ?? "",
+        secrets: hook.secret
+      }).ok
+    ).toBe(true)
     const log = await deliveries(org.key, hook.id)
     expect(log).toHaveLength(50)
     expect(log[0].event_id).toBe(first)

@@ -18,9 +18,12 @@ const receiver = async (...args: Parameters<typeof startReceiver>) => {
   receivers.push(r)
   return r
 }
-const deliveries = async (key: string, id: string) => (await app.call(key, "GET", `/api/v1/webhooks/${id}/deliveries`)).body.data
+const deliveries = async (key: string, id: string) =>
+  (await app.call(key, "GET", `/api/v1/webhooks/${id}/deliveries`)).body.data
 const eventIds = (orgId: string, type = "org.updated") =>
-  sql(app, (s) => s<{ id: number }>`select id from events where org_id = ${orgId} and type = ${type} order by id`).then((r) => r.map((x) => x.id))
+  sql(app, (s) => s<{ id: number }>`select id from events where org_id = ${orgId} and type = ${type} order by id`).then(
+    (r) => r.map((x) => x.id)
+  )
 
 describe("webhook delivery failures", () => {
   it("a failure stops delivery there; the next event and the 5-minute retry resume from the first missed one", async () => {
@@ -33,7 +36,11 @@ describe("webhook delivery failures", () => {
     await waitFor(() => r.hits.length >= 1, 60_000, "first attempt")
     await sleep(1_500) // no hammering, and e2 waits behind e1
     expect(r.ids()).toEqual([e1])
-    expect(await endpoint(app, org.key, hook.id)).toMatchObject({ active: true, last_status: 500, last_error: "HTTP 500" })
+    expect(await endpoint(app, org.key, hook.id)).toMatchObject({
+      active: true,
+      last_status: 500,
+      last_error: "HTTP 500"
+    })
 
     status = 200
     await commitEvents(app, org.id, "org.updated") // its org's next event: resumes from e1
@@ -41,14 +48,22 @@ describe("webhook delivery failures", () => {
     await waitFor(() => r.hits.length >= 4, 60_000, "resume")
     expect(r.ids()).toEqual([e1, e1, e2, e3])
     // Recorded once the run saves, which may come a moment after the receiver has the last POST.
-    await waitFor(async () => (await endpoint(app, org.key, hook.id)).last_status === 200, 60_000, "the success recorded")
+    await waitFor(
+      async () => (await endpoint(app, org.key, hook.id)).last_status === 200,
+      60_000,
+      "the success recorded"
+    )
     expect(await endpoint(app, org.key, hook.id)).toMatchObject({ active: true, last_status: 200, last_error: null })
 
     status = 503
     await commitEvents(app, org.id, "org.updated")
     await waitFor(() => r.hits.length >= 5, 60_000, "failing again")
     // The failure is recorded once the attempt ends; an event committed while it is in flight counts as seen by it.
-    await waitFor(async () => (await endpoint(app, org.key, hook.id)).last_status === 503, 60_000, "the failure recorded")
+    await waitFor(
+      async () => (await endpoint(app, org.key, hook.id)).last_status === 503,
+      60_000,
+      "the failure recorded"
+    )
     const e4 = r.ids()[4]
     status = 200
     await commitEvents(app, org.id, "offering.created", 1) // not subscribed, still its org's next event
@@ -78,7 +93,11 @@ describe("webhook delivery failures", () => {
     const hook = await createHook(app, org.key, r.url)
     await commitEvents(app, org.id, "org.updated")
     await waitFor(async () => (await endpoint(app, org.key, hook.id)).active === false, 60_000, "switched off")
-    expect(await endpoint(app, org.key, hook.id)).toMatchObject({ active: false, last_status: 410, last_error: expect.stringContaining("410") })
+    expect(await endpoint(app, org.key, hook.id)).toMatchObject({
+      active: false,
+      last_status: 410,
+      last_error: expect.stringContaining("410")
+    })
     await commitEvents(app, org.id, "org.updated", 3)
     await app.advance(600)
     await sleep(500)
@@ -94,7 +113,10 @@ describe("webhook delivery failures", () => {
     const hook = await createHook(app, org.key, r.url)
     await commitEvents(app, org.id, "org.updated", 2)
     await waitFor(async () => (await endpoint(app, org.key, hook.id)).last_status === 302, 60_000, "302 recorded")
-    expect(await endpoint(app, org.key, hook.id)).toMatchObject({ active: true, last_error: "redirect not followed (302)" })
+    expect(await endpoint(app, org.key, hook.id)).toMatchObject({
+      active: true,
+      last_error: "redirect not followed (302)"
+    })
     expect(r.hits).toHaveLength(1)
     expect(target.hits).toHaveLength(0)
   })
@@ -109,7 +131,11 @@ describe("webhook delivery failures", () => {
     expect(attempt).toMatchObject({ event_id: r.ids()[0], status: null, error: "timeout" })
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(4_900)
     expect(attempt.duration_ms).toBeLessThan(20_000) // the 5 s timeout, not a later one; generous for a loaded machine
-    expect(await endpoint(app, org.key, hook.id)).toMatchObject({ active: true, last_status: null, last_error: "timeout" })
+    expect(await endpoint(app, org.key, hook.id)).toMatchObject({
+      active: true,
+      last_status: null,
+      last_error: "timeout"
+    })
     expect(r.hits).toHaveLength(1)
   }, 180_000)
 
@@ -122,7 +148,10 @@ describe("webhook delivery failures", () => {
     await commitEvents(app, org.id, "org.updated")
     await waitFor(() => r.hits.length === 1, 60_000, "first delivery")
     expect((await app.admin("DELETE", `/api_keys/${second.id}`)).status).toBe(200)
-    expect(await endpoint(app, org.key, hook.id)).toMatchObject({ active: false, last_error: expect.stringContaining("revoked") })
+    expect(await endpoint(app, org.key, hook.id)).toMatchObject({
+      active: false,
+      last_error: expect.stringContaining("revoked")
+    })
     await commitEvents(app, org.id, "org.updated", 3)
     await app.advance(600)
     await sleep(700)

@@ -9,9 +9,16 @@ const MINUTE = 60_000
 type Busy = HoursSlotsInput["busy"][number]
 
 const bruteForcePeak = (busy: ReadonlyArray<Busy>, buffer: number, start: number, end: number) => {
-  const blocks = busy.map((b) => ({ from: b.starts_at.getTime() - buffer, to: b.ends_at.getTime() + buffer, quantity: b.quantity }))
+  const blocks = busy.map((b) => ({
+    from: b.starts_at.getTime() - buffer,
+    to: b.ends_at.getTime() + buffer,
+    quantity: b.quantity
+  }))
   const points = [start, ...blocks.map((b) => b.from).filter((t) => t > start && t < end)]
-  return Math.max(0, ...points.map((p) => blocks.filter((b) => b.from <= p && p < b.to).reduce((sum, b) => sum + b.quantity, 0)))
+  return Math.max(
+    0,
+    ...points.map((p) => blocks.filter((b) => b.from <= p && p < b.to).reduce((sum, b) => sum + b.quantity, 0))
+  )
 }
 
 const input = fc
@@ -20,13 +27,19 @@ const input = fc
     days: fc.integer({ min: 1, max: 14 }),
     hours: weeklyHours,
     duration_minutes: fc.integer({ min: 1, max: 48 }).map((n) => n * 5),
-    slot_interval_minutes: fc.option(fc.integer({ min: 1, max: 24 }).map((n) => n * 5), { nil: null }),
+    slot_interval_minutes: fc.option(
+      fc.integer({ min: 1, max: 24 }).map((n) => n * 5),
+      { nil: null }
+    ),
     buffer_minutes: fc.integer({ min: 0, max: 60 }),
     min_notice_minutes: fc.integer({ min: 0, max: 2880 }),
     max_advance_days: fc.integer({ min: 1, max: 20 }),
     capacity: fc.integer({ min: 1, max: 4 }),
     nowShift: fc.integer({ min: -2 * 1440, max: 4 * 1440 }),
-    busy: fc.array(fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 3 })), { maxLength: 80, size: "max" })
+    busy: fc.array(
+      fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 3 })),
+      { maxLength: 80, size: "max" }
+    )
   })
   .map(({ where, days, nowShift, busy, ...rest }): HoursSlotsInput => {
     const origin = toInstant(where.date, "00:00:00", where.zone).getTime()
@@ -39,7 +52,11 @@ const input = fc
       active: true,
       busy: busy.map(([place, length, quantity]) => {
         const at = Math.floor((place / 10_000) * (days * 1440 + 240)) - 120
-        return { starts_at: new Date(origin + at * MINUTE), ends_at: new Date(origin + (at + length) * MINUTE), quantity }
+        return {
+          starts_at: new Date(origin + at * MINUTE),
+          ends_at: new Date(origin + (at + length) * MINUTE),
+          quantity
+        }
       })
     }
   })
@@ -57,7 +74,12 @@ describe("hoursSlots", () => {
           for (let s = w.start.getTime(); s + length <= w.end.getTime(); s += step) {
             const remaining = i.capacity - bruteForcePeak(i.busy, i.buffer_minutes * MINUTE, s, s + length)
             if (s >= earliest && s <= latest && remaining > 0) {
-              expected.push({ starts_at: new Date(s).toISOString(), ends_at: new Date(s + length).toISOString(), capacity: i.capacity, remaining })
+              expected.push({
+                starts_at: new Date(s).toISOString(),
+                ends_at: new Date(s + length).toISOString(),
+                capacity: i.capacity,
+                remaining
+              })
             }
           }
         }
@@ -79,7 +101,10 @@ describe("hoursSlots", () => {
   it("the same busy rows in any order give the same slots", () => {
     fc.assert(
       fc.property(input, fc.infiniteStream(fc.integer()), (i, noise) => {
-        const shuffled = i.busy.map((b) => ({ b, k: noise.next().value })).sort((x, y) => x.k - y.k).map((x) => x.b)
+        const shuffled = i.busy
+          .map((b) => ({ b, k: noise.next().value }))
+          .sort((x, y) => x.k - y.k)
+          .map((x) => x.b)
         expect(hoursSlots({ ...i, busy: shuffled })).toEqual(hoursSlots(i))
       }),
       { numRuns: 100 }

@@ -1,8 +1,15 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { sql } from "../../support/app.ts"
-import { type BookingsOrg, bookingsOrg, guest, ok, startPinned, type TestApp } from "../../integration/bookings/helpers.ts"
+import {
+  type BookingsOrg,
+  bookingsOrg,
+  guest,
+  ok,
+  startPinned,
+  type TestApp
+} from "../../integration/bookings/helpers.ts"
 import { CARD, expectMoneyMatchesLedger, ledger, payWith, steps } from "../../integration/payments/helpers.ts"
+import { sql } from "../../support/app.ts"
 
 // Random sequences of paying (a card whose refunds succeed or fail), paying a fresh checkout again, paying the first
 // checkout after the booking stopped needing it (confirmed by hand, cancelled: before the processor closed it, or
@@ -35,7 +42,13 @@ const card = fc.constantFrom("pays" as const, "refundFails" as const)
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant("pay" as const), card }), weight: 4 },
   { arbitrary: fc.record({ t: fc.constant("payAgain" as const), card }), weight: 3 },
-  { arbitrary: fc.record({ t: fc.constant("cancel" as const), refund: fc.constantFrom("all" as const, "none" as const, "part" as const, "over" as const) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      t: fc.constant("cancel" as const),
+      refund: fc.constantFrom("all" as const, "none" as const, "part" as const, "over" as const)
+    }),
+    weight: 3
+  },
   { arbitrary: fc.constant({ t: "confirm" as const }), weight: 2 },
   { arbitrary: fc.record({ t: fc.constant("markPaid" as const), back: fc.boolean() }), weight: 3 },
   { arbitrary: fc.constant({ t: "lapse" as const }), weight: 2 },
@@ -63,7 +76,14 @@ const run = async (cmds: ReadonlyArray<Cmd>) => {
       case "cancel": {
         const now = ok(await org.get(b.id))
         const charged = now.charged_cents ?? 0
-        const refund_cents = c.refund === "all" ? null : c.refund === "none" ? 0 : c.refund === "part" ? Math.floor(charged / 3) : charged + 1
+        const refund_cents =
+          c.refund === "all"
+            ? null
+            : c.refund === "none"
+              ? 0
+              : c.refund === "part"
+                ? Math.floor(charged / 3)
+                : charged + 1
         const before = await ledger(app, b.id)
         const res = await org.act(b.id, "cancel", { refund_cents })
         if (c.refund === "over") {
@@ -104,16 +124,26 @@ const run = async (cmds: ReadonlyArray<Cmd>) => {
 }
 
 const check = async (bookingId: string) => {
-  const processor = (await sql(app, (s) => s<{ charged: number; refunded: number; pending: number }>`
+  const processor = (
+    await sql(
+      app,
+      (s) => s<{ charged: number; refunded: number; pending: number }>`
     select coalesce(sum(c.amount_cents), 0)::int as charged,
       coalesce((select sum(f.amount_cents) from sandbox_refunds f join sandbox_checkouts k on k.payment_intent_id = f.payment_intent_id
         where k.booking_id = ${bookingId} and f.status = 'succeeded'), 0)::int as refunded,
       coalesce((select sum(f.amount_cents) from sandbox_refunds f join sandbox_checkouts k on k.payment_intent_id = f.payment_intent_id
         where k.booking_id = ${bookingId} and f.status = 'pending'), 0)::int as pending
-    from sandbox_checkouts c where c.booking_id = ${bookingId} and c.status = 'complete'`))[0]
-  const rows = await sql(app, (s) => s<{ payment_intent_id: string; amount_cents: number; refund_cents: number; refund_state: string | null }>`
-    select payment_intent_id, amount_cents, refund_cents, refund_state from payments where booking_id = ${bookingId}`)
-  const refunding = rows.filter((r) => r.refund_state === "pending" || r.refund_state === "taken").reduce((a, r) => a + r.refund_cents, 0)
+    from sandbox_checkouts c where c.booking_id = ${bookingId} and c.status = 'complete'`
+    )
+  )[0]
+  const rows = await sql(
+    app,
+    (s) => s<{ payment_intent_id: string; amount_cents: number; refund_cents: number; refund_state: string | null }>`
+    select payment_intent_id, amount_cents, refund_cents, refund_state from payments where booking_id = ${bookingId}`
+  )
+  const refunding = rows
+    .filter((r) => r.refund_state === "pending" || r.refund_state === "taken")
+    .reduce((a, r) => a + r.refund_cents, 0)
   const refunded = rows.filter((r) => r.refund_state === "refunded").reduce((a, r) => a + r.refund_cents, 0)
   const kept = rows.reduce((a, r) => a + r.amount_cents, 0) - refunding - refunded
   // What the processor took = what the engine keeps + what the processor gave back + what is on its way back.
@@ -125,8 +155,13 @@ const check = async (bookingId: string) => {
   await expectMoneyMatchesLedger(app, org, bookingId)
 
   const booking = ok(await org.get(bookingId))
-  const confirmations = (await sql(app, (s) => s<{ n: number }>`select count(*)::int as n from events
-    where type = 'booking.confirmed' and data->>'id' = ${bookingId}`))[0].n
+  const confirmations = (
+    await sql(
+      app,
+      (s) => s<{ n: number }>`select count(*)::int as n from events
+    where type = 'booking.confirmed' and data->>'id' = ${bookingId}`
+    )
+  )[0].n
   expect(confirmations).toBeLessThanOrEqual(1)
   if (booking.status === "confirmed") expect(confirmations).toBe(1)
   const primary = rows.find((r) => r.payment_intent_id === booking.payment_intent_id)

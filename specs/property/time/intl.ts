@@ -37,7 +37,11 @@ export const ZONES = [
 ]
 
 export const wallOf = (instant: Date, zone: string) => {
-  const parts = Object.fromEntries(formatOf(zone).formatToParts(instant).map((p) => [p.type, p.value]))
+  const parts = Object.fromEntries(
+    formatOf(zone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value])
+  )
   return {
     date: `${parts.year.padStart(4, "0")}-${parts.month}-${parts.day}`,
     time: `${parts.hour}:${parts.minute}:${parts.second}`,
@@ -47,7 +51,10 @@ export const wallOf = (instant: Date, zone: string) => {
 
 /** Minutes east of UTC at the instant. */
 export const offsetOf = (instant: Date, zone: string): number => {
-  const name = formatOf(zone).formatToParts(instant).find((p) => p.type === "timeZoneName")?.value ?? "GMT"
+  const name =
+    formatOf(zone)
+      .formatToParts(instant)
+      .find((p) => p.type === "timeZoneName")?.value ?? "GMT"
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name)
   return match === null ? 0 : (match[1] === "+" ? 1 : -1) * (Number(match[2]) * 60 + Number(match[3]))
 }
@@ -73,4 +80,5 @@ export const transitionsOf = (zone: string, fromYear: number, toYear: number): A
 
 /** Whether the zone changes offset within `hours` of the instant. */
 export const nearTransition = (instant: Date, zone: string, hours = 27): boolean =>
-  offsetOf(new Date(instant.getTime() - hours * 3_600_000), zone) !== offsetOf(new Date(instant.getTime() + hours * 3_600_000), zone)
+  offsetOf(new Date(instant.getTime() - hours * 3_600_000), zone) !==
+  offsetOf(new Date(instant.getTime() + hours * 3_600_000), zone)

@@ -16,21 +16,31 @@ const DAY = 86_400_000
 const pad = (n: number) => String(n).padStart(2, "0")
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
-const transitionDays = ZONES.flatMap((zone) => transitionsOf(zone, 2026, 2026).map((t) => ({ zone, date: wallOf(t, zone).date })))
+const transitionDays = ZONES.flatMap((zone) =>
+  transitionsOf(zone, 2026, 2026).map((t) => ({ zone, date: wallOf(t, zone).date }))
+)
 
-const anyDate = fc.integer({ min: Date.UTC(2020, 0, 1) / DAY, max: Date.UTC(2035, 11, 31) / DAY }).map((d) => isoDate(d * DAY))
+const anyDate = fc
+  .integer({ min: Date.UTC(2020, 0, 1) / DAY, max: Date.UTC(2035, 11, 31) / DAY })
+  .map((d) => isoDate(d * DAY))
 const zoneAndDate = fc.oneof(
   fc.record({ zone: fc.constantFrom(...ZONES), date: anyDate }),
-  fc.tuple(fc.constantFrom(...transitionDays), fc.integer({ min: -1, max: 1 })).map(([t, k]) => ({ zone: t.zone, date: addDays(t.date, k) }))
+  fc
+    .tuple(fc.constantFrom(...transitionDays), fc.integer({ min: -1, max: 1 }))
+    .map(([t, k]) => ({ zone: t.zone, date: addDays(t.date, k) }))
 )
 const minuteOfDay = fc.integer({ min: 0, max: 1439 }).map((m) => `${pad(Math.floor(m / 60))}:${pad(m % 60)}:00`)
 
 describe("toLocal and toInstant", () => {
   it("toLocal reads the same wall clock as Intl", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...ZONES), fc.date({ min: new Date("2020-01-01"), max: new Date("2036-01-01"), noInvalidDate: true }), (zone, instant) => {
-        expect(toLocal(instant, zone)).toEqual(wallOf(instant, zone))
-      }),
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.date({ min: new Date("2020-01-01"), max: new Date("2036-01-01"), noInvalidDate: true }),
+        (zone, instant) => {
+          expect(toLocal(instant, zone)).toEqual(wallOf(instant, zone))
+        }
+      ),
       { numRuns: 500 }
     )
   })
@@ -46,7 +56,8 @@ describe("toLocal and toInstant", () => {
         }
         if (wall.date === date && wall.time === time) {
           expect(toLocal(instant, zone)).toEqual({ date, time, weekday: weekdayOf(date) })
-          for (const minutes of [15, 30, 45, 60, 90, 120, 180]) expect(same(instant.getTime() - minutes * 60_000)).toBe(false)
+          for (const minutes of [15, 30, 45, 60, 90, 120, 180])
+            expect(same(instant.getTime() - minutes * 60_000)).toBe(false)
         } else {
           const after = offsetOf(instant, zone)
           const before = offsetOf(new Date(instant.getTime() - 3 * 3_600_000), zone)
@@ -90,11 +101,16 @@ describe("calendar arithmetic", () => {
 
   it("parseTimeInput takes every HH:MM and HH:MM:00, nothing with seconds", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 1, max: 59 }), (h, m, s) => {
-        expect(parseTimeInput(`${pad(h)}:${pad(m)}`)).toBe(`${pad(h)}:${pad(m)}:00`)
-        expect(parseTimeInput(`${pad(h)}:${pad(m)}:00`)).toBe(`${pad(h)}:${pad(m)}:00`)
-        expect(parseTimeInput(`${pad(h)}:${pad(m)}:${pad(s)}`)).toBeNull()
-      })
+      fc.property(
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 1, max: 59 }),
+        (h, m, s) => {
+          expect(parseTimeInput(`${pad(h)}:${pad(m)}`)).toBe(`${pad(h)}:${pad(m)}:00`)
+          expect(parseTimeInput(`${pad(h)}:${pad(m)}:00`)).toBe(`${pad(h)}:${pad(m)}:00`)
+          expect(parseTimeInput(`${pad(h)}:${pad(m)}:${pad(s)}`)).toBeNull()
+        }
+      )
     )
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { courseSlots, courseSessionsToCome, type Rules } from "../../../engine/availability/index.ts"
+import { courseSessionsToCome, courseSlots, type Rules } from "../../../engine/availability/index.ts"
 
 const rules: Rules = {
   now: new Date("2026-11-10T12:00:00Z"),
@@ -25,7 +25,13 @@ describe("courseSlots", () => {
       id: "s1",
       repeat: "weekly" as const,
       ends_on: "2026-12-01",
-      sessions: [time(24, { booked: 5 }), time(3), time(10, { booked: 7 }), time(17, { status: "cancelled", booked: 8 }), time(12, { capacity: 6 })]
+      sessions: [
+        time(24, { booked: 5 }),
+        time(3),
+        time(10, { booked: 7 }),
+        time(17, { status: "cancelled", booked: 8 }),
+        time(12, { capacity: 6 })
+      ]
     }
     expect(courseSlots(rules, [entry])).toEqual([
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { hoursSlots, type HoursSlotsInput } from "../../../engine/availability/index.ts"
+import { type HoursSlotsInput, hoursSlots } from "../../../engine/availability/index.ts"
 import { DEFAULT_HOURS } from "../../../engine/time/hours.ts"
 
 const base: HoursSlotsInput = {
@@ -22,7 +22,8 @@ const busy = (start: string, end: string, quantity = 1) => ({
   ends_at: new Date(`2026-11-23T${end}:00Z`),
   quantity
 })
-const startTimes = (input: Partial<HoursSlotsInput>) => hoursSlots({ ...base, ...input }).map((s) => s.starts_at.slice(11, 16))
+const startTimes = (input: Partial<HoursSlotsInput>) =>
+  hoursSlots({ ...base, ...input }).map((s) => s.starts_at.slice(11, 16))
 
 describe("hoursSlots", () => {
   it("steps back to back through the open hours by default", () => {
@@ -72,7 +73,14 @@ describe("hoursSlots", () => {
 
   it("serves rentals by the period", () => {
     const hours = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time: "00:00:00", end_time: "24:00:00" }))
-    const slots = hoursSlots({ ...base, hours, to: "2026-11-25", duration_minutes: 1440, capacity: 4, busy: [busy("10:00", "23:00", 3)] })
+    const slots = hoursSlots({
+      ...base,
+      hours,
+      to: "2026-11-25",
+      duration_minutes: 1440,
+      capacity: 4,
+      busy: [busy("10:00", "23:00", 3)]
+    })
     expect(slots.map((s) => [s.starts_at.slice(0, 10), s.remaining])).toEqual([
       ["2026-11-23", 1],
       ["2026-11-24", 4],

@@ -10,7 +10,11 @@ describe("ascendingOrder", () => {
 })
 
 describe("peakLoads", () => {
-  const b = (start: number, end: number, quantity: number) => ({ starts_at: new Date(start), ends_at: new Date(end), quantity })
+  const b = (start: number, end: number, quantity: number) => ({
+    starts_at: new Date(start),
+    ends_at: new Date(end),
+    quantity
+  })
   it("takes the highest level within each time, edges half-open, padded by the buffer", () => {
     const busy = [b(10, 20, 1), b(20, 30, 2), b(15, 25, 4)]
     expect(peakLoads(busy, 0, [0, 5, 10, 20, 25, 30], 5)).toEqual([0, 0, 1, 6, 2, 0])

@@ -10,7 +10,11 @@ const rules: Rules = {
   max_advance_days: 30,
   active: true
 }
-const session = (id: string, start: string, extra: Partial<{ capacity: number; booked: number; status: string }> = {}) => ({
+const session = (
+  id: string,
+  start: string,
+  extra: Partial<{ capacity: number; booked: number; status: string }> = {}
+) => ({
   id,
   starts_at: new Date(start),
   ends_at: new Date(new Date(start).getTime() + 3_600_000),
@@ -43,11 +47,18 @@ describe("sessionSlots", () => {
   it("honours notice, advance and active", () => {
     const sessions = [session("a", "2026-03-28T09:00:00Z"), session("b", "2026-03-29T09:00:00Z")]
     const now = new Date("2026-03-28T08:00:00Z")
-    expect(sessionSlots({ ...rules, now, min_notice_minutes: 60 }, sessions).map((s) => s.session_id)).toEqual(["a", "b"])
+    expect(sessionSlots({ ...rules, now, min_notice_minutes: 60 }, sessions).map((s) => s.session_id)).toEqual([
+      "a",
+      "b"
+    ])
     expect(sessionSlots({ ...rules, now, min_notice_minutes: 61 }, sessions).map((s) => s.session_id)).toEqual(["b"])
     const advance = { ...rules, max_advance_days: 1 }
-    expect(sessionSlots({ ...advance, now: new Date("2026-03-28T09:00:00Z") }, sessions).map((s) => s.session_id)).toEqual(["a", "b"])
-    expect(sessionSlots({ ...advance, now: new Date("2026-03-28T08:59:59Z") }, sessions).map((s) => s.session_id)).toEqual(["a"])
+    expect(
+      sessionSlots({ ...advance, now: new Date("2026-03-28T09:00:00Z") }, sessions).map((s) => s.session_id)
+    ).toEqual(["a", "b"])
+    expect(
+      sessionSlots({ ...advance, now: new Date("2026-03-28T08:59:59Z") }, sessions).map((s) => s.session_id)
+    ).toEqual(["a"])
     expect(sessionSlots({ ...rules, active: false }, sessions)).toEqual([])
   })
 })

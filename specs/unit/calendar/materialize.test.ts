@@ -2,9 +2,18 @@ import { describe, expect, it } from "vitest"
 import { type EntryTimes, timeOf, weeklyTimes } from "../../../engine/services/calendar/materialize.ts"
 
 const AMS = "Europe/Amsterdam"
-const entry = (start_time: string | null, end_time: string | null, span_days = 0): EntryTimes =>
-  ({ starts_on: "2027-01-01", start_time, end_time, span_days, repeat: "daily", ends_on: null })
-const iso = (t: { starts_at: Date; ends_at: Date }) => [t.starts_at.toISOString().slice(0, 16), t.ends_at.toISOString().slice(0, 16)]
+const entry = (start_time: string | null, end_time: string | null, span_days = 0): EntryTimes => ({
+  starts_on: "2027-01-01",
+  start_time,
+  end_time,
+  span_days,
+  repeat: "daily",
+  ends_on: null
+})
+const iso = (t: { starts_at: Date; ends_at: Date }) => [
+  t.starts_at.toISOString().slice(0, 16),
+  t.ends_at.toISOString().slice(0, 16)
+]
 const HOUR = 3_600_000
 
 describe("timeOf: a time within a day keeps its local length across a change", () => {
@@ -19,8 +28,14 @@ describe("timeOf: a time within a day keeps its local length across a change", (
   })
 
   it("a change inside a time does not change its length: 01:00-04:00 lasts 3 hours on both days", () => {
-    expect(iso(timeOf(entry("01:00:00", "04:00:00"), "2027-03-28", AMS))).toEqual(["2027-03-28T00:00", "2027-03-28T03:00"])
-    expect(iso(timeOf(entry("01:00:00", "04:00:00"), "2027-10-31", AMS))).toEqual(["2027-10-30T23:00", "2027-10-31T02:00"])
+    expect(iso(timeOf(entry("01:00:00", "04:00:00"), "2027-03-28", AMS))).toEqual([
+      "2027-03-28T00:00",
+      "2027-03-28T03:00"
+    ])
+    expect(iso(timeOf(entry("01:00:00", "04:00:00"), "2027-10-31", AMS))).toEqual([
+      "2027-10-30T23:00",
+      "2027-10-31T02:00"
+    ])
   })
 
   it("a timed 00:00-24:00 lasts 24 hours even on a 23-hour day (an all-day entry is the calendar day)", () => {
@@ -31,8 +46,14 @@ describe("timeOf: a time within a day keeps its local length across a change", (
 
 describe("timeOf: times over several days end at their local end time", () => {
   it("an overnight time (span_days 1) 22:00-06:00 is 7 hours on the short night and 9 on the long one", () => {
-    expect(iso(timeOf(entry("22:00:00", "06:00:00", 1), "2027-03-27", AMS))).toEqual(["2027-03-27T21:00", "2027-03-28T04:00"])
-    expect(iso(timeOf(entry("22:00:00", "06:00:00", 1), "2027-10-30", AMS))).toEqual(["2027-10-30T20:00", "2027-10-31T05:00"])
+    expect(iso(timeOf(entry("22:00:00", "06:00:00", 1), "2027-03-27", AMS))).toEqual([
+      "2027-03-27T21:00",
+      "2027-03-28T04:00"
+    ])
+    expect(iso(timeOf(entry("22:00:00", "06:00:00", 1), "2027-10-30", AMS))).toEqual([
+      "2027-10-30T20:00",
+      "2027-10-31T05:00"
+    ])
   })
 
   it("an all-day time runs midnight to midnight: 23 and 25 hours on the change days", () => {
@@ -42,7 +63,10 @@ describe("timeOf: times over several days end at their local end time", () => {
   })
 
   it("midnight in a gap (America/Santiago, 5 Sep 2027): the day starts when the clock jumps to 01:00", () => {
-    expect(iso(timeOf(entry(null, null), "2027-09-05", "America/Santiago"))).toEqual(["2027-09-05T04:00", "2027-09-06T03:00"])
+    expect(iso(timeOf(entry(null, null), "2027-09-05", "America/Santiago"))).toEqual([
+      "2027-09-05T04:00",
+      "2027-09-06T03:00"
+    ])
   })
 
   it("a skipped day (Pacific/Apia, 30 Dec 2011) still gets a time of its local length, never an empty one", () => {

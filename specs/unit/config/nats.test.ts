@@ -24,7 +24,9 @@ describe("NATS_STREAM and NATS_SUBJECT_PREFIX", () => {
 
   it("take a stream name and a prefix of dot-separated tokens", () => {
     const valid: Array<[string, string]> = [
-      ["BOOKINGS", "bookings"], ["acme-prod_events", "acme.prod.events"], ["S1", "tenant-7.events"],
+      ["BOOKINGS", "bookings"],
+      ["acme-prod_events", "acme.prod.events"],
+      ["S1", "tenant-7.events"],
       ["Ünïcode", "$app.events"]
     ]
     for (const [stream, prefix] of valid) {

@@ -1,24 +1,36 @@
 import { describe, expect, it } from "vitest"
-import { rowOf } from "../../../engine/machines/decide.ts"
 import {
+  type BookingContext,
+  type BookingDecision,
+  type BookingEvent,
+  type BookingRow,
+  type BookingState,
   bookingCodes,
   bookingMachine,
   bookingMessages,
   bookingStatus,
   decideBooking,
-  startBooking,
-  type BookingContext,
-  type BookingDecision,
-  type BookingEvent,
-  type BookingRow,
-  type BookingState
+  startBooking
 } from "../../../engine/machines/booking.ts"
+import { rowOf } from "../../../engine/machines/decide.ts"
 
 const NOW = "2030-01-15T00:00:00.000Z"
 const base: BookingContext = {
-  starts_at: "2030-02-01T10:00:00.000Z", ends_at: "2030-02-01T11:00:00.000Z", session_id: "s1", series_id: null,
-  is_reseller: false, expires_at: "2030-01-14T00:00:00.000Z", confirmed_at: null, cancelled_at: null, nudged_at: null,
-  choose_by: null, paid_at: null, paid_by_hand: false, checked_in_at: null, no_show_at: null, previous: null
+  starts_at: "2030-02-01T10:00:00.000Z",
+  ends_at: "2030-02-01T11:00:00.000Z",
+  session_id: "s1",
+  series_id: null,
+  is_reseller: false,
+  expires_at: "2030-01-14T00:00:00.000Z",
+  confirmed_at: null,
+  cancelled_at: null,
+  nudged_at: null,
+  choose_by: null,
+  paid_at: null,
+  paid_by_hand: false,
+  checked_in_at: null,
+  no_show_at: null,
+  previous: null
 }
 
 const STATES = {
@@ -43,7 +55,13 @@ const row = (state: StateName, extra: Partial<BookingContext> = {}): BookingRow 
   context: { ...base, ...contextFor[state], ...extra }
 })
 
-const move = { type: "move", at: NOW, starts_at: "2030-02-02T10:00:00.000Z", ends_at: "2030-02-02T11:00:00.000Z", session_id: "s2" } as const
+const move = {
+  type: "move",
+  at: NOW,
+  starts_at: "2030-02-02T10:00:00.000Z",
+  ends_at: "2030-02-02T11:00:00.000Z",
+  session_id: "s2"
+} as const
 const EVENTS = {
   confirm: { type: "confirm", at: NOW },
   pay: { type: "pay", at: NOW },
@@ -74,32 +92,81 @@ const bnh = "booking_not_held"
 
 const TABLE: Record<StateName, Record<EventName, Expect>> = {
   keeping: {
-    confirm: confirmed, pay: confirmed, lapse: ["lapsed", []], nudge: "hold_not_lapsed", cancel: cancelled,
-    move: ["keeping", ["booking.moved"]], call_off: bnc, choose_expired: bnc, time_cancelled: "not_a_course", mark_paid: bnc,
-    mark_unpaid: bnc, check_in: bnc, no_show: bnc, clear_attendance: bnc,
+    confirm: confirmed,
+    pay: confirmed,
+    lapse: ["lapsed", []],
+    nudge: "hold_not_lapsed",
+    cancel: cancelled,
+    move: ["keeping", ["booking.moved"]],
+    call_off: bnc,
+    choose_expired: bnc,
+    time_cancelled: "not_a_course",
+    mark_paid: bnc,
+    mark_unpaid: bnc,
+    check_in: bnc,
+    no_show: bnc,
+    clear_attendance: bnc,
     // Its hold has reached expires_at (the lapse above is accepted): too late to extend.
-    checkout_opened: ["keeping", []], sign_waiver: ["keeping", []], extend_hold: "hold_lapsed"
+    checkout_opened: ["keeping", []],
+    sign_waiver: ["keeping", []],
+    extend_hold: "hold_lapsed"
   },
   lapsed: {
-    confirm: confirmed, pay: confirmed, lapse: "hold_lapsed", nudge: ["lapsed", ["booking.nudged"]], cancel: cancelled,
-    move: "hold_lapsed", call_off: bnc, choose_expired: bnc, time_cancelled: bnc, mark_paid: bnc, mark_unpaid: bnc,
-    check_in: bnc, no_show: bnc, clear_attendance: bnc,
-    checkout_opened: ["lapsed", []], sign_waiver: "hold_lapsed", extend_hold: "hold_lapsed"
+    confirm: confirmed,
+    pay: confirmed,
+    lapse: "hold_lapsed",
+    nudge: ["lapsed", ["booking.nudged"]],
+    cancel: cancelled,
+    move: "hold_lapsed",
+    call_off: bnc,
+    choose_expired: bnc,
+    time_cancelled: bnc,
+    mark_paid: bnc,
+    mark_unpaid: bnc,
+    check_in: bnc,
+    no_show: bnc,
+    clear_attendance: bnc,
+    checkout_opened: ["lapsed", []],
+    sign_waiver: "hold_lapsed",
+    extend_hold: "hold_lapsed"
   },
   plain: {
-    confirm: bnh, pay: ["plain", ["booking.paid"]], lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
-    call_off: ["choosing", ["booking.called_off"]], choose_expired: "not_choosing", time_cancelled: "not_a_course",
-    mark_paid: ["plain", ["booking.paid"]], mark_unpaid: "not_paid_by_hand", check_in: ["plain", ["booking.checked_in"]],
-    no_show: "not_started", clear_attendance: ["plain", ["booking.attendance_cleared"]],
-    checkout_opened: bnh, sign_waiver: ["plain", []], extend_hold: bnh
+    confirm: bnh,
+    pay: ["plain", ["booking.paid"]],
+    lapse: bnh,
+    nudge: bnh,
+    cancel: cancelled,
+    move: ["plain", ["booking.moved"]],
+    call_off: ["choosing", ["booking.called_off"]],
+    choose_expired: "not_choosing",
+    time_cancelled: "not_a_course",
+    mark_paid: ["plain", ["booking.paid"]],
+    mark_unpaid: "not_paid_by_hand",
+    check_in: ["plain", ["booking.checked_in"]],
+    no_show: "not_started",
+    clear_attendance: ["plain", ["booking.attendance_cleared"]],
+    checkout_opened: bnh,
+    sign_waiver: ["plain", []],
+    extend_hold: bnh
   },
   choosing: {
-    confirm: bnh, pay: ["choosing", ["booking.paid"]], lapse: bnh, nudge: bnh, cancel: cancelled, move: ["plain", ["booking.moved"]],
-    call_off: "already_called_off", choose_expired: "choose_by_not_passed", time_cancelled: "not_a_course",
-    mark_paid: ["choosing", ["booking.paid"]], mark_unpaid: "not_paid_by_hand",
-    check_in: ["choosing", ["booking.checked_in"]], no_show: "not_started",
+    confirm: bnh,
+    pay: ["choosing", ["booking.paid"]],
+    lapse: bnh,
+    nudge: bnh,
+    cancel: cancelled,
+    move: ["plain", ["booking.moved"]],
+    call_off: "already_called_off",
+    choose_expired: "choose_by_not_passed",
+    time_cancelled: "not_a_course",
+    mark_paid: ["choosing", ["booking.paid"]],
+    mark_unpaid: "not_paid_by_hand",
+    check_in: ["choosing", ["booking.checked_in"]],
+    no_show: "not_started",
     clear_attendance: ["choosing", ["booking.attendance_cleared"]],
-    checkout_opened: bnh, sign_waiver: ["choosing", []], extend_hold: bnh
+    checkout_opened: bnh,
+    sign_waiver: ["choosing", []],
+    extend_hold: bnh
   },
   cancelled: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, "booking_cancelled"])) as Record<EventName, Expect>
 }
@@ -127,7 +194,11 @@ const FLIPS: ReadonlyArray<readonly [StateName, Partial<BookingContext>, Booking
 
 const check = (decision: BookingDecision, expected: Expect) => {
   if (typeof expected === "string") {
-    expect(decision).toEqual({ ok: false, code: expected, message: bookingMessages[expected as keyof typeof bookingMessages] })
+    expect(decision).toEqual({
+      ok: false,
+      code: expected,
+      message: bookingMessages[expected as keyof typeof bookingMessages]
+    })
   } else {
     expect(decision.ok).toBe(true)
     if (!decision.ok) return
@@ -167,7 +238,8 @@ describe("booking machine: every state × every event", () => {
 
   it("the tables name every refusal code, and every code has a message", () => {
     const used = new Set<string>()
-    for (const events of Object.values(TABLE)) for (const e of Object.values(events)) if (typeof e === "string") used.add(e)
+    for (const events of Object.values(TABLE))
+      for (const e of Object.values(events)) if (typeof e === "string") used.add(e)
     for (const flip of FLIPS) if (typeof flip[3] === "string") used.add(flip[3])
     expect([...used].sort()).toEqual([...bookingCodes].sort())
     for (const code of bookingCodes) expect(bookingMessages[code].length).toBeGreaterThan(0)
@@ -175,7 +247,14 @@ describe("booking machine: every state × every event", () => {
 })
 
 describe("booking machine: the spec's Booking status table, row by row", () => {
-  const created = { at: NOW, starts_at: base.starts_at, ends_at: base.ends_at, session_id: "s1", series_id: null, is_reseller: false }
+  const created = {
+    at: NOW,
+    starts_at: base.starts_at,
+    ends_at: base.ends_at,
+    session_id: "s1",
+    series_id: null,
+    is_reseller: false
+  }
   const hold = () => rowOf(startBooking({ ...created, hold: true, expires_at: "2030-01-15T00:15:00.000Z" }))
   const free = () => rowOf(startBooking({ ...created, hold: false, expires_at: "2030-01-15T00:15:00.000Z" }))
   const later = "2030-01-15T00:20:00.000Z"
@@ -183,22 +262,38 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
   it("(none) + created, paid online -> held, booking.held; the hold keeps its place until expires_at", () => {
     const d = startBooking({ ...created, hold: true, expires_at: "2030-01-15T00:15:00.000Z" })
     expect([d.state, d.emits, d.context.expires_at, d.context.confirmed_at]).toEqual([
-      { held: "keeping" }, ["booking.held"], "2030-01-15T00:15:00.000Z", null
+      { held: "keeping" },
+      ["booking.held"],
+      "2030-01-15T00:15:00.000Z",
+      null
     ])
   })
 
   it("(none) + created, free -> confirmed, booking.confirmed", () => {
     const d = startBooking({ ...created, hold: false, expires_at: "2030-01-15T00:15:00.000Z" })
-    expect([d.state, d.emits, d.context.confirmed_at, d.context.expires_at]).toEqual([{ confirmed: "plain" }, ["booking.confirmed"], NOW, null])
+    expect([d.state, d.emits, d.context.confirmed_at, d.context.expires_at]).toEqual([
+      { confirmed: "plain" },
+      ["booking.confirmed"],
+      NOW,
+      null
+    ])
   })
 
   it("held + payment lands, or confirm -> confirmed, booking.confirmed", () => {
     const paid = ok(decideBooking(hold(), { type: "pay", at: later }))
-    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_by_hand]).toEqual([{ confirmed: "plain" }, ["booking.confirmed"], later, false])
-    const confirmedByOp = ok(decideBooking(hold(), { type: "confirm", at: later }))
-    expect([confirmedByOp.state, confirmedByOp.emits, confirmedByOp.context.confirmed_at, confirmedByOp.context.paid_at]).toEqual([
-      { confirmed: "plain" }, ["booking.confirmed"], later, null
+    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_by_hand]).toEqual([
+      { confirmed: "plain" },
+      ["booking.confirmed"],
+      later,
+      false
     ])
+    const confirmedByOp = ok(decideBooking(hold(), { type: "confirm", at: later }))
+    expect([
+      confirmedByOp.state,
+      confirmedByOp.emits,
+      confirmedByOp.context.confirmed_at,
+      confirmedByOp.context.paid_at
+    ]).toEqual([{ confirmed: "plain" }, ["booking.confirmed"], later, null])
   })
 
   it("held + hold lapses unpaid -> held, no longer keeping its place; nudged once, booking.nudged with nudged_at", () => {
@@ -206,14 +301,26 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
     const lapsed = ok(decideBooking(hold(), { type: "lapse", at: later }))
     expect([lapsed.state, lapsed.emits]).toEqual([{ held: "lapsed" }, []])
     const nudged = ok(decideBooking(next(lapsed), { type: "nudge", at: later }))
-    expect([nudged.state, nudged.emits, nudged.context.nudged_at]).toEqual([{ held: "lapsed" }, ["booking.nudged"], later])
-    expect(decideBooking(next(nudged), { type: "nudge", at: later })).toMatchObject({ ok: false, code: "already_nudged" })
+    expect([nudged.state, nudged.emits, nudged.context.nudged_at]).toEqual([
+      { held: "lapsed" },
+      ["booking.nudged"],
+      later
+    ])
+    expect(decideBooking(next(nudged), { type: "nudge", at: later })).toMatchObject({
+      ok: false,
+      code: "already_nudged"
+    })
     expect(ok(decideBooking(next(nudged), { type: "pay", at: later })).state).toEqual({ confirmed: "plain" })
   })
 
   it("confirmed + cancel -> cancelled, booking.cancelled", () => {
     const d = ok(decideBooking(free(), { type: "cancel", at: later }))
-    expect([d.state, d.emits, d.context.cancelled_at, d.context.choose_by]).toEqual(["cancelled", ["booking.cancelled"], later, null])
+    expect([d.state, d.emits, d.context.cancelled_at, d.context.choose_by]).toEqual([
+      "cancelled",
+      ["booking.cancelled"],
+      later,
+      null
+    ])
     expect(bookingStatus(d.state)).toBe("cancelled")
   })
 
@@ -221,23 +328,37 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
     const d = ok(decideBooking(free(), move))
     expect([d.state, d.emits]).toEqual([{ confirmed: "plain" }, ["booking.moved"]])
     expect(d.context).toMatchObject({
-      starts_at: move.starts_at, ends_at: move.ends_at, session_id: "s2",
+      starts_at: move.starts_at,
+      ends_at: move.ends_at,
+      session_id: "s2",
       previous: { starts_at: base.starts_at, ends_at: base.ends_at, session_id: "s1" }
     })
   })
 
   it("confirmed + session cancelled with guests choose -> confirmed with choose_by, booking.called_off", () => {
     const d = ok(decideBooking(free(), EVENTS.call_off))
-    expect([d.state, d.emits, d.context.choose_by]).toEqual([{ confirmed: "choosing" }, ["booking.called_off"], EVENTS.call_off.choose_by])
+    expect([d.state, d.emits, d.context.choose_by]).toEqual([
+      { confirmed: "choosing" },
+      ["booking.called_off"],
+      EVENTS.call_off.choose_by
+    ])
     expect(bookingStatus(d.state)).toBe("confirmed")
   })
 
   it("confirmed with choose_by + guest picks another time or takes the refund, before choose_by -> moved or cancelled", () => {
     const choosing = next(decideBooking(free(), EVENTS.call_off))
     const moved = ok(decideBooking(choosing, move))
-    expect([moved.state, moved.emits, moved.context.choose_by]).toEqual([{ confirmed: "plain" }, ["booking.moved"], null])
+    expect([moved.state, moved.emits, moved.context.choose_by]).toEqual([
+      { confirmed: "plain" },
+      ["booking.moved"],
+      null
+    ])
     const refunded = ok(decideBooking(choosing, { type: "cancel", at: later }))
-    expect([refunded.state, refunded.emits, refunded.context.choose_by]).toEqual(["cancelled", ["booking.cancelled"], null])
+    expect([refunded.state, refunded.emits, refunded.context.choose_by]).toEqual([
+      "cancelled",
+      ["booking.cancelled"],
+      null
+    ])
   })
 
   it("confirmed with choose_by + choose_by passes, not picked -> cancelled, booking.cancelled", () => {
@@ -252,7 +373,8 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
     expect(decideBooking(hold(), EVENTS.call_off)).toMatchObject({ ok: false, code: "booking_not_confirmed" })
     const reseller = rowOf(startBooking({ ...created, is_reseller: true, hold: false, expires_at: null }))
     expect(decideBooking(reseller, EVENTS.call_off)).toMatchObject({ ok: false, code: "reseller_booking" })
-    for (const d of [hold(), reseller]) expect(ok(decideBooking(d, { type: "cancel", at: later })).emits).toEqual(["booking.cancelled"])
+    for (const d of [hold(), reseller])
+      expect(ok(decideBooking(d, { type: "cancel", at: later })).emits).toEqual(["booking.cancelled"])
   })
 
   it("any booking + session cancelled with guests refund -> cancelled", () => {
@@ -265,23 +387,39 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
     const course = rowOf(startBooking({ ...created, series_id: "e1", hold: false, expires_at: null }))
     const d = ok(decideBooking(course, EVENTS.time_cancelled))
     expect([d.state, d.emits, d.context.starts_at, d.context.session_id]).toEqual([
-      { confirmed: "plain" }, ["booking.session_cancelled"], EVENTS.time_cancelled.starts_at, "s3"
+      { confirmed: "plain" },
+      ["booking.session_cancelled"],
+      EVENTS.time_cancelled.starts_at,
+      "s3"
     ])
   })
 
   it("confirmed + marked paid by hand -> paid_at set, booking.paid; reversed by booking.unpaid", () => {
     const paid = ok(decideBooking(free(), { type: "mark_paid", at: later }))
-    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_by_hand]).toEqual([{ confirmed: "plain" }, ["booking.paid"], later, true])
+    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_by_hand]).toEqual([
+      { confirmed: "plain" },
+      ["booking.paid"],
+      later,
+      true
+    ])
     const unpaid = ok(decideBooking(next(paid), { type: "mark_unpaid", at: later }))
-    expect([unpaid.emits, unpaid.context.paid_at, unpaid.context.paid_by_hand]).toEqual([["booking.unpaid"], null, false])
+    expect([unpaid.emits, unpaid.context.paid_at, unpaid.context.paid_by_hand]).toEqual([
+      ["booking.unpaid"],
+      null,
+      false
+    ])
   })
 
   it("confirmed by hand + payment lands -> paid online, booking.paid; once paid (online or by hand) a payment is refused", () => {
     const confirmedByOp = next(decideBooking(hold(), { type: "confirm", at: later }))
     const paid = ok(decideBooking(confirmedByOp, { type: "pay", at: later }))
-    expect([paid.state, paid.emits, paid.context.paid_at, paid.context.paid_online_at, paid.context.paid_by_hand]).toEqual([
-      { confirmed: "plain" }, ["booking.paid"], later, later, false
-    ])
+    expect([
+      paid.state,
+      paid.emits,
+      paid.context.paid_at,
+      paid.context.paid_online_at,
+      paid.context.paid_by_hand
+    ]).toEqual([{ confirmed: "plain" }, ["booking.paid"], later, later, false])
     expect(decideBooking(next(paid), { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
     const byHand = next(decideBooking(confirmedByOp, { type: "mark_paid", at: later }))
     expect(decideBooking(byHand, { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
@@ -291,20 +429,36 @@ describe("booking machine: the spec's Booking status table, row by row", () => {
     const paidOnline = next(decideBooking(hold(), { type: "pay", at: later }))
     const rest = next(decideBooking(paidOnline, { type: "mark_paid", at: "2030-01-16T00:00:00.000Z" }))
     const unpaid = ok(decideBooking(rest, { type: "mark_unpaid", at: "2030-01-17T00:00:00.000Z" }))
-    expect([unpaid.emits, unpaid.context.paid_at, unpaid.context.paid_by_hand]).toEqual([["booking.unpaid"], later, false])
+    expect([unpaid.emits, unpaid.context.paid_at, unpaid.context.paid_by_hand]).toEqual([
+      ["booking.unpaid"],
+      later,
+      false
+    ])
     expect(decideBooking(next(unpaid), { type: "pay", at: later })).toMatchObject({ ok: false, code: "already_paid" })
   })
 
   it("confirmed + check-in / no-show once started / attendance cleared; never both marks at once", () => {
     const started = "2030-02-01T10:05:00.000Z"
     const inside = ok(decideBooking(free(), { type: "check_in", at: started }))
-    expect([inside.emits, inside.context.checked_in_at, inside.context.no_show_at]).toEqual([["booking.checked_in"], started, null])
+    expect([inside.emits, inside.context.checked_in_at, inside.context.no_show_at]).toEqual([
+      ["booking.checked_in"],
+      started,
+      null
+    ])
     const noShow = ok(decideBooking(next(inside), { type: "no_show", at: started }))
-    expect([noShow.emits, noShow.context.checked_in_at, noShow.context.no_show_at]).toEqual([["booking.no_show"], null, started])
+    expect([noShow.emits, noShow.context.checked_in_at, noShow.context.no_show_at]).toEqual([
+      ["booking.no_show"],
+      null,
+      started
+    ])
     const back = ok(decideBooking(next(noShow), { type: "check_in", at: started }))
     expect([back.context.checked_in_at, back.context.no_show_at]).toEqual([started, null])
     const cleared = ok(decideBooking(next(back), { type: "clear_attendance", at: started }))
-    expect([cleared.emits, cleared.context.checked_in_at, cleared.context.no_show_at]).toEqual([["booking.attendance_cleared"], null, null])
+    expect([cleared.emits, cleared.context.checked_in_at, cleared.context.no_show_at]).toEqual([
+      ["booking.attendance_cleared"],
+      null,
+      null
+    ])
   })
 })
 
@@ -322,8 +476,14 @@ describe("booking machine: persistence", () => {
       { type: "cancel", at: "2030-02-02T12:00:00.000Z" }
     ]
     const first = startBooking({
-      at: NOW, hold: true, starts_at: base.starts_at, ends_at: base.ends_at, session_id: "s1", series_id: null,
-      is_reseller: false, expires_at: "2030-01-15T00:15:00.000Z"
+      at: NOW,
+      hold: true,
+      starts_at: base.starts_at,
+      ends_at: base.ends_at,
+      session_id: "s1",
+      series_id: null,
+      is_reseller: false,
+      expires_at: "2030-01-15T00:15:00.000Z"
     })
     let live: BookingRow = rowOf(first)
     let stored = next(first)
@@ -340,11 +500,19 @@ describe("booking machine: persistence", () => {
 
   it("xstate's own persisted snapshot restores through JSON too", () => {
     const first = startBooking({
-      at: NOW, hold: false, starts_at: base.starts_at, ends_at: base.ends_at, session_id: "s1", series_id: null,
-      is_reseller: false, expires_at: null
+      at: NOW,
+      hold: false,
+      starts_at: base.starts_at,
+      ends_at: base.ends_at,
+      session_id: "s1",
+      series_id: null,
+      is_reseller: false,
+      expires_at: null
     })
     const snapshot = bookingMachine.resolveState({ value: first.state, context: first.context })
     const json = JSON.parse(JSON.stringify(bookingMachine.getPersistedSnapshot(snapshot))) as BookingRow
-    expect(ok(decideBooking({ value: json.value, context: json.context }, EVENTS.call_off)).state).toEqual({ confirmed: "choosing" })
+    expect(ok(decideBooking({ value: json.value, context: json.context }, EVENTS.call_off)).state).toEqual({
+      confirmed: "choosing"
+    })
   })
 })

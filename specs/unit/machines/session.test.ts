@@ -2,23 +2,30 @@ import { describe, expect, it } from "vitest"
 import { rowOf } from "../../../engine/machines/decide.ts"
 import {
   decideSession,
-  sessionCodes,
-  sessionMachine,
-  sessionMessages,
-  startSession,
   type SessionContext,
   type SessionDecision,
   type SessionEvent,
   type SessionRow,
-  type SessionState
+  type SessionState,
+  sessionCodes,
+  sessionMachine,
+  sessionMessages,
+  startSession
 } from "../../../engine/machines/session.ts"
 
 const NOW = "2030-01-15T00:00:00.000Z"
 const base: SessionContext = {
-  starts_at: "2030-02-01T10:00:00.000Z", ends_at: "2030-02-01T11:00:00.000Z", series_id: null,
-  cancelled_at: null, guests: null, note: null
+  starts_at: "2030-02-01T10:00:00.000Z",
+  ends_at: "2030-02-01T11:00:00.000Z",
+  series_id: null,
+  cancelled_at: null,
+  guests: null,
+  note: null
 }
-const STATES = { scheduled: "scheduled", cancelled: "cancelled", removed: "removed" } as const satisfies Record<string, SessionState>
+const STATES = { scheduled: "scheduled", cancelled: "cancelled", removed: "removed" } as const satisfies Record<
+  string,
+  SessionState
+>
 type StateName = keyof typeof STATES
 const contextFor: Record<StateName, Partial<SessionContext>> = {
   scheduled: {},
@@ -57,8 +64,12 @@ const TABLE: Record<StateName, Record<EventName, Expect>> = {
     remove_past: "session_cancelled"
   },
   removed: {
-    cancel_refund: "session_removed", cancel_choose: "session_removed", move_unbooked: "session_removed",
-    move_booked: "session_removed", remove_future: "session_removed", remove_past: "session_removed"
+    cancel_refund: "session_removed",
+    cancel_choose: "session_removed",
+    move_unbooked: "session_removed",
+    move_booked: "session_removed",
+    remove_future: "session_removed",
+    remove_past: "session_removed"
   }
 }
 
@@ -74,7 +85,11 @@ describe("session machine: every state × every event", () => {
       it(`${state} + ${event} -> ${typeof expected === "string" ? expected : expected[0]}`, () => {
         const decision = decideSession(row(state), EVENTS[event])
         if (typeof expected === "string") {
-          expect(decision).toEqual({ ok: false, code: expected, message: sessionMessages[expected as keyof typeof sessionMessages] })
+          expect(decision).toEqual({
+            ok: false,
+            code: expected,
+            message: sessionMessages[expected as keyof typeof sessionMessages]
+          })
         } else {
           const d = ok(decision)
           expect([d.state, d.emits, d.tasks]).toEqual([STATES[expected[0]], expected[1], expected[2]])
@@ -84,7 +99,9 @@ describe("session machine: every state × every event", () => {
   }
 
   it("the table names every refusal code", () => {
-    const used = new Set(Object.values(TABLE).flatMap((events) => Object.values(events).filter((e) => typeof e === "string")))
+    const used = new Set(
+      Object.values(TABLE).flatMap((events) => Object.values(events).filter((e) => typeof e === "string"))
+    )
     expect([...used].sort()).toEqual([...sessionCodes].sort())
   })
 })
@@ -92,10 +109,14 @@ describe("session machine: every state × every event", () => {
 describe("session machine: the spec's Session status table", () => {
   it("created on its own emits session.created; a calendar entry's time emits nothing of its own", () => {
     expect(startSession({ starts_at: base.starts_at, ends_at: base.ends_at, series_id: null })).toMatchObject({
-      state: "scheduled", emits: ["session.created"], tasks: []
+      state: "scheduled",
+      emits: ["session.created"],
+      tasks: []
     })
     expect(startSession({ starts_at: base.starts_at, ends_at: base.ends_at, series_id: "e1" })).toMatchObject({
-      state: "scheduled", emits: [], tasks: []
+      state: "scheduled",
+      emits: [],
+      tasks: []
     })
   })
 
@@ -135,8 +156,17 @@ describe("session machine: persistence", () => {
     const moved = ok(decideSession(through(rowOf(first)), EVENTS.move_unbooked))
     const cancelled = ok(decideSession(through(rowOf(moved)), EVENTS.cancel_choose))
     const again = ok(decideSession(through(rowOf(cancelled)), EVENTS.cancel_refund))
-    expect([again.state, again.tasks, again.context.starts_at]).toEqual(["cancelled", ["refund_choosing"], moveTo.starts_at])
-    const persisted = JSON.parse(JSON.stringify(sessionMachine.getPersistedSnapshot(sessionMachine.resolveState(rowOf(again))))) as SessionRow
-    expect(decideSession({ value: persisted.value, context: persisted.context }, EVENTS.move_unbooked)).toMatchObject({ ok: false, code: "session_cancelled" })
+    expect([again.state, again.tasks, again.context.starts_at]).toEqual([
+      "cancelled",
+      ["refund_choosing"],
+      moveTo.starts_at
+    ])
+    const persisted = JSON.parse(
+      JSON.stringify(sessionMachine.getPersistedSnapshot(sessionMachine.resolveState(rowOf(again))))
+    ) as SessionRow
+    expect(decideSession({ value: persisted.value, context: persisted.context }, EVENTS.move_unbooked)).toMatchObject({
+      ok: false,
+      code: "session_cancelled"
+    })
   })
 })

@@ -3,19 +3,28 @@ import { rowOf } from "../../../engine/machines/decide.ts"
 import {
   decideWebhookEndpoint,
   startWebhookEndpoint,
-  webhookEndpointActive,
-  webhookEndpointCodes,
-  webhookEndpointMessages,
   type WebhookEndpointContext,
   type WebhookEndpointDecision,
   type WebhookEndpointEvent,
   type WebhookEndpointRow,
-  type WebhookEndpointState
+  type WebhookEndpointState,
+  webhookEndpointActive,
+  webhookEndpointCodes,
+  webhookEndpointMessages
 } from "../../../engine/machines/webhookEndpoint.ts"
 
 const NOW = "2030-01-15T00:00:00.000Z"
-const base: WebhookEndpointContext = { last_status: null, last_error: null, failing_since: null, attempts: 0, off_at: null }
-const STATES = { active: "active", failing: "failing", off: "off", deleted: "deleted" } as const satisfies Record<string, WebhookEndpointState>
+const base: WebhookEndpointContext = {
+  last_status: null,
+  last_error: null,
+  failing_since: null,
+  attempts: 0,
+  off_at: null
+}
+const STATES = { active: "active", failing: "failing", off: "off", deleted: "deleted" } as const satisfies Record<
+  string,
+  WebhookEndpointState
+>
 type StateName = keyof typeof STATES
 const contextFor: Record<StateName, Partial<WebhookEndpointContext>> = {
   active: { last_status: 200 },
@@ -23,7 +32,10 @@ const contextFor: Record<StateName, Partial<WebhookEndpointContext>> = {
   off: { last_status: 410, last_error: "410 Gone: endpoint switched off", off_at: "2030-01-14T00:00:00.000Z" },
   deleted: {}
 }
-const row = (state: StateName): WebhookEndpointRow => ({ value: STATES[state], context: { ...base, ...contextFor[state] } })
+const row = (state: StateName): WebhookEndpointRow => ({
+  value: STATES[state],
+  context: { ...base, ...contextFor[state] }
+})
 
 const EVENTS = {
   delivered: { type: "delivered", at: NOW, status: 204 },
@@ -37,10 +49,19 @@ type EventName = keyof typeof EVENTS
 const TABLE: Record<StateName, Record<EventName, StateName | `!${string}`>> = {
   active: { delivered: "active", failed: "failing", gone: "off", key_revoked: "off", delete: "deleted" },
   failing: { delivered: "active", failed: "failing", gone: "off", key_revoked: "off", delete: "deleted" },
-  off: { delivered: "!endpoint_off", failed: "!endpoint_off", gone: "!endpoint_off", key_revoked: "!endpoint_off", delete: "deleted" },
+  off: {
+    delivered: "!endpoint_off",
+    failed: "!endpoint_off",
+    gone: "!endpoint_off",
+    key_revoked: "!endpoint_off",
+    delete: "deleted"
+  },
   deleted: {
-    delivered: "!endpoint_deleted", failed: "!endpoint_deleted", gone: "!endpoint_deleted",
-    key_revoked: "!endpoint_deleted", delete: "!endpoint_deleted"
+    delivered: "!endpoint_deleted",
+    failed: "!endpoint_deleted",
+    gone: "!endpoint_deleted",
+    key_revoked: "!endpoint_deleted",
+    delete: "!endpoint_deleted"
   }
 }
 
@@ -67,7 +88,13 @@ describe("webhook endpoint machine: every state × every event", () => {
   }
 
   it("the table names every refusal code", () => {
-    const used = new Set(Object.values(TABLE).flatMap((e) => Object.values(e).filter((x) => x.startsWith("!")).map((x) => x.slice(1))))
+    const used = new Set(
+      Object.values(TABLE).flatMap((e) =>
+        Object.values(e)
+          .filter((x) => x.startsWith("!"))
+          .map((x) => x.slice(1))
+      )
+    )
     expect([...used].sort()).toEqual([...webhookEndpointCodes].sort())
   })
 })
@@ -79,10 +106,14 @@ describe("webhook endpoint machine: the spec's Webhooks rules", () => {
   })
 
   it("anything but 2xx stops delivery there; retries keep it failing; a 2xx resumes it", () => {
-    const stopped = ok(decideWebhookEndpoint(row("active"), { type: "failed", at: NOW, status: 302, error: "redirect" }))
+    const stopped = ok(
+      decideWebhookEndpoint(row("active"), { type: "failed", at: NOW, status: 302, error: "redirect" })
+    )
     expect(stopped.context).toMatchObject({ last_status: 302, last_error: "redirect", failing_since: NOW, attempts: 1 })
     const later = "2030-01-15T00:05:00.000Z"
-    const retried = ok(decideWebhookEndpoint(rowOf(stopped), { type: "failed", at: later, status: 503, error: "HTTP 503" }))
+    const retried = ok(
+      decideWebhookEndpoint(rowOf(stopped), { type: "failed", at: later, status: 503, error: "HTTP 503" })
+    )
     expect(retried.context).toMatchObject({ last_status: 503, failing_since: NOW, attempts: 2 })
     expect(webhookEndpointActive(retried.state)).toBe(true)
     const resumed = ok(decideWebhookEndpoint(rowOf(retried), { type: "delivered", at: later, status: 200 }))
@@ -92,15 +123,23 @@ describe("webhook endpoint machine: the spec's Webhooks rules", () => {
   it("active + 410 Gone -> active false, reason in last_error", () => {
     for (const from of ["active", "failing"] as const) {
       const d = ok(decideWebhookEndpoint(row(from), EVENTS.gone))
-      expect([d.state, webhookEndpointActive(d.state), d.context.last_status, d.context.last_error, d.context.off_at]).toEqual([
-        "off", false, 410, "410 Gone: endpoint switched off", NOW
-      ])
+      expect([
+        d.state,
+        webhookEndpointActive(d.state),
+        d.context.last_status,
+        d.context.last_error,
+        d.context.off_at
+      ]).toEqual(["off", false, 410, "410 Gone: endpoint switched off", NOW])
     }
   })
 
   it("active + its API key revoked -> active false at once", () => {
     const d = ok(decideWebhookEndpoint(row("active"), EVENTS.key_revoked))
-    expect([d.state, webhookEndpointActive(d.state), d.context.last_error]).toEqual(["off", false, "API key revoked: endpoint switched off"])
+    expect([d.state, webhookEndpointActive(d.state), d.context.last_error]).toEqual([
+      "off",
+      false,
+      "API key revoked: endpoint switched off"
+    ])
   })
 
   it("persist -> JSON -> restore -> continue", () => {

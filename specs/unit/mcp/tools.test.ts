@@ -3,7 +3,9 @@ import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { compact, pruneDefs, toolsOf } from "../../../transports/mcp/tools.ts"
 
-const Thing = Schema.Struct({ id: Schema.String, count: Schema.Int, note: Schema.NullOr(Schema.String) }).annotations({ identifier: "Thing" })
+const Thing = Schema.Struct({ id: Schema.String, count: Schema.Int, note: Schema.NullOr(Schema.String) }).annotations({
+  identifier: "Thing"
+})
 
 class TestApi extends HttpApi.make("test").add(
   HttpApiGroup.make("things")
@@ -13,7 +15,11 @@ class TestApi extends HttpApi.make("test").add(
         .annotate(OpenApi.Summary, "Get a thing")
         .annotate(OpenApi.Description, "Gets the one thing, with its count")
     )
-    .add(HttpApiEndpoint.get("names", "/names").addSuccess(Schema.Array(Schema.String)).annotate(OpenApi.Summary, "The names"))
+    .add(
+      HttpApiEndpoint.get("names", "/names")
+        .addSuccess(Schema.Array(Schema.String))
+        .annotate(OpenApi.Summary, "The names")
+    )
     .add(HttpApiEndpoint.del("remove", "/things").annotate(OpenApi.Summary, "Remove it"))
     .add(
       HttpApiEndpoint.post("make", "/things")
@@ -66,7 +72,12 @@ describe("pruneDefs and compact", () => {
         n: { anyOf: [{ $ref: "#/$defs/Int", minimum: 1, title: "positive" }, { type: "null" }] },
         e: { anyOf: [{ type: "string", enum: ["a", "b"] }, { type: "null" }] },
         title: { type: "string", description: "a property named title stays" },
-        o: { type: "object", properties: {}, examples: [{ title: "kept", description: "kept" }], default: { title: "kept" } }
+        o: {
+          type: "object",
+          properties: {},
+          examples: [{ title: "kept", description: "kept" }],
+          default: { title: "kept" }
+        }
       },
       $defs: { Int: { type: "integer", description: "an integer", title: "int" } }
     }
@@ -76,7 +87,12 @@ describe("pruneDefs and compact", () => {
         n: { type: ["integer", "null"], description: "an integer", minimum: 1 },
         e: { type: ["string", "null"], enum: ["a", "b", null] },
         title: { type: "string", description: "a property named title stays" },
-        o: { type: "object", properties: {}, examples: [{ title: "kept", description: "kept" }], default: { title: "kept" } }
+        o: {
+          type: "object",
+          properties: {},
+          examples: [{ title: "kept", description: "kept" }],
+          default: { title: "kept" }
+        }
       }
     })
     // An outputSchema: types and nesting only.

@@ -9,14 +9,21 @@ describe("OCTO mapping", () => {
     expect(localIso(new Date("2026-11-01T12:00:00Z"), "America/New_York")).toBe("2026-11-01T07:00:00-05:00")
     expect(localIso(new Date("2026-06-01T12:00:00Z"), "Asia/Kolkata")).toBe("2026-06-01T17:30:00+05:30")
     expect(localIso(new Date("2026-06-01T12:00:00Z"), "UTC")).toBe("2026-06-01T12:00:00+00:00")
-    expect(Date.parse(localIso(new Date("2026-10-25T01:15:00Z"), "Europe/Amsterdam"))).toBe(Date.parse("2026-10-25T01:15:00Z"))
+    expect(Date.parse(localIso(new Date("2026-10-25T01:15:00Z"), "Europe/Amsterdam"))).toBe(
+      Date.parse("2026-10-25T01:15:00Z")
+    )
     expect(utc(new Date("2026-06-01T12:00:00.000Z"))).toBe("2026-06-01T12:00:00Z")
   })
 
   it("derives availability and booking statuses", () => {
     expect([statusOf(0, 3), statusOf(1, 3), statusOf(3, 3)]).toEqual(["SOLD_OUT", "LIMITED", "AVAILABLE"])
     const now = new Date("2026-06-01T12:00:00Z")
-    const row = { status: "held", keeps_place: true, expires_at: new Date("2026-06-01T12:10:00Z"), checked_in_at: null } as unknown as OctoRow
+    const row = {
+      status: "held",
+      keeps_place: true,
+      expires_at: new Date("2026-06-01T12:10:00Z"),
+      checked_in_at: null
+    } as unknown as OctoRow
     expect(octoStatus(row, now)).toBe("ON_HOLD")
     expect(octoStatus({ ...row, expires_at: now }, now)).toBe("EXPIRED")
     expect(octoStatus({ ...row, keeps_place: false }, now)).toBe("EXPIRED")
@@ -28,8 +35,18 @@ describe("OCTO mapping", () => {
   it("prices in the currency's minor units and fills a contact in", () => {
     expect(pricing(1500, "EUR")).toMatchObject({ retail: 1500, currencyPrecision: 2 })
     expect(pricing(1500, "JPY").currencyPrecision).toBe(0)
-    expect(contactFrom({ firstName: " Ann ", lastName: "Lee", emailAddress: "ANN@example.com", country: "nl" })).toEqual({
-      fullName: "Ann Lee", firstName: "Ann", lastName: "Lee", emailAddress: "ann@example.com", phoneNumber: null, locales: [], postalCode: null, country: "NL", notes: null
+    expect(
+      contactFrom({ firstName: " Ann ", lastName: "Lee", emailAddress: "ANN@example.com", country: "nl" })
+    ).toEqual({
+      fullName: "Ann Lee",
+      firstName: "Ann",
+      lastName: "Lee",
+      emailAddress: "ann@example.com",
+      phoneNumber: null,
+      locales: [],
+      postalCode: null,
+      country: "NL",
+      notes: null
     })
     expect(contactFrom(undefined).fullName).toBeNull()
   })

@@ -18,11 +18,13 @@ describe("what a checkout charges", () => {
   })
 
   it("never charges more than the total, and matches exact arithmetic", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 1, max: 99 }), (total, percent) => {
-      const c = chargeOf(total, { deposit_cents: null, deposit_percent: percent })
-      expect(c).toBeLessThanOrEqual(total)
-      const exact = BigInt(total) * BigInt(percent)
-      expect(BigInt(c)).toBe((exact + 50n) / 100n)
-    }))
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 1, max: 99 }), (total, percent) => {
+        const c = chargeOf(total, { deposit_cents: null, deposit_percent: percent })
+        expect(c).toBeLessThanOrEqual(total)
+        const exact = BigInt(total) * BigInt(percent)
+        expect(BigInt(c)).toBe((exact + 50n) / 100n)
+      })
+    )
   })
 })

@@ -4,19 +4,29 @@ import { describe, expect, it } from "vitest"
 import { BookingCreate, BookingsQuery, CancelBody } from "../../../engine/schema/booking.ts"
 import { SessionCancel } from "../../../engine/schema/calendar.ts"
 import { charCount, Text, truncateChars } from "../../../engine/schema/common.ts"
-import { cleanRows } from "../../../engine/services/customers/importBatch.ts"
 import { CustomerCreate, CustomerImport, CustomersQuery, CustomerUpdate } from "../../../engine/schema/customer.ts"
 import { OfferingCreate, OfferingUpdate } from "../../../engine/schema/offering.ts"
 import { MemberCreate, OrgCreate, OrgUpdate, WaiverSet } from "../../../engine/schema/org.ts"
+import { cleanRows } from "../../../engine/services/customers/importBatch.ts"
 
 // The spec's limits are in "chars": Unicode code points. An emoji is one char and two UTF-16 code units.
 const EMOJI = "😀"
 const emoji = (n: number) => EMOJI.repeat(n)
 const UUID = "5a0d7c4e-1b7e-4c9a-9a43-5b8f0a3c2d11"
 
-type Case = { readonly name: string; readonly schema: Schema.Schema<any, any>; readonly body: (s: string) => unknown; readonly min: number; readonly max: number }
+type Case = {
+  readonly name: string
+  readonly schema: Schema.Schema<any, any>
+  readonly body: (s: string) => unknown
+  readonly min: number
+  readonly max: number
+}
 const customer = { email: "guest@example.com", name: "Guest" }
-const question = (label: string, options?: Array<string>) => ({ label, type: options ? "choice" : "text", ...(options ? { options } : {}) })
+const question = (label: string, options?: Array<string>) => ({
+  label,
+  type: options ? "choice" : "text",
+  ...(options ? { options } : {})
+})
 
 const CASES: ReadonlyArray<Case> = [
   { name: "offering name", schema: OfferingCreate, body: (s) => ({ kind: "class", name: s }), min: 1, max: 120 },
@@ -24,19 +34,55 @@ const CASES: ReadonlyArray<Case> = [
   { name: "offering location", schema: OfferingUpdate, body: (s) => ({ location: s }), min: 0, max: 500 },
   { name: "offering place_id", schema: OfferingUpdate, body: (s) => ({ place_id: s }), min: 1, max: 300 },
   { name: "question label", schema: OfferingUpdate, body: (s) => ({ questions: [question(s)] }), min: 1, max: 80 },
-  { name: "question option", schema: OfferingUpdate, body: (s) => ({ questions: [question("Pick", [s, "other"])] }), min: 1, max: 40 },
-  { name: "booking customer name", schema: BookingCreate, body: (s) => ({ offering_id: UUID, customer: { ...customer, name: s } }), min: 1, max: 120 },
-  { name: "booking notes", schema: BookingCreate, body: (s) => ({ offering_id: UUID, customer, notes: s }), min: 0, max: 2000 },
+  {
+    name: "question option",
+    schema: OfferingUpdate,
+    body: (s) => ({ questions: [question("Pick", [s, "other"])] }),
+    min: 1,
+    max: 40
+  },
+  {
+    name: "booking customer name",
+    schema: BookingCreate,
+    body: (s) => ({ offering_id: UUID, customer: { ...customer, name: s } }),
+    min: 1,
+    max: 120
+  },
+  {
+    name: "booking notes",
+    schema: BookingCreate,
+    body: (s) => ({ offering_id: UUID, customer, notes: s }),
+    min: 0,
+    max: 2000
+  },
   { name: "bookings.list reference", schema: BookingsQuery, body: (s) => ({ reference: s }), min: 0, max: 40 },
   { name: "bookings.list q", schema: BookingsQuery, body: (s) => ({ q: s }), min: 0, max: 80 },
   { name: "cancel reason", schema: CancelBody, body: (s) => ({ reason: s }), min: 0, max: 500 },
   { name: "session cancel note", schema: SessionCancel, body: (s) => ({ note: s }), min: 0, max: 200 },
-  { name: "customer name (create)", schema: CustomerCreate, body: (s) => ({ email: "a@example.com", name: s }), min: 1, max: 200 },
+  {
+    name: "customer name (create)",
+    schema: CustomerCreate,
+    body: (s) => ({ email: "a@example.com", name: s }),
+    min: 1,
+    max: 200
+  },
   { name: "customer name (update)", schema: CustomerUpdate, body: (s) => ({ name: s }), min: 1, max: 200 },
   { name: "customers.list q", schema: CustomersQuery, body: (s) => ({ q: s }), min: 0, max: 80 },
-  { name: "org name", schema: OrgCreate, body: (s) => ({ name: s, timezone: "Europe/Amsterdam", currency: "EUR" }), min: 1, max: 120 },
+  {
+    name: "org name",
+    schema: OrgCreate,
+    body: (s) => ({ name: s, timezone: "Europe/Amsterdam", currency: "EUR" }),
+    min: 1,
+    max: 120
+  },
   { name: "org name (update)", schema: OrgUpdate, body: (s) => ({ name: s }), min: 1, max: 120 },
-  { name: "member name", schema: MemberCreate, body: (s) => ({ email: "m@example.com", role: "staff", name: s }), min: 1, max: 120 },
+  {
+    name: "member name",
+    schema: MemberCreate,
+    body: (s) => ({ email: "m@example.com", role: "staff", name: s }),
+    min: 1,
+    max: 120
+  },
   { name: "waiver text", schema: WaiverSet, body: (s) => ({ text: s }), min: 1, max: 20000 }
 ]
 
@@ -68,13 +114,19 @@ describe("text limits count characters (code points), not UTF-16 code units", ()
   })
 
   it("Text agrees with a code point count for any string (surrogate pairs, lone surrogates, combining marks)", () => {
-    const units = fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("a", EMOJI, "\ud800", "\udc00", "é", "e\u0301") }))
+    const units = fc.oneof(
+      fc.string({ unit: "grapheme" }),
+      fc.string({ unit: "binary" }),
+      fc.string({ unit: fc.constantFrom("a", EMOJI, "\ud800", "\udc00", "é", "e\u0301") })
+    )
     fc.assert(
       fc.property(units, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 12 }), (s, a, b) => {
         const [min, max] = [Math.min(a, b), Math.max(a, b)]
         const points = [...s].length
         expect(charCount(s)).toBe(points)
-        expect(Schema.decodeUnknownEither(Text(min, max))(s)._tag).toBe(points >= min && points <= max ? "Right" : "Left")
+        expect(Schema.decodeUnknownEither(Text(min, max))(s)._tag).toBe(
+          points >= min && points <= max ? "Right" : "Left"
+        )
       }),
       { numRuns: 400 }
     )

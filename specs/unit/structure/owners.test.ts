@@ -30,7 +30,8 @@ const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, " ")
 /** The tables a source text writes: `insert into t`, `update [only] t`, `delete from t`, `truncate [table] t`. */
 const writtenTables = (text: string): ReadonlySet<string> => {
   const found = new Set<string>()
-  const statement = /\b(?:insert\s+into|update(?:\s+only)?|delete\s+from|truncate(?:\s+table)?)\s+(?!set\b)(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi
+  const statement =
+    /\b(?:insert\s+into|update(?:\s+only)?|delete\s+from|truncate(?:\s+table)?)\s+(?!set\b)(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi
   for (const match of withoutComments(text).matchAll(statement)) found.add(match[1].toLowerCase())
   return found
 }
@@ -39,7 +40,11 @@ const sourceFiles = () =>
   SOURCE_DIRS.flatMap((dir) =>
     readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".ts"))
-      .map((file) => relative(root, join(root, dir, file)).split("\\").join("/"))
+      .map((file) =>
+        relative(root, join(root, dir, file))
+          .split("\\")
+          .join("/")
+      )
       .filter((file) => !EXEMPT.some((prefix) => file.startsWith(prefix)))
   )
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { DEFAULT_HOURS, openIntervals } from "../../../engine/time/hours.ts"
 
-const iso = (xs: ReadonlyArray<{ readonly start: Date; readonly end: Date }>) => xs.map((x) => [x.start.toISOString(), x.end.toISOString()])
+const iso = (xs: ReadonlyArray<{ readonly start: Date; readonly end: Date }>) =>
+  xs.map((x) => [x.start.toISOString(), x.end.toISOString()])
 
 describe("openIntervals", () => {
   it("default hours are 09:00-17:00 every day of the week", () => {

@@ -2,11 +2,11 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   addDays,
-  monthIn,
   daysBetween,
   endOfLocalDay,
   isValidLocalDate,
   isValidZone,
+  monthIn,
   parseTimeInput,
   todayIn,
   toInstant,
@@ -50,7 +50,9 @@ describe("toInstant across DST", () => {
   it("Australia/Lord_Howe: 4 Oct 2026 02:00 -> 02:30, a half-hour gap", () => {
     expect(at("2026-10-04", "01:59:00", "Australia/Lord_Howe")).toBe("2026-10-03T15:29:00.000Z")
     expect(at("2026-10-04", "02:10:00", "Australia/Lord_Howe")).toBe("2026-10-03T15:40:00.000Z")
-    expect(toLocal(toInstant("2026-10-04", "02:10:00", "Australia/Lord_Howe"), "Australia/Lord_Howe").time).toBe("02:40:00")
+    expect(toLocal(toInstant("2026-10-04", "02:10:00", "Australia/Lord_Howe"), "Australia/Lord_Howe").time).toBe(
+      "02:40:00"
+    )
     expect(at("2026-10-04", "02:30:00", "Australia/Lord_Howe")).toBe("2026-10-03T15:30:00.000Z")
     expect(hoursLong("2026-10-04", "Australia/Lord_Howe")).toBe(23.5)
   })
@@ -71,8 +73,16 @@ describe("toInstant across DST", () => {
 
 describe("toLocal", () => {
   it("gives the local date, time and weekday (0 = Sunday)", () => {
-    expect(toLocal(new Date("2026-03-28T23:30:00Z"), "Europe/Amsterdam")).toEqual({ date: "2026-03-29", time: "00:30:00", weekday: 0 })
-    expect(toLocal(new Date("2026-01-01T03:00:00Z"), "America/New_York")).toEqual({ date: "2025-12-31", time: "22:00:00", weekday: 3 })
+    expect(toLocal(new Date("2026-03-28T23:30:00Z"), "Europe/Amsterdam")).toEqual({
+      date: "2026-03-29",
+      time: "00:30:00",
+      weekday: 0
+    })
+    expect(toLocal(new Date("2026-01-01T03:00:00Z"), "America/New_York")).toEqual({
+      date: "2025-12-31",
+      time: "22:00:00",
+      weekday: 3
+    })
     expect(todayIn(new Date("2026-01-01T03:00:00Z"), "America/New_York")).toBe("2025-12-31")
   })
 })
@@ -132,9 +142,25 @@ describe("monthIn", () => {
     expect(monthIn(new Date("2026-11-30T23:00:00.000Z"), "Europe/Amsterdam")).toBe("2026-12")
     expect(monthIn(new Date("2026-11-30T23:00:00.999Z"), "Europe/Amsterdam")).toBe("2026-12")
     expect(monthIn(new Date("2026-11-30T23:00:00.500Z"), "UTC")).toBe("2026-11")
-    const zones = fc.constantFrom("UTC", "Europe/Amsterdam", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Australia/Adelaide")
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2060, 0, 1) }), zones), { maxLength: 20 }), (asks) => {
-      for (const [ms, zone] of asks) expect(monthIn(new Date(ms), zone)).toBe(toLocal(new Date(ms), zone).date.slice(0, 7))
-    }), { numRuns: 300 })
+    const zones = fc.constantFrom(
+      "UTC",
+      "Europe/Amsterdam",
+      "America/New_York",
+      "Asia/Kolkata",
+      "Pacific/Chatham",
+      "Australia/Adelaide"
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2060, 0, 1) }), zones), {
+          maxLength: 20
+        }),
+        (asks) => {
+          for (const [ms, zone] of asks)
+            expect(monthIn(new Date(ms), zone)).toBe(toLocal(new Date(ms), zone).date.slice(0, 7))
+        }
+      ),
+      { numRuns: 300 }
+    )
   })
 })

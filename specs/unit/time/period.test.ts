@@ -7,7 +7,8 @@ import { periodEnd } from "../../../engine/time/period.ts"
 
 const AMS = "Europe/Amsterdam"
 const HOUR = 3_600_000
-const end = (iso: string, minutes: number, zone = AMS) => periodEnd(new Date(iso), minutes, zone).toISOString().slice(0, 16)
+const end = (iso: string, minutes: number, zone = AMS) =>
+  periodEnd(new Date(iso), minutes, zone).toISOString().slice(0, 16)
 
 describe("periodEnd: whole days on the calendar, the rest in minutes", () => {
   it("a day from 09:00 ends at 09:00 the next day: 23 hours over spring forward, 25 over fall back", () => {
@@ -35,27 +36,58 @@ describe("periodEnd: whole days on the calendar, the rest in minutes", () => {
 })
 
 describe("rentalSlots on the days the clocks change", () => {
-  const base = { zone: AMS, min_notice_minutes: 0, max_advance_days: 60, active: true, hours: DEFAULT_HOURS, duration_minutes: 1440, slot_interval_minutes: null, buffer_minutes: 0, capacity: 1, busy: [] }
+  const base = {
+    zone: AMS,
+    min_notice_minutes: 0,
+    max_advance_days: 60,
+    active: true,
+    hours: DEFAULT_HOURS,
+    duration_minutes: 1440,
+    slot_interval_minutes: null,
+    buffer_minutes: 0,
+    capacity: 1,
+    busy: []
+  }
   it("a day rental picked up the Saturday before the clocks go back returns Sunday 09:00 (it used to be refused: 08:00 is closed)", () => {
     const slots = rentalSlots({ ...base, now: new Date("2040-10-01T00:00:00Z"), from: "2040-10-27", to: "2040-10-27" })
-    expect(slots.map((s) => [s.starts_at, s.ends_at])).toEqual([["2040-10-27T07:00:00.000Z", "2040-10-28T08:00:00.000Z"]])
+    expect(slots.map((s) => [s.starts_at, s.ends_at])).toEqual([
+      ["2040-10-27T07:00:00.000Z", "2040-10-28T08:00:00.000Z"]
+    ])
   })
 
   it("the Saturday before spring forward returns Sunday 09:00, not 10:00", () => {
     const slots = rentalSlots({ ...base, now: new Date("2040-03-01T00:00:00Z"), from: "2040-03-24", to: "2040-03-24" })
-    expect(slots.map((s) => [s.starts_at, s.ends_at])).toEqual([["2040-03-24T08:00:00.000Z", "2040-03-25T07:00:00.000Z"]])
+    expect(slots.map((s) => [s.starts_at, s.ends_at])).toEqual([
+      ["2040-03-24T08:00:00.000Z", "2040-03-25T07:00:00.000Z"]
+    ])
   })
 })
 
 describe("peakLoadsUntil", () => {
   it("equals peakLoads when every time is as long", () => {
-    const busy = fc.array(fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 5 })), { maxLength: 40 })
+    const busy = fc.array(
+      fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 5 })),
+      { maxLength: 40 }
+    )
     fc.assert(
-      fc.property(busy, fc.uniqueArray(fc.integer({ min: 0, max: 1200 }), { maxLength: 40 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 20 }), (rows, starts, length, pad) => {
-        const b = rows.map(([s, l, q]) => ({ starts_at: new Date(s), ends_at: new Date(s + l), quantity: q }))
-        const sorted = [...starts].sort((x, y) => x - y)
-        expect(peakLoadsUntil(b, pad, sorted, sorted.map((s) => s + length))).toEqual(peakLoads(b, pad, sorted, length))
-      }),
+      fc.property(
+        busy,
+        fc.uniqueArray(fc.integer({ min: 0, max: 1200 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 0, max: 20 }),
+        (rows, starts, length, pad) => {
+          const b = rows.map(([s, l, q]) => ({ starts_at: new Date(s), ends_at: new Date(s + l), quantity: q }))
+          const sorted = [...starts].sort((x, y) => x - y)
+          expect(
+            peakLoadsUntil(
+              b,
+              pad,
+              sorted,
+              sorted.map((s) => s + length)
+            )
+          ).toEqual(peakLoads(b, pad, sorted, length))
+        }
+      ),
       { numRuns: 500 }
     )
   })

@@ -47,12 +47,22 @@ afterEach(async () => {
   }
 })
 
-const body = JSON.stringify({ id: 1, type: "booking.confirmed", created_at: "2025-01-01T00:00:00Z", data: { n: "Zoë" } })
+const body = JSON.stringify({
+  id: 1,
+  type: "booking.confirmed",
+  created_at: "2025-01-01T00:00:00Z",
+  data: { n: "Zoë" }
+})
 
 describe("deliver", () => {
   it("POSTs the exact body with JSON content type, user agent and the caller's headers; 2xx is success", async () => {
     const target = await serve((res) => res.writeHead(204).end())
-    const r = await deliver({ url: target.url, body, headers: { "Service-Signature": "t=1,v1=ab" }, allowInsecure: true })
+    const r = await deliver({
+      url: target.url,
+      body,
+      headers: { "Service-Signature": "t=1,v1=ab" },
+      allowInsecure: true
+    })
     expect(r).toMatchObject({ status: 204, error: null })
     expect(r.durationMs).toBeGreaterThanOrEqual(0)
     expect(target.hits).toHaveLength(1)
@@ -67,7 +77,12 @@ describe("deliver", () => {
 
   it("does not let the caller override content type or user agent", async () => {
     const target = await serve((res) => res.writeHead(200).end("ok"))
-    await deliver({ url: target.url, body, headers: { "Content-Type": "text/plain", "User-Agent": "x" }, allowInsecure: true })
+    await deliver({
+      url: target.url,
+      body,
+      headers: { "Content-Type": "text/plain", "User-Agent": "x" },
+      allowInsecure: true
+    })
     expect(target.hits[0].headers["content-type"]).toBe("application/json")
     expect(target.hits[0].headers["user-agent"]).toBe("booking-engine-webhooks/1")
   })
@@ -75,8 +90,14 @@ describe("deliver", () => {
   it("returns 410 and 500 as failures with their status", async () => {
     const gone = await serve((res) => res.writeHead(410).end("gone"))
     const broken = await serve((res) => res.writeHead(500).end("oops"))
-    expect(await deliver({ url: gone.url, body, allowInsecure: true })).toMatchObject({ status: 410, error: "HTTP 410" })
-    expect(await deliver({ url: broken.url, body, allowInsecure: true })).toMatchObject({ status: 500, error: "HTTP 500" })
+    expect(await deliver({ url: gone.url, body, allowInsecure: true })).toMatchObject({
+      status: 410,
+      error: "HTTP 410"
+    })
+    expect(await deliver({ url: broken.url, body, allowInsecure: true })).toMatchObject({
+      status: 500,
+      error: "HTTP 500"
+    })
   })
 
   it("does not follow a 302; the redirect target sees nothing", async () => {
@@ -137,10 +158,14 @@ describe("deliver", () => {
 
     it("refuses http and URLs with credentials", async () => {
       const target = await serve((res) => res.writeHead(200).end())
-      expect(await deliver({ url: target.url, body, allowInsecure: false })).toMatchObject({ status: null, error: "url must use https" })
-      expect(
-        await deliver({ url: `http://u:p@127.0.0.1:${target.port}/`, body, allowInsecure: true })
-      ).toMatchObject({ status: null, error: "url must not carry credentials" })
+      expect(await deliver({ url: target.url, body, allowInsecure: false })).toMatchObject({
+        status: null,
+        error: "url must use https"
+      })
+      expect(await deliver({ url: `http://u:p@127.0.0.1:${target.port}/`, body, allowInsecure: true })).toMatchObject({
+        status: null,
+        error: "url must not carry credentials"
+      })
       expect(target.connections).toBe(0)
     })
   })

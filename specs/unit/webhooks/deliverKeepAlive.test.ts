@@ -37,7 +37,11 @@ describe("deliver with a keep-alive agent", () => {
   it("reuses one connection for consecutive deliveries", async () => {
     const target = await serve(5_000)
     const agent = keepAlive()
-    for (let i = 0; i < 5; i++) expect(await deliver({ url: target.url, body, allowInsecure: true, agent })).toMatchObject({ status: 200, error: null })
+    for (let i = 0; i < 5; i++)
+      expect(await deliver({ url: target.url, body, allowInsecure: true, agent })).toMatchObject({
+        status: 200,
+        error: null
+      })
     expect(target.connections).toBe(1)
   })
 
@@ -46,7 +50,10 @@ describe("deliver with a keep-alive agent", () => {
     const agent = keepAlive()
     expect((await deliver({ url: target.url, body, allowInsecure: true, agent })).status).toBe(200)
     await new Promise((r) => setTimeout(r, 120)) // the server closes the idle connection
-    expect(await deliver({ url: target.url, body, allowInsecure: true, agent })).toMatchObject({ status: 200, error: null })
+    expect(await deliver({ url: target.url, body, allowInsecure: true, agent })).toMatchObject({
+      status: 200,
+      error: null
+    })
     expect(target.connections).toBe(2)
   })
 
@@ -66,7 +73,14 @@ describe("deliver with a keep-alive agent", () => {
     expect((await deliver({ url: target.url, body, allowInsecure: true, agent })).status).toBe(200)
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 100)
-    const r = await deliver({ url: target.url, body, allowInsecure: true, agent, signal: controller.signal, timeoutMs: 3_000 })
+    const r = await deliver({
+      url: target.url,
+      body,
+      allowInsecure: true,
+      agent,
+      signal: controller.signal,
+      timeoutMs: 3_000
+    })
     expect(r).toMatchObject({ status: null, error: "aborted" })
     expect(r.durationMs).toBeLessThan(1_000)
     await new Promise((resolve) => setTimeout(resolve, 100))

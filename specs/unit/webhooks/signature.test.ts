@@ -28,13 +28,24 @@ describe("verifySignature", () => {
   })
 
   it("refuses any change to the raw body, even whitespace or re-serialised JSON", () => {
-    for (const other of [body + "\n", ` ${body}`, JSON.stringify(JSON.parse(body), null, 2), body.replace("Zoë", "Zoe")]) {
-      expect(verifySignature({ header, rawBody: other, secrets: secret, now: t })).toEqual({ ok: false, reason: "mismatch" })
+    for (const other of [
+      `${body}\n`,
+      ` ${body}`,
+      JSON.stringify(JSON.parse(body), null, 2),
+      body.replace("Zoë", "Zoe")
+    ]) {
+      expect(verifySignature({ header, rawBody: other, secrets: secret, now: t })).toEqual({
+        ok: false,
+        reason: "mismatch"
+      })
     }
   })
 
   it("refuses another secret and a signature over another timestamp", () => {
-    expect(verifySignature({ header, rawBody: body, secrets: "whsec_other", now: t })).toEqual({ ok: false, reason: "mismatch" })
+    expect(verifySignature({ header, rawBody: body, secrets: "whsec_other", now: t })).toEqual({
+      ok: false,
+      reason: "mismatch"
+    })
     const v1 = header.split("v1=")[1]
     expect(verifySignature({ header: `t=${t + 1},v1=${v1}`, rawBody: body, secrets: secret, now: t })).toEqual({
       ok: false,
@@ -49,7 +60,9 @@ describe("verifySignature", () => {
       ok: false,
       reason: "mismatch"
     })
-    expect(verifySignature({ header: `t=${t},v1=${v1.toUpperCase()}`, rawBody: body, secrets: secret, now: t })).toEqual({ ok: true })
+    expect(
+      verifySignature({ header: `t=${t},v1=${v1.toUpperCase()}`, rawBody: body, secrets: secret, now: t })
+    ).toEqual({ ok: true })
   })
 
   it("tolerates 300 s both ways and refuses 301", () => {
@@ -73,21 +86,33 @@ describe("verifySignature", () => {
   it("accepts when any of several v1 values matches (sender rolling its secret)", () => {
     const oldV1 = sign("whsec_old", body, t).split("v1=")[1]
     const newV1 = sign(secret, body, t).split("v1=")[1]
-    expect(verifySignature({ header: `t=${t},v1=${oldV1},v1=${newV1}`, rawBody: body, secrets: secret, now: t })).toEqual({ ok: true })
-    expect(verifySignature({ header: `v1=${newV1},t=${t},v1=${oldV1}`, rawBody: body, secrets: secret, now: t })).toEqual({ ok: true })
-    expect(verifySignature({ header: `t=${t},v1=${oldV1}`, rawBody: body, secrets: secret, now: t })).toEqual({ ok: false, reason: "mismatch" })
+    expect(
+      verifySignature({ header: `t=${t},v1=${oldV1},v1=${newV1}`, rawBody: body, secrets: secret, now: t })
+    ).toEqual({ ok: true })
+    expect(
+      verifySignature({ header: `v1=${newV1},t=${t},v1=${oldV1}`, rawBody: body, secrets: secret, now: t })
+    ).toEqual({ ok: true })
+    expect(verifySignature({ header: `t=${t},v1=${oldV1}`, rawBody: body, secrets: secret, now: t })).toEqual({
+      ok: false,
+      reason: "mismatch"
+    })
   })
 
   it("accepts when any of several secrets matches (receiver rolling its secret)", () => {
     expect(verifySignature({ header, rawBody: body, secrets: ["whsec_new", secret], now: t })).toEqual({ ok: true })
     expect(verifySignature({ header, rawBody: body, secrets: [secret, "whsec_new"], now: t })).toEqual({ ok: true })
-    expect(verifySignature({ header, rawBody: body, secrets: ["whsec_a", "whsec_b"], now: t })).toEqual({ ok: false, reason: "mismatch" })
+    expect(verifySignature({ header, rawBody: body, secrets: ["whsec_a", "whsec_b"], now: t })).toEqual({
+      ok: false,
+      reason: "mismatch"
+    })
     expect(verifySignature({ header, rawBody: body, secrets: [], now: t })).toEqual({ ok: false, reason: "mismatch" })
   })
 
   it("ignores unknown schemes next to a valid v1 and tolerates spaces", () => {
     const v1 = header.split("v1=")[1]
-    expect(verifySignature({ header: `t=${t}, v0=abc, v1=${v1}`, rawBody: body, secrets: secret, now: t })).toEqual({ ok: true })
+    expect(verifySignature({ header: `t=${t}, v0=abc, v1=${v1}`, rawBody: body, secrets: secret, now: t })).toEqual({
+      ok: true
+    })
   })
 
   it.each([
@@ -106,6 +131,9 @@ describe("verifySignature", () => {
     ["part without =", `t=${t},v1`],
     ["garbage", "hello world"]
   ])("refuses a malformed header: %s", (_name, bad) => {
-    expect(verifySignature({ header: bad, rawBody: body, secrets: secret, now: t })).toEqual({ ok: false, reason: "malformed" })
+    expect(verifySignature({ header: bad, rawBody: body, secrets: secret, now: t })).toEqual({
+      ok: false,
+      reason: "malformed"
+    })
   })
 })

@@ -11,7 +11,10 @@ export const ApiKeysGroup = HttpApiGroup.make("keys")
     HttpApiEndpoint.get("list", "/api_keys")
       .addSuccess(ApiKeyPage)
       .annotate(OpenApi.Summary, "The org's API keys (never the secrets), revoked ones too; owners only")
-      .annotate(OpenApi.Description, "The org's API keys with their kind, name, member and when they were revoked; never the secrets. Owners only (403 for a staff member's key). Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "The org's API keys with their kind, name, member and when they were revoked; never the secrets. Owners only (403 for a staff member's key). Emits nothing."
+      )
       .annotate(ErrorCodes, { 403: ["forbidden"] })
   )
   .add(
@@ -19,15 +22,24 @@ export const ApiKeysGroup = HttpApiGroup.make("keys")
       .setPayload(ApiKeyCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(ApiKeyCreated, { status: 201 })
-      .annotate(OpenApi.Summary, "Make an API key, for a team member (carrying their role) or an owner key; the secret is returned once; owners only")
-      .annotate(OpenApi.Description, "Makes an API key: a secret key for a team member (user_id, carrying their role), an owner key, a publishable key (kind publishable, pk_live_…) for web pages, which reaches only /api/v1/public, or a reseller key (rk_live_…) for the OCTO API. The key is in this answer only. Owners only. Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "Make an API key, for a team member (carrying their role) or an owner key; the secret is returned once; owners only"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Makes an API key: a secret key for a team member (user_id, carrying their role), an owner key, a publishable key (kind publishable, pk_live_…) for web pages, which reaches only /api/v1/public, or a reseller key (rk_live_…) for the OCTO API. The key is in this answer only. Owners only. Emits nothing."
+      )
       .annotate(ErrorCodes, { 400: ["not_a_member"], 403: ["forbidden"] })
   )
   .add(
     HttpApiEndpoint.del("revoke")`/api_keys/${IdParam}`
       .addSuccess(ApiKeyRevoked)
       .annotate(OpenApi.Summary, "Revoke an API key: refused everywhere from the moment this answers; owners only")
-      .annotate(OpenApi.Description, "Revokes an API key: it is refused everywhere from the moment this answers, and every webhook endpoint it created is switched off. Owners only. Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "Revokes an API key: it is refused everywhere from the moment this answers, and every webhook endpoint it created is switched off. Owners only. Emits nothing."
+      )
       .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] })
   )
   .middleware(Authentication)

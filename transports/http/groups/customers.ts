@@ -1,17 +1,34 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Customer, CustomerCreate, CustomerImport, CustomerPage, CustomersQuery, CustomerUpdate, ImportResult } from "../../../engine/schema/customer.ts"
+import {
+  Customer,
+  CustomerCreate,
+  CustomerImport,
+  CustomerPage,
+  CustomersQuery,
+  CustomerUpdate,
+  ImportResult
+} from "../../../engine/schema/customer.ts"
 import { ErrorCodes } from "../errorCodes.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const CustomersGroup = HttpApiGroup.make("customers")
-  .annotate(OpenApi.Description, "The org's guests, found or added by email as they book; importable from CSV and erasable on request.")
+  .annotate(
+    OpenApi.Description,
+    "The org's guests, found or added by email as they book; importable from CSV and erasable on request."
+  )
   .add(
     HttpApiEndpoint.get("list", "/customers")
       .setUrlParams(CustomersQuery)
       .addSuccess(CustomerPage)
-      .annotate(OpenApi.Summary, "Find customers: q matches any part of a name, email or phone; oldest first, paged with after")
-      .annotate(OpenApi.Description, "Customers oldest first; q matches any part of a name, email or phone, in any case. Page with after (the last id of a page). Erased customers are listed without their personal data. Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "Find customers: q matches any part of a name, email or phone; oldest first, paged with after"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Customers oldest first; q matches any part of a name, email or phone, in any case. Page with after (the last id of a page). Erased customers are listed without their personal data. Emits nothing."
+      )
       .annotate(ErrorCodes, { 400: ["invalid_after"] })
   )
   .add(
@@ -20,7 +37,10 @@ export const CustomersGroup = HttpApiGroup.make("customers")
       .setHeaders(IdempotencyHeaders)
       .addSuccess(Customer, { status: 201 })
       .annotate(OpenApi.Summary, "Add a customer (email required, unique in the org)")
-      .annotate(OpenApi.Description, "Adds a customer. The email is required and unique in the org (409 customer_exists, in any case). Emits customer.updated.")
+      .annotate(
+        OpenApi.Description,
+        "Adds a customer. The email is required and unique in the org (409 customer_exists, in any case). Emits customer.updated."
+      )
       .annotate(ErrorCodes, { 409: ["customer_exists"] })
   )
   .add(
@@ -28,8 +48,14 @@ export const CustomersGroup = HttpApiGroup.make("customers")
       .setPayload(CustomerImport)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(ImportResult)
-      .annotate(OpenApi.Summary, "Import customers from CSV (header with email, name, phone); existing ones only gain missing fields")
-      .annotate(OpenApi.Description, "Imports customers from CSV text with a header naming email, name and phone, up to 10,000 rows. A new email adds a customer; an existing one only gains the name or phone it was missing; a row without a valid email is skipped. Emits customers.imported once per 500 rows (created, updated and skipped counts; never the rows).")
+      .annotate(
+        OpenApi.Summary,
+        "Import customers from CSV (header with email, name, phone); existing ones only gain missing fields"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Imports customers from CSV text with a header naming email, name and phone, up to 10,000 rows. A new email adds a customer; an existing one only gains the name or phone it was missing; a row without a valid email is skipped. Emits customers.imported once per 500 rows (created, updated and skipped counts; never the rows)."
+      )
       .annotate(ErrorCodes, { 400: ["invalid_csv", "too_many_rows"] })
   )
   .add(
@@ -44,14 +70,20 @@ export const CustomersGroup = HttpApiGroup.make("customers")
       .setPayload(CustomerUpdate)
       .addSuccess(Customer)
       .annotate(OpenApi.Summary, "Update a customer's name, email or phone")
-      .annotate(OpenApi.Description, "Changes a customer's name, email or phone; the email stays unique in the org. Emits customer.updated.")
+      .annotate(
+        OpenApi.Description,
+        "Changes a customer's name, email or phone; the email stays unique in the org. Emits customer.updated."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["customer_exists"] })
   )
   .add(
     HttpApiEndpoint.del("erase")`/customers/${IdParam}`
       .addSuccess(Customer)
       .annotate(OpenApi.Summary, "Erase a customer's personal data; the record and its bookings stay, anonymised")
-      .annotate(OpenApi.Description, "Erases a customer's personal data on request: name, email and phone become null; the record and its bookings stay, anonymised. Emits customer.deleted.")
+      .annotate(
+        OpenApi.Description,
+        "Erases a customer's personal data on request: name, email and phone become null; the record and its bookings stay, anonymised. Emits customer.deleted."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"] })
   )
   .middleware(Authentication)

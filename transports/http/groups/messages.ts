@@ -10,8 +10,14 @@ export const MessagesGroup = HttpApiGroup.make("messages")
     HttpApiEndpoint.get("list", "/messages")
       .setUrlParams(MessagesQuery)
       .addSuccess(MessagePage)
-      .annotate(OpenApi.Summary, "A conversation with a guest, about a booking (booking_id) or not (customer_id), oldest first")
-      .annotate(OpenApi.Description, "One conversation, oldest first: about a booking (booking_id) or with a customer (customer_id); exactly one of them (400 invalid_conversation). Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "A conversation with a guest, about a booking (booking_id) or not (customer_id), oldest first"
+      )
+      .annotate(
+        OpenApi.Description,
+        "One conversation, oldest first: about a booking (booking_id) or with a customer (customer_id); exactly one of them (400 invalid_conversation). Emits nothing."
+      )
       .annotate(ErrorCodes, { 400: ["invalid_conversation"], 404: ["not_found"] })
   )
   .add(
@@ -20,7 +26,10 @@ export const MessagesGroup = HttpApiGroup.make("messages")
       .setHeaders(IdempotencyHeaders)
       .addSuccess(Message, { status: 201 })
       .annotate(OpenApi.Summary, "Email a guest; their reply comes back into the same conversation")
-      .annotate(OpenApi.Description, "Emails the guest of a booking, or a customer; their reply comes back into the same conversation (message.received). Refused for an erased guest (400 customer_erased). Emits message.sent.")
+      .annotate(
+        OpenApi.Description,
+        "Emails the guest of a booking, or a customer; their reply comes back into the same conversation (message.received). Refused for an erased guest (400 customer_erased). Emits message.sent."
+      )
       .annotate(ErrorCodes, { 400: ["invalid_conversation", "customer_erased"], 404: ["not_found"] })
   )
   .middleware(Authentication)

@@ -10,15 +10,27 @@ export const OAuthAppsGroup = HttpApiGroup.make("oauth_apps")
   .add(
     HttpApiEndpoint.get("list", "/oauth_apps")
       .addSuccess(OAuthAppPage)
-      .annotate(OpenApi.Summary, "The connector apps (MCP clients signed in with OAuth) the org approved, revoked ones too; owners only")
-      .annotate(OpenApi.Description, "The connector apps (MCP clients signed in with OAuth) the org approved, revoked ones too. Owners only (403 for a staff member's key). Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "The connector apps (MCP clients signed in with OAuth) the org approved, revoked ones too; owners only"
+      )
+      .annotate(
+        OpenApi.Description,
+        "The connector apps (MCP clients signed in with OAuth) the org approved, revoked ones too. Owners only (403 for a staff member's key). Emits nothing."
+      )
       .annotate(ErrorCodes, { 403: ["forbidden"] })
   )
   .add(
     HttpApiEndpoint.del("revoke")`/oauth_apps/${IdParam}`
       .addSuccess(OAuthApp)
-      .annotate(OpenApi.Summary, "Revoke a connector app: every access and refresh token it holds is refused from the moment this answers; owners only")
-      .annotate(OpenApi.Description, "Revokes a connector app: every access and refresh token it holds is refused from the moment this answers. Owners only. Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "Revoke a connector app: every access and refresh token it holds is refused from the moment this answers; owners only"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Revokes a connector app: every access and refresh token it holds is refused from the moment this answers. Owners only. Emits nothing."
+      )
       .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] })
   )
   .middleware(Authentication)

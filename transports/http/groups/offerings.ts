@@ -1,19 +1,33 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ListOf } from "../../../engine/schema/common.ts"
-import { DeleteResult, HoursBody, HoursList, Kind, Offering, OfferingCreate, OfferingUpdate } from "../../../engine/schema/offering.ts"
+import {
+  DeleteResult,
+  HoursBody,
+  HoursList,
+  Kind,
+  Offering,
+  OfferingCreate,
+  OfferingUpdate
+} from "../../../engine/schema/offering.ts"
 import { ErrorCodes } from "../errorCodes.ts"
 import { Authentication } from "../security.ts"
 import { BooleanFromString, IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const OfferingsGroup = HttpApiGroup.make("offerings")
-  .annotate(OpenApi.Description, "What can be booked: classes (sessions with seats), appointments (from a calendar or weekly hours) and rentals (items over periods), with prices in minor units and rules in the org's local time.")
+  .annotate(
+    OpenApi.Description,
+    "What can be booked: classes (sessions with seats), appointments (from a calendar or weekly hours) and rentals (items over periods), with prices in minor units and rules in the org's local time."
+  )
   .add(
     HttpApiEndpoint.get("list", "/offerings")
       .setUrlParams(Schema.Struct({ kind: Schema.optional(Kind) }))
       .addSuccess(ListOf(Offering))
       .annotate(OpenApi.Summary, "List offerings, paused ones included")
-      .annotate(OpenApi.Description, "Every offering of the org, paused ones (active false) included, optionally of one kind. Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "Every offering of the org, paused ones (active false) included, optionally of one kind. Emits nothing."
+      )
   )
   .add(
     HttpApiEndpoint.post("create", "/offerings")
@@ -21,8 +35,20 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .setHeaders(IdempotencyHeaders)
       .addSuccess(Offering, { status: 201 })
       .annotate(OpenApi.Summary, "Create an offering (name and kind required)")
-      .annotate(OpenApi.Description, "Adds an offering of kind class (sessions with seats), appointment (times from a calendar or weekly hours) or rental (items over periods). Only name and kind are required; the rest default by kind. Appointments and rentals open daily 9:00 to 17:00 org time until hours are set; classes need times on a calendar (series or sessions). Emits offering.created.")
-      .annotate(ErrorCodes, { 400: ["deposit_conflict", "schedule_not_supported", "guest_price_not_supported", "waitlist_not_supported", "invalid_questions"], 409: ["not_a_class", "waitlist_conflict", "waiver_missing"] })
+      .annotate(
+        OpenApi.Description,
+        "Adds an offering of kind class (sessions with seats), appointment (times from a calendar or weekly hours) or rental (items over periods). Only name and kind are required; the rest default by kind. Appointments and rentals open daily 9:00 to 17:00 org time until hours are set; classes need times on a calendar (series or sessions). Emits offering.created."
+      )
+      .annotate(ErrorCodes, {
+        400: [
+          "deposit_conflict",
+          "schedule_not_supported",
+          "guest_price_not_supported",
+          "waitlist_not_supported",
+          "invalid_questions"
+        ],
+        409: ["not_a_class", "waitlist_conflict", "waiver_missing"]
+      })
   )
   .add(
     HttpApiEndpoint.get("get")`/offerings/${IdParam}`
@@ -36,22 +62,41 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .setPayload(OfferingUpdate)
       .addSuccess(Offering)
       .annotate(OpenApi.Summary, "Update an offering (any field except kind)")
-      .annotate(OpenApi.Description, "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated.")
-      .annotate(ErrorCodes, { 400: ["deposit_conflict", "schedule_not_supported", "guest_price_not_supported", "waitlist_not_supported", "invalid_questions"], 404: ["not_found"], 409: ["not_a_class", "waitlist_conflict", "waiver_missing", "calendar_has_times"] })
+      .annotate(
+        OpenApi.Description,
+        "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated."
+      )
+      .annotate(ErrorCodes, {
+        400: [
+          "deposit_conflict",
+          "schedule_not_supported",
+          "guest_price_not_supported",
+          "waitlist_not_supported",
+          "invalid_questions"
+        ],
+        404: ["not_found"],
+        409: ["not_a_class", "waitlist_conflict", "waiver_missing", "calendar_has_times"]
+      })
   )
   .add(
     HttpApiEndpoint.del("delete")`/offerings/${IdParam}`
       .setUrlParams(Schema.Struct({ cancel_bookings: Schema.optional(BooleanFromString) }))
       .addSuccess(DeleteResult)
       .annotate(OpenApi.Summary, "Delete an offering; cancel_bookings=true when it has upcoming bookings or live holds")
-      .annotate(OpenApi.Description, "Removes an offering. Upcoming bookings and live holds are cancelled first, guests emailed and online payments refunded in full; this needs cancel_bookings=true when there are any (409 offering_has_bookings says how many). Past bookings stay on record. Emits booking.cancelled for each booking cancelled, then offering.deleted.")
+      .annotate(
+        OpenApi.Description,
+        "Removes an offering. Upcoming bookings and live holds are cancelled first, guests emailed and online payments refunded in full; this needs cancel_bookings=true when there are any (409 offering_has_bookings says how many). Past bookings stay on record. Emits booking.cancelled for each booking cancelled, then offering.deleted."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["offering_has_bookings"] })
   )
   .add(
     HttpApiEndpoint.get("get_hours")`/offerings/${IdParam}/hours`
       .addSuccess(HoursList)
       .annotate(OpenApi.Summary, "Weekly hours in org local time")
-      .annotate(OpenApi.Description, "The weekly hours of a rental or of an appointment on weekly hours, in org local time (weekday 0 is Sunday). A class has no hours (409 not_hours_based). Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "The weekly hours of a rental or of an appointment on weekly hours, in org local time (weekday 0 is Sunday). A class has no hours (409 not_hours_based). Emits nothing."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["not_hours_based"] })
   )
   .add(
@@ -59,8 +104,15 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .setPayload(HoursBody)
       .addSuccess(HoursList)
       .annotate(OpenApi.Summary, "Replace the weekly hours of a rental or an appointment on weekly hours")
-      .annotate(OpenApi.Description, "Replaces all weekly hours (at most 50 entries) of a rental, or of an appointment whose schedule is hours (409 schedule_is_calendar otherwise; a class is 409 not_hours_based). Times are org local; 24:00 ends a day. Emits offering.hours_updated.")
-      .annotate(ErrorCodes, { 400: ["invalid_hours"], 404: ["not_found"], 409: ["not_hours_based", "schedule_is_calendar"] })
+      .annotate(
+        OpenApi.Description,
+        "Replaces all weekly hours (at most 50 entries) of a rental, or of an appointment whose schedule is hours (409 schedule_is_calendar otherwise; a class is 409 not_hours_based). Times are org local; 24:00 ends a day. Emits offering.hours_updated."
+      )
+      .annotate(ErrorCodes, {
+        400: ["invalid_hours"],
+        404: ["not_found"],
+        409: ["not_hours_based", "schedule_is_calendar"]
+      })
   )
   .middleware(Authentication)
   .prefix("/api/v1")

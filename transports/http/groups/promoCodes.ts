@@ -17,9 +17,18 @@ export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
       .setPayload(PromoCodeCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(PromoCode, { status: 201 })
-      .annotate(OpenApi.Summary, "Add a promo code: percent_off or amount_off_cents, with an optional limit, dates and offerings")
-      .annotate(OpenApi.Description, "Adds a code (unique in the org in any case) with exactly one of percent_off and amount_off_cents (minor units), an optional max_uses, local starts_on and ends_on, and offering_ids it is limited to. Emits promo_code.created.")
-      .annotate(ErrorCodes, { 400: ["invalid_discount", "invalid_dates", "invalid_offering_ids"], 409: ["promo_code_exists"] })
+      .annotate(
+        OpenApi.Summary,
+        "Add a promo code: percent_off or amount_off_cents, with an optional limit, dates and offerings"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Adds a code (unique in the org in any case) with exactly one of percent_off and amount_off_cents (minor units), an optional max_uses, local starts_on and ends_on, and offering_ids it is limited to. Emits promo_code.created."
+      )
+      .annotate(ErrorCodes, {
+        400: ["invalid_discount", "invalid_dates", "invalid_offering_ids"],
+        409: ["promo_code_exists"]
+      })
   )
   .add(
     HttpApiEndpoint.get("get")`/promo_codes/${IdParam}`
@@ -33,14 +42,24 @@ export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
       .setPayload(PromoCodeUpdate)
       .addSuccess(PromoCode)
       .annotate(OpenApi.Summary, "Switch a promo code on or off, or change its limit, dates or offerings")
-      .annotate(OpenApi.Description, "Switches a code on or off, or changes its limit (never below its uses: 409 max_uses_below_uses), dates or offerings. Emits promo_code.updated.")
-      .annotate(ErrorCodes, { 400: ["invalid_dates", "invalid_offering_ids"], 404: ["not_found"], 409: ["max_uses_below_uses"] })
+      .annotate(
+        OpenApi.Description,
+        "Switches a code on or off, or changes its limit (never below its uses: 409 max_uses_below_uses), dates or offerings. Emits promo_code.updated."
+      )
+      .annotate(ErrorCodes, {
+        400: ["invalid_dates", "invalid_offering_ids"],
+        404: ["not_found"],
+        409: ["max_uses_below_uses"]
+      })
   )
   .add(
     HttpApiEndpoint.del("delete")`/promo_codes/${IdParam}`
       .addSuccess(PromoCode)
       .annotate(OpenApi.Summary, "Delete a promo code; bookings made with it keep promo_code and discount_cents")
-      .annotate(OpenApi.Description, "Deletes a code; bookings made with it keep promo_code and discount_cents. Emits promo_code.deleted.")
+      .annotate(
+        OpenApi.Description,
+        "Deletes a code; bookings made with it keep promo_code and discount_cents. Emits promo_code.deleted."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"] })
   )
   .middleware(Authentication)

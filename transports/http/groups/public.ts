@@ -1,15 +1,30 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ErrorCodes } from "../errorCodes.ts"
 import { Schema } from "effect"
 import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar.ts"
-import { PublicBooked, PublicBookingCreate, PublicOffering, PublicOfferingPage, PublicOrg, PublicQuote, PublicQuoteInput, PublicWaitlisted } from "../../../engine/schema/public.ts"
-import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
 import { GiftCardPurchase, GiftCardPurchased } from "../../../engine/schema/gift.ts"
+import {
+  PublicBooked,
+  PublicBookingCreate,
+  PublicOffering,
+  PublicOfferingPage,
+  PublicOrg,
+  PublicQuote,
+  PublicQuoteInput,
+  PublicWaitlisted
+} from "../../../engine/schema/public.ts"
+import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
+import { ErrorCodes } from "../errorCodes.ts"
 import { PublicAuth } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 /** The browser's Origin, checked against the org's allowed_origins. */
-const OriginHeaders = Schema.Struct({ origin: Schema.optional(Schema.String.annotations({ description: "Sent by browsers; with a publishable key it must be among the org's allowed_origins" })) })
+const OriginHeaders = Schema.Struct({
+  origin: Schema.optional(
+    Schema.String.annotations({
+      description: "Sent by browsers; with a publishable key it must be among the org's allowed_origins"
+    })
+  )
+})
 const PostHeaders = Schema.Struct({
   ...OriginHeaders.fields,
   "idempotency-key": IdempotencyHeaders.fields["idempotency-key"]
@@ -17,13 +32,19 @@ const PostHeaders = Schema.Struct({
 
 /** For a web page with a publishable key (pk_live_…): what a guest may see and do. */
 export const PublicGroup = HttpApiGroup.make("public")
-  .annotate(OpenApi.Description, "The guest-facing booking surface for web pages and the widget, reached with a publishable key (pk_live_…) from the org's allowed origins.")
+  .annotate(
+    OpenApi.Description,
+    "The guest-facing booking surface for web pages and the widget, reached with a publishable key (pk_live_…) from the org's allowed origins."
+  )
   .add(
     HttpApiEndpoint.get("org", "/public/org")
       .setHeaders(OriginHeaders)
       .addSuccess(PublicOrg)
       .annotate(OpenApi.Summary, "The org's name, zone and currency, for a booking page")
-      .annotate(OpenApi.Description, "The org's name, time zone and currency, for a booking page. With a publishable key, a browser's Origin must be among the org's allowed_origins (403 forbidden). Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "The org's name, time zone and currency, for a booking page. With a publishable key, a browser's Origin must be among the org's allowed_origins (403 forbidden). Emits nothing."
+      )
       .annotate(ErrorCodes, { 403: ["forbidden"] })
   )
   .add(
@@ -39,7 +60,10 @@ export const PublicGroup = HttpApiGroup.make("public")
       .setHeaders(OriginHeaders)
       .addSuccess(PublicOffering)
       .annotate(OpenApi.Summary, "One active offering, public fields only")
-      .annotate(OpenApi.Description, "One active offering, public fields only; a paused or deleted one is 404. Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "One active offering, public fields only; a paused or deleted one is 404. Emits nothing."
+      )
       .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] })
   )
   .add(
@@ -47,8 +71,14 @@ export const PublicGroup = HttpApiGroup.make("public")
       .setUrlParams(AvailabilityQuery)
       .setHeaders(OriginHeaders)
       .addSuccess(Availability)
-      .annotate(OpenApi.Summary, "An active offering's bookable times, as availability.get (with waitlist_enabled, its full calendar times too, remaining 0)")
-      .annotate(OpenApi.Description, "An active offering's bookable times, as availability.get; with waitlist_enabled its full calendar times too, with remaining 0, so a guest can join their waitlist. Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "An active offering's bookable times, as availability.get (with waitlist_enabled, its full calendar times too, remaining 0)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "An active offering's bookable times, as availability.get; with waitlist_enabled its full calendar times too, with remaining 0, so a guest can join their waitlist. Emits nothing."
+      )
       .annotate(ErrorCodes, { 400: ["invalid_to"], 403: ["forbidden"], 404: ["not_found"] })
   )
   .add(
@@ -56,36 +86,118 @@ export const PublicGroup = HttpApiGroup.make("public")
       .setPayload(PublicBookingCreate)
       .setHeaders(PostHeaders)
       .addSuccess(PublicBooked, { status: 201 })
-      .annotate(OpenApi.Summary, "Book as the guest (source widget): the confirmation, or the checkout to pay, and the guest's page")
-      .annotate(OpenApi.Description, "Books as the guest (source widget), with the rules of bookings.create: the confirmation, or a hold with the checkout_url to pay, and page_url, the guest's own page. Emits booking.held or booking.confirmed.")
-      .annotate(ErrorCodes, { 400: ["gift_card_empty", "gift_card_unknown", "invalid_answers", "invalid_periods", "invalid_quantity", "invalid_series_id", "invalid_session_id", "invalid_starts_at", "promo_code_expired", "promo_code_inactive", "promo_code_not_for_offering", "promo_code_not_started", "promo_code_unknown", "promo_code_used_up", "too_many_signatures", "total_too_large", "waiver_not_asked"], 402: ["plan_quota_exceeded"], 403: ["forbidden"], 404: ["not_found"], 409: ["offering_paused", "waiver_missing", "booking_busy", "outside_booking_window", "sold_out", "time_not_available", "too_many_holds", "places_on_hold"] })
+      .annotate(
+        OpenApi.Summary,
+        "Book as the guest (source widget): the confirmation, or the checkout to pay, and the guest's page"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Books as the guest (source widget), with the rules of bookings.create: the confirmation, or a hold with the checkout_url to pay, and page_url, the guest's own page. Emits booking.held or booking.confirmed."
+      )
+      .annotate(ErrorCodes, {
+        400: [
+          "gift_card_empty",
+          "gift_card_unknown",
+          "invalid_answers",
+          "invalid_periods",
+          "invalid_quantity",
+          "invalid_series_id",
+          "invalid_session_id",
+          "invalid_starts_at",
+          "promo_code_expired",
+          "promo_code_inactive",
+          "promo_code_not_for_offering",
+          "promo_code_not_started",
+          "promo_code_unknown",
+          "promo_code_used_up",
+          "too_many_signatures",
+          "total_too_large",
+          "waiver_not_asked"
+        ],
+        402: ["plan_quota_exceeded"],
+        403: ["forbidden"],
+        404: ["not_found"],
+        409: [
+          "offering_paused",
+          "waiver_missing",
+          "booking_busy",
+          "outside_booking_window",
+          "sold_out",
+          "time_not_available",
+          "too_many_holds",
+          "places_on_hold"
+        ]
+      })
   )
   .add(
     HttpApiEndpoint.post("quote", "/public/quote")
       .setPayload(PublicQuoteInput)
       .setHeaders(PostHeaders)
       .addSuccess(PublicQuote)
-      .annotate(OpenApi.Summary, "What a booking would cost with a promo code and gift card; 400 with the code's reason when one is refused")
-      .annotate(OpenApi.Description, "What a booking would cost (minor units): price, discount of a promo code, gift card part and what is due; a refused code or card is 400 with its reason. Changes nothing; emits nothing.")
-      .annotate(ErrorCodes, { 400: ["gift_card_empty", "gift_card_unknown", "invalid_periods", "invalid_quantity", "promo_code_expired", "promo_code_inactive", "promo_code_not_for_offering", "promo_code_not_started", "promo_code_unknown", "promo_code_used_up", "total_too_large"], 403: ["forbidden"], 404: ["not_found"] })
+      .annotate(
+        OpenApi.Summary,
+        "What a booking would cost with a promo code and gift card; 400 with the code's reason when one is refused"
+      )
+      .annotate(
+        OpenApi.Description,
+        "What a booking would cost (minor units): price, discount of a promo code, gift card part and what is due; a refused code or card is 400 with its reason. Changes nothing; emits nothing."
+      )
+      .annotate(ErrorCodes, {
+        400: [
+          "gift_card_empty",
+          "gift_card_unknown",
+          "invalid_periods",
+          "invalid_quantity",
+          "promo_code_expired",
+          "promo_code_inactive",
+          "promo_code_not_for_offering",
+          "promo_code_not_started",
+          "promo_code_unknown",
+          "promo_code_used_up",
+          "total_too_large"
+        ],
+        403: ["forbidden"],
+        404: ["not_found"]
+      })
   )
   .add(
     HttpApiEndpoint.post("wait", "/public/waitlist")
       .setPayload(WaitlistJoin)
       .setHeaders(PostHeaders)
       .addSuccess(PublicWaitlisted, { status: 201 })
-      .annotate(OpenApi.Summary, "Join the waitlist of a full time (offerings with waitlist_enabled); the guest is emailed when a place opens")
-      .annotate(OpenApi.Description, "Joins the waitlist of a full time as the guest, with the rules of waitlist.join; the guest is emailed when a place opens. Emits waitlist.joined.")
-      .annotate(ErrorCodes, { 400: ["invalid_session_id", "waitlist_not_supported", "invalid_places"], 403: ["forbidden"], 404: ["not_found"], 409: ["waitlist_conflict", "waitlist_disabled", "time_not_available", "has_room"] })
+      .annotate(
+        OpenApi.Summary,
+        "Join the waitlist of a full time (offerings with waitlist_enabled); the guest is emailed when a place opens"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Joins the waitlist of a full time as the guest, with the rules of waitlist.join; the guest is emailed when a place opens. Emits waitlist.joined."
+      )
+      .annotate(ErrorCodes, {
+        400: ["invalid_session_id", "waitlist_not_supported", "invalid_places"],
+        403: ["forbidden"],
+        404: ["not_found"],
+        409: ["waitlist_conflict", "waitlist_disabled", "time_not_available", "has_room"]
+      })
   )
   .add(
     HttpApiEndpoint.post("buy_gift_card", "/public/gift_cards")
       .setPayload(GiftCardPurchase)
       .setHeaders(PostHeaders)
       .addSuccess(GiftCardPurchased, { status: 201 })
-      .annotate(OpenApi.Summary, "Buy a gift card as the guest (source widget), as gift_cards.purchase: the checkout to pay; the code is emailed to for_email once paid")
-      .annotate(OpenApi.Description, "The guest's side of gift_cards.purchase, with a publishable key from an allowed origin: opens a checkout for a gift card of amount_cents (at least one whole unit of the org's currency). Once paid the card is issued once and the code is emailed to for_email. Emits gift_card.purchased (never the code) once paid. 409 not_paid_online when the org takes payments offline, checkout_unavailable when the processor cannot open a checkout.")
-      .annotate(ErrorCodes, { 400: ["invalid_amount"], 403: ["forbidden"], 409: ["not_paid_online", "checkout_unavailable"] })
+      .annotate(
+        OpenApi.Summary,
+        "Buy a gift card as the guest (source widget), as gift_cards.purchase: the checkout to pay; the code is emailed to for_email once paid"
+      )
+      .annotate(
+        OpenApi.Description,
+        "The guest's side of gift_cards.purchase, with a publishable key from an allowed origin: opens a checkout for a gift card of amount_cents (at least one whole unit of the org's currency). Once paid the card is issued once and the code is emailed to for_email. Emits gift_card.purchased (never the code) once paid. 409 not_paid_online when the org takes payments offline, checkout_unavailable when the processor cannot open a checkout."
+      )
+      .annotate(ErrorCodes, {
+        400: ["invalid_amount"],
+        403: ["forbidden"],
+        409: ["not_paid_online", "checkout_unavailable"]
+      })
   )
   .middleware(PublicAuth)
   .prefix("/api/v1")

@@ -11,9 +11,19 @@ export const WaitlistGroup = HttpApiGroup.make("waitlist")
       .setPayload(WaitlistJoin)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(WaitlistEntry, { status: 201 })
-      .annotate(OpenApi.Summary, "Put a guest on the waitlist of a full calendar time for a party of `places` (409 has_room when it fits: book instead)")
-      .annotate(OpenApi.Description, "Puts a guest (found or added by email) on the waitlist of a full calendar time, by session_id or offering_id and starts_at, for a party of places. Only offerings with waitlist_enabled and times on a calendar; a time with room is 409 has_room (book it instead); a course has none (waitlist_conflict). Joining again changes the places. Emits waitlist.joined, and customer.updated for a new customer.")
-      .annotate(ErrorCodes, { 400: ["invalid_session_id", "waitlist_not_supported", "invalid_places"], 404: ["not_found"], 409: ["waitlist_conflict", "waitlist_disabled", "time_not_available", "has_room"] })
+      .annotate(
+        OpenApi.Summary,
+        "Put a guest on the waitlist of a full calendar time for a party of `places` (409 has_room when it fits: book instead)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Puts a guest (found or added by email) on the waitlist of a full calendar time, by session_id or offering_id and starts_at, for a party of places. Only offerings with waitlist_enabled and times on a calendar; a time with room is 409 has_room (book it instead); a course has none (waitlist_conflict). Joining again changes the places. Emits waitlist.joined, and customer.updated for a new customer."
+      )
+      .annotate(ErrorCodes, {
+        400: ["invalid_session_id", "waitlist_not_supported", "invalid_places"],
+        404: ["not_found"],
+        409: ["waitlist_conflict", "waitlist_disabled", "time_not_available", "has_room"]
+      })
   )
   .add(
     HttpApiEndpoint.get("list", "/waitlist")

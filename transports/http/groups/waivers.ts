@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ErrorCodes } from "../errorCodes.ts"
 import { Schema } from "effect"
-import { Text, strict } from "../../../engine/schema/common.ts"
+import { strict, Text } from "../../../engine/schema/common.ts"
+import { ErrorCodes } from "../errorCodes.ts"
 import { IdempotencyHeaders } from "./common.ts"
 
 const TokenParam = HttpApiSchema.param("waiver_token", Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{16,64}$/)))
@@ -19,7 +19,11 @@ const WaiverView = Schema.Struct({
   signatures: Schema.Array(Schema.Struct({ name: Schema.String, signed_at: Schema.String }))
 }).annotations({ identifier: "WaiverView" })
 
-const SignatureCreate = Schema.Struct({ name: Text(1, 120), accept: Schema.Literal(true) }).annotations({ ...strict, identifier: "SignatureCreate", examples: [{ name: "Ada Lovelace", accept: true }] })
+const SignatureCreate = Schema.Struct({ name: Text(1, 120), accept: Schema.Literal(true) }).annotations({
+  ...strict,
+  identifier: "SignatureCreate",
+  examples: [{ name: "Ada Lovelace", accept: true }]
+})
 const Signature = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -36,8 +40,14 @@ export const WaiversGroup = HttpApiGroup.make("waivers")
   .add(
     HttpApiEndpoint.get("get")`/waivers/${TokenParam}`
       .addSuccess(WaiverView)
-      .annotate(OpenApi.Summary, "A booking's waiver by its token: the text and version, who has signed, how many are needed")
-      .annotate(OpenApi.Description, "A booking's waiver by the token in its signing link (no API key): the text and version, who signed, how many signatures are needed (one per seat or person, one per rental). open is false once the booking is cancelled or its hold lapsed. Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "A booking's waiver by its token: the text and version, who has signed, how many are needed"
+      )
+      .annotate(
+        OpenApi.Description,
+        "A booking's waiver by the token in its signing link (no API key): the text and version, who signed, how many signatures are needed (one per seat or person, one per rental). open is false once the booking is cancelled or its hold lapsed. Emits nothing."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"] })
   )
   .add(
@@ -45,8 +55,14 @@ export const WaiversGroup = HttpApiGroup.make("waivers")
       .setPayload(SignatureCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(Signature, { status: 201 })
-      .annotate(OpenApi.Summary, "Sign a booking's waiver for one person, until every signature needed is in (409 after)")
-      .annotate(OpenApi.Description, "Signs the booking's waiver for one person (no API key), accepting its current version, until every signature needed is in (409 waiver_complete after). Refused on a cancelled booking or lapsed hold (409 waiver_closed) or when the org has no waiver text (409 waiver_missing). Emits waiver.signed.")
+      .annotate(
+        OpenApi.Summary,
+        "Sign a booking's waiver for one person, until every signature needed is in (409 after)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Signs the booking's waiver for one person (no API key), accepting its current version, until every signature needed is in (409 waiver_complete after). Refused on a cancelled booking or lapsed hold (409 waiver_closed) or when the org has no waiver text (409 waiver_missing). Emits waiver.signed."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["waiver_closed", "waiver_missing", "waiver_complete"] })
   )
   .prefix("/api/v1")

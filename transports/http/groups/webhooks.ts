@@ -1,6 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf } from "../../../engine/schema/common.ts"
-import { Redeliver, WebhookCreate, WebhookCreated, WebhookDeleted, WebhookDelivery, WebhookEndpoint } from "../../../engine/schema/webhook.ts"
+import {
+  Redeliver,
+  WebhookCreate,
+  WebhookCreated,
+  WebhookDeleted,
+  WebhookDelivery,
+  WebhookEndpoint
+} from "../../../engine/schema/webhook.ts"
 import { ErrorCodes } from "../errorCodes.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
@@ -12,15 +19,24 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
       .setPayload(WebhookCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(WebhookCreated, { status: 201 })
-      .annotate(OpenApi.Summary, "Create an HTTPS endpoint for the given event types; the signing secret is returned once")
-      .annotate(OpenApi.Description, "Creates an HTTPS endpoint for a non-empty list of event types (the event catalogue). It receives each as a signed POST (Service-Signature), in order, at least once, starting with the org's next event; the signing secret is in this answer only. At most 50 active endpoints per org (429 too_many_webhooks, no Retry-After). Emits nothing.")
+      .annotate(
+        OpenApi.Summary,
+        "Create an HTTPS endpoint for the given event types; the signing secret is returned once"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Creates an HTTPS endpoint for a non-empty list of event types (the event catalogue). It receives each as a signed POST (Service-Signature), in order, at least once, starting with the org's next event; the signing secret is in this answer only. At most 50 active endpoints per org (429 too_many_webhooks, no Retry-After). Emits nothing."
+      )
       .annotate(ErrorCodes, { 400: ["invalid_url", "invalid_events"], 429: ["too_many_webhooks"] })
   )
   .add(
     HttpApiEndpoint.get("list", "/webhooks")
       .addSuccess(ListOf(WebhookEndpoint))
       .annotate(OpenApi.Summary, "Webhook endpoints with their last status and last error")
-      .annotate(OpenApi.Description, "The org's webhook endpoints with active, last_status, last_error and last_delivery_at. Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "The org's webhook endpoints with active, last_status, last_error and last_delivery_at. Emits nothing."
+      )
   )
   .add(
     HttpApiEndpoint.get("get")`/webhooks/${IdParam}`
@@ -40,7 +56,10 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("deliveries")`/webhooks/${IdParam}/deliveries`
       .addSuccess(ListOf(WebhookDelivery))
       .annotate(OpenApi.Summary, "The endpoint's last 50 delivery attempts, newest first")
-      .annotate(OpenApi.Description, "The endpoint's last 50 delivery attempts, newest first: event_id, status (null when no answer), duration_ms, error, at. Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "The endpoint's last 50 delivery attempts, newest first: event_id, status (null when no answer), duration_ms, error, at. Emits nothing."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"] })
   )
   .add(
@@ -49,7 +68,10 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
       .setHeaders(IdempotencyHeaders)
       .addSuccess(WebhookDelivery)
       .annotate(OpenApi.Summary, "Send one past event of the org that the endpoint subscribes to again")
-      .annotate(OpenApi.Description, "Sends one past event of the org that an active endpoint subscribes to again (404 for another event), between delivery runs, and answers the attempt; the cursor does not move. An endpoint that is off is 409 endpoint_off; one busy for more than 2 s 409 endpoint_busy. Emits nothing.")
+      .annotate(
+        OpenApi.Description,
+        "Sends one past event of the org that an active endpoint subscribes to again (404 for another event), between delivery runs, and answers the attempt; the cursor does not move. An endpoint that is off is 409 endpoint_off; one busy for more than 2 s 409 endpoint_busy. Emits nothing."
+      )
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["endpoint_off", "endpoint_busy"] })
   )
   .middleware(Authentication)

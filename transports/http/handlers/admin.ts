@@ -1,14 +1,14 @@
-import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
-import { EngineClock } from "../../../engine/services/Clock.ts"
 import { badRequest } from "../../../engine/schema/errors.ts"
+import { EngineClock } from "../../../engine/services/Clock.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Mail } from "../../../engine/services/mail/Mail.ts"
 import { Orgs } from "../../../engine/services/Orgs.ts"
 import { Api } from "../Api.ts"
+import { defineGroup } from "./define.ts"
 
 export const AdminHandlers = defineGroup(Api, "admin", (h) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orgs = yield* Orgs
     const clock = yield* EngineClock
     const jobs = yield* Jobs
@@ -29,5 +29,7 @@ export const AdminHandlers = defineGroup(Api, "admin", (h) =>
           Effect.mapError((message) => badRequest("clock_not_test", message)),
           Effect.tap(() => jobs.runDue),
           Effect.map((d) => ({ now: d.toISOString() }))
-        ))
-  }))
+        )
+      )
+  })
+)

@@ -5,6 +5,9 @@ import { defineGroup } from "./define.ts"
 
 export const ApiKeysHandlers = defineGroup(Api, "keys", (h) =>
   Effect.map(Orgs, (orgs) =>
-    h.handle("list", () => orgs.ownKeys)
+    h
+      .handle("list", () => orgs.ownKeys)
       .handle("create", ({ payload }) => orgs.createOwnKey(payload))
-      .handle("revoke", ({ path }) => orgs.revokeOwnKey(path.id))))
+      .handle("revoke", ({ path }) => orgs.revokeOwnKey(path.id))
+  )
+)

@@ -1,7 +1,7 @@
-import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Bookings } from "../../../engine/services/bookings/Bookings.ts"
 import { Api } from "../Api.ts"
+import { defineGroup } from "./define.ts"
 
 export const BookingsHandlers = defineGroup(Api, "bookings", (h) =>
   Effect.map(Bookings, (bookings) =>
@@ -16,4 +16,6 @@ export const BookingsHandlers = defineGroup(Api, "bookings", (h) =>
       .handle("mark_paid", ({ path, payload }) => bookings.markPaid(path.id, payload.paid_cents))
       .handle("mark_unpaid", ({ path }) => bookings.markUnpaid(path.id))
       .handle("resend", ({ path }) => bookings.resend(path.id))
-      .handle("nudge", ({ path }) => bookings.nudge(path.id))))
+      .handle("nudge", ({ path }) => bookings.nudge(path.id))
+  )
+)

@@ -1,10 +1,10 @@
-import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Customers } from "../../../engine/services/customers/Customers.ts"
 import { Api } from "../Api.ts"
+import { defineGroup } from "./define.ts"
 
 export const CustomersHandlers = defineGroup(Api, "customers", (h) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const customers = yield* Customers
     return h
       .handle("list", ({ urlParams }) => customers.list(urlParams))
@@ -13,4 +13,5 @@ export const CustomersHandlers = defineGroup(Api, "customers", (h) =>
       .handle("get", ({ path }) => customers.get(path.id))
       .handle("update", ({ path, payload }) => customers.update(path.id, payload))
       .handle("erase", ({ path }) => customers.erase(path.id))
-  }))
+  })
+)

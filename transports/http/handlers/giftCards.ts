@@ -6,8 +6,11 @@ import { defineGroup } from "./define.ts"
 
 export const GiftCardsHandlers = defineGroup(Api, "gift_cards", (h) =>
   Effect.map(Effect.all([GiftCards, GiftPurchases]), ([cards, purchases]) =>
-    h.handle("list", () => cards.list)
+    h
+      .handle("list", () => cards.list)
       .handle("get", ({ path }) => cards.get(path.id))
       .handle("issue", ({ payload }) => cards.issue(payload))
       .handle("adjust", ({ path, payload }) => cards.adjust(path.id, payload))
-      .handle("purchase", ({ payload }) => purchases.purchase(payload))))
+      .handle("purchase", ({ payload }) => purchases.purchase(payload))
+  )
+)

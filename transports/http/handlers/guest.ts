@@ -5,10 +5,13 @@ import { defineGroup } from "./define.ts"
 
 export const GuestHandlers = defineGroup(Api, "guest", (h) =>
   Effect.map(Guest, (guest) =>
-    h.handle("get", ({ path }) => guest.get(path.handle))
+    h
+      .handle("get", ({ path }) => guest.get(path.handle))
       .handle("confirm", ({ path }) => guest.confirm(path.handle))
       .handle("cancel", ({ path }) => guest.cancel(path.handle))
       .handle("move", ({ path, payload }) => guest.move(path.handle, payload))
       .handle("availability", ({ path, urlParams }) => guest.times(path.handle, urlParams))
       .handle("messages", ({ path }) => guest.thread(path.handle))
-      .handle("write", ({ path, payload }) => guest.write(path.handle, payload.body))))
+      .handle("write", ({ path, payload }) => guest.write(path.handle, payload.body))
+  )
+)

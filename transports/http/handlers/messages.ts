@@ -5,5 +5,8 @@ import { defineGroup } from "./define.ts"
 
 export const MessagesHandlers = defineGroup(Api, "messages", (h) =>
   Effect.map(Messages, (messages) =>
-    h.handle("list", ({ urlParams }) => messages.list(urlParams))
-      .handle("send", ({ payload }) => messages.send(payload))))
+    h
+      .handle("list", ({ urlParams }) => messages.list(urlParams))
+      .handle("send", ({ payload }) => messages.send(payload))
+  )
+)

@@ -5,5 +5,6 @@ import { defineGroup } from "./define.ts"
 
 export const OAuthAppsHandlers = defineGroup(Api, "oauth_apps", (h) =>
   Effect.map(OAuth, (oauth) =>
-    h.handle("list", () => oauth.listApps)
-      .handle("revoke", ({ path }) => oauth.revokeApp(path.id))))
+    h.handle("list", () => oauth.listApps).handle("revoke", ({ path }) => oauth.revokeApp(path.id))
+  )
+)

@@ -1,10 +1,10 @@
-import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Offerings } from "../../../engine/services/offerings/Offerings.ts"
 import { Api } from "../Api.ts"
+import { defineGroup } from "./define.ts"
 
 export const OfferingsHandlers = defineGroup(Api, "offerings", (h) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const offerings = yield* Offerings
     return h
       .handle("list", ({ urlParams }) => offerings.list(urlParams.kind))
@@ -14,4 +14,5 @@ export const OfferingsHandlers = defineGroup(Api, "offerings", (h) =>
       .handle("delete", ({ path, urlParams }) => offerings.remove(path.id, urlParams.cancel_bookings))
       .handle("get_hours", ({ path }) => offerings.getHours(path.id))
       .handle("set_hours", ({ path, payload }) => offerings.setHours(path.id, payload.hours))
-  }))
+  })
+)

@@ -5,8 +5,11 @@ import { defineGroup } from "./define.ts"
 
 export const PromoCodesHandlers = defineGroup(Api, "promo_codes", (h) =>
   Effect.map(Promos, (promos) =>
-    h.handle("list", () => promos.list)
+    h
+      .handle("list", () => promos.list)
       .handle("create", ({ payload }) => promos.create(payload))
       .handle("get", ({ path }) => promos.get(path.id))
       .handle("update", ({ path, payload }) => promos.update(path.id, payload))
-      .handle("delete", ({ path }) => promos.remove(path.id))))
+      .handle("delete", ({ path }) => promos.remove(path.id))
+  )
+)

@@ -5,6 +5,9 @@ import { defineGroup } from "./define.ts"
 
 export const WaitlistHandlers = defineGroup(Api, "waitlist", (h) =>
   Effect.map(Waitlist, (waitlist) =>
-    h.handle("join", ({ payload }) => waitlist.join(payload))
+    h
+      .handle("join", ({ payload }) => waitlist.join(payload))
       .handle("list", ({ urlParams }) => waitlist.list(urlParams))
-      .handle("remove", ({ path }) => waitlist.remove(path.id))))
+      .handle("remove", ({ path }) => waitlist.remove(path.id))
+  )
+)

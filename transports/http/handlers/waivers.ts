@@ -5,5 +5,8 @@ import { defineGroup } from "./define.ts"
 
 export const WaiversHandlers = defineGroup(Api, "waivers", (h) =>
   Effect.map(Waivers, (waivers) =>
-    h.handle("get", ({ path }) => waivers.get(path.waiver_token))
-      .handle("sign", ({ path, payload }) => waivers.sign(path.waiver_token, payload))))
+    h
+      .handle("get", ({ path }) => waivers.get(path.waiver_token))
+      .handle("sign", ({ path, payload }) => waivers.sign(path.waiver_token, payload))
+  )
+)

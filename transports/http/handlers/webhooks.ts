@@ -1,7 +1,7 @@
-import { defineGroup } from "./define.ts"
 import { Effect } from "effect"
 import { Webhooks } from "../../../engine/services/webhooks/Webhooks.ts"
 import { Api } from "../Api.ts"
+import { defineGroup } from "./define.ts"
 
 export const WebhooksHandlers = defineGroup(Api, "webhooks", (h) =>
   Effect.map(Webhooks, (webhooks) =>
@@ -11,4 +11,6 @@ export const WebhooksHandlers = defineGroup(Api, "webhooks", (h) =>
       .handle("get", ({ path }) => webhooks.get(path.id))
       .handle("delete", ({ path }) => webhooks.remove(path.id))
       .handle("deliveries", ({ path }) => webhooks.deliveries(path.id))
-      .handle("redeliver", ({ path, payload }) => webhooks.redeliver(path.id, payload.event_id))))
+      .handle("redeliver", ({ path, payload }) => webhooks.redeliver(path.id, payload.event_id))
+  )
+)
