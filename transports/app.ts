@@ -49,8 +49,8 @@ import type { AppConfig } from "./config.ts"
 import { InboundEmailSecret } from "./http/inbound.ts"
 import { RateLimits } from "./http/limits.ts"
 import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
-import { StreamLimits } from "./http/streams.ts"
 import { Octo } from "./octo/Octo.ts"
+import { StreamLimits } from "./shared/streams.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */

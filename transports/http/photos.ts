@@ -3,7 +3,7 @@ import { Effect, Either, Option, Runtime } from "effect"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { PHOTO_MAX_BYTES, Photos } from "../../engine/services/offerings/Photos.ts"
-import { errorReply, json, type Reply } from "./dispatch.ts"
+import { errorReply, json, type Reply } from "../shared/reply.ts"
 
 /** PUT and DELETE /api/v1/offerings/{id}/photo (a JPEG body, read as bytes), GET /photos/{id}.jpg. */
 export const PHOTO_PATH = /^\/api\/v1\/offerings\/([^/]+)\/photo$|^\/photos\/([^/]+)\.jpg$/

@@ -5,8 +5,8 @@ import { EventsQuery } from "../../engine/schema/event.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { Events, SETTLE_MS } from "../../engine/services/Events.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
-import { errorReply, type Reply } from "./dispatch.ts"
-import { STREAM_RETRY_SECONDS, type StreamBudget } from "./streams.ts"
+import { errorReply, type Reply } from "../shared/reply.ts"
+import { STREAM_RETRY_SECONDS, type StreamBudget } from "../shared/streams.ts"
 
 export const STREAM_PATH = "/api/v1/events/stream"
 /** A stream ends after this long; EventSource reconnects at once with Last-Event-ID and misses nothing. */

@@ -3,8 +3,9 @@ import { Cause, Effect, Exit, Option, ParseResult, Runtime, Schema } from "effec
 import { CurrentOrg, RequestSurface } from "../../engine/services/CurrentOrg.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { traced } from "../../engine/tracing.ts"
-import { findBadQuery, parseBody, pathSegment, printable } from "../http/json.ts"
-import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
+import { CLOSE, readText } from "../shared/body.ts"
+import { findBadQuery, parseBody, pathSegment, printable } from "../shared/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../shared/unavailable.ts"
 import * as E from "./errors.ts"
 import { Octo } from "./Octo.ts"
 import * as O from "./requests.ts"
@@ -116,34 +117,17 @@ const routes: ReadonlyArray<Route> = [
 
 type Body = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: E.OctoFailure }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-/** A JSON body read as REST reads one: UTF-8, at most MAX_DEPTH deep, no NUL or lone surrogate in any string or key. */
+/**
+ * A JSON body read through the one body reader (at most MAX_BODY: past it 413, with Connection: close; not UTF-8 400),
+ * then as REST reads one: at most MAX_DEPTH deep, no NUL or lone surrogate in any string or key.
+ */
 const readJson = (req: IncomingMessage) =>
-  new Promise<Body>((resolve) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    let done = false
-    const finish = (b: Body) => {
-      if (!done) (done = true), resolve(b)
-    }
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) finish({ ok: false, failure: E.badRequest(`the body is larger than ${MAX_BODY} bytes`) })
-      else chunks.push(c)
-    })
-    req.on("end", () => {
-      let text: string
-      try {
-        text = utf8.decode(Buffer.concat(chunks))
-      } catch {
-        return finish({ ok: false, failure: E.badRequest("the body is not UTF-8") })
-      }
-      if (text.trim() === "") return finish({ ok: true, value: undefined })
-      const parsed = parseBody(text)
-      finish(parsed.ok ? { ok: true, value: parsed.value } : { ok: false, failure: E.badRequest(parsed.error.message) })
-    })
-    req.on("error", () => finish({ ok: false, failure: E.badRequest("the body could not be read") }))
+  readText(req, { limit: MAX_BODY }).then((read): Body => {
+    if (!read.ok) return { ok: false, failure: E.refused(read.refusal.status, read.refusal.message) }
+    const text = read.value ?? ""
+    if (text.trim() === "") return { ok: true, value: undefined }
+    const parsed = parseBody(text)
+    return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, failure: E.badRequest(parsed.error.message) }
   })
 
 /** The route's path parameters decoded, or the refusal of the first that is not text. */
@@ -186,7 +170,7 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
       })
       res.end(text)
     }
-    const refuse = (f: E.OctoFailure) => send(f.status, E.errorBody(f))
+    const refuse = (f: E.OctoFailure) => send(f.status, E.errorBody(f), f.status === 413 ? CLOSE : {})
     /**
      * A failure of ours: 503 with Retry-After when the database cannot be reached (OCTO's own code, the status says
      * it is passing), else 500; logged either way, without details on the wire.
