@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Fiber, Runtime, Stream } from "effect"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
-import { baseUrl, bearerChallenge } from "../oauth/routes.ts"
+import { baseUrl, bearerChallenge } from "../oauth/metadata.ts"
 import { bearerOf, type Dispatch, errorReply, type Reply, send } from "../shared/reply.ts"
 import { STREAM_RETRY_SECONDS, type StreamBudget } from "../shared/streams.ts"
 import { mcpHandler } from "./server.ts"
