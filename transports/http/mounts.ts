@@ -85,15 +85,16 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const budget = makeStreamBudget(yield* StreamLimits)
       const mcp = makeMcp(toolsOf(Api), dispatch, orgOf, links.publicUrl, yield* Effect.runtime<EventBus>(), budget)
       const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
-      const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
+      const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>(), credentials)
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
-      const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply))
+      const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply), credentials)
       const hosted = hostedPages(yield* Effect.runtime<Hosted | Waitlist>())
       const stream = eventStream(
         yield* Effect.runtime<Orgs | Events | EventBus>(),
         (res, reply) => send(res, reply),
-        budget
+        budget,
+        credentials
       )
       const pool = yield* Effect.serviceOption(PgPool)
       const sql = yield* SqlClient.SqlClient

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Cause, Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import { CurrentOrg, RequestSurface } from "../../engine/services/CurrentOrg.ts"
-import { Orgs } from "../../engine/services/Orgs.ts"
+import type { Orgs } from "../../engine/services/Orgs.ts"
 import { traced } from "../../engine/tracing.ts"
 import { CLOSE, readText } from "../shared/body.ts"
+import { bearerFrom, type Credentials } from "../shared/credentials.ts"
 import { findBadQuery, parseBody, pathSegment, printable } from "../shared/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../shared/unavailable.ts"
 import * as E from "./errors.ts"
@@ -149,7 +150,7 @@ const paramsOf = (
  * JSON bodies, OCTO's error shape `{error, errorMessage}` and its codes; capabilities asked for in Octo-Capabilities
  * that this supplier has are echoed in the same response header.
  */
-export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
+export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>, credentials: Credentials) => {
   const run = Runtime.runPromiseExit(runtime)
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost")
@@ -194,14 +195,14 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
       )
     }
 
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-    if (bearer === undefined) return refuse(E.unauthorized("send Authorization: Bearer <reseller API key>"))
-    const found = await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
+    // A reseller key only: transports/shared/credentials.ts, door "octo" (another valid key is 403).
+    const found = await run(credentials.authenticate("octo", bearerFrom(req.headers.authorization)))
     if (Exit.isFailure(found)) return failed(found.cause, "OCTO authentication failed")
-    if (Option.isNone(found.value)) return refuse(E.unauthorized("the API key is unknown or revoked"))
-    const org = found.value.value
-    if (org.keyKind !== "reseller")
-      return refuse(E.forbiddenKey("the OCTO API takes a reseller key (kind reseller, rk_live_…)"))
+    if (!found.value.ok)
+      return refuse(
+        found.value.status === 403 ? E.forbiddenKey(found.value.message) : E.unauthorized(found.value.message)
+      )
+    const org = found.value.org
 
     const method = req.method ?? "GET"
     const badQuery = findBadQuery(url.search.slice(1))
