@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Effect, Either, Fiber, Option, Runtime, Schema, Stream } from "effect"
+import { Effect, Either, Fiber, Runtime, Schema, Stream } from "effect"
 import { EventBus } from "../../engine/ports/Bus.ts"
 import { EventsQuery } from "../../engine/schema/event.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
