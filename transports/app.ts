@@ -45,12 +45,13 @@ import { Team } from "../engine/services/team/Team.ts"
 import { Wakeups, waitForWake } from "../engine/services/Wakeups.ts"
 import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
+import { databaseAnswers } from "../engine/store/probes.ts"
 import type { AppConfig } from "./config.ts"
 import { InboundEmailSecret } from "./http/inbound.ts"
 import { RateLimits } from "./http/limits.ts"
 import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
-import { StreamLimits } from "./http/streams.ts"
 import { Octo } from "./octo/Octo.ts"
+import { StreamLimits } from "./shared/streams.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
@@ -188,7 +189,7 @@ export const SchedulerLive = (config: Pick<AppConfig, "clock">) =>
         })
       )
 
-export const ready = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select 1`)
+export const ready = Effect.flatMap(SqlClient.SqlClient, databaseAnswers)
 
 /** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
 export const NodeServerLive = (

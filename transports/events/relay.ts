@@ -4,6 +4,7 @@ import { type BusEvent, DeploymentReused, EventBus } from "../../engine/ports/Bu
 import { Prepared, type PreparedStatement } from "../../engine/ports/Prepared.ts"
 import { Wakeups, waitForWake } from "../../engine/services/Wakeups.ts"
 import { Deployment } from "../../engine/store/deployment.ts"
+import { vacuumRelayQueue } from "../../engine/store/probes.ts"
 import { traced } from "../../engine/tracing.ts"
 
 export interface RelayOptions {
@@ -147,13 +148,11 @@ export const RelayLive = (options: RelayOptions = {}) =>
           sinceVacuum += Math.max(result.value, 0)
           if (sinceVacuum >= VACUUM_EVERY) {
             sinceVacuum = 0
-            yield* sql
-              .unsafe("vacuum relay_queue")
-              .pipe(
-                Effect.catchAllCause((cause) =>
-                  Effect.logWarning("relay: vacuum of its queue failed", Cause.squash(cause))
-                )
+            yield* vacuumRelayQueue(sql).pipe(
+              Effect.catchAllCause((cause) =>
+                Effect.logWarning("relay: vacuum of its queue failed", Cause.squash(cause))
               )
+            )
           }
           if (result.value >= size) continue // a full batch: more are waiting, go again at once
           if (result.value < 0) {

@@ -6,94 +6,32 @@ import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
 import { Links } from "../../engine/services/Links.ts"
-import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
+import { Orgs } from "../../engine/services/Orgs.ts"
+import { databaseAnswers } from "../../engine/store/probes.ts"
+import { bearerFrom, makeCredentials } from "../shared/credentials.ts"
+import { errorReply, type Incoming, JSON_CONTENT, json, type Reply } from "../shared/reply.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { statusOf } from "./errors.ts"
-import { AdminHandlers } from "./handlers/admin.ts"
-import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
-import { BookingsHandlers } from "./handlers/bookings.ts"
-import { AvailabilityHandlers, SeriesHandlers, SessionsHandlers } from "./handlers/calendar.ts"
-import { CustomersHandlers } from "./handlers/customers.ts"
+import "./handlers/all.ts"
+import { canonicalJson, clip, type Documented, parseBody, refuseBadQuery } from "../shared/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
 import { groupBuilds } from "./handlers/define.ts"
-import { GiftCardsHandlers } from "./handlers/giftCards.ts"
-import { GuestHandlers } from "./handlers/guest.ts"
-import { MessagesHandlers } from "./handlers/messages.ts"
-import { OAuthAppsHandlers } from "./handlers/oauthApps.ts"
-import { OfferingsHandlers } from "./handlers/offerings.ts"
-import { EventsHandlers, InvitesHandlers, OrgHandlers, TeamHandlers, WaiverHandlers } from "./handlers/org.ts"
-import { PromoCodesHandlers } from "./handlers/promoCodes.ts"
-import { PublicHandlers } from "./handlers/public.ts"
-import { WaitlistHandlers } from "./handlers/waitlist.ts"
-import { WaiversHandlers } from "./handlers/waivers.ts"
-import { WebhooksHandlers } from "./handlers/webhooks.ts"
-import { canonicalJson, clip, type Documented, parseBody, refuseBadQuery } from "./json.ts"
 import { adminDocument, openApiDocument } from "./openapi.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
-import { safeEqual } from "./security.ts"
-import { databaseUnreachable, RETRY_AFTER_SECONDS } from "./unavailable.ts"
 
 /** Control characters (NUL among them) and lone surrogates: no key a client can mean, and Postgres refuses NUL. */
 const CONTROL_OR_BROKEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
 
-/** Every group's handlers; importing them registers their build functions in groupBuilds. */
-export const HandlerGroups = [
-  OfferingsHandlers,
-  CustomersHandlers,
-  EventsHandlers,
-  OrgHandlers,
-  TeamHandlers,
-  InvitesHandlers,
-  WaiverHandlers,
-  WaiversHandlers,
-  ApiKeysHandlers,
-  OAuthAppsHandlers,
-  AdminHandlers,
-  AvailabilityHandlers,
-  SeriesHandlers,
-  SessionsHandlers,
-  BookingsHandlers,
-  PromoCodesHandlers,
-  GiftCardsHandlers,
-  MessagesHandlers,
-  WaitlistHandlers,
-  PublicHandlers,
-  GuestHandlers,
-  WebhooksHandlers
-] as const
-
-/** A request as the transport read it: the body already read in full (within the limit) as text. */
-export interface Incoming {
-  readonly method: string
-  readonly url: string
-  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
-  readonly body: string | undefined
-  readonly surface: Surface
-}
-
-export interface Reply {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string
-  /** The operation that answered (for metrics), when the request matched one. */
-  readonly operation?: string
-}
+export type { Dispatch, Incoming, Reply } from "../shared/reply.ts"
+export { errorReply, json } from "../shared/reply.ts"
 
 /** Path parameters longer than this are refused before decoding (no id is that long). */
 export const MAX_PARAM = 100
 /** URLs longer than this are 414. */
 export const MAX_URL = 8 * 1024
 
-const JSON_TYPE = "application/json"
-
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
-  status,
-  headers: { "content-type": JSON_TYPE, ...headers },
-  body: JSON.stringify(body)
-})
-
-export const errorReply = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  json(status, { error: { code, message } }, headers)
+const JSON_TYPE = JSON_CONTENT
 
 const internal = () => errorReply(500, "internal_error", "something went wrong on our side")
 
@@ -102,15 +40,17 @@ const expected = (e: unknown): Reply | undefined => {
   const status = statusOf[(e as { _tag: string })._tag]
   if (status === undefined) return undefined
   const { code, message } = e as unknown as { code: string; message: string }
-  return errorReply(status, code, message)
+  // A refused credential says how to authenticate (RFC 9110 §11.6.1), as /mcp does.
+  return errorReply(status, code, message, status === 401 ? CHALLENGE : undefined)
 }
+
+const CHALLENGE = { "www-authenticate": 'Bearer realm="api"' }
+const refused = (message: string) => new Unauthorized({ code: "unauthorized", message })
 
 const header = (headers: Incoming["headers"], name: string) => {
   const v = headers[name]
   return typeof v === "string" ? v : v?.[0]
 }
-
-const refused = (message: string) => new Unauthorized({ code: "unauthorized", message })
 
 /**
  * The lean request path: a route table built once from the contract, then per request only what the request
@@ -167,34 +107,18 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       return context
     }
 
+    const credentials = makeCredentials(orgs, adminToken)
+    /** The org a request acts for (none for admin and open routes), or Unauthorized as the contract words it. */
     const authenticate = (route: { auth: string }, headers: Incoming["headers"], surface: Surface) => {
-      const authorization = header(headers, "authorization") ?? ""
-      const bearer = /^Bearer /i.test(authorization) ? authorization.slice(7) : ""
-      if (route.auth === "admin") {
-        return Option.match(adminToken, {
-          onNone: () => Effect.fail(refused("the admin API is disabled: set ADMIN_TOKEN")),
-          onSome: (expected) =>
-            bearer !== "" && safeEqual(bearer, expected)
-              ? Effect.succeed(undefined)
-              : Effect.fail(refused("bad admin token"))
-        })
-      }
       if (route.auth === "none") return Effect.succeed(undefined)
-      if (bearer === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
-      // An OAuth access token was approved for a connector at /mcp, and reaches nothing else.
-      if (bearer.startsWith(ACCESS_TOKEN_PREFIX) && surface !== "mcp")
-        return Effect.fail(refused("an OAuth access token reaches only the MCP server at /mcp: use an API key here"))
+      const bearer = bearerFrom(header(headers, "authorization"))
+      if (route.auth === "admin") {
+        const admitted = credentials.admin(bearer)
+        return admitted.ok ? Effect.succeed(undefined) : Effect.fail(refused(admitted.message))
+      }
       return Effect.flatMap(
-        orgs.authenticate(bearer),
-        Option.match({
-          onNone: () => Effect.fail(refused("the API key is unknown or revoked")),
-          onSome: (org) =>
-            org.keyKind === "reseller"
-              ? Effect.fail(refused("a reseller key reaches only the OCTO API at /api/octo"))
-              : route.auth === "org" && org.keyKind === "publishable"
-                ? Effect.fail(refused("a publishable key reaches only /api/v1/public: use a secret key here"))
-                : Effect.succeed(org)
-        })
+        credentials.authenticate(surface === "mcp" ? "mcp" : route.auth === "public" ? "public" : "api", bearer),
+        (admitted) => (admitted.ok ? Effect.succeed(admitted.org) : Effect.fail(refused(admitted.message)))
       )
     }
 
@@ -204,7 +128,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       if (pathname === "/api/v1/openapi.json")
         return Promise.resolve({ status: 200, headers: { "content-type": JSON_TYPE }, body: openapi })
       if (pathname === "/readyz") {
-        return run(sql`select 1`).then((exit) =>
+        return run(databaseAnswers(sql)).then((exit) =>
           Exit.isSuccess(exit)
             ? json(200, { status: "ready" })
             : errorReply(503, "not_ready", "the database does not answer", {
@@ -341,5 +265,3 @@ const toReply = (r: { status: number; contentType: string; body: string }, repla
     : { "content-type": r.contentType },
   body: r.body
 })
-
-export type Dispatch = (req: Incoming) => Promise<Reply>

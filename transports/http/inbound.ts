@@ -2,8 +2,8 @@ import { createHmac } from "node:crypto"
 import { Context, Runtime } from "effect"
 import { newText, tokenOf } from "../../adapters/mail/reply.ts"
 import type { Messages } from "../../engine/services/messages/Messages.ts"
-import { errorReply, json, type Reply } from "./dispatch.ts"
-import { safeEqual } from "./security.ts"
+import { errorReply, json, type Reply } from "../shared/reply.ts"
+import { safeEqual } from "../shared/safeEqual.ts"
 
 export const INBOUND_PATH = "/inbound/email"
 

@@ -1,25 +1,15 @@
 import { createHash } from "node:crypto"
-import type { IncomingMessage } from "node:http"
 import type { SqlClient } from "@effect/sql"
-import { Context, Effect, Runtime } from "effect"
-import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
+import { Context, Runtime } from "effect"
+import { leaseWindow, pruneWindows } from "../../engine/store/rateWindows.ts"
+import type { Limiter, Verdict } from "../shared/client.ts"
+import { RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
 
 export interface LimitPolicy {
   /** Requests per window; 0 turns the limit off. */
   readonly limit: number
   readonly windowSeconds: number
 }
-
-export type Verdict =
-  | { readonly ok: true; readonly headers: Record<string, string> }
-  | { readonly ok: false; readonly headers: Record<string, string>; readonly retryAfter: number }
-  /** The count could not be read: the database is unreachable, and the request would fail there too (503). */
-  | {
-      readonly ok: false
-      readonly unavailable: true
-      readonly headers: Record<string, string>
-      readonly retryAfter: number
-    }
 
 interface Local {
   window: number
@@ -42,7 +32,7 @@ export const makeLimiter = (
   runtime: Runtime.Runtime<never>,
   name: string,
   policy: LimitPolicy
-) => {
+): Limiter => {
   const local = new Map<string, Local>()
   const lease = Math.max(1, Math.ceil(policy.limit / 20))
   const policyHeader = `"${name}";q=${policy.limit};w=${policy.windowSeconds}`
@@ -54,23 +44,12 @@ export const makeLimiter = (
   })
 
   const take = async (key: string, l: Local, windowStart: Date) => {
-    const rows = await run(
-      sql<{ count: number }>`
-      insert into rate_windows (key, window_start, count) values (${key}, ${windowStart}, ${lease})
-      on conflict (key, window_start) do update set count = rate_windows.count + ${lease}
-      returning count`.pipe(Effect.orDie)
-    )
-    const before = rows[0].count - lease
+    const count = await run(leaseWindow(sql, key, windowStart, lease))
+    const before = count - lease
     const share = Math.max(0, Math.min(lease, policy.limit - before))
     l.granted += share
-    l.seen = rows[0].count
-    if (Math.random() < 0.01) {
-      void run(
-        sql`delete from rate_windows where window_start < ${new Date(windowStart.getTime() - 3_600_000)}`.pipe(
-          Effect.ignore
-        )
-      )
-    }
+    l.seen = count
+    if (Math.random() < 0.01) void run(pruneWindows(sql, new Date(windowStart.getTime() - 3_600_000)))
   }
 
   /** Counts one request of a credential (hashed before it is stored). */
@@ -104,7 +83,6 @@ export const makeLimiter = (
 
   return { check, off: policy.limit === 0 }
 }
-export type Limiter = ReturnType<typeof makeLimiter>
 
 /** RATE_LIMIT (per API key) and RATE_LIMIT_ANONYMOUS (per client address without one), requests per minute; 0 is off. */
 export class RateLimits extends Context.Reference<RateLimits>()("RateLimits", {
@@ -117,24 +95,3 @@ export class RateLimits extends Context.Reference<RateLimits>()("RateLimits", {
 /** Routes no limit applies to: probes, metrics, the widget script (cached by browsers), and the payment processor's signed events. */
 export const unlimited = (url: string) =>
   url === "/healthz" || url === "/readyz" || url === "/metrics" || url === "/widget.js" || url.startsWith("/payments/")
-
-/**
- * The client address a limit counts: IPv4 as it is (also when written IPv4-mapped), IPv6 by its /64, which one
- * subscriber usually holds whole: rotating addresses inside it does not give a client more requests or more rows.
- */
-export const clientAddress = (req: Pick<IncomingMessage, "socket">) => {
-  const raw = req.socket.remoteAddress ?? "unknown"
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(raw)
-  if (mapped !== null) return mapped[1]
-  if (!raw.includes(":")) return raw
-  const [head, tail = ""] = raw.toLowerCase().split("::")
-  const left = head === "" ? [] : head.split(":")
-  const right = tail === "" ? [] : tail.split(":")
-  const groups = raw.includes("::")
-    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
-    : left
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`
-}

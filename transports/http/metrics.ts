@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Runtime } from "effect"
 import type pg from "pg"
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
+import { bookingCounts, deliveryOutcomes, outboxBacklog } from "../../engine/store/probes.ts"
 
 /**
  * What operators scrape at GET /metrics (Prometheus text format, Bearer ADMIN_TOKEN): requests by operation and
@@ -44,8 +45,7 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
     labelNames: ["status"],
     registers: [registry],
     async collect() {
-      const rows = await fromDatabase(sql<{ status: string; n: number }>`
-        select case when status = 'held' and not keeps_place then 'held_lapsed' else status end as status, count(*)::int as n from bookings group by 1`)
+      const rows = await fromDatabase(bookingCounts(sql))
       this.reset()
       for (const r of rows) this.set({ status: r.status }, r.n)
     }
@@ -56,9 +56,7 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
     labelNames: ["outbox"],
     registers: [registry],
     async collect() {
-      const [r] = await fromDatabase(sql<{ events: number; mail: number }>`
-        select (select count(*)::int from relay_queue) as events,
-               (select count(*)::int from mail_queue) as mail`)
+      const [r] = await fromDatabase(outboxBacklog(sql))
       this.set({ outbox: "events" }, r?.events ?? 0)
       this.set({ outbox: "mail" }, r?.mail ?? 0)
     }
@@ -69,9 +67,7 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
     labelNames: ["outcome"],
     registers: [registry],
     async collect() {
-      const [r] = await fromDatabase(sql<{ ok: number; failed: number }>`
-        select count(*) filter (where status between 200 and 299)::int as ok, count(*) filter (where status is null or status not between 200 and 299)::int as failed
-        from webhook_deliveries`)
+      const [r] = await fromDatabase(deliveryOutcomes(sql))
       this.set({ outcome: "delivered" }, r?.ok ?? 0)
       this.set({ outcome: "failed" }, r?.failed ?? 0)
     }

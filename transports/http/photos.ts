@@ -1,35 +1,23 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Either, Option, Runtime } from "effect"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
-import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
+import type { Orgs } from "../../engine/services/Orgs.ts"
 import { PHOTO_MAX_BYTES, Photos } from "../../engine/services/offerings/Photos.ts"
-import { errorReply, json, type Reply } from "./dispatch.ts"
+import { readBytes } from "../shared/body.ts"
+import { bearerFrom, type Credentials } from "../shared/credentials.ts"
+import { errorReply, json, type Reply } from "../shared/reply.ts"
 
 /** PUT and DELETE /api/v1/offerings/{id}/photo (a JPEG body, read as bytes), GET /photos/{id}.jpg. */
 export const PHOTO_PATH = /^\/api\/v1\/offerings\/([^/]+)\/photo$|^\/photos\/([^/]+)\.jpg$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-const readBytes = (req: IncomingMessage, max: number) =>
-  new Promise<Buffer | undefined>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size > max) {
-        resolve(undefined)
-        req.resume()
-      } else chunks.push(c)
-    })
-    req.on("end", () => resolve(Buffer.concat(chunks)))
-    req.on("error", reject)
-  })
 
 type Fail = { readonly _tag: string; readonly code: string; readonly message: string }
 const statusOf: Record<string, number> = { BadRequest: 400, NotFound: 404, Conflict: 409 }
 
 export const photoRoutes = (
   runtime: Runtime.Runtime<Orgs | Photos>,
-  write: (res: ServerResponse, reply: Reply) => void
+  write: (res: ServerResponse, reply: Reply) => void,
+  credentials: Credentials
 ) => {
   const run = <A>(e: Effect.Effect<A, unknown, Orgs | Photos>) =>
     Runtime.runPromise(runtime)(Effect.either(e)) as Promise<Either.Either<A, Fail>>
@@ -56,17 +44,14 @@ export const photoRoutes = (
     const id = m[1]
     if (req.method !== "PUT" && req.method !== "DELETE")
       return write(res, errorReply(405, "method_not_allowed", "PUT or DELETE", { allow: "PUT, DELETE" }))
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-    const org =
-      bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX)
-        ? Option.none()
-        : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer))).then((r) =>
-            Either.getOrElse(r, () => Option.none())
-          )
-    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret")
-      return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
+    // A secret key only: transports/shared/credentials.ts, door "photos".
+    const admitted = await Runtime.runPromise(runtime)(
+      credentials.authenticate("photos", bearerFrom(req.headers.authorization))
+    )
+    if (!admitted.ok) return write(res, errorReply(admitted.status, "unauthorized", admitted.message))
+    const org = admitted.org
     if (!UUID.test(id)) return write(res, errorReply(404, "not_found", "no such offering"))
-    const asOrg = <A, E>(e: Effect.Effect<A, E, Photos | CurrentOrg>) => Effect.provideService(e, CurrentOrg, org.value)
+    const asOrg = <A, E>(e: Effect.Effect<A, E, Photos | CurrentOrg>) => Effect.provideService(e, CurrentOrg, org)
     let result: Either.Either<unknown, Fail>
     if (req.method === "PUT") {
       const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
@@ -77,12 +62,9 @@ export const photoRoutes = (
           errorReply(415, "unsupported_media_type", "send the photo as the body with Content-Type: image/jpeg")
         )
       }
-      const bytes = await readBytes(req, PHOTO_MAX_BYTES)
-      if (bytes === undefined)
-        return write(
-          res,
-          errorReply(413, "payload_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`)
-        )
+      const read = await readBytes(req, { limit: PHOTO_MAX_BYTES, what: "a photo" })
+      if (!read.ok) return write(res, errorReply(read.refusal.status, read.refusal.code, read.refusal.message))
+      const bytes = read.value ?? Buffer.alloc(0)
       result = await run(asOrg(Effect.flatMap(Photos, (p) => p.put(id, bytes))))
     } else {
       result = await run(asOrg(Effect.flatMap(Photos, (p) => p.remove(id))))

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Effect, Either, Fiber, Option, Runtime, Schema, Stream } from "effect"
+import { Effect, Either, Fiber, Runtime, Schema, Stream } from "effect"
 import { EventBus } from "../../engine/ports/Bus.ts"
 import { EventsQuery } from "../../engine/schema/event.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { Events, SETTLE_MS } from "../../engine/services/Events.ts"
-import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
-import { errorReply, type Reply } from "./dispatch.ts"
-import { STREAM_RETRY_SECONDS, type StreamBudget } from "./streams.ts"
+import type { Orgs } from "../../engine/services/Orgs.ts"
+import { bearerFrom, type Credentials } from "../shared/credentials.ts"
+import { errorReply, type Reply } from "../shared/reply.ts"
+import { STREAM_RETRY_SECONDS, type StreamBudget } from "../shared/streams.ts"
 
 export const STREAM_PATH = "/api/v1/events/stream"
 /** A stream ends after this long; EventSource reconnects at once with Last-Event-ID and misses nothing. */
@@ -25,18 +26,15 @@ const Query = EventsQuery.pipe(Schema.pick("type"))
 export const eventStream = (
   runtime: Runtime.Runtime<Orgs | Events | EventBus>,
   write: (res: ServerResponse, reply: Reply) => void,
-  budget: StreamBudget
+  budget: StreamBudget,
+  credentials: Credentials
 ) => {
   const run = Runtime.runPromise(runtime)
   return async (req: IncomingMessage, res: ServerResponse) => {
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-    // OAuth access tokens reach only /mcp.
-    const org =
-      bearer === undefined || bearer.startsWith(ACCESS_TOKEN_PREFIX)
-        ? Option.none()
-        : await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
-    if (Option.isNone(org) || (org.value.keyKind ?? "secret") !== "secret")
-      return write(res, errorReply(401, "unauthorized", "send Authorization: Bearer <API_KEY> (a secret key)"))
+    // A secret key only (OAuth access tokens reach only /mcp): transports/shared/credentials.ts, door "stream".
+    const admitted = await run(credentials.authenticate("stream", bearerFrom(req.headers.authorization)))
+    if (!admitted.ok) return write(res, errorReply(admitted.status, "unauthorized", admitted.message))
+    const org = admitted.org
     const url = new URL(req.url ?? "/", "http://x")
     const query = Schema.decodeUnknownEither(Query)(Object.fromEntries(url.searchParams.entries()))
     const resume = req.headers["last-event-id"] ?? url.searchParams.get("after") ?? "0"
@@ -51,7 +49,7 @@ export const eventStream = (
         )
       )
     const type = query.right.type
-    const release = budget.enter(org.value.id, org.value.apiKeyId)
+    const release = budget.enter(org.id, org.apiKeyId)
     if (release === undefined) {
       return write(
         res,
@@ -65,7 +63,7 @@ export const eventStream = (
         )
       )
     }
-    const asOrg = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, CurrentOrg, org.value)
+    const asOrg = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, CurrentOrg, org)
 
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
@@ -82,7 +80,7 @@ export const eventStream = (
     const listening = Runtime.runFork(runtime)(
       Effect.flatMap(EventBus, (bus) =>
         bus.subscribe.pipe(
-          Stream.filter((e) => e.org_id === org.value.id && (type === undefined || e.type === type)),
+          Stream.filter((e) => e.org_id === org.id && (type === undefined || e.type === type)),
           Stream.runForEach(() => Effect.sync(() => setTimeout(nudge, SETTLE_MS + 50).unref()))
         )
       )

@@ -1,6 +1,6 @@
 import { HttpApi, HttpApiSchema, type HttpMethod, OpenApi } from "@effect/platform"
 import { Context, JSONSchema, Option, Schema, SchemaAST } from "effect"
-import { badText } from "../http/json.ts"
+import { badText } from "../shared/json.ts"
 
 export type JsonSchema = {
   type?: string

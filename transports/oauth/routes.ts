@@ -2,45 +2,15 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
 import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
-import { findBadQuery, printable } from "../http/json.ts"
-import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
-import { CLOSE, escapeHtml, type Form, HTML, page, pageHeaders, readForm, readLimited, send } from "../pages/html.ts"
+import { escapeHtml, type Form, HTML, page, pageHeaders, readForm, send } from "../pages/html.ts"
+import { CLOSE, readText } from "../shared/body.ts"
+import { findBadQuery, printable } from "../shared/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../shared/unavailable.ts"
+import { authorizationServer, baseUrl, protectedResource, resourceUrl } from "./metadata.ts"
 
 /** Paths these routes answer: the discovery documents and the authorization server's endpoints. */
 export const OAUTH_PATH =
   /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/mcp)?|oauth\/(register|authorize|token|revoke))$/
-
-/** Where this server is reached: PUBLIC_URL, else the Host the request came to. */
-export const baseUrl = (publicUrl: string, req: IncomingMessage) =>
-  publicUrl !== "" ? publicUrl.replace(/\/+$/, "") : `http://${req.headers.host ?? "localhost"}`
-export const resourceUrl = (base: string) => `${base}/mcp`
-export const resourceMetadataUrl = (base: string) => `${base}/.well-known/oauth-protected-resource`
-/** The challenge a 401 from /mcp carries (RFC 9728 §5.1), so a connector finds the authorization server. */
-export const bearerChallenge = (base: string) => `Bearer resource_metadata="${resourceMetadataUrl(base)}"`
-
-/** RFC 9728: the MCP server at /mcp and the authorization server that guards it (this engine). */
-export const protectedResource = (base: string) => ({
-  resource: resourceUrl(base),
-  authorization_servers: [base],
-  bearer_methods_supported: ["header"],
-  resource_name: "Booking engine MCP server",
-  resource_documentation: `${base}/api/v1/openapi.json`
-})
-
-/** RFC 8414. */
-export const authorizationServer = (base: string) => ({
-  issuer: base,
-  authorization_endpoint: `${base}/oauth/authorize`,
-  token_endpoint: `${base}/oauth/token`,
-  registration_endpoint: `${base}/oauth/register`,
-  revocation_endpoint: `${base}/oauth/revoke`,
-  response_types_supported: ["code"],
-  response_modes_supported: ["query"],
-  grant_types_supported: ["authorization_code", "refresh_token"],
-  code_challenge_methods_supported: ["S256"],
-  token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
-  revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"]
-})
 
 const FORM = /^application\/x-www-form-urlencoded\s*(;.*)?$/i
 const MAX_JSON = 64 * 1024
@@ -49,21 +19,16 @@ const CORS = { "access-control-allow-origin": "*" }
 /** The consent form's answer is a redirect to the connector's own (https, or loopback http) redirect URI. */
 const FRAMING = pageHeaders({ forms: ["'self'", "https:", "http:"] })
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
 /** A JSON body; undefined when it is not UTF-8 or not JSON (registration then says what it wants), "too_large" past MAX_JSON. */
 const readJson = (req: IncomingMessage) =>
-  readLimited(req, MAX_JSON).then(
-    (body) => {
-      if (body === "too_large") return body
-      try {
-        return JSON.parse(utf8.decode(body)) as unknown
-      } catch {
-        return undefined
-      }
-    },
-    () => undefined
-  )
+  readText(req, { limit: MAX_JSON, what: "the client metadata" }).then((read) => {
+    if (!read.ok) return read.refusal.status === 413 ? "too_large" : undefined
+    try {
+      return JSON.parse(read.value ?? "") as unknown
+    } catch {
+      return undefined
+    }
+  })
 
 const HIDDEN = [
   "response_type",
@@ -179,7 +144,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
         res,
         read.status,
         { error: "invalid_request", error_description: read.message },
-        read.status === 413 ? CLOSE : {}
+        read.status === 400 ? {} : CLOSE
       )
     return read.form
   }
@@ -203,7 +168,7 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     if (!read.ok)
       return send(res, read.status, HTML, errorPage(`The request could not be read: ${read.message}.`), {
         ...FRAMING,
-        ...(read.status === 413 ? CLOSE : {})
+        ...(read.status === 400 ? {} : CLOSE)
       })
     const params = read.form
     const checked = await run(Effect.flatMap(OAuth, (o) => o.authorizeRequest(params, resourceUrl(base))))

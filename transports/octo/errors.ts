@@ -19,6 +19,8 @@ const fail = (status: number, error: OctoErrorCode, errorMessage: string, field?
 const shown = (id: string) => id.slice(0, 100)
 
 export const badRequest = (message: string) => fail(400, "BAD_REQUEST", message)
+/** A body the reader refused: 413 past the limit, 415 a type not taken, 400 not text; BAD_REQUEST in OCTO's words. */
+export const refused = (status: 400 | 413 | 415, message: string) => fail(status, "BAD_REQUEST", message)
 export const unprocessable = (message: string) => fail(400, "UNPROCESSABLE_ENTITY", message)
 export const invalidProduct = (id: string) =>
   fail(400, "INVALID_PRODUCT_ID", `no product ${shown(id)} here`, { name: "productId", value: id })

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Cause, Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import { CurrentOrg, RequestSurface } from "../../engine/services/CurrentOrg.ts"
-import { Orgs } from "../../engine/services/Orgs.ts"
+import type { Orgs } from "../../engine/services/Orgs.ts"
 import { traced } from "../../engine/tracing.ts"
-import { findBadQuery, parseBody, pathSegment, printable } from "../http/json.ts"
-import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../http/unavailable.ts"
+import { CLOSE, readText } from "../shared/body.ts"
+import { bearerFrom, type Credentials } from "../shared/credentials.ts"
+import { findBadQuery, parseBody, pathSegment, printable } from "../shared/json.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../shared/unavailable.ts"
 import * as E from "./errors.ts"
 import { Octo } from "./Octo.ts"
 import * as O from "./requests.ts"
@@ -116,34 +118,17 @@ const routes: ReadonlyArray<Route> = [
 
 type Body = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: E.OctoFailure }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-/** A JSON body read as REST reads one: UTF-8, at most MAX_DEPTH deep, no NUL or lone surrogate in any string or key. */
+/**
+ * A JSON body read through the one body reader (at most MAX_BODY: past it 413, with Connection: close; not UTF-8 400),
+ * then as REST reads one: at most MAX_DEPTH deep, no NUL or lone surrogate in any string or key.
+ */
 const readJson = (req: IncomingMessage) =>
-  new Promise<Body>((resolve) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    let done = false
-    const finish = (b: Body) => {
-      if (!done) (done = true), resolve(b)
-    }
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) finish({ ok: false, failure: E.badRequest(`the body is larger than ${MAX_BODY} bytes`) })
-      else chunks.push(c)
-    })
-    req.on("end", () => {
-      let text: string
-      try {
-        text = utf8.decode(Buffer.concat(chunks))
-      } catch {
-        return finish({ ok: false, failure: E.badRequest("the body is not UTF-8") })
-      }
-      if (text.trim() === "") return finish({ ok: true, value: undefined })
-      const parsed = parseBody(text)
-      finish(parsed.ok ? { ok: true, value: parsed.value } : { ok: false, failure: E.badRequest(parsed.error.message) })
-    })
-    req.on("error", () => finish({ ok: false, failure: E.badRequest("the body could not be read") }))
+  readText(req, { limit: MAX_BODY }).then((read): Body => {
+    if (!read.ok) return { ok: false, failure: E.refused(read.refusal.status, read.refusal.message) }
+    const text = read.value ?? ""
+    if (text.trim() === "") return { ok: true, value: undefined }
+    const parsed = parseBody(text)
+    return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, failure: E.badRequest(parsed.error.message) }
   })
 
 /** The route's path parameters decoded, or the refusal of the first that is not text. */
@@ -165,7 +150,7 @@ const paramsOf = (
  * JSON bodies, OCTO's error shape `{error, errorMessage}` and its codes; capabilities asked for in Octo-Capabilities
  * that this supplier has are echoed in the same response header.
  */
-export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
+export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>, credentials: Credentials) => {
   const run = Runtime.runPromiseExit(runtime)
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost")
@@ -186,7 +171,7 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
       })
       res.end(text)
     }
-    const refuse = (f: E.OctoFailure) => send(f.status, E.errorBody(f))
+    const refuse = (f: E.OctoFailure) => send(f.status, E.errorBody(f), f.status === 413 ? CLOSE : {})
     /**
      * A failure of ours: 503 with Retry-After when the database cannot be reached (OCTO's own code, the status says
      * it is passing), else 500; logged either way, without details on the wire.
@@ -210,14 +195,14 @@ export const octoRoutes = (runtime: Runtime.Runtime<Octo | Orgs>) => {
       )
     }
 
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-    if (bearer === undefined) return refuse(E.unauthorized("send Authorization: Bearer <reseller API key>"))
-    const found = await run(Effect.flatMap(Orgs, (o) => o.authenticate(bearer)))
+    // A reseller key only: transports/shared/credentials.ts, door "octo" (another valid key is 403).
+    const found = await run(credentials.authenticate("octo", bearerFrom(req.headers.authorization)))
     if (Exit.isFailure(found)) return failed(found.cause, "OCTO authentication failed")
-    if (Option.isNone(found.value)) return refuse(E.unauthorized("the API key is unknown or revoked"))
-    const org = found.value.value
-    if (org.keyKind !== "reseller")
-      return refuse(E.forbiddenKey("the OCTO API takes a reseller key (kind reseller, rk_live_…)"))
+    if (!found.value.ok)
+      return refuse(
+        found.value.status === 403 ? E.forbiddenKey(found.value.message) : E.unauthorized(found.value.message)
+      )
+    const org = found.value.org
 
     const method = req.method ?? "GET"
     const badQuery = findBadQuery(url.search.slice(1))

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { minorUnits } from "../../engine/schema/currency.ts"
 import { STYLE as WIDGET_STYLE } from "../../widget/style.ts"
-import { findBadQuery, printable } from "../http/json.ts"
+import { CLOSE, readText } from "../shared/body.ts"
+import { findBadQuery, printable } from "../shared/json.ts"
 
 /** Escapes text for HTML content and attribute values. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -147,48 +148,19 @@ const MAX_FORM = 64 * 1024
 
 export type Form =
   | { readonly ok: true; readonly form: URLSearchParams }
-  | { readonly ok: false; readonly status: 400 | 413; readonly message: string }
+  | { readonly ok: false; readonly status: 400 | 413 | 415; readonly message: string }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-/**
- * A body of at most `max` bytes, or "too_large" as soon as it passes that. What comes after is read and dropped,
- * never kept, and the socket stays whole, so the answer (413, sent with Connection: close) reaches the client.
- */
-export const readLimited = (req: IncomingMessage, max: number) =>
-  new Promise<Buffer | "too_large">((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const onData = (c: Buffer) => {
-      size += c.length
-      if (size <= max) return void chunks.push(c)
-      chunks.length = 0
-      req.off("data", onData)
-      req.resume()
-      resolve("too_large")
-    }
-    req.on("data", onData)
-    req.on("end", () => resolve(Buffer.concat(chunks)))
-    req.on("error", reject)
-  })
-
-/** Headers of an answer given before the request's body was read to its end: the connection is not used again. */
-export const CLOSE = { connection: "close" } as const
+const FORM_RULE = { limit: MAX_FORM, what: "the form" }
 
 /**
- * A form body (application/x-www-form-urlencoded) read as REST reads a query: UTF-8, %-encoding that decodes to
- * UTF-8, no NUL or lone surrogate in a name or value (400 naming the field), at most 64 KiB (413).
+ * A form body (application/x-www-form-urlencoded; the caller checks the type) read through the one body reader and
+ * then as REST reads a query: UTF-8, %-encoding that decodes to UTF-8, no NUL or lone surrogate in a name or value
+ * (400 naming the field), at most 64 KiB (413, answered before the rest is read, with Connection: close).
  */
 export const readForm = (req: IncomingMessage) =>
-  readLimited(req, MAX_FORM).then((body): Form => {
-    if (body === "too_large")
-      return { ok: false, status: 413, message: `the form is larger than ${MAX_FORM / 1024} KiB` }
-    let text: string
-    try {
-      text = utf8.decode(body)
-    } catch {
-      return { ok: false, status: 400, message: "the form is not UTF-8" }
-    }
+  readText(req, FORM_RULE).then((read): Form => {
+    if (!read.ok) return { ok: false, status: read.refusal.status, message: read.refusal.message }
+    const text = read.value ?? ""
     const bad = findBadQuery(text)
     if (bad !== undefined)
       return {
@@ -218,8 +190,12 @@ export const formRefused = (res: ServerResponse, refused: Extract<Form, { ok: fa
     refused.status,
     HTML,
     page(
-      refused.status === 413 ? "Too much was sent" : "The form could not be read",
+      refused.status === 413
+        ? "Too much was sent"
+        : refused.status === 415
+          ? "The form was not sent as a form"
+          : "The form could not be read",
       `<p role="alert">${escapeHtml(refused.message)}</p>`
     ),
-    refused.status === 413 ? CLOSE : {}
+    refused.status === 400 ? {} : CLOSE
   )

@@ -1,22 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Either, Option, Runtime } from "effect"
-import { type PayResult, type SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
+import type { PayResult, SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
-import { pathSegment } from "../http/json.ts"
-import {
-  badLink,
-  CLOSE,
-  escapeHtml,
-  formRefused,
-  HTML,
-  money,
-  page,
-  readForm,
-  readLimited,
-  send
-} from "../pages/html.ts"
+import { badLink, escapeHtml, formRefused, HTML, money, page, readForm, send } from "../pages/html.ts"
+import { CLOSE, readBytes } from "../shared/body.ts"
+import { pathSegment } from "../shared/json.ts"
 
 export { money }
 
@@ -26,7 +14,9 @@ const MAX_BODY = 512 * 1024
 
 /** The processor's event as sent (its signature covers these bytes), or undefined past MAX_BODY. */
 const readBody = (req: IncomingMessage) =>
-  readLimited(req, MAX_BODY).then((body) => (body === "too_large" ? undefined : body.toString("utf8")))
+  readBytes(req, { limit: MAX_BODY, what: "the event" }).then((read) =>
+    read.ok ? (read.value?.toString("utf8") ?? "") : undefined
+  )
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers })
@@ -165,20 +155,3 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     return (send(res, r.status, HTML, html), true)
   }
 }
-
-/**
- * The routes in front of an HttpApp of the current node server (the transport being rewritten will mount
- * paymentRoutes itself): a handled request has its response written already, which the platform then leaves alone.
- */
-export const withPaymentRoutes = Effect.gen(function* () {
-  const handler = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
-  return <E, R>(app: HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, E, R>) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      if (!PAYMENT_PATH.test(request.url.split("?")[0])) return yield* app
-      const handled = yield* Effect.promise(() =>
-        handler(NodeHttpServerRequest.toIncomingMessage(request), NodeHttpServerRequest.toServerResponse(request))
-      )
-      return handled ? HttpServerResponse.empty() : yield* app
-    })
-})

@@ -4,6 +4,7 @@ import { EventBus } from "../../engine/ports/Bus.ts"
 import { Jobs } from "../../engine/services/Jobs.ts"
 import { Wakeups, waitForWake } from "../../engine/services/Wakeups.ts"
 import { WebhookDispatch } from "../../engine/services/webhooks/Dispatch.ts"
+import { nextWebhookRetry } from "../../engine/store/probes.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -116,7 +117,7 @@ export const DispatcherLive = (options: DispatcherOptions = {}) =>
       yield* jobs.register({
         name: "webhooks.retry",
         run: Effect.flatMap(dispatch.due, wake),
-        next: sql`(select min(retry_at) from webhook_endpoints where state = 'failing')`
+        next: nextWebhookRetry(sql)
       })
     })
   )

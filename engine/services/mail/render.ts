@@ -136,9 +136,6 @@ const WORDS: Record<string, Words> = {
   }
 }
 
-/** The languages the built-in wording speaks; any other locale gets English words with its own date format. */
-export const MAIL_LANGUAGES = Object.keys(WORDS)
-
 const wordsFor = (locale: string): Words => WORDS[locale.toLowerCase().split("-")[0]] ?? WORDS.en
 
 /** Making an Intl.DateTimeFormat costs more than a booking's mail otherwise does: one per locale and zone, kept. */
@@ -199,9 +196,6 @@ const fill = (template: string, values: Record<string, string>, html: boolean) =
     const v = values[name] ?? ""
     return html ? escapeHtml(v) : v
   })
-
-/** The placeholders an org's template may use. */
-export const TEMPLATE_FIELDS = ["reference", "offering", "when", "page_url", "waiver_url", "pay_url", "note"] as const
 
 export const renderMail = (vars: MailVars, org: OrgMail): Rendered => {
   const w = wordsFor(org.locale)

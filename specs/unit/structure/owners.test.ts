@@ -18,7 +18,8 @@ const OWNERS: Readonly<Record<string, string>> = {
   offerings: "engine/store/offerings.ts",
   offering_photos: "engine/store/offerings.ts",
   webhook_endpoints: "engine/store/webhooks.ts",
-  webhook_deliveries: "engine/store/webhooks.ts"
+  webhook_deliveries: "engine/store/webhooks.ts",
+  rate_windows: "engine/store/rateWindows.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))

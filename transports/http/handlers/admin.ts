@@ -7,7 +7,7 @@ import { Orgs } from "../../../engine/services/Orgs.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const AdminHandlers = defineGroup(Api, "admin", (h) =>
+defineGroup(Api, "admin", (h) =>
   Effect.gen(function* () {
     const orgs = yield* Orgs
     const clock = yield* EngineClock

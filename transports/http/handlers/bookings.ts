@@ -3,7 +3,7 @@ import { Bookings } from "../../../engine/services/bookings/Bookings.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const BookingsHandlers = defineGroup(Api, "bookings", (h) =>
+defineGroup(Api, "bookings", (h) =>
   Effect.map(Bookings, (bookings) =>
     h
       .handle("list", ({ urlParams }) => bookings.list(urlParams))

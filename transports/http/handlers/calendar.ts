@@ -5,13 +5,13 @@ import { Sessions } from "../../../engine/services/calendar/Sessions.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const AvailabilityHandlers = defineGroup(Api, "availability", (h) =>
+defineGroup(Api, "availability", (h) =>
   Effect.map(Availability, (availability) =>
     h.handle("get", ({ path, urlParams }) => availability.get(path.id, urlParams))
   )
 )
 
-export const SeriesHandlers = defineGroup(Api, "series", (h) =>
+defineGroup(Api, "series", (h) =>
   Effect.map(Series, (series) =>
     h
       .handle("list", ({ urlParams }) => series.list(urlParams.offering_id))
@@ -21,7 +21,7 @@ export const SeriesHandlers = defineGroup(Api, "series", (h) =>
   )
 )
 
-export const SessionsHandlers = defineGroup(Api, "sessions", (h) =>
+defineGroup(Api, "sessions", (h) =>
   Effect.map(Sessions, (sessions) =>
     h
       .handle("list", ({ urlParams }) => sessions.list(urlParams))

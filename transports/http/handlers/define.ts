@@ -1,13 +1,25 @@
-import { HttpApiBuilder } from "@effect/platform"
+import type { HttpApi, HttpApiBuilder, HttpApiGroup } from "@effect/platform"
 
-/** How a group's handlers are built: the function given to HttpApiBuilder.group, kept by group name. */
+/** How a group's handlers are built, kept by group name; the lean transport (routes.ts) collects the handlers. */
 export const groupBuilds = new Map<string, (handlers: never) => unknown>()
 
 /**
- * HttpApiBuilder.group, and the same build function kept for the lean transport (transports/http/routes.ts), which
- * collects the handlers from it without building the platform's router.
+ * A group's handlers, typed against the contract as HttpApiBuilder.group types them, kept for the dispatcher (no
+ * platform router or Layer is built). Importing a handlers module registers it (see handlers/all.ts).
  */
-export const defineGroup: typeof HttpApiBuilder.group = (api, name, build) => {
+export const defineGroup = <
+  ApiId extends string,
+  Groups extends HttpApiGroup.HttpApiGroup.Any,
+  ApiError,
+  ApiR,
+  const Name extends HttpApiGroup.HttpApiGroup.Name<Groups>,
+  Return
+>(
+  _api: HttpApi.HttpApi<ApiId, Groups, ApiError, ApiR>,
+  name: Name,
+  build: (
+    handlers: HttpApiBuilder.Handlers.FromGroup<ApiError, ApiR, HttpApiGroup.HttpApiGroup.WithName<Groups, Name>>
+  ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
+): void => {
   groupBuilds.set(name, build as (handlers: never) => unknown)
-  return HttpApiBuilder.group(api, name, build)
 }

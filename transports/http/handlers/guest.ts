@@ -3,7 +3,7 @@ import { Guest } from "../../../engine/services/guest/Guest.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const GuestHandlers = defineGroup(Api, "guest", (h) =>
+defineGroup(Api, "guest", (h) =>
   Effect.map(Guest, (guest) =>
     h
       .handle("get", ({ path }) => guest.get(path.handle))

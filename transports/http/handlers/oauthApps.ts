@@ -3,7 +3,7 @@ import { OAuth } from "../../../engine/services/oauth/OAuth.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const OAuthAppsHandlers = defineGroup(Api, "oauth_apps", (h) =>
+defineGroup(Api, "oauth_apps", (h) =>
   Effect.map(OAuth, (oauth) =>
     h.handle("list", () => oauth.listApps).handle("revoke", ({ path }) => oauth.revokeApp(path.id))
   )

@@ -3,7 +3,7 @@ import { Offerings } from "../../../engine/services/offerings/Offerings.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const OfferingsHandlers = defineGroup(Api, "offerings", (h) =>
+defineGroup(Api, "offerings", (h) =>
   Effect.gen(function* () {
     const offerings = yield* Offerings
     return h

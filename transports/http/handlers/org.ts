@@ -5,11 +5,11 @@ import { Team } from "../../../engine/services/team/Team.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const OrgHandlers = defineGroup(Api, "org", (h) =>
+defineGroup(Api, "org", (h) =>
   Effect.map(Orgs, (orgs) => h.handle("get", () => orgs.get).handle("update", ({ payload }) => orgs.update(payload)))
 )
 
-export const TeamHandlers = defineGroup(Api, "team", (h) =>
+defineGroup(Api, "team", (h) =>
   Effect.map(Team, (team) =>
     h
       .handle("list", () => team.list)
@@ -20,7 +20,7 @@ export const TeamHandlers = defineGroup(Api, "team", (h) =>
   )
 )
 
-export const InvitesHandlers = defineGroup(Api, "invites", (h) =>
+defineGroup(Api, "invites", (h) =>
   Effect.map(Team, (team) =>
     h
       .handle("accept", ({ path, payload }) => team.accept(path.token, payload))
@@ -28,12 +28,12 @@ export const InvitesHandlers = defineGroup(Api, "invites", (h) =>
   )
 )
 
-export const WaiverHandlers = defineGroup(Api, "waiver", (h) =>
+defineGroup(Api, "waiver", (h) =>
   Effect.map(Orgs, (orgs) =>
     h.handle("get", () => orgs.waiver).handle("set", ({ payload }) => orgs.setWaiver(payload.text))
   )
 )
 
-export const EventsHandlers = defineGroup(Api, "events", (h) =>
+defineGroup(Api, "events", (h) =>
   Effect.map(Events, (events) => h.handle("list", ({ urlParams }) => events.list(urlParams)))
 )

@@ -3,7 +3,7 @@ import { Webhooks } from "../../../engine/services/webhooks/Webhooks.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-export const WebhooksHandlers = defineGroup(Api, "webhooks", (h) =>
+defineGroup(Api, "webhooks", (h) =>
   Effect.map(Webhooks, (webhooks) =>
     h
       .handle("create", ({ payload }) => webhooks.create(payload))

@@ -1,0 +1,37 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/** Whether the database answers a trivial statement (readiness); fails as the statement does. */
+export const databaseAnswers = (sql: SqlClient.SqlClient) => sql`select 1`.pipe(Effect.asVoid)
+
+/** The demo site's publishable key (table `demo_site`, one row, written by its migration), if there is one. */
+export const demoKey = (sql: SqlClient.SqlClient) =>
+  sql<{ publishable_key: string }>`select publishable_key from demo_site where id = 1`.pipe(
+    Effect.map((rows) => rows[0]?.publishable_key),
+    Effect.orDie
+  )
+
+/** Bookings by status, held ones split by whether they still keep their place (the `bookings` gauge). */
+export const bookingCounts = (sql: SqlClient.SqlClient) =>
+  sql<{ status: string; n: number }>`
+    select case when status = 'held' and not keeps_place then 'held_lapsed' else status end as status, count(*)::int as n
+    from bookings group by 1`
+
+/** Work waiting: events not yet relayed, mail not yet sent (the `outbox_backlog` gauge). */
+export const outboxBacklog = (sql: SqlClient.SqlClient) =>
+  sql<{ events: number; mail: number }>`
+    select (select count(*)::int from relay_queue) as events, (select count(*)::int from mail_queue) as mail`
+
+/** Webhook delivery attempts by outcome (the `webhook_deliveries` gauge). */
+export const deliveryOutcomes = (sql: SqlClient.SqlClient) =>
+  sql<{ ok: number; failed: number }>`
+    select count(*) filter (where status between 200 and 299)::int as ok,
+           count(*) filter (where status is null or status not between 200 and 299)::int as failed
+    from webhook_deliveries`
+
+/** Reclaims the relay queue's dead rows (the relay runs it every so many events). */
+export const vacuumRelayQueue = (sql: SqlClient.SqlClient) => sql.unsafe("vacuum relay_queue")
+
+/** When the next failing webhook endpoint is due again: a subquery for the job scheduler's `next`. */
+export const nextWebhookRetry = (sql: SqlClient.SqlClient) =>
+  sql`(select min(retry_at) from webhook_endpoints where state = 'failing')`

@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from "node:http"
+import type { SqlClient } from "@effect/sql"
+import { Effect, Exit, Option, Runtime } from "effect"
+import { Orgs } from "../../engine/services/Orgs.ts"
+import { clientAddress, type Verdict } from "../shared/client.ts"
+import type { Credentials } from "../shared/credentials.ts"
+import { UNAVAILABLE } from "../shared/failure.ts"
+import { bearerOf, errorReply, NO_HEADERS, send } from "../shared/reply.ts"
+import { RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
+import { makeLimiter, RateLimits, unlimited } from "./limits.ts"
+import type { Metrics } from "./metrics.ts"
+
+/** Holds one client address may make on one org's assistant channel per hour. */
+export const ASSISTANT_HOLDS_PER_HOUR = 10
+
+/**
+ * The rate limits in front of every mount: a credential this instance knows counts against itself; anything else (no
+ * credential, a string no key matches, a wrong admin token) against its client address, so guessing costs the guesser
+ * and adds no rows. The platform's admin token is not limited. None for probes and signed events.
+ */
+export const makeRateLimit = (sql: SqlClient.SqlClient, credentials: Credentials, metrics: Metrics) =>
+  Effect.gen(function* () {
+    const runtime = yield* Effect.runtime<never>()
+    const orgs = yield* Orgs
+    const limits = yield* RateLimits
+    const window = limits.windowSeconds ?? 60
+    const perKey = makeLimiter(sql, runtime, "key", { limit: limits.perKey, windowSeconds: window })
+    const perAddress = makeLimiter(sql, runtime, "address", { limit: limits.perAddress, windowSeconds: window })
+    const assistantHolds = makeLimiter(sql, runtime, "assistant_holds", {
+      limit: ASSISTANT_HOLDS_PER_HOUR,
+      windowSeconds: 3600
+    })
+
+    const limitFor = (req: IncomingMessage) => {
+      const url = req.url ?? "/"
+      if (unlimited(url)) return undefined
+      const bearer = bearerOf(req.headers)
+      if (url.startsWith("/admin/")) {
+        if (credentials.isAdmin(bearer)) return undefined
+        return perAddress.off ? undefined : perAddress.check(clientAddress(req))
+      }
+      if (bearer === undefined) return perAddress.off ? undefined : perAddress.check(clientAddress(req))
+      if (orgs.isKnown(bearer)) return perKey.off ? undefined : perKey.check(bearer)
+      // A credential not seen lately counts against the address first; if it is a key, against itself as well.
+      const address = perAddress.off
+        ? Promise.resolve<Verdict>({ ok: true, headers: {} })
+        : perAddress.check(clientAddress(req))
+      return address.then(async (v): Promise<Verdict> => {
+        if (!v.ok || perKey.off) return v
+        const known = await Runtime.runPromiseExit(runtime)(orgs.authenticate(bearer))
+        if (Exit.isFailure(known)) return { ok: false, unavailable: true, retryAfter: RETRY_AFTER_SECONDS, headers: {} }
+        return Option.isSome(known.value) ? perKey.check(bearer) : v
+      })
+    }
+
+    /** The handler behind the limits: a refusal is 429 (or 503 when the count cannot be read), with its headers. */
+    const gate =
+      (
+        handle: (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => void,
+        failed: (res: ServerResponse, e: unknown) => void
+      ) =>
+      (req: IncomingMessage, res: ServerResponse) => {
+        const verdict = limitFor(req)
+        if (verdict === undefined) return handle(req, res, NO_HEADERS)
+        verdict.then(
+          (v) => {
+            if (v.ok) return handle(req, res, v.headers)
+            if ("unavailable" in v) return send(res, UNAVAILABLE({ "retry-after": String(v.retryAfter) }))
+            metrics.observe("rate_limited", 429, 0)
+            send(
+              res,
+              errorReply(429, "rate_limited", `too many requests; try again in ${v.retryAfter} s`, v.headers),
+              true
+            )
+          },
+          (e) => failed(res, e)
+        )
+      }
+    return { gate, assistantHolds }
+  })

@@ -1,0 +1,187 @@
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer, Option, Runtime } from "effect"
+import { PgPool } from "../../adapters/db/pool.ts"
+import { SandboxPages } from "../../adapters/payments/sandbox.ts"
+import type { EventBus } from "../../engine/ports/Bus.ts"
+import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
+import type { Events } from "../../engine/services/Events.ts"
+import type { Guest } from "../../engine/services/guest/Guest.ts"
+import { Links } from "../../engine/services/Links.ts"
+import { Messages } from "../../engine/services/messages/Messages.ts"
+import { Orgs } from "../../engine/services/Orgs.ts"
+import type { OAuth } from "../../engine/services/oauth/OAuth.ts"
+import type { Photos } from "../../engine/services/offerings/Photos.ts"
+import type { Payments } from "../../engine/services/payments/Payments.ts"
+import type { Hosted } from "../../engine/services/public/Hosted.ts"
+import type { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
+import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
+import { demoKey } from "../../engine/store/probes.ts"
+import { assistantMcp } from "../mcp/assistant.ts"
+import { makeMcp } from "../mcp/http.ts"
+import { toolsOf } from "../mcp/tools.ts"
+import { OAUTH_PATH, oauthRoutes } from "../oauth/routes.ts"
+import type { Octo } from "../octo/Octo.ts"
+import { OCTO_PATH, octoRoutes } from "../octo/routes.ts"
+import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
+import { HTML, send as sendPage } from "../pages/html.ts"
+import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
+import { demoPage, serveWidget } from "../pages/widget.ts"
+import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
+import { makeCredentials } from "../shared/credentials.ts"
+import { makeFailed } from "../shared/failure.ts"
+import { errorReply, send } from "../shared/reply.ts"
+import { makeStreamBudget, StreamLimits } from "../shared/streams.ts"
+import { Api } from "./Api.ts"
+import { PUBLIC_PATH, preflight } from "./cors.ts"
+import { makeDispatcher } from "./dispatch.ts"
+import { DOCS_BUNDLE_PATH, DOCS_PATH, serveDocs } from "./docs.ts"
+import { FAVICON_PATH, serveFavicon } from "./favicon.ts"
+import { wrongMethod } from "./fixed.ts"
+import { InboundEmailSecret, inboundEmail } from "./inbound.ts"
+import { makeRateLimit } from "./limit.ts"
+import { makeMetrics } from "./metrics.ts"
+import { PHOTO_PATH, photoRoutes } from "./photos.ts"
+import { DEFAULT_BODY_LIMIT, makeJsonSurfaces } from "./rest.ts"
+import { eventStream, STREAM_PATH } from "./sse.ts"
+
+/**
+ * The engine's requests as a plain node:http handler: every surface is a mount; every answer, also a failure outside a
+ * surface's own handling, in the spec's error shape. ServeLive mounts it on its own listener; createEngine hands it to
+ * a host app.
+ */
+export class RequestHandler extends Context.Tag("RequestHandler")<
+  RequestHandler,
+  (req: IncomingMessage, res: ServerResponse) => void
+>() {}
+
+/** One surface: which requests it takes, and how it answers them (`limited`: the rate limit's headers to add). */
+export interface Mount {
+  readonly match: (path: string, method: string, req: IncomingMessage) => boolean
+  readonly handle: (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => void
+}
+
+/** Holds one client address may make on one org's assistant channel per hour. */
+export { ASSISTANT_HOLDS_PER_HOUR } from "./limit.ts"
+
+const withHeaders = (res: ServerResponse, headers: Record<string, string>) => {
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v)
+}
+
+export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit: number = DEFAULT_BODY_LIMIT) =>
+  Layer.effect(
+    RequestHandler,
+    Effect.gen(function* () {
+      const dispatch = yield* makeDispatcher(adminToken)
+      const orgs = yield* Orgs
+      const runtime = yield* Effect.runtime<never>()
+      const failed = makeFailed(runtime)
+      const credentials = makeCredentials(orgs, adminToken)
+      const orgOf = (key: string) =>
+        Runtime.runPromise(runtime)(
+          Effect.map(credentials.authenticate("mcp", key), (a) => (a.ok ? a.org.id : undefined))
+        )
+      const links = yield* Links
+      const budget = makeStreamBudget(yield* StreamLimits)
+      const mcp = makeMcp(toolsOf(Api), dispatch, orgOf, links.publicUrl, yield* Effect.runtime<EventBus>(), budget)
+      const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
+      const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>(), credentials)
+      const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
+      const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
+      const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply), credentials)
+      const hosted = hostedPages(yield* Effect.runtime<Hosted | Waitlist>())
+      const stream = eventStream(
+        yield* Effect.runtime<Orgs | Events | EventBus>(),
+        (res, reply) => send(res, reply),
+        budget,
+        credentials
+      )
+      const pool = yield* Effect.serviceOption(PgPool)
+      const sql = yield* SqlClient.SqlClient
+      const metrics = makeMetrics(sql, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
+      const limit = yield* makeRateLimit(sql, credentials, metrics)
+      const inbound = inboundEmail(yield* Messages, (yield* InboundEmailSecret).secret, runtime)
+      const assistant = assistantMcp(yield* Effect.runtime<Assistant>(), limit.assistantHolds)
+      const json = makeJsonSurfaces({ bodyLimit, dispatch, mcp, assistant, inbound, metrics, failed })
+
+      /** GET /metrics: Prometheus text, for the admin token only (the same Bearer as /admin/v1). */
+      const scrape = (req: IncomingMessage, res: ServerResponse) => {
+        if (Option.isNone(adminToken))
+          return send(res, errorReply(404, "not_found", "metrics are served with ADMIN_TOKEN set"))
+        if (!credentials.isAdmin(/^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1]))
+          return send(res, errorReply(401, "unauthorized", "send Authorization: Bearer <ADMIN_TOKEN>"))
+        metrics.scrape().then(
+          (text) => send(res, { status: 200, headers: { "content-type": metrics.contentType }, body: text }),
+          (e) => failed(res, e)
+        )
+      }
+      const limitedPromise =
+        (serve: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>) =>
+        (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => {
+          withHeaders(res, limited)
+          serve(req, res).catch((e) => failed(res, e))
+        }
+      const GET = (m: string) => m === "GET"
+      const READ = (m: string) => m === "GET" || m === "HEAD"
+
+      /** The table, first match wins; what matches nothing is the contract's (REST, admin, MCP, inbound mail). */
+      const mounts: ReadonlyArray<Mount> = [
+        { match: (p, m) => GET(m) && p === "/metrics", handle: scrape },
+        { match: (p, m) => m === "OPTIONS" && PUBLIC_PATH.test(p), handle: (req, res) => send(res, preflight(req)) },
+        {
+          match: (p, m) => wrongMethod(p, m) !== undefined,
+          handle: (req, res) => send(res, wrongMethod((req.url ?? "/").split("?")[0], req.method ?? "")!)
+        },
+        { match: (p, m) => READ(m) && p === FAVICON_PATH, handle: serveFavicon },
+        { match: (p, m) => READ(m) && p === "/widget.js", handle: serveWidget },
+        {
+          match: (p, m) => READ(m) && (p === DOCS_PATH || p === DOCS_BUNDLE_PATH),
+          handle: (req, res) => serveDocs(req, res, (req.url ?? "/").split("?")[0])
+        },
+        { match: (p) => PHOTO_PATH.test(p), handle: limitedPromise(photos) },
+        { match: (p) => HOSTED_PATH.test(p), handle: limitedPromise(hosted) },
+        {
+          match: (p, m) => GET(m) && p === "/mcp",
+          handle: (req, res, limited) => {
+            withHeaders(res, limited)
+            mcp.stream(req, res).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
+          }
+        },
+        {
+          match: (p, m) => GET(m) && p === STREAM_PATH,
+          handle: (req, res, limited) => {
+            withHeaders(res, limited)
+            stream(req, res).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
+          }
+        },
+        {
+          match: (p, m) => GET(m) && p === "/demo",
+          handle: (_req, res) =>
+            Runtime.runPromise(runtime)(demoKey(sql)).then(
+              (key) => sendPage(res, key === undefined ? 404 : 200, HTML, demoPage(key)),
+              (e) => failed(res, e)
+            )
+        },
+        // The guest's pages, the processor's events and the checkout pages read their own (raw or form) bodies.
+        { match: (p) => PAGES_PATH.test(p), handle: limitedPromise(pages) },
+        {
+          match: (p) => PAYMENT_PATH.test(p),
+          handle: limitedPromise((req, res) =>
+            payments(req, res).then((handled) =>
+              handled ? undefined : send(res, errorReply(404, "not_found", "no such route"))
+            )
+          )
+        },
+        { match: (p) => OAUTH_PATH.test(p), handle: limitedPromise(oauth) },
+        { match: (p) => OCTO_PATH.test(p), handle: limitedPromise(octo) },
+        { match: () => true, handle: json }
+      ]
+
+      const handle = (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => {
+        const path = (req.url ?? "/").split("?")[0]
+        const method = req.method ?? "GET"
+        for (const mount of mounts) if (mount.match(path, method, req)) return mount.handle(req, res, limited)
+      }
+      return limit.gate(handle, failed)
+    })
+  )

@@ -1,0 +1,52 @@
+import type { ServerResponse } from "node:http"
+import type { Surface } from "../../engine/services/CurrentOrg.ts"
+
+/** A request as the transport read it: the body already read in full (within the limit) as text. */
+export interface Incoming {
+  readonly method: string
+  readonly url: string
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly body: string | undefined
+  readonly surface: Surface
+}
+
+/** A whole answer, written at once. */
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  /** The operation that answered (for metrics), when the request matched one. */
+  readonly operation?: string
+}
+
+export type Dispatch = (req: Incoming) => Promise<Reply>
+
+export const JSON_CONTENT = "application/json"
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { "content-type": JSON_CONTENT, ...headers },
+  body: JSON.stringify(body)
+})
+
+/** The spec's error shape `{"error":{"code","message"}}`. */
+export const errorReply = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  json(status, { error: { code, message } }, headers)
+
+/** Writes a Reply (nothing when an answer was already started); `close` ends the connection after it. */
+export const send = (res: ServerResponse, reply: Reply, close = false) => {
+  if (res.headersSent) return
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    "content-length": Buffer.byteLength(reply.body),
+    ...(close ? { connection: "close" } : {})
+  })
+  res.end(reply.body)
+}
+
+/** The Bearer credential of a request, if it sent one. */
+export const bearerOf = (headers: { readonly authorization?: string | undefined }) =>
+  /^Bearer (.+)$/i.exec(headers.authorization ?? "")?.[1]
+
+/** No headers to add (one object, so that a caller can tell "nothing" at a glance). */
+export const NO_HEADERS: Record<string, string> = {}
