@@ -1,5 +1,5 @@
 import type { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { BadRequest } from "../../engine/schema/errors.ts"
+import { BadRequest } from "./errors.ts"
 import { clipQuoted, codeFor, type Documented, printable } from "./json.ts"
 
 const fieldOf = (path: ReadonlyArray<PropertyKey>) =>

@@ -2,14 +2,13 @@ import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Cause, Context, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
 import { Tracing } from "../../adapters/telemetry/otlp.ts"
-import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
 import { Links } from "../../engine/services/Links.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
-import { statusOf } from "./errors.ts"
+import { BadRequest, expectedError, Unauthorized } from "./errors.ts"
 import { AdminHandlers } from "./handlers/admin.ts"
 import { ApiKeysHandlers } from "./handlers/apiKeys.ts"
 import { BookingsHandlers } from "./handlers/bookings.ts"
@@ -98,11 +97,8 @@ export const errorReply = (status: number, code: string, message: string, header
 const internal = () => errorReply(500, "internal_error", "something went wrong on our side")
 
 const expected = (e: unknown): Reply | undefined => {
-  if (typeof e !== "object" || e === null || !("_tag" in e)) return undefined
-  const status = statusOf[(e as { _tag: string })._tag]
-  if (status === undefined) return undefined
-  const { code, message } = e as unknown as { code: string; message: string }
-  return errorReply(status, code, message)
+  const known = expectedError(e)
+  return known && errorReply(known.status, known.code, known.message)
 }
 
 const header = (headers: Incoming["headers"], name: string) => {

@@ -1,10 +1,9 @@
 import crypto from "node:crypto"
 import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
-import { UnauthorizedWire } from "./errors.ts"
+import { Unauthorized, UnauthorizedWire } from "./errors.ts"
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   failure: UnauthorizedWire,

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { GuestCannotCancel, GuestCannotConfirm, GuestCannotMove, notFound } from "../../errors/index.ts"
 import { Outdoors } from "../../ports/Outdoors.ts"
 import { minorUnits } from "../../schema/currency.ts"
-import { conflict, notFound } from "../../schema/errors.ts"
 import type { GuestView } from "../../schema/guest.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
 import { fn } from "../../tracing.ts"
@@ -177,7 +177,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
       const now = yield* clock.now
       const actions = actionsOf(r, now)
       if (actions.cancel_until === null)
-        return yield* conflict("guest_cannot_cancel", actions.why_not ?? "this booking cannot be cancelled here")
+        return yield* new GuestCannotCancel({ message: actions.why_not ?? "this booking cannot be cancelled here" })
       yield* asOrg(r, bookings.cancel(r.id, { reason: "guest" }))
       return yield* reread(handle)
     })
@@ -186,12 +186,12 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     const confirm = fn("Guest.confirm")(function* (handle: string) {
       const r = yield* load(handle)
       if (!actionsOf(r, yield* clock.now).confirm) {
-        return yield* conflict(
-          "guest_cannot_confirm",
-          r.status === "confirmed"
-            ? "this booking is confirmed already"
-            : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)"
-        )
+        return yield* new GuestCannotConfirm({
+          message:
+            r.status === "confirmed"
+              ? "this booking is confirmed already"
+              : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)"
+        })
       }
       yield* asOrg(r, bookings.confirm(r.id))
       return yield* reread(handle)
@@ -205,12 +205,12 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
       const now = yield* clock.now
       const actions = actionsOf(r, now)
       if (actions.move_until === null) {
-        return yield* conflict(
-          "guest_cannot_move",
-          r.series_id !== null
-            ? "a course booking holds every time of its course and cannot move"
-            : (actions.why_not ?? "this booking cannot move here")
-        )
+        return yield* new GuestCannotMove({
+          message:
+            r.series_id !== null
+              ? "a course booking holds every time of its course and cannot move"
+              : (actions.why_not ?? "this booking cannot move here")
+        })
       }
       yield* asOrg(
         r,
