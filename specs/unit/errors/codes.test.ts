@@ -3,8 +3,8 @@ import { snakeCase } from "../../../engine/errors/define.ts"
 import { domainErrors } from "../../../engine/errors/index.ts"
 import { adminDocument, openApiDocument } from "../../../transports/http/openapi.ts"
 import { domainStatus } from "../../../transports/http/status.ts"
-import added from "./codes-added.json"
-import main from "./codes-main.json"
+import added from "./codes-added.json" with { type: "json" }
+import main from "./codes-main.json" with { type: "json" }
 
 type Codes = Record<string, Record<string, Array<string>>>
 
