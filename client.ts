@@ -25,16 +25,8 @@ import {
 import { Cause, Effect, Exit, Layer } from "effect"
 import { Api } from "./transports/http/Api.ts"
 
-export {
-  BadRequest,
-  Conflict,
-  Forbidden,
-  NotFound,
-  PaymentRequired,
-  TooMany,
-  Unauthorized,
-  Unprocessable
-} from "./engine/schema/errors.ts"
+export * from "./engine/errors/index.ts"
+export { BadRequest, Unauthorized } from "./transports/http/errors.ts"
 
 export interface ClientOptions {
   /** The server's origin, e.g. https://book.example.com (no /api/v1). */

@@ -16,7 +16,9 @@ export const offeringMachine = setup({
   }
 })
 
-export type OfferingDecision = { ok: true; state: OfferingState } | { ok: false; code: string }
+export type OfferingDecision =
+  | { ok: true; state: OfferingState }
+  | { ok: false; code: "offering_removed" | "offering_state" }
 export type OfferingAccepted = Extract<OfferingDecision, { ok: true }>
 
 /** A new offering: the machine's first state, paused at once when it is made inactive. */

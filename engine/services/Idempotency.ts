@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { conflict, Unprocessable } from "../schema/errors.ts"
+import { IdempotencyInProgress, IdempotencyKeyReused } from "../errors/index.ts"
 import { transaction } from "../store/transaction.ts"
 import { EngineClock } from "./Clock.ts"
 import { Jobs } from "./Jobs.ts"
@@ -38,10 +38,9 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
           ok: boolean
         }>`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${orgId + key})) as ok`.pipe(Effect.orDie)
         if (!lock.ok)
-          return yield* conflict(
-            "idempotency_in_progress",
-            "a request with this Idempotency-Key is still running; retry later"
-          )
+          return yield* new IdempotencyInProgress({
+            message: "a request with this Idempotency-Key is still running; retry later"
+          })
         const found = yield* sql<{
           request_hash: string
           status: number
@@ -54,10 +53,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
         const previous = Option.fromNullable(found[0])
         if (Option.isSome(previous)) {
           if (previous.value.request_hash !== requestHash) {
-            return yield* new Unprocessable({
-              code: "idempotency_key_reused",
-              message: "this Idempotency-Key was used with another request"
-            })
+            return yield* new IdempotencyKeyReused({ message: "this Idempotency-Key was used with another request" })
           }
           const p = previous.value
           return { replayed: true, status: p.status, contentType: p.headers["content-type"], body: p.body }

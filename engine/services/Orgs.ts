@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { CurrencyLocked, Forbidden, MemberExists, NotAMember, notFound, SlugTaken } from "../errors/index.ts"
 import { Signals } from "../ports/Signals.ts"
-import { badRequest, conflict, forbidden, notFound } from "../schema/errors.ts"
 import { minorUnits, type Org } from "../schema/org.ts"
 import { isEmailTaken as isUniqueViolation } from "../store/customerRow.ts"
 import { transaction } from "../store/transaction.ts"
@@ -169,7 +169,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       if (Option.isNone(found)) return yield* notFound("org")
       const owner = opts.user_id === undefined ? Option.none() : yield* member(orgId, opts.user_id)
       if (opts.user_id !== undefined && Option.isNone(owner))
-        return yield* badRequest("not_a_member", "user_id is not a member of this org's team")
+        return yield* new NotAMember({ message: "user_id is not a member of this org's team" })
       const kind = opts.kind ?? "secret"
       const key =
         kind === "secret"
@@ -284,7 +284,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
       org.role === "owner"
         ? Effect.succeed(org)
-        : Effect.fail(forbidden("only an owner's API key may manage the org's API keys"))
+        : Effect.fail(new Forbidden({ message: "only an owner's API key may manage the org's API keys" }))
     )
     const ownKeys = Effect.flatMap(ownerOnly, (org) => keysOf(org.id))
     const createOwnKey = (input: { name?: string | undefined; user_id?: string | undefined }) =>
@@ -402,7 +402,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         yield* sql`insert into members ${sql.insert(member)} on conflict do nothing returning user_id`.pipe(
           Effect.orDie
         )
-      if (inserted.length === 0) return yield* conflict("member_exists", `${member.email} is already on the team`)
+      if (inserted.length === 0) return yield* new MemberExists({ message: `${member.email} is already on the team` })
       yield* events.append(orgId, [
         {
           type: "member.joined",
@@ -450,7 +450,8 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       return yield* Effect.gen(function* () {
         if (patch.slug != null) {
           const [taken] = yield* sql`select 1 from orgs where slug = ${patch.slug} and id <> ${org.id}`
-          if (taken !== undefined) return yield* conflict("slug_taken", `the slug ${patch.slug} belongs to another org`)
+          if (taken !== undefined)
+            return yield* new SlugTaken({ message: `the slug ${patch.slug} belongs to another org` })
         }
         if (patch.currency !== undefined) {
           // Amounts are stored in the org's minor units: once money has moved, they would change meaning.
@@ -460,10 +461,9 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
               or exists (select 1 from gift_purchases where org_id = ${org.id}) as moved
             from orgs where id = ${org.id} for update`
           if (current.currency !== patch.currency && current.moved) {
-            return yield* conflict(
-              "currency_locked",
-              `money has moved in ${current.currency} (priced bookings, payments or gift cards): the currency can no longer change`
-            )
+            return yield* new CurrencyLocked({
+              message: `money has moved in ${current.currency} (priced bookings, payments or gift cards): the currency can no longer change`
+            })
           }
         }
         const rows =
@@ -476,7 +476,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         // Two orgs taking one slug at once: the unique index refuses the second.
         Effect.catchTag("SqlError", (e) =>
           isUniqueViolation(e)
-            ? Effect.fail(conflict("slug_taken", `the slug ${patch.slug} belongs to another org`))
+            ? Effect.fail(new SlugTaken({ message: `the slug ${patch.slug} belongs to another org` }))
             : Effect.die(e)
         ),
         Effect.tap(() => changed(`org:${org.id}`))

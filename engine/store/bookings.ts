@@ -1,13 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect } from "effect"
+import { errorOf, notFound } from "../errors/index.ts"
 import { type BookingEvent, decideBooking } from "../machines/booking.ts"
 import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
-import { type Conflict, conflict, notFound } from "../schema/errors.ts"
 import type { NewEvent } from "../schema/event.ts"
 import { type BookingRow, type Joined, lifecycleColumns, machineRow, signaturesOf, toBooking } from "./bookingRow.ts"
 import { CUSTOMER_WRITE, type CustomerMode } from "./customers.ts"
-import { conflictOrDie } from "./refusals.ts"
+import { type CapacityRefusal, conflictOrDie } from "./refusals.ts"
 import { ofOrg } from "./tenancy.ts"
 import { isTransient } from "./transaction.ts"
 
@@ -142,7 +142,7 @@ export const bookingStore = Effect.gen(function* () {
   const lock = (orgId: string, id: string) => lockStatement(sql, orgId, id).pipe(Effect.orDie, Effect.flatMap(one))
 
   /** A refusal of the database (no room) is the change's 409; a deadlock stays an SqlError (to run again); else a defect. */
-  const refusal = (e: SqlError): Effect.Effect<never, Conflict | SqlError> =>
+  const refusal = (e: SqlError): Effect.Effect<never, CapacityRefusal | SqlError> =>
     isTransient(e) ? Effect.fail(e) : conflictOrDie(e)
   const write = (id: string, columns: Record<string, unknown>) =>
     sql`update bookings set ${sql.update(columns)} where id = ${id}`.pipe(Effect.catchTag("SqlError", refusal))
@@ -162,7 +162,7 @@ export const bookingStore = Effect.gen(function* () {
   ) =>
     Effect.gen(function* () {
       const decided = decideBooking(machineRow(row), event)
-      if (!decided.ok) return yield* conflict(decided.code, decided.message)
+      if (!decided.ok) return yield* errorOf(decided.code, decided.message)
       const after = lifecycleColumns(decided.state, decided.context)
       yield* write(row.id, {
         ...after,

@@ -1,6 +1,6 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { conflict } from "../schema/errors.ts"
+import { type ErrorOf, errorOf } from "../errors/index.ts"
 
 export type Refusal = "sold_out" | "time_not_available" | "plan_quota_exceeded" | "too_many_holds" | "places_on_hold"
 const REFUSALS: ReadonlySet<string> = new Set([
@@ -27,11 +27,14 @@ export const refusalOf = (e: SqlError): { readonly reason: Refusal; readonly mes
 }
 
 /** Turns a capacity refusal raised inside an operation (confirm, move) into its 409; other SQL errors are defects. */
-export const conflictOrDie = (e: SqlError) => {
+/** The refusals of a change inside an operation (the quota is the booking's own: see create). */
+export type CapacityRefusal = ErrorOf<Exclude<Refusal, "plan_quota_exceeded">>
+
+export const conflictOrDie = (e: SqlError): Effect.Effect<never, CapacityRefusal> => {
   const refused = refusalOf(e)
   return refused === undefined || refused.reason === "plan_quota_exceeded"
     ? Effect.die(e)
-    : Effect.fail(conflict(refused.reason, refused.message))
+    : Effect.fail(errorOf(refused.reason as Exclude<Refusal, "plan_quota_exceeded">, refused.message))
 }
 
 export { isTransient, retryTransient } from "./transaction.ts"

@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { errorOf } from "../errors/index.ts"
 import type { Accepted } from "../machines/decide.ts"
 import {
   decideSession,
@@ -11,7 +12,6 @@ import {
   type sessionMachine,
   startSession
 } from "../machines/session.ts"
-import { conflict } from "../schema/errors.ts"
 import type { LocalDate } from "../time/local.ts"
 import type { Repeat } from "../time/recurrence.ts"
 
@@ -139,7 +139,7 @@ export const sessionStore = (sql: SqlClient.SqlClient) => {
   const apply = (row: SessionLife, event: SessionEvent, now: Date, patch?: SessionPatch) =>
     Effect.gen(function* () {
       const decided = decideSession(machineRow(row), event)
-      if (!decided.ok) return yield* conflict(decided.code, decided.message)
+      if (!decided.ok) return yield* errorOf(decided.code, decided.message)
       yield* persist(row, decided, now, patch)
       return decided
     })

@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { errorOf } from "../errors/index.ts"
 import type { Accepted } from "../machines/decide.ts"
 import {
   decideWebhookEndpoint,
@@ -10,7 +11,6 @@ import {
   type WebhookEndpointState,
   type webhookEndpointMachine
 } from "../machines/webhookEndpoint.ts"
-import { conflict } from "../schema/errors.ts"
 import { traced } from "../tracing.ts"
 
 // The store of `webhook_endpoints` and `webhook_deliveries`: the only code that writes them. An endpoint's lifecycle
@@ -129,7 +129,7 @@ export const webhookStore = (sql: SqlClient.SqlClient) => {
     apply: (row: Pick<EndpointRow, "id" | "state" | "context">, event: WebhookEndpointEvent, at: Date) =>
       Effect.gen(function* () {
         const decided = decideWebhookEndpoint(machineRow(row), event)
-        if (!decided.ok) return yield* conflict(decided.code, decided.message)
+        if (!decided.ok) return yield* errorOf(decided.code, decided.message)
         yield* persist(row.id, decided, at)
         return decided
       }),

@@ -1,14 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { IdempotencyInProgress, IdempotencyKeyReused } from "../../engine/errors/index.ts"
 import { eventSchemas } from "../../engine/schema/eventCatalogue.ts"
-import {
-  BadRequestWire,
-  ConflictWire,
-  ForbiddenWire,
-  NotFoundWire,
-  PaymentRequiredWire,
-  TooManyWire,
-  UnprocessableWire
-} from "./errors.ts"
+import { BadRequestWire, wireOf } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
@@ -54,13 +47,10 @@ export class Api extends HttpApi.make("booking-engine")
   .add(GuestGroup)
   .add(WebhooksGroup)
   .add(AdminGroup)
+  // What the transport answers around any handler: a field that does not decode, an Idempotency-Key in use or reused.
   .addError(BadRequestWire)
-  .addError(ForbiddenWire)
-  .addError(NotFoundWire)
-  .addError(ConflictWire)
-  .addError(UnprocessableWire)
-  .addError(TooManyWire)
-  .addError(PaymentRequiredWire)
+  .addError(wireOf(IdempotencyInProgress))
+  .addError(wireOf(IdempotencyKeyReused))
   .annotate(HttpApi.AdditionalSchemas, eventSchemas)
   .annotate(OpenApi.Title, "Booking engine API")
   .annotate(OpenApi.Version, "1")

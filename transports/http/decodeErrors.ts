@@ -1,6 +1,6 @@
 import type { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { BadRequest } from "../../engine/schema/errors.ts"
 import { clipQuoted, codeFor, type Documented, printable } from "../shared/json.ts"
+import { BadRequest } from "./errors.ts"
 
 const fieldOf = (path: ReadonlyArray<PropertyKey>) =>
   path

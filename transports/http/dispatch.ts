@@ -2,7 +2,6 @@ import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Cause, Context, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
 import { Tracing } from "../../adapters/telemetry/otlp.ts"
-import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
 import { Links } from "../../engine/services/Links.ts"
@@ -12,7 +11,7 @@ import { bearerFrom, makeCredentials } from "../shared/credentials.ts"
 import { errorReply, type Incoming, JSON_CONTENT, json, type Reply } from "../shared/reply.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
-import { statusOf } from "./errors.ts"
+import { BadRequest, expectedError, Unauthorized } from "./errors.ts"
 import "./handlers/all.ts"
 import { canonicalJson, clip, type Documented, parseBody, refuseBadQuery } from "../shared/json.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
@@ -36,12 +35,9 @@ const JSON_TYPE = JSON_CONTENT
 const internal = () => errorReply(500, "internal_error", "something went wrong on our side")
 
 const expected = (e: unknown): Reply | undefined => {
-  if (typeof e !== "object" || e === null || !("_tag" in e)) return undefined
-  const status = statusOf[(e as { _tag: string })._tag]
-  if (status === undefined) return undefined
-  const { code, message } = e as unknown as { code: string; message: string }
+  const known = expectedError(e)
   // A refused credential says how to authenticate (RFC 9110 §11.6.1), as /mcp does.
-  return errorReply(status, code, message, status === 401 ? CHALLENGE : undefined)
+  return known && errorReply(known.status, known.code, known.message, known.status === 401 ? CHALLENGE : undefined)
 }
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="api"' }

@@ -1,8 +1,10 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Context, Option } from "effect"
+import { domainErrors } from "../../engine/errors/index.ts"
 import { EVENT_TYPES } from "../../engine/schema/webhook.ts"
+import { domainStatus } from "../shared/status.ts"
 import { Api } from "./Api.ts"
-import { ErrorCodes, type ErrorStatus } from "./errorCodes.ts"
+import { Raises } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 
 type Json = Record<string, any>
@@ -22,16 +24,16 @@ const REASON: Record<number, string> = {
 
 const BODY_METHODS = new Set(["post", "put", "patch", "delete"])
 
-/** The operations' own codes, by operation id, read off the contract. */
+/** The operations' own codes, by operation id and status: those of the domain errors each endpoint declares. */
 const declared = (api: HttpApi.HttpApi.Any) => {
-  const out = new Map<string, Partial<Record<ErrorStatus, ReadonlyArray<string>>>>()
+  const out = new Map<string, Record<number, Array<string>>>()
   HttpApi.reflect(api as typeof Api, {
     onGroup() {},
     onEndpoint({ endpoint, group }) {
-      out.set(
-        `${group.identifier}.${endpoint.name}`,
-        Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({}))
-      )
+      const codes: Record<number, Array<string>> = {}
+      for (const cls of Option.getOrElse(Context.getOption(endpoint.annotations, Raises), () => []))
+        (codes[domainStatus[cls._tag]] ??= []).push(cls.code)
+      out.set(`${group.identifier}.${endpoint.name}`, codes)
     }
   })
   return out
@@ -197,19 +199,7 @@ export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Ap
   if (webhooks) doc.webhooks = eventWebhooks(doc)
   // The error classes' own components are replaced by the per-operation enums above; the platform's decode error
   // is never sent (a decode failure is a 400 in the error shape).
-  for (const name of [
-    "HttpApiDecodeError",
-    "Issue",
-    "PropertyKey",
-    "BadRequest",
-    "Unauthorized",
-    "Forbidden",
-    "NotFound",
-    "Conflict",
-    "Unprocessable",
-    "TooMany",
-    "PaymentRequired"
-  ]) {
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "Unauthorized", ...Object.keys(domainErrors)]) {
     delete doc.components.schemas[name]
   }
   return doc

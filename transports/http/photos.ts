@@ -6,13 +6,13 @@ import { PHOTO_MAX_BYTES, Photos } from "../../engine/services/offerings/Photos.
 import { readBytes } from "../shared/body.ts"
 import { bearerFrom, type Credentials } from "../shared/credentials.ts"
 import { errorReply, json, type Reply } from "../shared/reply.ts"
+import { expectedError } from "./errors.ts"
 
 /** PUT and DELETE /api/v1/offerings/{id}/photo (a JPEG body, read as bytes), GET /photos/{id}.jpg. */
 export const PHOTO_PATH = /^\/api\/v1\/offerings\/([^/]+)\/photo$|^\/photos\/([^/]+)\.jpg$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 type Fail = { readonly _tag: string; readonly code: string; readonly message: string }
-const statusOf: Record<string, number> = { BadRequest: 400, NotFound: 404, Conflict: 409 }
 
 export const photoRoutes = (
   runtime: Runtime.Runtime<Orgs | Photos>,
@@ -71,8 +71,8 @@ export const photoRoutes = (
     }
     if (Either.isRight(result)) return write(res, json(200, result.right))
     const e = result.left
-    const status = statusOf[e._tag]
-    if (status === undefined) throw e
-    return write(res, errorReply(status, e.code, e.message))
+    const known = expectedError(e)
+    if (known === undefined) throw e
+    return write(res, errorReply(known.status, known.code, known.message))
   }
 }

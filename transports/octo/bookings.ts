@@ -107,7 +107,7 @@ export const octoBookings = (products: OctoProducts) =>
         )
         .pipe(
           Effect.mapError((e) =>
-            e._tag === "Conflict" && e.code === "time_not_available"
+            e._tag === "TimeNotAvailable"
               ? E.invalidAvailability(body.availabilityId)
               : E.fromEngine(() => E.invalidProduct(o.id))(e)
           )

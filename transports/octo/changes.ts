@@ -57,7 +57,7 @@ export const octoChanges = (products: OctoProducts, reservations: OctoBookings) 
         const until = new Date(now.getTime() + minutes * MINUTE_MS)
         const refused = () =>
           E.unprocessable(`only a booking ON_HOLD can be extended; this one is ${statusText(b, now)}`)
-        yield* resellers.extendHold(b.id, until).pipe(Effect.catchTags({ Conflict: refused, NotFound: refused }))
+        yield* resellers.extendHold(b.id, until).pipe(Effect.catchAll(refused))
       })
 
     const extend = fn("Octo.extend")(function* (uuid: string, body: ExtendBody, pricing: boolean) {
@@ -133,7 +133,7 @@ export const octoChanges = (products: OctoProducts, reservations: OctoBookings) 
             .move(b.id, time, { quiet: true })
             .pipe(
               Effect.mapError((e) =>
-                e._tag === "Conflict" && e.code === "time_not_available"
+                e._tag === "TimeNotAvailable"
                   ? E.invalidAvailability(availabilityId)
                   : E.fromEngine(() => E.invalidBooking(uuid))(e)
               )

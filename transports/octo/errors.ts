@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { expectedError } from "../shared/errors.ts"
 import { OctoErrorCode } from "./schema.ts"
 
 /** A refusal in OCTO's terms: its code, message, HTTP status and the id it names (productId, uuid, …). */
@@ -55,14 +56,13 @@ export const errorBody = (f: OctoFailure) => ({
 export const fromEngine =
   (onNotFound: () => OctoFailure) =>
   (e: { readonly _tag: string; readonly code?: string; readonly message: string }) => {
-    switch (e._tag) {
-      case "OctoFailure":
-        return e as OctoFailure
-      case "NotFound":
+    if (e._tag === "OctoFailure") return e as OctoFailure
+    switch (expectedError(e)?.status) {
+      case 404:
         return onNotFound()
-      case "BadRequest":
+      case 400:
         return badRequest(`${e.code}: ${e.message}`)
-      case "Forbidden":
+      case 403:
         return forbiddenKey(e.message)
       default:
         return unprocessable(e.code === "sold_out" ? `sold out: ${e.message}` : `${e.code ?? "refused"}: ${e.message}`)

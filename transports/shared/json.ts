@@ -1,5 +1,5 @@
-import { BadRequest } from "../../engine/schema/errors.ts"
 import { badText, fieldName, findBadText, type TextPath } from "../../engine/schema/text.ts"
+import { BadRequest } from "./errors.ts"
 
 /** Bodies nest at most this deep (arrays and objects); deeper is 400 before parsing, so nothing recurses without end. */
 export const MAX_DEPTH = 32

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { notFound } from "../../errors/index.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
-import { notFound } from "../../schema/errors.ts"
 import { Bookings } from "../bookings/Bookings.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, type Plan, RequestSurface } from "../CurrentOrg.ts"

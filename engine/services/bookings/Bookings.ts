@@ -4,7 +4,6 @@ import { Effect, Option } from "effect"
 import { type BookingEvent, decideBooking } from "../../machines/booking.ts"
 import { rowOf } from "../../machines/decide.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
-import { type BadRequest, badRequest, Conflict, conflict, type NotFound } from "../../schema/errors.ts"
 import { type BookingRow, machineRow, toBooking } from "../../store/bookingRow.ts"
 import { type BookingFacts, bookingStore } from "../../store/bookings.ts"
 import { conflictOrDie } from "../../store/refusals.ts"
@@ -43,6 +42,17 @@ export { HOLD_MINUTES } from "./create.ts"
 
 const MINUTE_MS = 60_000
 
+import {
+  BookingBusy,
+  BookingCancelled,
+  CourseBooking,
+  CustomerErased,
+  errorOf,
+  InvalidBody,
+  InvalidPaidCents,
+  InvalidRefundCents,
+  SoldOut
+} from "../../errors/index.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn, traced } from "../../tracing.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
@@ -120,14 +130,10 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
      * booking goes, for a move or a lapsed hold confirmed again); the places it gains are taken, or refused, by the
      * database as the row is written (bookings_places). A refusal rolls the whole transaction back.
      */
-    const act = <P = undefined>(
+    const act = <P = undefined, E = never, EP = never>(
       id: string,
-      build: (
-        row: BookingRow,
-        now: Date,
-        prepared: P
-      ) => Effect.Effect<Plan, BadRequest | Conflict | NotFound, CurrentOrg>,
-      prepare?: (row: BookingRow, now: Date) => Effect.Effect<P, BadRequest | Conflict | NotFound, CurrentOrg>
+      build: (row: BookingRow, now: Date, prepared: P) => Effect.Effect<Plan, E, CurrentOrg>,
+      prepare?: (row: BookingRow, now: Date) => Effect.Effect<P, EP, CurrentOrg>
     ) =>
       Effect.gen(function* () {
         const org = yield* CurrentOrg
@@ -152,14 +158,14 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           Effect.retry({ times: 3, while: (e) => e instanceof Stale }),
           Effect.catchIf(
             (e): e is Stale => e instanceof Stale,
-            () => conflict("booking_busy", "the booking kept changing while this ran; try again")
+            () => new BookingBusy({ message: "the booking kept changing while this ran; try again" })
           )
         )
         // No room where it goes: holds there past their expiry may still count until the lapse job reaches them.
         // Lapse every due hold now and, if any did, try once more.
         return yield* once.pipe(
           Effect.catchIf(
-            (e): e is Conflict => e instanceof Conflict && e.code === "sold_out",
+            (e): e is SoldOut => e instanceof SoldOut,
             (e) => Effect.flatMap(lapses.lapse(), (n) => (n > 0 ? once : Effect.fail(e)))
           )
         )
@@ -193,7 +199,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           ? decideBooking(machineRow(row), { type: "lapse", at: at(now) })
           : undefined
       const decided = decideBooking(lapsed?.ok ? rowOf(lapsed) : machineRow(row), event)
-      return decided.ok ? Effect.void : Effect.fail(conflict(decided.code, decided.message))
+      return decided.ok ? Effect.void : Effect.fail(errorOf(decided.code, decided.message))
     }
 
     /**
@@ -246,10 +252,9 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
           // Only what was charged online can go back: nothing, for a booking not paid online.
           const charged = row.payment_intent_id === null ? 0 : (row.charged_cents ?? 0)
           if (refund !== null && refund > charged) {
-            return yield* badRequest(
-              "invalid_refund_cents",
-              `refund_cents: at most ${charged}, what was charged online`
-            )
+            return yield* new InvalidRefundCents({
+              message: `refund_cents: at most ${charged}, what was charged online`
+            })
           }
           const refunding = yield* refundOnCancel(sql, row, refund, now)
           return {
@@ -267,10 +272,10 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       options: { readonly quiet?: boolean } = {}
     ) {
       if (body.starts_at === undefined && body.session_id === undefined)
-        return yield* badRequest("invalid_body", "send starts_at or session_id of the new time")
-      return yield* act<Placement>(
+        return yield* new InvalidBody({ message: "send starts_at or session_id of the new time" })
+      return yield* act(
         id,
-        (_, now, placed) =>
+        (_, now, placed: Placement) =>
           Effect.succeed({
             event: {
               type: "move",
@@ -282,22 +287,21 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
             ...(options.quiet === true ? {} : { mail: "moved" as const })
           }),
         (row, now) =>
-          row.series_id !== null
-            ? Effect.fail(conflict("course_booking", "a course booking holds every time of its course and cannot move"))
-            : Effect.zipRight(
-                precheck(
-                  row,
-                  {
-                    type: "move",
-                    at: at(now),
-                    starts_at: row.starts_at.toISOString(),
-                    ends_at: row.ends_at.toISOString(),
-                    session_id: row.session_id
-                  },
-                  now
-                ),
-                replace(row, body, now)
-              )
+          Effect.gen(function* () {
+            if (row.series_id !== null)
+              return yield* new CourseBooking({
+                message: "a course booking holds every time of its course and cannot move"
+              })
+            const move = {
+              type: "move",
+              at: at(now),
+              starts_at: row.starts_at.toISOString(),
+              ends_at: row.ends_at.toISOString(),
+              session_id: row.session_id
+            } as const
+            yield* precheck(row, move, now)
+            return yield* replace(row, body, now)
+          })
       )
     })
 
@@ -340,13 +344,12 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return yield* act(id, (row, now) =>
         Effect.gen(function* () {
           if (paidCents !== undefined && paidCents > row.total_cents)
-            return yield* badRequest("invalid_paid_cents", `paid_cents: at most the total, ${row.total_cents}`)
+            return yield* new InvalidPaidCents({ message: `paid_cents: at most the total, ${row.total_cents}` })
           const otherwise = (yield* paidOtherwise(row)).paid_cents ?? 0
           if (paidCents !== undefined && paidCents < otherwise) {
-            return yield* badRequest(
-              "invalid_paid_cents",
-              `paid_cents: at least ${otherwise}, what was paid online and by gift card`
-            )
+            return yield* new InvalidPaidCents({
+              message: `paid_cents: at least ${otherwise}, what was paid online and by gift card`
+            })
           }
           return {
             event: { type: "mark_paid", at: at(now) },
@@ -379,8 +382,9 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
       return yield* tx(
         Effect.gen(function* () {
           const booking = yield* store.find(org.id, id)
-          if (booking.status === "cancelled") return yield* conflict("booking_cancelled", "the booking is cancelled")
-          if (!booking.c_email) return yield* conflict("customer_erased", "the guest's email was erased")
+          if (booking.status === "cancelled")
+            return yield* new BookingCancelled({ message: "the booking is cancelled" })
+          if (!booking.c_email) return yield* new CustomerErased({ message: "the guest's email was erased" })
           yield* notify(org.id, "resend", booking)
           return toBooking(booking)
         })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
+import { InvalidAnswers } from "../../errors/index.ts"
 import { charsWithin } from "../../schema/common.ts"
-import { badRequest } from "../../schema/errors.ts"
 import type { Question } from "../../schema/offering.ts"
 
 /** Answers keyed by question id: text for text (a choice's option as listed), true/false for yes_no. */
@@ -9,7 +9,7 @@ export const checkAnswers = (questions: ReadonlyArray<Question>, answers: Readon
     const byId = new Map(questions.map((q) => [q.id, q]))
     for (const [id, value] of Object.entries(answers)) {
       const q = byId.get(id)
-      if (q === undefined) return yield* badRequest("invalid_answers", `answers.${id}: no such question`)
+      if (q === undefined) return yield* new InvalidAnswers({ message: `answers.${id}: no such question` })
       const ok =
         q.type === "yes_no"
           ? typeof value === "boolean"
@@ -23,10 +23,10 @@ export const checkAnswers = (questions: ReadonlyArray<Question>, answers: Readon
             : q.type === "choice"
               ? `one of ${(q.options ?? []).join(", ")}`
               : "text up to 1000 characters"
-        return yield* badRequest("invalid_answers", `answers.${id}: expected ${expected}`)
+        return yield* new InvalidAnswers({ message: `answers.${id}: expected ${expected}` })
       }
     }
     const missing = questions.find((q) => q.required && !(q.id in answers))
     if (missing)
-      return yield* badRequest("invalid_answers", `answers.${missing.id}: "${missing.label}" must be answered`)
+      return yield* new InvalidAnswers({ message: `answers.${missing.id}: "${missing.label}" must be answered` })
   })

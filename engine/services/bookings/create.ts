@@ -2,10 +2,24 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Data, Effect, Option } from "effect"
+import {
+  BookingBusy,
+  errorOf,
+  InvalidPeriods,
+  InvalidQuantity,
+  InvalidSeriesId,
+  InvalidSessionId,
+  notFound,
+  OfferingPaused,
+  PlanQuotaExceeded,
+  PromoCodeUsedUp,
+  TooManySignatures,
+  WaiverMissing,
+  WaiverNotAsked
+} from "../../errors/index.ts"
 import { startBooking } from "../../machines/booking.ts"
 import { Prepared } from "../../ports/Prepared.ts"
 import type { Booking, BookingCreate } from "../../schema/booking.ts"
-import { badRequest, conflict, notFound, PaymentRequired } from "../../schema/errors.ts"
 import { type BookingRow, lifecycleColumns, toBooking } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { newHandle, newReference } from "../../store/codes.ts"
@@ -133,10 +147,9 @@ export const bookingCreator = Effect.gen(function* () {
         const claimed = yield* sql`update promo_codes set uses = uses + 1
           where id = ${promo.id} and active and (max_uses is null or uses < max_uses) returning uses`
         if (claimed.length === 0)
-          return yield* badRequest(
-            "promo_code_used_up",
-            `promo_code: ${promo.code} was used up or switched off just now`
-          )
+          return yield* new PromoCodeUsedUp({
+            message: `promo_code: ${promo.code} was used up or switched off just now`
+          })
       }
       if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now)))
         return yield* Effect.fail(new GiftChanged())
@@ -152,22 +165,21 @@ export const bookingCreator = Effect.gen(function* () {
   ) =>
     Effect.gen(function* () {
       if (!o.waiver_required || row.waiver_needed === null)
-        return yield* badRequest("waiver_not_asked", "waiver: this offering asks for no waiver")
+        return yield* new WaiverNotAsked({ message: "waiver: this offering asks for no waiver" })
       const [text] = yield* sql<{
         waiver_text: string | null
         waiver_version: number
       }>`select waiver_text, waiver_version from orgs where id = ${orgId}`.pipe(Effect.orDie)
       if (text.waiver_text === null)
-        return yield* conflict("waiver_missing", "waiver: the org has no waiver text to sign yet")
+        return yield* new WaiverMissing({ message: "waiver: the org has no waiver text to sign yet" })
       const people = [
         { name: waiver.name, for: "booker" as const },
         ...(waiver.children ?? []).map((name) => ({ name, for: "child" as const }))
       ]
       if (people.length > row.waiver_needed) {
-        return yield* badRequest(
-          "too_many_signatures",
-          `waiver: this booking needs ${row.waiver_needed} signature(s); ${people.length} were given`
-        )
+        return yield* new TooManySignatures({
+          message: `waiver: this booking needs ${row.waiver_needed} signature(s); ${people.length} were given`
+        })
       }
       return newSignatures(row, [], people, row.waiver_needed, text.waiver_version, now)
     })
@@ -192,7 +204,7 @@ export const bookingCreator = Effect.gen(function* () {
       ? Effect.map(placement.place(o, { ...input, quantity }, zone, now), (placed) => ({ placed, full: false }))
       : Effect.gen(function* () {
           if (input.session_id === undefined && input.starts_at === undefined)
-            return yield* badRequest("invalid_session_id", "session_id (or starts_at of one of its times) is required")
+            return yield* new InvalidSessionId({ message: "session_id (or starts_at of one of its times) is required" })
           const time =
             o.s_id === null
               ? undefined
@@ -233,14 +245,14 @@ export const bookingCreator = Effect.gen(function* () {
       ])
       if (o === undefined) return yield* notFound("offering")
       if (o.state !== "active")
-        return yield* conflict("offering_paused", "this offering is paused and takes no bookings")
+        return yield* new OfferingPaused({ message: "this offering is paused and takes no bookings" })
       const quantity = input.quantity ?? 1
       if (quantity > o.max_per_booking)
-        return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
+        return yield* new InvalidQuantity({ message: `quantity: at most ${o.max_per_booking} in one booking` })
       if (input.series_id !== undefined && !o.course)
-        return yield* badRequest("invalid_series_id", "series_id books a course; this offering is not one")
+        return yield* new InvalidSeriesId({ message: "series_id books a course; this offering is not one" })
       if (input.periods !== undefined && o.kind !== "rental")
-        return yield* badRequest("invalid_periods", "periods apply to rentals only")
+        return yield* new InvalidPeriods({ message: "periods apply to rentals only" })
       const price = yield* priceOf(o, quantity, input.periods ?? 1)
       const promo =
         input.promo_code === undefined
@@ -412,14 +424,13 @@ export const bookingCreator = Effect.gen(function* () {
   /** A refusal of WRITE as a value; the quota is 402; a deadlock stays an SqlError (to retry); anything else dies. */
   const refused =
     (org: CurrentOrg["Type"], now: Date, o: Booked, p: Placement) =>
-    (e: SqlError): Effect.Effect<Refused, PaymentRequired | SqlError> => {
+    (e: SqlError): Effect.Effect<Refused, PlanQuotaExceeded | SqlError> => {
       const r = refusalOf(e)
       if (r === undefined) return isTransient(e) ? Effect.fail(e) : Effect.die(e)
       if (r.reason === "plan_quota_exceeded") {
         const month = monthIn(now, org.timezone)
         return Effect.fail(
-          new PaymentRequired({
-            code: "plan_quota_exceeded",
+          new PlanQuotaExceeded({
             message: `the ${org.plan} plan includes ${MONTHLY_QUOTA[org.plan]} bookings a month and ${month} has used them; upgrade the plan or wait for next month`
           })
         )
@@ -462,10 +473,10 @@ export const bookingCreator = Effect.gen(function* () {
               freed = true
               continue
             }
-            return yield* conflict(result.reason, result.message)
+            return yield* errorOf(result.reason, result.message)
         }
       }
-      return yield* conflict("booking_busy", "the time or the guest kept changing while booking; try again")
+      return yield* new BookingBusy({ message: "the time or the guest kept changing while booking; try again" })
     })
 
   return { create } as const

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { InvalidAfter } from "../../errors/index.ts"
 import type { BookingsQuery } from "../../schema/booking.ts"
-import { badRequest } from "../../schema/errors.ts"
 import { type BookingRow, type Joined, toBooking } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { ofOrg } from "../../store/tenancy.ts"
@@ -28,7 +28,7 @@ export const listBookings = Effect.gen(function* () {
             Effect.orDie
           ))[0]
     if (q.after !== undefined && cursor === undefined)
-      return yield* badRequest("invalid_after", "after: no such booking")
+      return yield* new InvalidAfter({ message: "after: no such booking" })
     const rows = yield* sql<BookingRow & Joined>`${store.joined()} where b.org_id = ${org.id}
       ${q.from ? sql`and b.starts_at >= ${q.from}` : sql``}
       ${q.to ? sql`and b.starts_at < ${q.to}` : sql``}

@@ -2,7 +2,15 @@ import { SqlClient, type Statement } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { courseSessionsToCome, hoursSlots, type Rules, rentalSlots } from "../../availability/index.ts"
-import { type BadRequest, badRequest, type Conflict, conflict } from "../../schema/errors.ts"
+import {
+  InvalidPeriods,
+  InvalidSeriesId,
+  InvalidSessionId,
+  InvalidStartsAt,
+  OutsideBookingWindow,
+  SoldOut,
+  TimeNotAvailable
+} from "../../errors/index.ts"
 import { DEFAULT_HOURS } from "../../time/hours.ts"
 import { addDays, toLocal } from "../../time/local.ts"
 import { periodEnd } from "../../time/period.ts"
@@ -35,8 +43,8 @@ export interface TimeRow {
 }
 
 const MINUTE_MS = 60_000
-export const soldOut = (what = "at this time") => conflict("sold_out", `not enough places left ${what}`)
-const unavailable = (message: string) => conflict("time_not_available", message)
+export const soldOut = (what = "at this time") => new SoldOut({ message: `not enough places left ${what}` })
+const unavailable = (message: string) => new TimeNotAvailable({ message: message })
 
 /** Places a booking takes at its time: seats for a class, items for a rental, one for an appointment. */
 export const placesOf = (o: Pick<OfferingRow, "kind">, quantity: number) => (o.kind === "appointment" ? 1 : quantity)
@@ -75,10 +83,9 @@ const inWindow = (o: PlacedOffering, start: Date, now: Date) =>
   start.getTime() <= now.getTime() + o.max_advance_days * 86_400_000
     ? Effect.void
     : Effect.fail(
-        conflict(
-          "outside_booking_window",
-          `bookings for this offering open ${o.max_advance_days} day(s) ahead and close ${o.min_notice_minutes} minute(s) before the start`
-        )
+        new OutsideBookingWindow({
+          message: `bookings for this offering open ${o.max_advance_days} day(s) ahead and close ${o.min_notice_minutes} minute(s) before the start`
+        })
       )
 
 /**
@@ -103,9 +110,9 @@ export const calendarPlacement = (o: PlacedOffering, t: TimeRow | undefined, now
 export const hoursPlacement = (o: PlacedOffering, want: Want, zone: string, now: Date) =>
   Effect.gen(function* () {
     const start = want.starts_at
-    if (start === undefined) return yield* badRequest("invalid_starts_at", "starts_at is required")
+    if (start === undefined) return yield* new InvalidStartsAt({ message: "starts_at is required" })
     const periods = o.kind === "rental" ? (want.periods ?? 1) : 1
-    if (periods > o.max_periods) return yield* badRequest("invalid_periods", `periods: at most ${o.max_periods}`)
+    if (periods > o.max_periods) return yield* new InvalidPeriods({ message: `periods: at most ${o.max_periods}` })
     yield* inWindow(o, start, now)
     const day = toLocal(start, zone).date
     const input = {
@@ -163,12 +170,22 @@ export const placementOf = Effect.gen(function* () {
     sql<TimeRow>`select id, starts_at, ends_at, state, booked, cap from sessions where ${where}`
 
   const place = (o: PlacedOffering, want: Want, zone: string, now: Date) => {
-    const placed: Effect.Effect<Placement, BadRequest | Conflict | SqlError> = onHours(o)
+    const placed: Effect.Effect<
+      Placement,
+      | InvalidPeriods
+      | InvalidSeriesId
+      | InvalidSessionId
+      | InvalidStartsAt
+      | OutsideBookingWindow
+      | SoldOut
+      | TimeNotAvailable
+      | SqlError
+    > = onHours(o)
       ? hoursPlacement(o, want, zone, now)
       : o.course
         ? Effect.gen(function* () {
             if (want.series_id === undefined)
-              return yield* badRequest("invalid_series_id", "a course is booked whole: send series_id")
+              return yield* new InvalidSeriesId({ message: "a course is booked whole: send series_id" })
             const rows = yield* times(
               sql`series_id = ${want.series_id} and offering_id = ${o.id} and state = 'scheduled'`
             )
@@ -176,10 +193,9 @@ export const placementOf = Effect.gen(function* () {
           })
         : Effect.gen(function* () {
             if (want.session_id === undefined && want.starts_at === undefined)
-              return yield* badRequest(
-                "invalid_session_id",
-                "session_id (or starts_at of one of its times) is required"
-              )
+              return yield* new InvalidSessionId({
+                message: "session_id (or starts_at of one of its times) is required"
+              })
             const rows = yield* times(
               sql`offering_id = ${o.id} and state <> 'removed' and ${want.session_id !== undefined ? sql`id = ${want.session_id}` : sql`starts_at = ${want.starts_at!} and state = 'scheduled'`}`
             )

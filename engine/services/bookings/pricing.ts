@@ -1,6 +1,6 @@
 import { Effect } from "effect"
+import { TotalTooLarge } from "../../errors/index.ts"
 import { MAX_TOTAL_CENTS } from "../../schema/common.ts"
-import { badRequest } from "../../schema/errors.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 
 export { MAX_TOTAL_CENTS }
@@ -30,9 +30,8 @@ export const priceOf = (o: Priced, quantity: number, periods: number) => {
   return total <= MAX_TOTAL_CENTS
     ? Effect.succeed(total)
     : Effect.fail(
-        badRequest(
-          "total_too_large",
-          `this booking would cost ${total} in minor units; one booking costs at most ${MAX_TOTAL_CENTS}: book fewer places or periods`
-        )
+        new TotalTooLarge({
+          message: `this booking would cost ${total} in minor units; one booking costs at most ${MAX_TOTAL_CENTS}: book fewer places or periods`
+        })
       )
 }

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { courseSlots, hoursSlots, type Rules, rentalSlots, sessionSlots } from "../../availability/index.ts"
-import { badRequest } from "../../schema/errors.ts"
+import { InvalidTo } from "../../errors/index.ts"
 import { DEFAULT_HOURS } from "../../time/hours.ts"
 import { addDays, daysBetween, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
 import { PERIOD_SLACK_MS } from "../../time/period.ts"
@@ -74,9 +74,9 @@ export class Availability extends Effect.Service<Availability>()("Availability",
         const now = yield* clock.now
         const from = query.from ?? todayIn(now, org.timezone)
         const to = query.to ?? addDays(from, DEFAULT_DAYS - 1)
-        if (to < from) return yield* badRequest("invalid_to", "to is before from")
+        if (to < from) return yield* new InvalidTo({ message: "to is before from" })
         if (daysBetween(from, to) >= MAX_DAYS)
-          return yield* badRequest("invalid_to", `a window is at most ${MAX_DAYS} days`)
+          return yield* new InvalidTo({ message: `a window is at most ${MAX_DAYS} days` })
         const o = yield* offerings.load(offeringId)
         const rules: Rules = {
           now,

@@ -1,7 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import {
+  InvalidEndsOn,
+  InvalidEntry,
+  InvalidStartsOn,
+  InvalidStartTime,
+  InvalidTimes,
+  notFound,
+  SeriesHasBookings
+} from "../../errors/index.ts"
 import type { EntryCreate, EntryUpdate } from "../../schema/calendar.ts"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import { type SessionLife, sessionStore } from "../../store/sessions.ts"
 import { transaction } from "../../store/transaction.ts"
 import { addDays, todayIn } from "../../time/local.ts"
@@ -43,25 +51,23 @@ export class Series extends Effect.Service<Series>()("Series", {
     const check = (draft: Draft, course: boolean, today: string) =>
       Effect.gen(function* () {
         if (draft.starts_on > addDays(today, LONGEST_WINDOW_DAYS)) {
-          return yield* badRequest(
-            "invalid_starts_on",
-            `starts_on: at most ${LONGEST_WINDOW_DAYS} days ahead (the longest booking window), so no later than ${addDays(today, LONGEST_WINDOW_DAYS)}`
-          )
+          return yield* new InvalidStartsOn({
+            message: `starts_on: at most ${LONGEST_WINDOW_DAYS} days ahead (the longest booking window), so no later than ${addDays(today, LONGEST_WINDOW_DAYS)}`
+          })
         }
         if ((draft.start_time === null) !== (draft.end_time === null)) {
-          return yield* badRequest("invalid_times", "send start_time and end_time together, or neither for all day")
+          return yield* new InvalidTimes({ message: "send start_time and end_time together, or neither for all day" })
         }
         if (draft.start_time === "24:00:00")
-          return yield* badRequest("invalid_start_time", "start_time: a time starts before 24:00")
+          return yield* new InvalidStartTime({ message: "start_time: a time starts before 24:00" })
         if (!validTimes(draft))
-          return yield* badRequest(
-            "invalid_times",
-            "end_time must be after start_time (use span_days 1 to run overnight)"
-          )
+          return yield* new InvalidTimes({
+            message: "end_time must be after start_time (use span_days 1 to run overnight)"
+          })
         if (draft.ends_on !== null && draft.ends_on < draft.starts_on)
-          return yield* badRequest("invalid_ends_on", "ends_on is before starts_on")
+          return yield* new InvalidEndsOn({ message: "ends_on is before starts_on" })
         if (course && draft.repeat !== "none" && draft.ends_on === null) {
-          return yield* conflict("invalid_entry", "a course's repeating entry needs ends_on")
+          return yield* new InvalidEntry({ message: "a course's repeating entry needs ends_on" })
         }
       })
 
@@ -210,10 +216,9 @@ export class Series extends Effect.Service<Series>()("Series", {
         const future = yield* futureTimes(current.id, now)
         const booked = future.filter((t) => t.booked > 0)
         if (booked.length > 0 && cancelBookings !== true) {
-          return yield* conflict(
-            "series_has_bookings",
-            `${booked.length} future time(s) of this entry are booked; pass cancel_bookings=true to cancel them`
-          )
+          return yield* new SeriesHasBookings({
+            message: `${booked.length} future time(s) of this entry are booked; pass cancel_bookings=true to cancel them`
+          })
         }
         const cancelled = booked.length > 0 ? yield* bookings.cancelOnSessions(booked, "series_deleted") : 0
         yield* store.applyAll(

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { InvalidEndsAt, InvalidTimes, notFound } from "../../errors/index.ts"
 import type { SessionCreate, SessionUpdate } from "../../schema/calendar.ts"
-import { badRequest, notFound } from "../../schema/errors.ts"
 import { sessionStore } from "../../store/sessions.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
@@ -75,7 +75,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         const length =
           (input.ends_at?.getTime() ?? input.starts_at.getTime() + offering.duration_minutes * 60_000) -
           input.starts_at.getTime()
-        if (length <= 0) return yield* badRequest("invalid_ends_at", "ends_at must be after starts_at")
+        if (length <= 0) return yield* new InvalidEndsAt({ message: "ends_at must be after starts_at" })
         const times = weeklyTimes(input.starts_at, length, input.repeat_weeks ?? 1, org.timezone)
         const now = yield* clock.now
         const base = {
@@ -100,10 +100,10 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
     const update = fn("Sessions.update")(function* (id: string, patch: SessionUpdate) {
       const org = yield* CurrentOrg
       if ((patch.starts_at === undefined) !== (patch.ends_at === undefined)) {
-        return yield* badRequest("invalid_times", "send starts_at and ends_at together to move a time")
+        return yield* new InvalidTimes({ message: "send starts_at and ends_at together to move a time" })
       }
       if (patch.starts_at && patch.ends_at && patch.ends_at <= patch.starts_at)
-        return yield* badRequest("invalid_ends_at", "ends_at must be after starts_at")
+        return yield* new InvalidEndsAt({ message: "ends_at must be after starts_at" })
       return yield* Effect.gen(function* () {
         const row = yield* load(org.id, id, true)
         yield* requireMember(org.id, patch.teacher).pipe(Effect.provideService(Orgs, orgs))

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { badRequest, conflict } from "../../schema/errors.ts"
+import { CapacityNotSupported, NotAMember, NotOnCalendar, ScheduleIsHours } from "../../errors/index.ts"
 import { parseTimeInput } from "../../time/local.ts"
 import { Orgs } from "../Orgs.ts"
 import type { OfferingRow } from "../offerings/row.ts"
@@ -7,13 +7,12 @@ import type { OfferingRow } from "../offerings/row.ts"
 /** Times on a calendar belong to classes and to appointments whose schedule is the calendar. */
 export const requireCalendar = (offering: OfferingRow) => {
   if (offering.kind === "rental")
-    return Effect.fail(conflict("not_on_calendar", "a rental takes its times from weekly hours, not a calendar"))
+    return Effect.fail(new NotOnCalendar({ message: "a rental takes its times from weekly hours, not a calendar" }))
   if (offering.kind === "appointment" && offering.schedule === "hours") {
     return Effect.fail(
-      conflict(
-        "schedule_is_hours",
-        "this appointment takes its times from weekly hours; set schedule to calendar first"
-      )
+      new ScheduleIsHours({
+        message: "this appointment takes its times from weekly hours; set schedule to calendar first"
+      })
     )
   }
   return Effect.void
@@ -21,7 +20,7 @@ export const requireCalendar = (offering: OfferingRow) => {
 
 export const requireClassForCapacity = (offering: OfferingRow, capacity: number | null | undefined) =>
   capacity != null && offering.kind !== "class"
-    ? Effect.fail(badRequest("capacity_not_supported", "capacity on a calendar time is for classes only"))
+    ? Effect.fail(new CapacityNotSupported({ message: "capacity on a calendar time is for classes only" }))
     : Effect.void
 
 /** An unknown teacher (not on the org's team) is 400 not_a_member. */
@@ -30,7 +29,7 @@ export const requireMember = (orgId: string, teacher: string | null | undefined)
     if (teacher == null) return
     const orgs = yield* Orgs
     if (Option.isNone(yield* orgs.member(orgId, teacher.toLowerCase()))) {
-      return yield* badRequest("not_a_member", `teacher ${teacher} is not on the org's team`)
+      return yield* new NotAMember({ message: `teacher ${teacher} is not on the org's team` })
     }
   })
 

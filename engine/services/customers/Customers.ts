@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { CustomerExists, InvalidAfter, InvalidCsv, notFound, TooManyRows } from "../../errors/index.ts"
 import type { CustomerCreate, CustomersQuery, CustomerUpdate } from "../../schema/customer.ts"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import { type CustomerRow, containsPattern, isEmailTaken, phoneDigits, toCustomer } from "../../store/customerRow.ts"
 import { customerStore, type Guest } from "../../store/customers.ts"
 import { transaction } from "../../store/transaction.ts"
@@ -14,7 +14,7 @@ import { Mail } from "../mail/Mail.ts"
 import { importRows } from "./csv.ts"
 import { BATCH_SIZE, importBatch, MAX_ROWS } from "./importBatch.ts"
 
-const emailTaken = () => conflict("customer_exists", "another customer of this org has that email")
+const emailTaken = () => new CustomerExists({ message: "another customer of this org has that email" })
 
 export class Customers extends Effect.Service<Customers>()("Customers", {
   dependencies: [Events.Default, Mail.Default],
@@ -52,7 +52,8 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
         const cursor = yield* sql`select 1 from customers where id = ${query.after} and org_id = ${org.id}`.pipe(
           Effect.orDie
         )
-        if (cursor.length === 0) return yield* badRequest("invalid_after", "after: no customer of this org has that id")
+        if (cursor.length === 0)
+          return yield* new InvalidAfter({ message: "after: no customer of this org has that id" })
       }
       // `created_at < 'infinity'` (true of every row) is what lets this read the listing index (migration 0095).
       const rows = yield* sql<CustomerRow>`
@@ -125,9 +126,9 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
     const importCsv = fn("Customers.import")(function* (csv: string) {
       const org = yield* CurrentOrg
       const parsed = importRows(csv)
-      if ("error" in parsed) return yield* badRequest("invalid_csv", parsed.error)
+      if ("error" in parsed) return yield* new InvalidCsv({ message: parsed.error })
       if (parsed.rows.length > MAX_ROWS) {
-        return yield* badRequest("too_many_rows", `${parsed.rows.length} rows; at most ${MAX_ROWS} per import`)
+        return yield* new TooManyRows({ message: `${parsed.rows.length} rows; at most ${MAX_ROWS} per import` })
       }
       const total = { created: 0, updated: 0, skipped: 0, batches: 0 }
       for (let start = 0; start < parsed.rows.length; start += BATCH_SIZE) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import { BalanceBelowZero, GiftCardEmpty, GiftCardUnknown, notFound } from "../../errors/index.ts"
 import type { GiftCard } from "../../schema/gift.ts"
 import { hashGiftCode, newGiftCode, normalizeGiftCode, recordMove } from "../../store/giftCards.ts"
 import { transaction } from "../../store/transaction.ts"
@@ -113,10 +113,9 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
         const [row] = yield* sql<CardRow>`select * from gift_cards where org_id = ${org.id} and id = ${id} for update`
         if (row === undefined) return yield* notFound("gift card")
         if (row.balance_cents + input.cents < 0) {
-          return yield* conflict(
-            "balance_below_zero",
-            `the balance is ${row.balance_cents}; taking ${-input.cents} would leave it below zero`
-          )
+          return yield* new BalanceBelowZero({
+            message: `the balance is ${row.balance_cents}; taking ${-input.cents} would leave it below zero`
+          })
         }
         const [updated] =
           yield* sql<CardRow>`update gift_cards set balance_cents = balance_cents + ${input.cents}, updated_at = ${now} where id = ${id} returning *`
@@ -149,14 +148,14 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
     const check = (orgId: string, code: string, total: number) =>
       Effect.gen(function* () {
         if (normalizeGiftCode(code).length < 4)
-          return yield* badRequest("gift_card_unknown", "gift_card_code: no such gift card")
+          return yield* new GiftCardUnknown({ message: "gift_card_code: no such gift card" })
         const [row] =
           yield* sql<CardRow>`select * from gift_cards where org_id = ${orgId} and code_hash = ${hashGiftCode(code)}`.pipe(
             Effect.orDie
           )
-        if (row === undefined) return yield* badRequest("gift_card_unknown", "gift_card_code: no such gift card")
+        if (row === undefined) return yield* new GiftCardUnknown({ message: "gift_card_code: no such gift card" })
         if (row.balance_cents <= 0)
-          return yield* badRequest("gift_card_empty", `gift_card_code: the card ending ${row.last4} has nothing left`)
+          return yield* new GiftCardEmpty({ message: `gift_card_code: the card ending ${row.last4} has nothing left` })
         return { id: row.id, cents: Math.min(row.balance_cents, total) }
       })
 

@@ -1,50 +1,20 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { GuestCannotCancel, GuestCannotConfirm, GuestCannotMove, notFound } from "../../errors/index.ts"
 import { Outdoors } from "../../ports/Outdoors.ts"
 import { minorUnits } from "../../schema/currency.ts"
-import { conflict, notFound } from "../../schema/errors.ts"
 import type { GuestView } from "../../schema/guest.ts"
-import type { BookingRow } from "../../store/bookingRow.ts"
 import { fn } from "../../tracing.ts"
 import { Bookings } from "../bookings/Bookings.ts"
 import { EngineClock } from "../Clock.ts"
-import { CurrentOrg, type Plan, RequestSurface } from "../CurrentOrg.ts"
+import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Availability } from "../calendar/Availability.ts"
 import { guestPage, Links, payAgainPage, waiverPage } from "../Links.ts"
 import { Messages } from "../messages/Messages.ts"
 import { type GuestActions, guestActions } from "./policy.ts"
+import { icsOf, mapUrl, type Row } from "./view.ts"
 
-type Row = BookingRow & {
-  readonly o_name: string
-  readonly o_kind: "class" | "appointment" | "rental"
-  readonly o_location: string
-  readonly o_lat: number | null
-  readonly o_lon: number | null
-  readonly o_place_id: string | null
-  readonly o_gauge_site: string | null
-  readonly g_name: string
-  readonly g_timezone: string
-  readonly g_currency: string
-  readonly g_locale: string
-  readonly g_plan: Plan
-  readonly g_cancel_hours: number | null
-  readonly g_payments: "online" | "offline"
-  readonly c_name: string | null
-  readonly c_email: string | null
-}
-
-/** Where the meeting point opens on a map: the place id when set, else the coordinates. */
-export const mapUrl = (r: {
-  o_location: string | null
-  o_lat: number | null
-  o_lon: number | null
-  o_place_id: string | null
-}) =>
-  r.o_place_id !== null
-    ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(r.o_location ?? "")}&query_place_id=${encodeURIComponent(r.o_place_id)}`
-    : r.o_lat !== null && r.o_lon !== null
-      ? `https://www.openstreetmap.org/?mlat=${r.o_lat}&mlon=${r.o_lon}#map=16/${r.o_lat}/${r.o_lon}`
-      : null
+export { icsOf, mapUrl } from "./view.ts"
 
 /**
  * The guest's own page's side (/b/{handle} and /api/v1/guest/{handle}): the handle is the credential and reaches
@@ -177,7 +147,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
       const now = yield* clock.now
       const actions = actionsOf(r, now)
       if (actions.cancel_until === null)
-        return yield* conflict("guest_cannot_cancel", actions.why_not ?? "this booking cannot be cancelled here")
+        return yield* new GuestCannotCancel({ message: actions.why_not ?? "this booking cannot be cancelled here" })
       yield* asOrg(r, bookings.cancel(r.id, { reason: "guest" }))
       return yield* reread(handle)
     })
@@ -186,12 +156,12 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     const confirm = fn("Guest.confirm")(function* (handle: string) {
       const r = yield* load(handle)
       if (!actionsOf(r, yield* clock.now).confirm) {
-        return yield* conflict(
-          "guest_cannot_confirm",
-          r.status === "confirmed"
-            ? "this booking is confirmed already"
-            : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)"
-        )
+        return yield* new GuestCannotConfirm({
+          message:
+            r.status === "confirmed"
+              ? "this booking is confirmed already"
+              : "this booking has nothing for you to confirm (a hold with something to pay is confirmed by paying)"
+        })
       }
       yield* asOrg(r, bookings.confirm(r.id))
       return yield* reread(handle)
@@ -205,12 +175,12 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
       const now = yield* clock.now
       const actions = actionsOf(r, now)
       if (actions.move_until === null) {
-        return yield* conflict(
-          "guest_cannot_move",
-          r.series_id !== null
-            ? "a course booking holds every time of its course and cannot move"
-            : (actions.why_not ?? "this booking cannot move here")
-        )
+        return yield* new GuestCannotMove({
+          message:
+            r.series_id !== null
+              ? "a course booking holds every time of its course and cannot move"
+              : (actions.why_not ?? "this booking cannot move here")
+        })
       }
       yield* asOrg(
         r,
@@ -277,48 +247,3 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     return { get, confirm, cancel, move, times, thread, write, ics, outdoors } as const
   })
 }) {}
-
-const icsDate = (d: Date) =>
-  d
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}/, "")
-const icsText = (s: string) => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, "\\n")
-
-export const icsOf = (r: Row, url: string) =>
-  `${[
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//booking-engine//guest page//EN",
-    "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
-    "BEGIN:VEVENT",
-    `UID:${r.id}@booking-engine`,
-    `DTSTAMP:${icsDate(r.updated_at ?? r.created_at)}`,
-    `DTSTART:${icsDate(r.starts_at)}`,
-    `DTEND:${icsDate(r.ends_at)}`,
-    `SUMMARY:${icsText(`${r.o_name} (${r.g_name})`)}`,
-    ...(r.o_location ? [`LOCATION:${icsText(r.o_location)}`] : []),
-    ...(r.o_lat !== null && r.o_lon !== null ? [`GEO:${r.o_lat};${r.o_lon}`] : []),
-    `DESCRIPTION:${icsText(`Booking ${r.reference}. Manage it at ${url}`)}`,
-    `URL:${url}`,
-    `STATUS:${r.status === "cancelled" ? "CANCELLED" : r.status === "held" ? "TENTATIVE" : "CONFIRMED"}`,
-    "END:VEVENT",
-    "END:VCALENDAR"
-  ]
-    .map(fold)
-    .join("\r\n")}\r\n`
-
-/** Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1). */
-const fold = (line: string) => {
-  const parts: Array<string> = []
-  let rest = line
-  while (Buffer.byteLength(rest) > 75) {
-    let n = 74
-    while (Buffer.byteLength(rest.slice(0, n)) > 74) n--
-    parts.push(rest.slice(0, n))
-    rest = rest.slice(n)
-  }
-  parts.push(rest)
-  return parts.join("\r\n ")
-}

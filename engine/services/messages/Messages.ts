@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { badRequest, notFound } from "../../schema/errors.ts"
+import { InvalidConversation, notFound, RecipientErased } from "../../errors/index.ts"
 import type { Message } from "../../schema/message.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
@@ -83,7 +83,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
     const subjectOf = (orgId: string, q: { booking_id?: string | undefined; customer_id?: string | undefined }) =>
       Effect.gen(function* () {
         if ((q.booking_id === undefined) === (q.customer_id === undefined)) {
-          return yield* badRequest("invalid_conversation", "give exactly one of booking_id and customer_id")
+          return yield* new InvalidConversation({ message: "give exactly one of booking_id and customer_id" })
         }
         if (q.booking_id !== undefined) {
           const [b] = yield* sql<{
@@ -134,7 +134,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
     const post = (v: Conversation, body: string, channel: "email" | "system") =>
       Effect.gen(function* () {
         if (v.email === null)
-          return yield* badRequest("customer_erased", "this guest was erased: there is no one to write to")
+          return yield* new RecipientErased({ message: "this guest was erased: there is no one to write to" })
         const now = yield* clock.now
         const subject =
           v.reference === null
@@ -259,7 +259,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         const v = Option.getOrThrow(
           yield* conversation(input.org_id, { customer_id: input.customer_id, booking_id: input.booking_id }, true)
         )
-        if (v.email === null) return yield* badRequest("customer_erased", "this guest was erased")
+        if (v.email === null) return yield* new RecipientErased({ message: "this guest was erased" })
         return yield* inbound(v, input.text, "page")
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
-import { forbidden, notFound } from "../../schema/errors.ts"
+import { Forbidden, notFound } from "../../errors/index.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
@@ -382,7 +382,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
       org.role === "owner"
         ? Effect.succeed(org)
-        : Effect.fail(forbidden("only an owner's API key may manage the org's connector apps"))
+        : Effect.fail(new Forbidden({ message: "only an owner's API key may manage the org's connector apps" }))
     )
 
     /** The connector apps the org approved, revoked ones too; owners only. */

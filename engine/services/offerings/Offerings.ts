@@ -1,8 +1,16 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import {
+  errorOf,
+  InvalidHours,
+  InvalidQuestions,
+  NotHoursBased,
+  notFound,
+  OfferingHasBookings,
+  ScheduleIsCalendar
+} from "../../errors/index.ts"
 import { decideOffering, startOffering } from "../../machines/offering.ts"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
 import type { HoursEntry, Kind, OfferingCreate, OfferingUpdate } from "../../schema/offering.ts"
 import { offeringStore } from "../../store/offerings.ts"
 import { ofOrg } from "../../store/tenancy.ts"
@@ -40,7 +48,7 @@ const derive = (input: OfferingUpdate) => {
   if (input.questions !== undefined) {
     const qs = normalizeQuestions(input.questions)
     if ("duplicate" in qs)
-      return Effect.fail(badRequest("invalid_questions", `question id ${qs.duplicate} appears twice`))
+      return Effect.fail(new InvalidQuestions({ message: `question id ${qs.duplicate} appears twice` }))
     out.questions = JSON.stringify(qs)
   }
   if (input.metadata !== undefined) out.metadata = JSON.stringify(input.metadata)
@@ -96,7 +104,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       })
       const changes = yield* derive(input)
       const started = startOffering(input.active !== false)
-      if (!started.ok) return yield* conflict(started.code, "the offering cannot change state")
+      if (!started.ok) return yield* errorOf(started.code, "the offering cannot change state")
       const row = {
         ...base,
         metadata: JSON.stringify(base.metadata),
@@ -129,7 +137,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
             ? decideOffering(current.state, { type: input.active ? "resume" : "pause" })
             : undefined
         if (decided !== undefined && !decided.ok)
-          return yield* conflict(decided.code, "the offering cannot change state")
+          return yield* errorOf(decided.code, "the offering cannot change state")
         if (current.waitlist_enabled && input.waitlist_enabled === false) yield* hooks.waitlistClosed(current.id)
         const offering = toOffering(yield* store.update(current.id, changes, yield* clock.now, decided))
         // More seats on the offering's times that take its capacity: the waitlist hears of them as of any opening.
@@ -151,10 +159,9 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         const current = yield* load(id, true)
         const upcoming = yield* hooks.upcoming(current.id)
         if ((upcoming.bookings > 0 || upcoming.holds > 0) && cancelBookings !== true) {
-          return yield* conflict(
-            "offering_has_bookings",
-            `deleting would cancel ${upcoming.bookings} upcoming booking(s) and ${upcoming.holds} live hold(s); pass cancel_bookings=true`
-          )
+          return yield* new OfferingHasBookings({
+            message: `deleting would cancel ${upcoming.bookings} upcoming booking(s) and ${upcoming.holds} live hold(s); pass cancel_bookings=true`
+          })
         }
         const decided = decideOffering(current.state, { type: "remove" })
         if (!decided.ok) return yield* notFound("offering")
@@ -168,7 +175,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
     const getHours = fn("Offerings.getHours")(function* (id: string) {
       const row = yield* load(id)
       if (row.kind === "class")
-        return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
+        return yield* new NotHoursBased({ message: "a class takes its times from sessions, not weekly hours" })
       return { data: row.hours ?? DEFAULT_HOURS }
     })
 
@@ -176,17 +183,16 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       const org = yield* CurrentOrg
       const normalized = normalizeHours(hours)
       if ("invalid" in normalized) {
-        return yield* badRequest("invalid_hours", `hours[${normalized.invalid}]: end_time must be after start_time`)
+        return yield* new InvalidHours({ message: `hours[${normalized.invalid}]: end_time must be after start_time` })
       }
       return yield* Effect.gen(function* () {
         const row = yield* load(id, true)
         if (row.kind === "class")
-          return yield* conflict("not_hours_based", "a class takes its times from sessions, not weekly hours")
+          return yield* new NotHoursBased({ message: "a class takes its times from sessions, not weekly hours" })
         if (row.kind === "appointment" && row.schedule !== "hours") {
-          return yield* conflict(
-            "schedule_is_calendar",
-            "this appointment takes its times from its calendar; set schedule to hours first"
-          )
+          return yield* new ScheduleIsCalendar({
+            message: "this appointment takes its times from its calendar; set schedule to hours first"
+          })
         }
         const updated = yield* store.update(row.id, { hours: JSON.stringify(normalized) }, yield* clock.now)
         yield* events.append(org.id, [

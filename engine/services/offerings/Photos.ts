@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { badRequest, notFound } from "../../schema/errors.ts"
+import { InvalidPhoto, notFound, PhotoTooLarge } from "../../errors/index.ts"
 import { offeringStore } from "../../store/offerings.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
@@ -39,13 +39,13 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
     const put = fn("Photos.put")(function* (id: string, bytes: Uint8Array) {
       const org = yield* CurrentOrg
       if (bytes.length === 0)
-        return yield* badRequest("invalid_photo", "send the JPEG as the request body (Content-Type: image/jpeg)")
+        return yield* new InvalidPhoto({ message: "send the JPEG as the request body (Content-Type: image/jpeg)" })
       if (bytes.length > PHOTO_MAX_BYTES)
-        return yield* badRequest("photo_too_large", `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`)
+        return yield* new PhotoTooLarge({ message: `a photo is at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB` })
       const size = jpegSize(bytes)
-      if (size === undefined) return yield* badRequest("invalid_photo", "the body is not a JPEG image")
+      if (size === undefined) return yield* new InvalidPhoto({ message: "the body is not a JPEG image" })
       if (size.width > MAX_SIDE || size.height > MAX_SIDE)
-        return yield* badRequest("invalid_photo", `a photo is at most ${MAX_SIDE} pixels on a side`)
+        return yield* new InvalidPhoto({ message: `a photo is at most ${MAX_SIDE} pixels on a side` })
       const etag = createHash("sha256").update(bytes).digest("base64url").slice(0, 16)
       const now = yield* clock.now
       return yield* Effect.gen(function* () {

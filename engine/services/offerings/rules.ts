@@ -1,5 +1,14 @@
 import { Effect } from "effect"
-import { badRequest, conflict } from "../../schema/errors.ts"
+import {
+  CalendarHasTimes,
+  DepositConflict,
+  GuestPriceNotSupported,
+  NotAClass,
+  ScheduleNotSupported,
+  WaitlistConflict,
+  WaitlistNotSupported,
+  WaiverMissing
+} from "../../errors/index.ts"
 import type { Kind, OfferingUpdate } from "../../schema/offering.ts"
 
 export interface RuleState {
@@ -21,34 +30,32 @@ export interface RuleFacts {
 export const checkRules = (input: OfferingUpdate, next: RuleState, previous: RuleState | null, facts: RuleFacts) =>
   Effect.gen(function* () {
     if (input.deposit_cents != null && input.deposit_percent != null) {
-      return yield* badRequest("deposit_conflict", "deposit_cents and deposit_percent exclude each other; send one")
+      return yield* new DepositConflict({ message: "deposit_cents and deposit_percent exclude each other; send one" })
     }
     if (input.schedule !== undefined && next.kind !== "appointment") {
-      return yield* badRequest("schedule_not_supported", "schedule applies to appointments only")
+      return yield* new ScheduleNotSupported({ message: "schedule applies to appointments only" })
     }
     if (input.guest_price_cents != null && next.kind !== "appointment") {
-      return yield* badRequest("guest_price_not_supported", "guest_price_cents applies to appointments only")
+      return yield* new GuestPriceNotSupported({ message: "guest_price_cents applies to appointments only" })
     }
     if (input.course === true && next.kind !== "class") {
-      return yield* conflict("not_a_class", "course is valid for classes only")
+      return yield* new NotAClass({ message: "course is valid for classes only" })
     }
     if (next.course && next.waitlist_enabled && (input.course === true || input.waitlist_enabled === true)) {
-      return yield* conflict("waitlist_conflict", "a course has no waitlist")
+      return yield* new WaitlistConflict({ message: "a course has no waitlist" })
     }
     const onCalendar = next.kind === "class" || (next.kind === "appointment" && next.schedule === "calendar")
     if (next.waitlist_enabled && !onCalendar) {
-      return yield* badRequest(
-        "waitlist_not_supported",
-        "waitlist_enabled needs times on a calendar (a class, or an appointment on its calendar)"
-      )
+      return yield* new WaitlistNotSupported({
+        message: "waitlist_enabled needs times on a calendar (a class, or an appointment on its calendar)"
+      })
     }
     if (input.waiver_required === true && !facts.orgHasWaiver) {
-      return yield* conflict("waiver_missing", "set the org's waiver text (PUT /waiver) before requiring it")
+      return yield* new WaiverMissing({ message: "set the org's waiver text (PUT /waiver) before requiring it" })
     }
     if (previous?.schedule === "calendar" && next.schedule === "hours" && facts.hasTimesToCome) {
-      return yield* conflict(
-        "calendar_has_times",
-        "an appointment moves to weekly hours only once its calendar has no times to come"
-      )
+      return yield* new CalendarHasTimes({
+        message: "an appointment moves to weekly hours only once its calendar has no times to come"
+      })
     }
   })

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { CheckoutUnavailable, InvalidAmount, NotPaidOnline } from "../../errors/index.ts"
 import { currencyDecimals, minorUnits } from "../../schema/currency.ts"
-import { badRequest, conflict } from "../../schema/errors.ts"
 import type { GiftCardPurchase, GiftCardPurchased } from "../../schema/gift.ts"
 import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
@@ -47,16 +47,14 @@ export class GiftPurchases extends Effect.Service<GiftPurchases>()("GiftPurchase
         payments: "online" | "offline"
       }>`select name, locale, payments from orgs where id = ${org.id}`.pipe(Effect.orDie)
       if (o.payments !== "online")
-        return yield* conflict(
-          "not_paid_online",
-          "the org does not take payments online: it issues gift cards itself (gift_cards.issue)"
-        )
+        return yield* new NotPaidOnline({
+          message: "the org does not take payments online: it issues gift cards itself (gift_cards.issue)"
+        })
       const unit = minorUnits(org.currency)
       if (input.amount_cents < unit) {
-        return yield* badRequest(
-          "invalid_amount",
-          `amount_cents: at least one whole ${org.currency} (${unit} in minor units, ${currencyDecimals(org.currency)} decimals)`
-        )
+        return yield* new InvalidAmount({
+          message: `amount_cents: at least one whole ${org.currency} (${unit} in minor units, ${currencyDecimals(org.currency)} decimals)`
+        })
       }
       const now = yield* clock.now
       const row: PurchaseRow = {
@@ -97,10 +95,9 @@ export class GiftPurchases extends Effect.Service<GiftPurchases>()("GiftPurchase
                 sql`update gift_purchases set status = 'failed' where id = ${row.id}`.pipe(Effect.orDie)
               ),
               Effect.fail(
-                conflict(
-                  "checkout_unavailable",
-                  "the payment processor did not open a checkout: nothing was charged, try again"
-                )
+                new CheckoutUnavailable({
+                  message: "the payment processor did not open a checkout: nothing was charged, try again"
+                })
               )
             )
           )

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
+import { BookingNotHeld, NotPaidOnline, notFound } from "../../errors/index.ts"
 import { decideBooking } from "../../machines/booking.ts"
 import { PaymentProcessor, type ProcessorEvent, type RawEvent, type Refund } from "../../ports/Payments.ts"
-import { type Conflict, conflict, notFound } from "../../schema/errors.ts"
 import { type BookingRow, machineRow, toBooking } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { retakeGift } from "../../store/giftCards.ts"
@@ -142,13 +142,13 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const resume = fn("Payments.resume")(function* (handle: string) {
       const b = yield* source({ handle })
       if (Option.isNone(b)) return yield* notFound("booking")
-      if (b.value.status !== "held") return yield* conflict("booking_not_held", `the booking is ${b.value.status}`)
+      if (b.value.status !== "held") return yield* new BookingNotHeld({ message: `the booking is ${b.value.status}` })
       const url = yield* open(b.value)
       if (Option.isSome(url)) return url.value
       const after = yield* source({ handle })
       if (Option.isSome(after) && after.value.status !== "held")
-        return yield* conflict("booking_not_held", `the booking is ${after.value.status}`)
-      return yield* conflict("not_paid_online", "this booking is not paid online")
+        return yield* new BookingNotHeld({ message: `the booking is ${after.value.status}` })
+      return yield* new NotPaidOnline({ message: "this booking is not paid online" })
     })
 
     /**
@@ -276,7 +276,7 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
         )
       return attempt(true).pipe(
         Effect.catchIf(
-          (x): x is Conflict => (x as { _tag?: string })._tag === "Conflict",
+          (x) => x._tag !== "SqlError",
           () => attempt(false)
         ),
         Effect.zipLeft(wakeups.poke)

@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import {
+  errorOf,
+  InvalidDates,
+  InvalidDiscount,
+  InvalidOfferingIds,
+  MaxUsesBelowUses,
+  notFound,
+  PromoCodeExists
+} from "../../errors/index.ts"
 import type { PromoCodeCreate, PromoCodeUpdate } from "../../schema/promo.ts"
 import { isEmailTaken as isUniqueViolation } from "../../store/customerRow.ts"
 import { transaction } from "../../store/transaction.ts"
@@ -35,12 +43,14 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
         }>`select id from offerings where org_id = ${orgId} and id in ${sql.in([...new Set(ids)])}`.pipe(Effect.orDie)
         const missing = [...new Set(ids)].filter((id) => !found.some((f) => f.id === id))
         if (missing.length > 0)
-          return yield* badRequest("invalid_offering_ids", `offering_ids: ${missing[0]} is not an offering of this org`)
+          return yield* new InvalidOfferingIds({
+            message: `offering_ids: ${missing[0]} is not an offering of this org`
+          })
       })
 
     const datesInOrder = (starts: string | null | undefined, ends: string | null | undefined) =>
       starts != null && ends != null && starts > ends
-        ? Effect.fail(badRequest("invalid_dates", "ends_on is before starts_on"))
+        ? Effect.fail(new InvalidDates({ message: "ends_on is before starts_on" }))
         : Effect.void
 
     const list = Effect.gen(function* () {
@@ -57,7 +67,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
     const create = fn("Promos.create")(function* (input: PromoCodeCreate) {
       const org = yield* CurrentOrg
       if ((input.percent_off === undefined) === (input.amount_off_cents === undefined)) {
-        return yield* badRequest("invalid_discount", "give exactly one of percent_off and amount_off_cents")
+        return yield* new InvalidDiscount({ message: "give exactly one of percent_off and amount_off_cents" })
       }
       yield* datesInOrder(input.starts_on, input.ends_on)
       yield* checkOfferings(org.id, input.offering_ids)
@@ -86,10 +96,9 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
         Effect.catchTag("SqlError", (e) =>
           isUniqueViolation(e)
             ? Effect.fail(
-                conflict(
-                  "promo_code_exists",
-                  `the org already has the code ${input.code.toUpperCase()} (codes match in any case)`
-                )
+                new PromoCodeExists({
+                  message: `the org already has the code ${input.code.toUpperCase()} (codes match in any case)`
+                })
               )
             : Effect.die(e)
         )
@@ -109,10 +118,9 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
         const ends = patch.ends_on === undefined ? row.ends_on : patch.ends_on
         yield* datesInOrder(starts && String(starts).slice(0, 10), ends && String(ends).slice(0, 10))
         if (patch.max_uses != null && patch.max_uses < row.uses) {
-          return yield* conflict(
-            "max_uses_below_uses",
-            `the code was used ${row.uses} times already; max_uses cannot be lower`
-          )
+          return yield* new MaxUsesBelowUses({
+            message: `the code was used ${row.uses} times already; max_uses cannot be lower`
+          })
         }
         const changes = Object.fromEntries(
           Object.entries({
@@ -158,7 +166,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
             Effect.orDie
           )
         const refusal = refusalOf(row, offeringId, todayIn(yield* clock.now, zone))
-        if (refusal !== undefined) return yield* badRequest(refusal.code, refusal.message)
+        if (refusal !== undefined) return yield* errorOf(refusal.code, refusal.message)
         return { id: row.id, code: row.code, discount: discountOf(row, total) }
       })
 

@@ -44,21 +44,24 @@ export const discountOf = (p: Pick<PromoRow, "percent_off" | "amount_off_cents">
 
 /** Why a code does not apply to a booking of this offering today (in the org's zone), or nothing when it does. */
 export const refusalOf = (row: PromoRow | undefined, offeringId: string, today: string) => {
-  if (row === undefined) return { code: "promo_code_unknown", message: "promo_code: no such code" }
-  if (!row.active) return { code: "promo_code_inactive", message: `promo_code: ${row.code} is switched off` }
+  if (row === undefined) return { code: "promo_code_unknown" as const, message: "promo_code: no such code" }
+  if (!row.active) return { code: "promo_code_inactive" as const, message: `promo_code: ${row.code} is switched off` }
   const starts = day(row.starts_on)
   const ends = day(row.ends_on)
   if (starts !== null && today < starts)
-    return { code: "promo_code_not_started", message: `promo_code: ${row.code} applies from ${starts}` }
+    return { code: "promo_code_not_started" as const, message: `promo_code: ${row.code} applies from ${starts}` }
   if (ends !== null && today > ends)
-    return { code: "promo_code_expired", message: `promo_code: ${row.code} ended on ${ends}` }
+    return { code: "promo_code_expired" as const, message: `promo_code: ${row.code} ended on ${ends}` }
   if (row.max_uses !== null && row.uses >= row.max_uses)
     return {
-      code: "promo_code_used_up",
+      code: "promo_code_used_up" as const,
       message: `promo_code: ${row.code} has been used ${row.max_uses} times, its limit`
     }
   if (row.offering_ids !== null && !row.offering_ids.includes(offeringId)) {
-    return { code: "promo_code_not_for_offering", message: `promo_code: ${row.code} does not apply to this offering` }
+    return {
+      code: "promo_code_not_for_offering" as const,
+      message: `promo_code: ${row.code} does not apply to this offering`
+    }
   }
   return undefined
 }

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { notFound } from "../../schema/errors.ts"
+import { notFound } from "../../errors/index.ts"
 import { transaction } from "../../store/transaction.ts"
 import { Orgs } from "../Orgs.ts"
 

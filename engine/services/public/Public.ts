@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { Forbidden, InvalidPeriods, InvalidQuantity, notFound } from "../../errors/index.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
-import { badRequest, forbidden, notFound } from "../../schema/errors.ts"
 import type { GiftCardPurchase } from "../../schema/gift.ts"
 import { PublicOffering } from "../../schema/public.ts"
 import { addDays, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
@@ -63,7 +63,9 @@ export class Public extends Effect.Service<Public>()("Public", {
         origin.toLowerCase() === ownOrigin ||
         (org.allowedOrigins ?? []).includes(origin.toLowerCase())
           ? Effect.void
-          : Effect.fail(forbidden(`the origin ${origin.slice(0, 100)} is not among the org's allowed_origins`))
+          : Effect.fail(
+              new Forbidden({ message: `the origin ${origin.slice(0, 100)} is not among the org's allowed_origins` })
+            )
       )
 
     const org = (origin: string | undefined) =>
@@ -172,10 +174,10 @@ export class Public extends Effect.Service<Public>()("Public", {
         const org = yield* CurrentOrg
         const o = yield* activeOffering(input.offering_id)
         if (input.periods !== undefined && o.kind !== "rental")
-          return yield* badRequest("invalid_periods", "periods apply to rentals only")
+          return yield* new InvalidPeriods({ message: "periods apply to rentals only" })
         const quantity = input.quantity ?? 1
         if (quantity > o.max_per_booking)
-          return yield* badRequest("invalid_quantity", `quantity: at most ${o.max_per_booking} in one booking`)
+          return yield* new InvalidQuantity({ message: `quantity: at most ${o.max_per_booking} in one booking` })
         const price = yield* priceOf(o, quantity, input.periods ?? 1)
         const promo =
           input.promo_code === undefined

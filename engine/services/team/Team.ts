@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { conflict, forbidden, notFound } from "../../schema/errors.ts"
+import { Forbidden, InviteExists, InviteExpired, LastOwner, MemberExists, notFound } from "../../errors/index.ts"
 import { sessionStore } from "../../store/sessions.ts"
 import { transaction } from "../../store/transaction.ts"
 import { webhookStore } from "../../store/webhooks.ts"
@@ -65,7 +65,9 @@ export class Team extends Effect.Service<Team>()("Team", {
     const links = yield* Links
 
     const ownerOnly = Effect.flatMap(CurrentOrg, (org) =>
-      org.role === "owner" ? Effect.succeed(org) : Effect.fail(forbidden("only an owner's API key may change the team"))
+      org.role === "owner"
+        ? Effect.succeed(org)
+        : Effect.fail(new Forbidden({ message: "only an owner's API key may change the team" }))
     )
     const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
@@ -91,13 +93,13 @@ export class Team extends Effect.Service<Team>()("Team", {
         Effect.gen(function* () {
           const [member] =
             yield* sql`select user_id from members where org_id = ${org.id} and lower(email) = ${email} and removed_at is null`
-          if (member !== undefined) return yield* conflict("member_exists", `${email} is already on the team`)
+          if (member !== undefined) return yield* new MemberExists({ message: `${email} is already on the team` })
           yield* sql`update invites set ended_at = ${now}, end_reason = 'expired'
           where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null and expires_at <= ${now}`
           const [waiting] =
             yield* sql`select id from invites where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null`
           if (waiting !== undefined)
-            return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
+            return yield* new InviteExists({ message: `${email} has a waiting invite; revoke it to send a new one` })
           const row: InviteRow = {
             id: randomUUID(),
             org_id: org.id,
@@ -114,7 +116,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           const inserted = yield* sql`insert into invites ${sql.insert({ ...row, token_hash: hashToken(token) })}
           on conflict (org_id, lower(email)) where accepted_at is null and ended_at is null do nothing returning id`
           if (inserted.length === 0)
-            return yield* conflict("invite_exists", `${email} has a waiting invite; revoke it to send a new one`)
+            return yield* new InviteExists({ message: `${email} has a waiting invite; revoke it to send a new one` })
           const [{ name }] = yield* sql<{ name: string }>`select name from orgs where id = ${org.id}`
           yield* mail.enqueue(org.id, {
             to: email,
@@ -161,7 +163,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           yield* sql<InviteRow>`select * from invites where token_hash = ${hashToken(token)} and accepted_at is null and ended_at is null for update`
         if (row === undefined) return yield* notFound("invite")
         if (row.expires_at.getTime() <= (yield* clock.now).getTime())
-          return yield* conflict("invite_expired", "this invite has expired; ask an owner for a new one")
+          return yield* new InviteExpired({ message: "this invite has expired; ask an owner for a new one" })
         return row
       })
 
@@ -172,7 +174,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           const invite = yield* byToken(token)
           const [taken] =
             yield* sql`select user_id from members where org_id = ${invite.org_id} and lower(email) = lower(${invite.email}) and removed_at is null`
-          if (taken !== undefined) return yield* conflict("member_exists", `${invite.email} is already on the team`)
+          if (taken !== undefined) return yield* new MemberExists({ message: `${invite.email} is already on the team` })
           const member = {
             user_id: randomUUID(),
             org_id: invite.org_id,
@@ -184,7 +186,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           // A member added another way at the same moment (the admin API) is decided by members_org_email, as above.
           const joined =
             yield* sql`insert into members ${sql.insert(member)} on conflict (org_id, lower(email)) where removed_at is null do nothing returning user_id`
-          if (joined.length === 0) return yield* conflict("member_exists", `${invite.email} is already on the team`)
+          if (joined.length === 0) return yield* new MemberExists({ message: `${invite.email} is already on the team` })
           yield* sql`update invites set accepted_at = ${now} where id = ${invite.id}`
           yield* events.append(invite.org_id, [
             {
@@ -220,10 +222,9 @@ export class Team extends Effect.Service<Team>()("Team", {
             member.role === "owner" &&
             members.filter((m) => m.role === "owner").length === 1
           ) {
-            return yield* conflict(
-              "last_owner",
-              "the team's last owner cannot be made staff: make someone else an owner first"
-            )
+            return yield* new LastOwner({
+              message: "the team's last owner cannot be made staff: make someone else an owner first"
+            })
           }
           const next = { ...member, role: patch.role ?? member.role, name: patch.name ?? member.name }
           yield* sql`update members set role = ${next.role}, name = ${next.name} where user_id = ${userId}`
@@ -251,7 +252,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           const member = members.find((m) => m.user_id === userId)
           if (member === undefined) return yield* notFound("member")
           if (member.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
-            return yield* conflict("last_owner", "the team's last owner cannot be removed")
+            return yield* new LastOwner({ message: "the team's last owner cannot be removed" })
           }
           yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
           const keys = yield* sql<{

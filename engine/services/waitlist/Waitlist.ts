@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { badRequest, conflict, notFound } from "../../schema/errors.ts"
+import {
+  HasRoom,
+  InvalidPlaces,
+  InvalidSessionId,
+  notFound,
+  TimeNotAvailable,
+  WaitlistConflict,
+  WaitlistDisabled,
+  WaitlistNotSupported
+} from "../../errors/index.ts"
 import type { WaitlistEntry } from "../../schema/waitlist.ts"
 import { newHandle } from "../../store/codes.ts"
 import { customerStore } from "../../store/customers.ts"
@@ -63,10 +72,9 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
       const now = yield* clock.now
       const places = input.places ?? 1
       if (input.session_id === undefined && (input.offering_id === undefined || input.starts_at === undefined)) {
-        return yield* badRequest(
-          "invalid_session_id",
-          "give session_id, or offering_id and starts_at of one of its times"
-        )
+        return yield* new InvalidSessionId({
+          message: "give session_id, or offering_id and starts_at of one of its times"
+        })
       }
       return yield* Effect.gen(function* () {
         const [t] = yield* sql<{
@@ -92,27 +100,25 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
               schedule: string | null
             }>`select kind, schedule from offerings where org_id = ${org.id} and id = ${input.offering_id}`
             if (o !== undefined && (o.kind === "rental" || o.schedule === "hours")) {
-              return yield* badRequest(
-                "waitlist_not_supported",
-                "weekly hours and rentals have no waitlist: their times are not on a calendar"
-              )
+              return yield* new WaitlistNotSupported({
+                message: "weekly hours and rentals have no waitlist: their times are not on a calendar"
+              })
             }
           }
           return yield* notFound("time")
         }
         if (t.course)
-          return yield* conflict(
-            "waitlist_conflict",
-            "a course is booked whole: it has no waitlist for one of its times"
-          )
+          return yield* new WaitlistConflict({
+            message: "a course is booked whole: it has no waitlist for one of its times"
+          })
         if (!t.waitlist_enabled)
-          return yield* conflict("waitlist_disabled", "this offering's waitlist is off (waitlist_enabled false)")
-        if (t.state !== "scheduled") return yield* conflict("time_not_available", "this time is cancelled")
+          return yield* new WaitlistDisabled({ message: "this offering's waitlist is off (waitlist_enabled false)" })
+        if (t.state !== "scheduled") return yield* new TimeNotAvailable({ message: "this time is cancelled" })
         if (places > t.max_per_booking)
-          return yield* badRequest("invalid_places", `places: at most ${t.max_per_booking}, as in one booking`)
+          return yield* new InvalidPlaces({ message: `places: at most ${t.max_per_booking}, as in one booking` })
         const needed = t.kind === "appointment" ? 1 : places
         if (t.cap - t.booked >= needed)
-          return yield* conflict("has_room", `the time has room for ${places}: book it instead`)
+          return yield* new HasRoom({ message: `the time has room for ${places}: book it instead` })
         const customer = yield* customers.findOrCreate(org.id, input.customer, now)
         const out = [...customer.events]
         const [live] = yield* sql<{

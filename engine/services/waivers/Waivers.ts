@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { conflict, notFound } from "../../schema/errors.ts"
+import { notFound, WaiverClosed, WaiverComplete, WaiverMissing } from "../../errors/index.ts"
 import { type BookingRow, signaturesOf } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { transaction } from "../../store/transaction.ts"
@@ -59,14 +59,14 @@ export class Waivers extends Effect.Service<Waivers>()("Waivers", {
       return yield* Effect.gen(function* () {
         const r = yield* load(token, true)
         if (!open(r))
-          return yield* conflict(
-            "waiver_closed",
-            "this booking is cancelled or its hold lapsed: its waiver takes no signatures"
-          )
-        if (r.waiver_text === null) return yield* conflict("waiver_missing", "the org has no waiver text to sign yet")
+          return yield* new WaiverClosed({
+            message: "this booking is cancelled or its hold lapsed: its waiver takes no signatures"
+          })
+        if (r.waiver_text === null)
+          return yield* new WaiverMissing({ message: "the org has no waiver text to sign yet" })
         const needed = r.waiver_needed ?? r.quantity
         if (r.waiver_signed >= needed)
-          return yield* conflict("waiver_complete", `every signature this booking needs (${needed}) is in`)
+          return yield* new WaiverComplete({ message: `every signature this booking needs (${needed}) is in` })
         const signed = newSignatures(
           r,
           signaturesOf(r),

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Exit, Option, Schedule } from "effect"
+import { EndpointBusy, EndpointOff } from "../../errors/index.ts"
 import { decideWebhookEndpoint, type WebhookEndpointEvent } from "../../machines/webhookEndpoint.ts"
 import { type SendResult, WebhookSender } from "../../ports/WebhookSender.ts"
-import { conflict } from "../../schema/errors.ts"
 import { columnsOf, machineRow, webhookStore } from "../../store/webhooks.ts"
 import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
@@ -125,7 +125,8 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
         Effect.orDie,
         Effect.flatMap(
           Option.match({
-            onNone: () => Effect.fail(conflict("endpoint_busy", "the endpoint is taking a delivery; retry shortly")),
+            onNone: () =>
+              Effect.fail(new EndpointBusy({ message: "the endpoint is taking a delivery; retry shortly" })),
             onSome: Effect.succeed
           })
         ),
@@ -133,7 +134,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("WebhookD
       )
       return yield* Effect.gen(function* () {
         const done = yield* attempt(claimed, event)
-        if (done === null) return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
+        if (done === null) return yield* new EndpointOff({ message: "The webhook endpoint is switched off" })
         // Only a 410 changes the endpoint (off); cursor, status and retry time stay as they were.
         const row =
           done.next.state === "off"

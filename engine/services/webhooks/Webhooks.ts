@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { EndpointOff, InvalidEvents, InvalidUrl, notFound, TooManyWebhooks } from "../../errors/index.ts"
 import { startWebhookEndpoint } from "../../machines/webhookEndpoint.ts"
 import { WebhookSender } from "../../ports/WebhookSender.ts"
-import { badRequest, conflict, notFound, TooMany } from "../../schema/errors.ts"
 import { isEventType, MAX_ACTIVE_WEBHOOKS, type WebhookCreate } from "../../schema/webhook.ts"
 import { transaction } from "../../store/transaction.ts"
 import { webhookStore } from "../../store/webhooks.ts"
@@ -44,10 +44,10 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
     const create = fn("Webhooks.create")(function* (input: WebhookCreate) {
       const org = yield* CurrentOrg
       const refusal = sender.check(input.url)
-      if (refusal !== null) return yield* badRequest("invalid_url", `url: ${refusal}`)
+      if (refusal !== null) return yield* new InvalidUrl({ message: `url: ${refusal}` })
       const unknown = input.events.filter((t) => !isEventType(t))
       if (unknown.length > 0)
-        return yield* badRequest("invalid_events", `events: unknown event types ${unknown.join(", ")}`)
+        return yield* new InvalidEvents({ message: `events: unknown event types ${unknown.join(", ")}` })
       const row = {
         id: randomUUID(),
         org_id: org.id,
@@ -65,8 +65,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
           n: number
         }>`select count(*)::int as n from webhook_endpoints where org_id = ${org.id} and state <> 'off'`
         if (n >= MAX_ACTIVE_WEBHOOKS) {
-          return yield* new TooMany({
-            code: "too_many_webhooks",
+          return yield* new TooManyWebhooks({
             message: `at most ${MAX_ACTIVE_WEBHOOKS} active webhook endpoints per org`
           })
         }
@@ -114,7 +113,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
     const redeliver = fn("Webhooks.redeliver")(function* (id: string, eventId: number) {
       const org = yield* CurrentOrg
       const row = yield* load(id)
-      if (row.state === "off") return yield* conflict("endpoint_off", "The webhook endpoint is switched off")
+      if (row.state === "off") return yield* new EndpointOff({ message: "The webhook endpoint is switched off" })
       const events = yield* sql<EventRow>`
         select id, type, data, created_at from events
         where id = ${eventId} and org_id = ${org.id} and type = any(${row.events})`.pipe(Effect.orDie)

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ClockNotTest, MemberExists, NotAMember, NotFound } from "../../../engine/errors/index.ts"
 import {
   ApiKeyCreate,
   ApiKeyCreated,
@@ -13,6 +14,7 @@ import {
   OrgPage,
   OrgsQuery
 } from "../../../engine/schema/org.ts"
+import { raises } from "../errors.ts"
 import { AdminAuth } from "../security.ts"
 
 const OrgIdParam = HttpApiSchema.param("org_id", Schema.UUID)
@@ -42,21 +44,29 @@ export const AdminGroup = HttpApiGroup.make("admin")
     HttpApiEndpoint.post("create_org", "/orgs")
       .setPayload(OrgCreate)
       .addSuccess(Schema.Struct({ org: Org, api_key: ApiKeyCreated }), { status: 201 })
+      .pipe(raises(NotAMember, NotFound))
   )
   .add(HttpApiEndpoint.get("list_orgs", "/orgs").setUrlParams(OrgsQuery).addSuccess(OrgPage))
-  .add(HttpApiEndpoint.get("get_org")`/orgs/${OrgIdParam}`.addSuccess(Org))
-  .add(HttpApiEndpoint.patch("update_org")`/orgs/${OrgIdParam}`.setPayload(OrgAdminUpdate).addSuccess(Org))
-  .add(HttpApiEndpoint.get("list_keys")`/orgs/${OrgIdParam}/api_keys`.addSuccess(ApiKeyPage))
+  .add(HttpApiEndpoint.get("get_org")`/orgs/${OrgIdParam}`.addSuccess(Org).pipe(raises(NotFound)))
+  .add(
+    HttpApiEndpoint.patch("update_org")`/orgs/${OrgIdParam}`
+      .setPayload(OrgAdminUpdate)
+      .addSuccess(Org)
+      .pipe(raises(NotFound))
+  )
+  .add(HttpApiEndpoint.get("list_keys")`/orgs/${OrgIdParam}/api_keys`.addSuccess(ApiKeyPage).pipe(raises(NotFound)))
   .add(
     HttpApiEndpoint.post("create_key")`/orgs/${OrgIdParam}/api_keys`
       .setPayload(ApiKeyCreate)
       .addSuccess(ApiKeyCreated, { status: 201 })
+      .pipe(raises(NotAMember, NotFound))
   )
-  .add(HttpApiEndpoint.del("revoke_key")`/api_keys/${KeyIdParam}`.addSuccess(ApiKeyRevoked))
+  .add(HttpApiEndpoint.del("revoke_key")`/api_keys/${KeyIdParam}`.addSuccess(ApiKeyRevoked).pipe(raises(NotFound)))
   .add(
     HttpApiEndpoint.post("add_member")`/orgs/${OrgIdParam}/members`
       .setPayload(MemberCreate)
       .addSuccess(Member, { status: 201 })
+      .pipe(raises(MemberExists, NotFound))
   )
   .add(
     HttpApiEndpoint.get("mail", "/mail")
@@ -72,6 +82,7 @@ export const AdminGroup = HttpApiGroup.make("admin")
         })
       )
       .addSuccess(ClockNow)
+      .pipe(raises(ClockNotTest))
   )
   .middleware(AdminAuth)
   .prefix("/admin/v1")

@@ -1,6 +1,57 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
+  AlreadyCalledOff,
+  AlreadyNudged,
+  AlreadyPaid,
+  BookingBusy,
+  BookingCancelled,
+  BookingNotConfirmed,
+  BookingNotHeld,
+  ChooseByNotPassed,
+  ChooseByPassed,
+  CourseBooking,
+  CustomerErased,
+  GiftCardEmpty,
+  GiftCardUnknown,
+  HoldLapsed,
+  HoldNotExpired,
+  HoldNotLapsed,
+  InvalidAfter,
+  InvalidAnswers,
+  InvalidBody,
+  InvalidPaidCents,
+  InvalidPeriods,
+  InvalidQuantity,
+  InvalidRefundCents,
+  InvalidSeriesId,
+  InvalidSessionId,
+  InvalidStartsAt,
+  NotACourse,
+  NotChoosing,
+  NotFound,
+  NotPaidByHand,
+  NotStarted,
+  OfferingPaused,
+  OutsideBookingWindow,
+  PlacesOnHold,
+  PlanQuotaExceeded,
+  PromoCodeExpired,
+  PromoCodeInactive,
+  PromoCodeNotForOffering,
+  PromoCodeNotStarted,
+  PromoCodeUnknown,
+  PromoCodeUsedUp,
+  ResellerBooking,
+  SoldOut,
+  TimeNotAvailable,
+  TooManyHolds,
+  TooManySignatures,
+  TotalTooLarge,
+  WaiverMissing,
+  WaiverNotAsked
+} from "../../../engine/errors/index.ts"
+import {
   AttendanceBody,
   Booking,
   BookingCreate,
@@ -10,7 +61,7 @@ import {
   MarkPaidBody,
   MoveBody
 } from "../../../engine/schema/booking.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -44,14 +95,14 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Bookings with their customer, soonest first (order=desc: latest first), filtered by time (instants), status, offering, customer, session, reference or q (any part of a guest's name or email, or a reference, any case). Page with after=next_after. Emits nothing."
       )
-      .annotate(ErrorCodes, { 400: ["invalid_after"] })
+      .pipe(raises(InvalidAfter))
   )
   .add(
     HttpApiEndpoint.get("get")`/bookings/${IdParam}`
       .addSuccess(Booking)
       .annotate(OpenApi.Summary, "A booking with its offering and customer")
       .annotate(OpenApi.Description, "One booking with its offering and customer. Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] })
+      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("create", "/bookings")
@@ -63,37 +114,37 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Books a time: starts_at for appointments and rentals (periods for a rental's length), session_id for a class, series_id for a whole course. A free booking is confirmed at once (booking.confirmed); a priced one is held (booking.held) until paid at its checkout_url or confirmed, keeping its place until expires_at (hold_minutes). A promo code takes its discount off total_cents; a gift card pays part (gift_cents). Answers are keyed by question id; an offering asking for a waiver can be signed here (waiver). The customer is found or added by email (customer.updated). Capacity is never oversold (409 sold_out); past the plan's monthly quota is 402 plan_quota_exceeded. Emits booking.held or booking.confirmed, waiver.signed per signature."
       )
-      .annotate(ErrorCodes, {
-        400: [
-          "gift_card_empty",
-          "gift_card_unknown",
-          "invalid_answers",
-          "invalid_periods",
-          "invalid_quantity",
-          "invalid_series_id",
-          "invalid_session_id",
-          "invalid_starts_at",
-          "promo_code_expired",
-          "promo_code_inactive",
-          "promo_code_not_for_offering",
-          "promo_code_not_started",
-          "promo_code_unknown",
-          "promo_code_used_up",
-          "too_many_signatures",
-          "total_too_large",
-          "waiver_not_asked"
-        ],
-        402: ["plan_quota_exceeded"],
-        404: ["not_found"],
-        409: [
-          "offering_paused",
-          "waiver_missing",
-          "booking_busy",
-          "outside_booking_window",
-          "sold_out",
-          "time_not_available"
-        ]
-      })
+      .pipe(
+        raises(
+          BookingBusy,
+          GiftCardEmpty,
+          GiftCardUnknown,
+          InvalidAnswers,
+          InvalidPeriods,
+          InvalidQuantity,
+          InvalidSeriesId,
+          InvalidSessionId,
+          InvalidStartsAt,
+          NotFound,
+          OfferingPaused,
+          OutsideBookingWindow,
+          PlacesOnHold,
+          PlanQuotaExceeded,
+          PromoCodeExpired,
+          PromoCodeInactive,
+          PromoCodeNotForOffering,
+          PromoCodeNotStarted,
+          PromoCodeUnknown,
+          PromoCodeUsedUp,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds,
+          TooManySignatures,
+          TotalTooLarge,
+          WaiverMissing,
+          WaiverNotAsked
+        )
+      )
   )
   .add(
     post("confirm", "/confirm", "Confirm a hold (a lapsed hold only if its place is still free)")
@@ -101,17 +152,37 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Confirms a held booking (state held; a lapsed hold only if its place is still free). A confirmed booking is 409 booking_not_held, a cancelled one booking_cancelled. The hold's checkout closes at the processor; a payment that still lands on it pays the booking (booking.paid). Emits booking.confirmed."
       )
-      .annotate(ErrorCodes, {
-        404: ["not_found"],
-        409: [
-          "booking_not_held",
-          "booking_cancelled",
-          "booking_busy",
-          "outside_booking_window",
-          "sold_out",
-          "time_not_available"
-        ]
-      })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingBusy,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          InvalidPeriods,
+          InvalidSeriesId,
+          InvalidSessionId,
+          InvalidStartsAt,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          OutsideBookingWindow,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds
+        )
+      )
   )
   .add(
     post(
@@ -124,11 +195,33 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Cancels a held or confirmed booking (a cancelled one is 409 booking_cancelled); the guest is emailed. What was paid online is refunded: refund_cents null the whole payment, 0 none, otherwise that part (at most charged_cents: above it, or above 0 for a booking not paid online, is 400 invalid_refund_cents and changes nothing). A held booking's checkout closes at the processor; a payment that still lands on it is refunded in full. A gift card's part goes back to the card. Emits booking.cancelled, then booking.refunded or booking.refund_failed when the processor answers, gift_card.refunded, and waitlist.opened when a place opens for people waiting."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_refund_cents"],
-        404: ["not_found"],
-        409: ["booking_cancelled", "booking_busy"]
-      })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingBusy,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          InvalidRefundCents,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds
+        )
+      )
   )
   .add(
     post("move", "/move", "Move to another time of the same offering, in place")
@@ -137,20 +230,39 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Moves a booking to another time of the same offering, in place (starts_at, or session_id for a class): a confirmed booking, a hold still keeping its place, or one whose time was called off before its choose_by. Refused for a lapsed hold (hold_lapsed), a cancelled booking, a course booking (course_booking), after choose_by (choose_by_passed), or where the new time has no room. Emits booking.moved with data.previous."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_body", "invalid_starts_at", "invalid_session_id"],
-        404: ["not_found"],
-        409: [
-          "booking_cancelled",
-          "hold_lapsed",
-          "choose_by_passed",
-          "course_booking",
-          "booking_busy",
-          "outside_booking_window",
-          "sold_out",
-          "time_not_available"
-        ]
-      })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingBusy,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          CourseBooking,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          InvalidBody,
+          InvalidPeriods,
+          InvalidSeriesId,
+          InvalidSessionId,
+          InvalidStartsAt,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          OutsideBookingWindow,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds
+        )
+      )
   )
   .add(
     post("set_attendance", "/attendance", "Check in, mark a no-show (once started), or clear")
@@ -159,10 +271,32 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "On a confirmed booking: checked_in (rental: picked up), no_show (only once its time has started: 409 not_started), or clear. A held booking is 409 booking_not_confirmed. Emits booking.checked_in, booking.no_show or booking.attendance_cleared."
       )
-      .annotate(ErrorCodes, {
-        404: ["not_found"],
-        409: ["booking_not_confirmed", "booking_cancelled", "not_started", "booking_busy"]
-      })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingBusy,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds
+        )
+      )
   )
   .add(
     post("mark_paid", "/mark_paid", "Mark paid by hand")
@@ -171,11 +305,33 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Marks a confirmed booking paid by hand (paid_cents: what was paid in all, default the total, at most the total and at least what was paid online and by gift card). Already marked is 409 already_paid. Emits booking.paid."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_paid_cents"],
-        404: ["not_found"],
-        409: ["booking_not_confirmed", "booking_cancelled", "already_paid", "booking_busy"]
-      })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingBusy,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          InvalidPaidCents,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds
+        )
+      )
   )
   .add(
     post("mark_unpaid", "/mark_unpaid", "Take back a payment marked by hand")
@@ -183,10 +339,32 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Takes back a payment marked by hand on a confirmed booking (409 not_paid_by_hand otherwise); what was paid online or by gift card stays paid: paid_at and paid_cents go back to it. Emits booking.unpaid."
       )
-      .annotate(ErrorCodes, {
-        404: ["not_found"],
-        409: ["booking_not_confirmed", "booking_cancelled", "not_paid_by_hand", "booking_busy"]
-      })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingBusy,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds
+        )
+      )
   )
   .add(
     post("resend", "/resend", "Email the guest their booking page again")
@@ -194,7 +372,7 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Emails the guest the link to their booking page again; changes nothing. Refused for a cancelled booking or an erased guest. Emits nothing."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"], 409: ["booking_cancelled", "customer_erased"] })
+      .pipe(raises(BookingCancelled, CustomerErased, NotFound, PlacesOnHold, SoldOut, TimeNotAvailable, TooManyHolds))
   )
   .add(
     post("nudge", "/nudge", "Email the guest of a lapsed hold a link to finish booking (once)")
@@ -202,10 +380,32 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
         OpenApi.Description,
         "Emails the guest of a hold that lapsed unpaid a link to finish booking, once (409 already_nudged after; hold_not_lapsed while the hold still keeps its place; booking_not_held once confirmed). Emits booking.nudged."
       )
-      .annotate(ErrorCodes, {
-        404: ["not_found"],
-        409: ["hold_not_lapsed", "already_nudged", "booking_not_held", "booking_cancelled", "booking_busy"]
-      })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingBusy,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds
+        )
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1")

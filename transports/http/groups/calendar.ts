@@ -1,6 +1,25 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
+  CapacityNotSupported,
+  InvalidEndsAt,
+  InvalidEndsOn,
+  InvalidEntry,
+  InvalidStartsOn,
+  InvalidStartTime,
+  InvalidTimes,
+  InvalidTo,
+  NotAMember,
+  NotFound,
+  NotOnCalendar,
+  ScheduleIsHours,
+  SeriesHasBookings,
+  SessionBooked,
+  SessionCancelled,
+  SessionRemoved,
+  SessionStarted
+} from "../../../engine/errors/index.ts"
+import {
   Availability,
   AvailabilityQuery,
   Entry,
@@ -14,7 +33,7 @@ import {
   SessionUpdate
 } from "../../../engine/schema/calendar.ts"
 import { ListOf } from "../../../engine/schema/common.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { BooleanFromString, IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -32,7 +51,7 @@ export const AvailabilityGroup = HttpApiGroup.make("availability")
         OpenApi.Description,
         "Bookable times of an offering between two local dates of the org's time zone (default: the next 14 days; at most 92 days, and to not before from: 400 invalid_to). Slots are UTC with capacity and remaining places (seats, parallel bookings or items); class slots carry session_id; a course is one slot per calendar entry with series_id, sessions and repeat. Emits nothing."
       )
-      .annotate(ErrorCodes, { 400: ["invalid_to"], 404: ["not_found"] })
+      .pipe(raises(InvalidTo, NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")
@@ -51,7 +70,7 @@ export const SeriesGroup = HttpApiGroup.make("series")
         OpenApi.Description,
         "An offering's calendar entries (series), with made_until and teacher. Emits nothing."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"] })
+      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("create", "/series")
@@ -63,18 +82,20 @@ export const SeriesGroup = HttpApiGroup.make("series")
         OpenApi.Description,
         "Adds a calendar entry to a class or to an appointment on its calendar (a rental is 409 not_on_calendar; an appointment on hours 409 schedule_is_hours). Local starts_on, start_time and end_time (both null: all day), repeat none, daily, weekly, monthly (that weekday of the month), yearly or weekdays, until ends_on. Its times are made about a year ahead. A course's repeating entry needs ends_on (409 invalid_entry). capacity is for classes only; teacher must be on the team. Emits offering.calendar_updated."
       )
-      .annotate(ErrorCodes, {
-        400: [
-          "invalid_starts_on",
-          "invalid_times",
-          "invalid_start_time",
-          "invalid_ends_on",
-          "capacity_not_supported",
-          "not_a_member"
-        ],
-        404: ["not_found"],
-        409: ["not_on_calendar", "schedule_is_hours", "invalid_entry"]
-      })
+      .pipe(
+        raises(
+          CapacityNotSupported,
+          InvalidEndsOn,
+          InvalidEntry,
+          InvalidStartTime,
+          InvalidStartsOn,
+          InvalidTimes,
+          NotAMember,
+          NotFound,
+          NotOnCalendar,
+          ScheduleIsHours
+        )
+      )
   )
   .add(
     HttpApiEndpoint.patch("update")`/series/${IdParam}`
@@ -85,18 +106,18 @@ export const SeriesGroup = HttpApiGroup.make("series")
         OpenApi.Description,
         "Changes an entry. Future times nobody booked are remade; booked ones keep their time; a new teacher teaches every time to come. Emits offering.calendar_updated."
       )
-      .annotate(ErrorCodes, {
-        400: [
-          "invalid_starts_on",
-          "invalid_times",
-          "invalid_start_time",
-          "invalid_ends_on",
-          "capacity_not_supported",
-          "not_a_member"
-        ],
-        404: ["not_found"],
-        409: ["invalid_entry"]
-      })
+      .pipe(
+        raises(
+          CapacityNotSupported,
+          InvalidEndsOn,
+          InvalidEntry,
+          InvalidStartTime,
+          InvalidStartsOn,
+          InvalidTimes,
+          NotAMember,
+          NotFound
+        )
+      )
   )
   .add(
     HttpApiEndpoint.del("delete")`/series/${IdParam}`
@@ -107,7 +128,7 @@ export const SeriesGroup = HttpApiGroup.make("series")
         OpenApi.Description,
         "Removes an entry and its future times; past ones stay on record. When a future time is booked this needs cancel_bookings=true (409 series_has_bookings otherwise), which cancels those bookings, emails the guests and refunds online payments. Emits booking.cancelled for each, then offering.calendar_updated."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"], 409: ["series_has_bookings"] })
+      .pipe(raises(NotFound, SeriesHasBookings))
   )
   .middleware(Authentication)
   .prefix("/api/v1")
@@ -126,7 +147,7 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
         OpenApi.Description,
         "Times on calendars (UTC), scheduled or cancelled, optionally of one offering and between two instants, each with booked (seats of a class, bookings of an appointment). Emits nothing."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"] })
+      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("create", "/sessions")
@@ -138,11 +159,7 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
         OpenApi.Description,
         "Schedules a time on its own (not from an entry) for a class or an appointment on its calendar: starts_at (UTC), ends_at (default: the offering's length), repeat_weeks for that many weeks at the same local time, capacity (classes only), teacher. Emits session.created for each time."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_ends_at", "capacity_not_supported", "not_a_member"],
-        404: ["not_found"],
-        409: ["not_on_calendar", "schedule_is_hours"]
-      })
+      .pipe(raises(CapacityNotSupported, InvalidEndsAt, NotAMember, NotFound, NotOnCalendar, ScheduleIsHours))
   )
   .add(
     HttpApiEndpoint.patch("update")`/sessions/${IdParam}`
@@ -153,11 +170,18 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
         OpenApi.Description,
         "Moves a scheduled time nobody booked (starts_at and ends_at together; 409 session_booked when booked, session_cancelled when cancelled), and/or changes its teacher (allowed when booked). Emits session.updated (in events.list and on the bus; it is not among the webhook event types)."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_times", "invalid_ends_at", "not_a_member"],
-        404: ["not_found"],
-        409: ["session_booked", "session_cancelled"]
-      })
+      .pipe(
+        raises(
+          InvalidEndsAt,
+          InvalidTimes,
+          NotAMember,
+          NotFound,
+          SessionBooked,
+          SessionCancelled,
+          SessionRemoved,
+          SessionStarted
+        )
+      )
   )
   .add(
     HttpApiEndpoint.post("cancel")`/sessions/${IdParam}/cancel`
@@ -169,7 +193,7 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
         OpenApi.Description,
         "Cancels a time, scheduled or already cancelled. guests refund (default): every booking is cancelled and what was paid online refunded. guests choose: holds and resellers' bookings are cancelled; every other booking stays confirmed with choose_by (end of the 7th day, org time) while its guest picks another time or cancels; a course booking loses only this time. Again on a cancelled time with refund: cancels whoever is still choosing. Emits session.cancelled, and per booking booking.cancelled, booking.called_off or booking.session_cancelled; waitlist.left for those waiting."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"] })
+      .pipe(raises(NotFound, SessionBooked, SessionCancelled, SessionRemoved, SessionStarted))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

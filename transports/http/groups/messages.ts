@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { InvalidConversation, NotFound, RecipientErased } from "../../../engine/errors/index.ts"
 import { Message, MessagePage, MessageSend, MessagesQuery } from "../../../engine/schema/message.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders } from "./common.ts"
 
@@ -18,7 +19,7 @@ export const MessagesGroup = HttpApiGroup.make("messages")
         OpenApi.Description,
         "One conversation, oldest first: about a booking (booking_id) or with a customer (customer_id); exactly one of them (400 invalid_conversation). Emits nothing."
       )
-      .annotate(ErrorCodes, { 400: ["invalid_conversation"], 404: ["not_found"] })
+      .pipe(raises(InvalidConversation, NotFound))
   )
   .add(
     HttpApiEndpoint.post("send", "/messages")
@@ -30,7 +31,7 @@ export const MessagesGroup = HttpApiGroup.make("messages")
         OpenApi.Description,
         "Emails the guest of a booking, or a customer; their reply comes back into the same conversation (message.received). Refused for an erased guest (400 customer_erased). Emits message.sent."
       )
-      .annotate(ErrorCodes, { 400: ["invalid_conversation", "customer_erased"], 404: ["not_found"] })
+      .pipe(raises(InvalidConversation, NotFound, RecipientErased))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

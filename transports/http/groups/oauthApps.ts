@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Forbidden, NotFound } from "../../../engine/errors/index.ts"
 import { OAuthApp, OAuthAppPage } from "../../../engine/schema/oauth.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdParam } from "./common.ts"
 
@@ -18,7 +19,7 @@ export const OAuthAppsGroup = HttpApiGroup.make("oauth_apps")
         OpenApi.Description,
         "The connector apps (MCP clients signed in with OAuth) the org approved, revoked ones too. Owners only (403 for a staff member's key). Emits nothing."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"] })
+      .pipe(raises(Forbidden))
   )
   .add(
     HttpApiEndpoint.del("revoke")`/oauth_apps/${IdParam}`
@@ -31,7 +32,7 @@ export const OAuthAppsGroup = HttpApiGroup.make("oauth_apps")
         OpenApi.Description,
         "Revokes a connector app: every access and refresh token it holds is refused from the moment this answers. Owners only. Emits nothing."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] })
+      .pipe(raises(Forbidden, NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

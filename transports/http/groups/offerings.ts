@@ -1,5 +1,23 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import {
+  CalendarHasTimes,
+  DepositConflict,
+  GuestPriceNotSupported,
+  InvalidHours,
+  InvalidQuestions,
+  NotAClass,
+  NotFound,
+  NotHoursBased,
+  OfferingHasBookings,
+  OfferingRemoved,
+  OfferingState,
+  ScheduleIsCalendar,
+  ScheduleNotSupported,
+  WaitlistConflict,
+  WaitlistNotSupported,
+  WaiverMissing
+} from "../../../engine/errors/index.ts"
 import { ListOf } from "../../../engine/schema/common.ts"
 import {
   DeleteResult,
@@ -10,7 +28,7 @@ import {
   OfferingCreate,
   OfferingUpdate
 } from "../../../engine/schema/offering.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { BooleanFromString, IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -39,23 +57,28 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
         OpenApi.Description,
         "Adds an offering of kind class (sessions with seats), appointment (times from a calendar or weekly hours) or rental (items over periods). Only name and kind are required; the rest default by kind. Appointments and rentals open daily 9:00 to 17:00 org time until hours are set; classes need times on a calendar (series or sessions). Emits offering.created."
       )
-      .annotate(ErrorCodes, {
-        400: [
-          "deposit_conflict",
-          "schedule_not_supported",
-          "guest_price_not_supported",
-          "waitlist_not_supported",
-          "invalid_questions"
-        ],
-        409: ["not_a_class", "waitlist_conflict", "waiver_missing"]
-      })
+      .pipe(
+        raises(
+          CalendarHasTimes,
+          DepositConflict,
+          GuestPriceNotSupported,
+          InvalidQuestions,
+          NotAClass,
+          OfferingRemoved,
+          OfferingState,
+          ScheduleNotSupported,
+          WaitlistConflict,
+          WaitlistNotSupported,
+          WaiverMissing
+        )
+      )
   )
   .add(
     HttpApiEndpoint.get("get")`/offerings/${IdParam}`
       .addSuccess(Offering)
       .annotate(OpenApi.Summary, "Get an offering")
       .annotate(OpenApi.Description, "One offering with its questions. A deleted offering is 404. Emits nothing.")
-      .annotate(ErrorCodes, { 404: ["not_found"] })
+      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.patch("update")`/offerings/${IdParam}`
@@ -66,17 +89,22 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
         OpenApi.Description,
         "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated."
       )
-      .annotate(ErrorCodes, {
-        400: [
-          "deposit_conflict",
-          "schedule_not_supported",
-          "guest_price_not_supported",
-          "waitlist_not_supported",
-          "invalid_questions"
-        ],
-        404: ["not_found"],
-        409: ["not_a_class", "waitlist_conflict", "waiver_missing", "calendar_has_times"]
-      })
+      .pipe(
+        raises(
+          CalendarHasTimes,
+          DepositConflict,
+          GuestPriceNotSupported,
+          InvalidQuestions,
+          NotAClass,
+          NotFound,
+          OfferingRemoved,
+          OfferingState,
+          ScheduleNotSupported,
+          WaitlistConflict,
+          WaitlistNotSupported,
+          WaiverMissing
+        )
+      )
   )
   .add(
     HttpApiEndpoint.del("delete")`/offerings/${IdParam}`
@@ -87,7 +115,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
         OpenApi.Description,
         "Removes an offering. Upcoming bookings and live holds are cancelled first, guests emailed and online payments refunded in full; this needs cancel_bookings=true when there are any (409 offering_has_bookings says how many). Past bookings stay on record. Emits booking.cancelled for each booking cancelled, then offering.deleted."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"], 409: ["offering_has_bookings"] })
+      .pipe(raises(NotFound, OfferingHasBookings))
   )
   .add(
     HttpApiEndpoint.get("get_hours")`/offerings/${IdParam}/hours`
@@ -97,7 +125,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
         OpenApi.Description,
         "The weekly hours of a rental or of an appointment on weekly hours, in org local time (weekday 0 is Sunday). A class has no hours (409 not_hours_based). Emits nothing."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"], 409: ["not_hours_based"] })
+      .pipe(raises(NotFound, NotHoursBased))
   )
   .add(
     HttpApiEndpoint.put("set_hours")`/offerings/${IdParam}/hours`
@@ -108,11 +136,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
         OpenApi.Description,
         "Replaces all weekly hours (at most 50 entries) of a rental, or of an appointment whose schedule is hours (409 schedule_is_calendar otherwise; a class is 409 not_hours_based). Times are org local; 24:00 ends a day. Emits offering.hours_updated."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_hours"],
-        404: ["not_found"],
-        409: ["not_hours_based", "schedule_is_calendar"]
-      })
+      .pipe(raises(InvalidHours, NotFound, NotHoursBased, ScheduleIsCalendar))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

@@ -1,6 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
+  CurrencyLocked,
+  Forbidden,
+  InviteExists,
+  InviteExpired,
+  LastOwner,
+  MemberExists,
+  NotFound,
+  SlugTaken
+} from "../../../engine/errors/index.ts"
+import {
   Invite,
   InviteAccept,
   InviteCreate,
@@ -12,7 +22,7 @@ import {
   Waiver,
   WaiverSet
 } from "../../../engine/schema/org.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -36,7 +46,7 @@ export const OrgGroup = HttpApiGroup.make("org")
         OpenApi.Description,
         "Changes the org's name, time zone, currency, slug or messaging settings. The currency is locked once money has moved in it (409 currency_locked); a slug belongs to one org (409 slug_taken). Emits org.updated."
       )
-      .annotate(ErrorCodes, { 409: ["currency_locked", "slug_taken"] })
+      .pipe(raises(CurrencyLocked, SlugTaken))
   )
   .middleware(Authentication)
   .prefix("/api/v1")
@@ -71,7 +81,7 @@ export const TeamGroup = HttpApiGroup.make("team")
         OpenApi.Description,
         "Invites an email address as owner or staff; the invite mail carries a link that works for 7 days. Owners only (403 for a staff member's key). Emits member.invited."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"], 409: ["member_exists", "invite_exists"] })
+      .pipe(raises(Forbidden, InviteExists, MemberExists))
   )
   .add(
     HttpApiEndpoint.del("revoke_invite")`/team/invites/${IdParam}`
@@ -81,7 +91,7 @@ export const TeamGroup = HttpApiGroup.make("team")
         OpenApi.Description,
         "Revokes an invite still waiting; its link stops working. Owners only. Emits member.invite_revoked."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] })
+      .pipe(raises(Forbidden, NotFound))
   )
   .add(
     HttpApiEndpoint.patch("update")`/team/${UserIdParam}`
@@ -92,7 +102,7 @@ export const TeamGroup = HttpApiGroup.make("team")
         OpenApi.Description,
         "Changes a member's role or name. The last owner cannot be made staff (409 last_owner). Owners only. Emits member.updated, once per field changed."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"], 409: ["last_owner"] })
+      .pipe(raises(Forbidden, LastOwner, NotFound))
   )
   .add(
     HttpApiEndpoint.del("remove")`/team/${UserIdParam}`
@@ -105,7 +115,7 @@ export const TeamGroup = HttpApiGroup.make("team")
         OpenApi.Description,
         "Removes a member: their API keys are revoked (and the webhook endpoints those keys made switched off), and the times they taught keep no teacher. Never the last owner (409 last_owner). Owners only. Emits member.removed."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"], 409: ["last_owner"] })
+      .pipe(raises(Forbidden, LastOwner, NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")
@@ -126,7 +136,7 @@ export const InvitesGroup = HttpApiGroup.make("invites")
         OpenApi.Description,
         "The invitee joins the team with the token from their invite mail (no API key), with an optional name. An expired invite is 409 invite_expired; a used, revoked or unknown one 404. Emits member.joined."
       )
-      .annotate(ErrorCodes, { 400: ["invalid_token"], 404: ["not_found"], 409: ["invite_expired", "member_exists"] })
+      .pipe(raises(InviteExpired, MemberExists, NotFound))
   )
   .add(
     HttpApiEndpoint.post("decline")`/invites/${TokenParam}/decline`
@@ -137,7 +147,7 @@ export const InvitesGroup = HttpApiGroup.make("invites")
         OpenApi.Description,
         "The invitee declines with the token from their invite mail (no API key). Emits member.invite_revoked."
       )
-      .annotate(ErrorCodes, { 400: ["invalid_token"], 404: ["not_found"], 409: ["invite_expired"] })
+      .pipe(raises(InviteExpired, NotFound))
   )
   .prefix("/api/v1")
 

@@ -1,5 +1,44 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import {
+  BookingBusy,
+  CheckoutUnavailable,
+  Forbidden,
+  GiftCardEmpty,
+  GiftCardUnknown,
+  HasRoom,
+  InvalidAmount,
+  InvalidAnswers,
+  InvalidPeriods,
+  InvalidPlaces,
+  InvalidQuantity,
+  InvalidSeriesId,
+  InvalidSessionId,
+  InvalidStartsAt,
+  InvalidTo,
+  NotFound,
+  NotPaidOnline,
+  OfferingPaused,
+  OutsideBookingWindow,
+  PlacesOnHold,
+  PlanQuotaExceeded,
+  PromoCodeExpired,
+  PromoCodeInactive,
+  PromoCodeNotForOffering,
+  PromoCodeNotStarted,
+  PromoCodeUnknown,
+  PromoCodeUsedUp,
+  SoldOut,
+  TimeNotAvailable,
+  TooManyHolds,
+  TooManySignatures,
+  TotalTooLarge,
+  WaitlistConflict,
+  WaitlistDisabled,
+  WaitlistNotSupported,
+  WaiverMissing,
+  WaiverNotAsked
+} from "../../../engine/errors/index.ts"
 import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar.ts"
 import { GiftCardPurchase, GiftCardPurchased } from "../../../engine/schema/gift.ts"
 import {
@@ -13,7 +52,7 @@ import {
   PublicWaitlisted
 } from "../../../engine/schema/public.ts"
 import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { PublicAuth } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -45,7 +84,7 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "The org's name, time zone and currency, for a booking page. With a publishable key, a browser's Origin must be among the org's allowed_origins (403 forbidden). Emits nothing."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"] })
+      .pipe(raises(Forbidden))
   )
   .add(
     HttpApiEndpoint.get("offerings", "/public/offerings")
@@ -53,7 +92,7 @@ export const PublicGroup = HttpApiGroup.make("public")
       .addSuccess(PublicOfferingPage)
       .annotate(OpenApi.Summary, "The org's active offerings, public fields only")
       .annotate(OpenApi.Description, "The org's active offerings, public fields only. Emits nothing.")
-      .annotate(ErrorCodes, { 403: ["forbidden"] })
+      .pipe(raises(Forbidden))
   )
   .add(
     HttpApiEndpoint.get("offering")`/public/offerings/${IdParam}`
@@ -64,7 +103,7 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "One active offering, public fields only; a paused or deleted one is 404. Emits nothing."
       )
-      .annotate(ErrorCodes, { 403: ["forbidden"], 404: ["not_found"] })
+      .pipe(raises(Forbidden, NotFound))
   )
   .add(
     HttpApiEndpoint.get("availability")`/public/offerings/${IdParam}/availability`
@@ -79,7 +118,7 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "An active offering's bookable times, as availability.get; with waitlist_enabled its full calendar times too, with remaining 0, so a guest can join their waitlist. Emits nothing."
       )
-      .annotate(ErrorCodes, { 400: ["invalid_to"], 403: ["forbidden"], 404: ["not_found"] })
+      .pipe(raises(Forbidden, InvalidTo, NotFound))
   )
   .add(
     HttpApiEndpoint.post("book", "/public/bookings")
@@ -94,40 +133,38 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "Books as the guest (source widget), with the rules of bookings.create: the confirmation, or a hold with the checkout_url to pay, and page_url, the guest's own page. Emits booking.held or booking.confirmed."
       )
-      .annotate(ErrorCodes, {
-        400: [
-          "gift_card_empty",
-          "gift_card_unknown",
-          "invalid_answers",
-          "invalid_periods",
-          "invalid_quantity",
-          "invalid_series_id",
-          "invalid_session_id",
-          "invalid_starts_at",
-          "promo_code_expired",
-          "promo_code_inactive",
-          "promo_code_not_for_offering",
-          "promo_code_not_started",
-          "promo_code_unknown",
-          "promo_code_used_up",
-          "too_many_signatures",
-          "total_too_large",
-          "waiver_not_asked"
-        ],
-        402: ["plan_quota_exceeded"],
-        403: ["forbidden"],
-        404: ["not_found"],
-        409: [
-          "offering_paused",
-          "waiver_missing",
-          "booking_busy",
-          "outside_booking_window",
-          "sold_out",
-          "time_not_available",
-          "too_many_holds",
-          "places_on_hold"
-        ]
-      })
+      .pipe(
+        raises(
+          BookingBusy,
+          Forbidden,
+          GiftCardEmpty,
+          GiftCardUnknown,
+          InvalidAnswers,
+          InvalidPeriods,
+          InvalidQuantity,
+          InvalidSeriesId,
+          InvalidSessionId,
+          InvalidStartsAt,
+          NotFound,
+          OfferingPaused,
+          OutsideBookingWindow,
+          PlacesOnHold,
+          PlanQuotaExceeded,
+          PromoCodeExpired,
+          PromoCodeInactive,
+          PromoCodeNotForOffering,
+          PromoCodeNotStarted,
+          PromoCodeUnknown,
+          PromoCodeUsedUp,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds,
+          TooManySignatures,
+          TotalTooLarge,
+          WaiverMissing,
+          WaiverNotAsked
+        )
+      )
   )
   .add(
     HttpApiEndpoint.post("quote", "/public/quote")
@@ -142,23 +179,23 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "What a booking would cost (minor units): price, discount of a promo code, gift card part and what is due; a refused code or card is 400 with its reason. Changes nothing; emits nothing."
       )
-      .annotate(ErrorCodes, {
-        400: [
-          "gift_card_empty",
-          "gift_card_unknown",
-          "invalid_periods",
-          "invalid_quantity",
-          "promo_code_expired",
-          "promo_code_inactive",
-          "promo_code_not_for_offering",
-          "promo_code_not_started",
-          "promo_code_unknown",
-          "promo_code_used_up",
-          "total_too_large"
-        ],
-        403: ["forbidden"],
-        404: ["not_found"]
-      })
+      .pipe(
+        raises(
+          Forbidden,
+          GiftCardEmpty,
+          GiftCardUnknown,
+          InvalidPeriods,
+          InvalidQuantity,
+          NotFound,
+          PromoCodeExpired,
+          PromoCodeInactive,
+          PromoCodeNotForOffering,
+          PromoCodeNotStarted,
+          PromoCodeUnknown,
+          PromoCodeUsedUp,
+          TotalTooLarge
+        )
+      )
   )
   .add(
     HttpApiEndpoint.post("wait", "/public/waitlist")
@@ -173,12 +210,19 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "Joins the waitlist of a full time as the guest, with the rules of waitlist.join; the guest is emailed when a place opens. Emits waitlist.joined."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_session_id", "waitlist_not_supported", "invalid_places"],
-        403: ["forbidden"],
-        404: ["not_found"],
-        409: ["waitlist_conflict", "waitlist_disabled", "time_not_available", "has_room"]
-      })
+      .pipe(
+        raises(
+          Forbidden,
+          HasRoom,
+          InvalidPlaces,
+          InvalidSessionId,
+          NotFound,
+          TimeNotAvailable,
+          WaitlistConflict,
+          WaitlistDisabled,
+          WaitlistNotSupported
+        )
+      )
   )
   .add(
     HttpApiEndpoint.post("buy_gift_card", "/public/gift_cards")
@@ -193,11 +237,7 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "The guest's side of gift_cards.purchase, with a publishable key from an allowed origin: opens a checkout for a gift card of amount_cents (at least one whole unit of the org's currency). Once paid the card is issued once and the code is emailed to for_email. Emits gift_card.purchased (never the code) once paid. 409 not_paid_online when the org takes payments offline, checkout_unavailable when the processor cannot open a checkout."
       )
-      .annotate(ErrorCodes, {
-        400: ["invalid_amount"],
-        403: ["forbidden"],
-        409: ["not_paid_online", "checkout_unavailable"]
-      })
+      .pipe(raises(CheckoutUnavailable, Forbidden, InvalidAmount, NotPaidOnline))
   )
   .middleware(PublicAuth)
   .prefix("/api/v1")

@@ -1,7 +1,33 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import {
+  AlreadyCalledOff,
+  AlreadyNudged,
+  AlreadyPaid,
+  BookingCancelled,
+  BookingNotConfirmed,
+  BookingNotHeld,
+  ChooseByNotPassed,
+  ChooseByPassed,
+  HoldLapsed,
+  HoldNotExpired,
+  HoldNotLapsed,
+  NotACourse,
+  NotChoosing,
+  NotFound,
+  NotPaidByHand,
+  NotStarted,
+  PlacesOnHold,
+  ResellerBooking,
+  SoldOut,
+  TimeNotAvailable,
+  TooManyHolds,
+  WaiverClosed,
+  WaiverComplete,
+  WaiverMissing
+} from "../../../engine/errors/index.ts"
 import { strict, Text } from "../../../engine/schema/common.ts"
-import { ErrorCodes } from "../errorCodes.ts"
+import { raises } from "../errors.ts"
 import { IdempotencyHeaders } from "./common.ts"
 
 const TokenParam = HttpApiSchema.param("waiver_token", Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{16,64}$/)))
@@ -48,7 +74,7 @@ export const WaiversGroup = HttpApiGroup.make("waivers")
         OpenApi.Description,
         "A booking's waiver by the token in its signing link (no API key): the text and version, who signed, how many signatures are needed (one per seat or person, one per rental). open is false once the booking is cancelled or its hold lapsed. Emits nothing."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"] })
+      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("sign")`/waivers/${TokenParam}/signatures`
@@ -63,6 +89,33 @@ export const WaiversGroup = HttpApiGroup.make("waivers")
         OpenApi.Description,
         "Signs the booking's waiver for one person (no API key), accepting its current version, until every signature needed is in (409 waiver_complete after). Refused on a cancelled booking or lapsed hold (409 waiver_closed) or when the org has no waiver text (409 waiver_missing). Emits waiver.signed."
       )
-      .annotate(ErrorCodes, { 404: ["not_found"], 409: ["waiver_closed", "waiver_missing", "waiver_complete"] })
+      .pipe(
+        raises(
+          AlreadyCalledOff,
+          AlreadyNudged,
+          AlreadyPaid,
+          BookingCancelled,
+          BookingNotConfirmed,
+          BookingNotHeld,
+          ChooseByNotPassed,
+          ChooseByPassed,
+          HoldLapsed,
+          HoldNotExpired,
+          HoldNotLapsed,
+          NotACourse,
+          NotChoosing,
+          NotFound,
+          NotPaidByHand,
+          NotStarted,
+          PlacesOnHold,
+          ResellerBooking,
+          SoldOut,
+          TimeNotAvailable,
+          TooManyHolds,
+          WaiverClosed,
+          WaiverComplete,
+          WaiverMissing
+        )
+      )
   )
   .prefix("/api/v1")

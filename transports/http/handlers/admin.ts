@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { badRequest } from "../../../engine/schema/errors.ts"
+import { ClockNotTest } from "../../../engine/errors/index.ts"
 import { EngineClock } from "../../../engine/services/Clock.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Mail } from "../../../engine/services/mail/Mail.ts"
@@ -26,7 +26,7 @@ defineGroup(Api, "admin", (h) =>
       .handle("get_clock", () => Effect.map(clock.now, (d) => ({ now: d.toISOString() })))
       .handle("advance_clock", ({ payload }) =>
         clock.advance(payload.advance_seconds).pipe(
-          Effect.mapError((message) => badRequest("clock_not_test", message)),
+          Effect.mapError((message) => new ClockNotTest({ message })),
           Effect.tap(() => jobs.runDue),
           Effect.map((d) => ({ now: d.toISOString() }))
         )

@@ -1,0 +1,9 @@
+import { DomainError } from "./define.ts"
+
+export class NotAMember extends DomainError<NotAMember>()("NotAMember") {}
+export class MemberExists extends DomainError<MemberExists>()("MemberExists") {}
+export class InviteExists extends DomainError<InviteExists>()("InviteExists") {}
+export class InviteExpired extends DomainError<InviteExpired>()("InviteExpired") {}
+export class LastOwner extends DomainError<LastOwner>()("LastOwner") {}
+export class SlugTaken extends DomainError<SlugTaken>()("SlugTaken") {}
+export class CurrencyLocked extends DomainError<CurrencyLocked>()("CurrencyLocked") {}

@@ -1,0 +1,26 @@
+import { Schema } from "effect"
+import { domainStatus } from "./status.ts"
+
+/** A request the transport refuses before any handler runs: its code names what did not decode (invalid_<field>). */
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", {
+  code: Schema.String,
+  message: Schema.String
+}) {}
+/** No credential, or one that does not reach this surface. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
+  code: Schema.String,
+  message: Schema.String
+}) {}
+
+const transportStatus: Readonly<Record<string, number>> = { BadRequest: 400, Unauthorized: 401 }
+
+/** The status, code and message of an expected failure (a domain error or the transport's own), else undefined. */
+export const expectedError = (e: unknown): { status: number; code: string; message: string } | undefined => {
+  if (typeof e !== "object" || e === null || !("_tag" in e) || typeof e._tag !== "string") return undefined
+  const status = Object.hasOwn(domainStatus, e._tag)
+    ? domainStatus[e._tag as keyof typeof domainStatus]
+    : transportStatus[e._tag]
+  if (status === undefined) return undefined
+  const { code, message } = e as unknown as { code: string; message: string }
+  return { status, code, message }
+}
