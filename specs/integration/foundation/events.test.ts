@@ -215,12 +215,19 @@ describe("events.list", () => {
     const org = await app.newOrg()
     const WRITERS = 20
     const millis = (max: number) => Effect.sleep(`${Math.floor(Math.random() * max)} millis`)
-    // Staggered starts keep the poller reading while some transactions are open and others have committed.
+    // Starts staggered over the poller's first five polls (not over wall time, which a loaded machine stretches) keep
+    // the poller reading while some transactions are open and others have committed.
+    let polls = 0
+    const pollsReached = (k: number) =>
+      Effect.promise(async () => {
+        while (polls < k) await new Promise((r) => setTimeout(r, 5))
+      })
     const writer = (n: number) =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const events = yield* Events
-        yield* millis(1000)
+        yield* pollsReached(1 + (n % 5))
+        yield* millis(100)
         yield* sql.withTransaction(
           Effect.gen(function* () {
             yield* events.append(org.id, [{ type: "offering.updated", data: { n } }])
@@ -244,7 +251,6 @@ describe("events.list", () => {
       after = res.next_after
       return res.data.length
     }
-    let polls = 0
     while (!done) polls += (await poll(), 1)
     await writers
     expect(polls).toBeGreaterThan(1)
