@@ -11,9 +11,16 @@ export type BookingMailKind = MailKind
  * (`vars`); the sender renders them in the org's language and zone. subject and text are the plain English, UTC
  * rendering kept on the row for support. A nudge about a hold with a checkout links to a fresh checkout.
  */
+/** Whether someone on the booking still has to sign: a mail never asks for a waiver that is signed. */
+const unsigned = (b: Pick<BookingRow, "waiver_needed" | "waiver_signed">) =>
+  b.waiver_needed !== null && b.waiver_signed < b.waiver_needed
+
 export const bookingMail = (
   kind: BookingMailKind,
-  b: Pick<BookingRow, "id" | "reference" | "handle" | "starts_at" | "waiver_token"> & {
+  b: Pick<
+    BookingRow,
+    "id" | "reference" | "handle" | "starts_at" | "waiver_token" | "waiver_needed" | "waiver_signed"
+  > & {
     readonly checkout_url?: string | null
   },
   to: string,
@@ -28,7 +35,9 @@ export const bookingMail = (
     starts_at: b.starts_at ? b.starts_at.toISOString() : null,
     page_url: guestPage(publicUrl, b.handle),
     waiver_url:
-      b.waiver_token && (kind === "confirmed" || kind === "held") ? waiverPage(publicUrl, b.waiver_token) : null,
+      b.waiver_token && (kind === "confirmed" || kind === "held") && unsigned(b)
+        ? waiverPage(publicUrl, b.waiver_token)
+        : null,
     note: note ?? null,
     pay_url: kind === "nudged" && b.checkout_url ? payAgainPage(publicUrl, b.handle) : null
   }
