@@ -15,11 +15,29 @@ export type BookingMailKind = MailKind
 const unsigned = (b: Pick<BookingRow, "waiver_needed" | "waiver_signed">) =>
   b.waiver_needed !== null && b.waiver_signed < b.waiver_needed
 
+/** An assistant's hold is the guest's to confirm: its mail says by when, and how long the hold is. */
+const confirmBy = (kind: BookingMailKind, b: Pick<BookingRow, "source" | "expires_at" | "created_at">) =>
+  kind === "held" && b.source === "assistant" && b.expires_at && b.created_at
+    ? {
+        confirm_by: b.expires_at.toISOString(),
+        confirm_minutes: Math.round((b.expires_at.getTime() - b.created_at.getTime()) / 60_000)
+      }
+    : {}
+
 export const bookingMail = (
   kind: BookingMailKind,
   b: Pick<
     BookingRow,
-    "id" | "reference" | "handle" | "starts_at" | "waiver_token" | "waiver_needed" | "waiver_signed"
+    | "id"
+    | "reference"
+    | "handle"
+    | "starts_at"
+    | "waiver_token"
+    | "waiver_needed"
+    | "waiver_signed"
+    | "source"
+    | "expires_at"
+    | "created_at"
   > & {
     readonly checkout_url?: string | null
   },
@@ -39,7 +57,8 @@ export const bookingMail = (
         ? waiverPage(publicUrl, b.waiver_token)
         : null,
     note: note ?? null,
-    pay_url: kind === "nudged" && b.checkout_url ? payAgainPage(publicUrl, b.handle) : null
+    pay_url: kind === "nudged" && b.checkout_url ? payAgainPage(publicUrl, b.handle) : null,
+    ...confirmBy(kind, b)
   }
   const plain = renderMail(vars, { timezone: "UTC", locale: "en", templates: {} })
   return { to, subject: plain.subject, text: plain.text, kind: `booking.${kind}`, bookingId: b.id, vars }
