@@ -44,13 +44,13 @@ beforeAll(async () => {
   }
   const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: root,
-    timeout: 60_000,
+    timeout: 240_000,
     maxBuffer: 64 * 1024 * 1024
   })
   const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }>; size: number; unpackedSize: number }>
   files = packed.files.map((f) => f.path)
   sizes = { size: packed.size, unpackedSize: packed.unpackedSize }
-}, 280_000)
+}, 400_000)
 
 describe("npm pack", () => {
   it("holds the built entry points of every export, their types and the bin; README and the MIT LICENSE", () => {
