@@ -64,6 +64,7 @@ describe("npm pack", () => {
       "dist/cli.mjs",
       "dist/client.mjs",
       "dist/index.mjs",
+      "dist/layers.mjs",
       "dist/sdk.mjs",
       "dist/server.mjs"
     ])
