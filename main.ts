@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { HttpServer } from "@effect/platform"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SqlClient } from "@effect/sql"
@@ -6,8 +9,29 @@ import { Orgs } from "./engine/services/Orgs.ts"
 import { AppLive, NodeServerLive } from "./transports/app.ts"
 import { type AppConfig, appConfig } from "./transports/config.ts"
 
-/** A newcomer's first start: an empty embedded database and no admin token get a demo org and its key. */
-const demoOrg = (config: AppConfig) =>
+/**
+ * The embedded default's admin token, so that a newcomer has the admin API the README uses (its mail box, reseller
+ * keys): without DATABASE_URL and ADMIN_TOKEN, the first start on a new data dir makes one and keeps it in
+ * DATA_DIR/admin-token (0600), and every later start reads it from there. `made` is the token made by this start.
+ */
+const embeddedAdminToken = (config: AppConfig): { config: AppConfig; made?: string } => {
+  if (Option.isSome(config.databaseUrl) || Option.isSome(config.adminToken) || config.dataDir === "") return { config }
+  const file = join(config.dataDir, "admin-token")
+  const withToken = (token: string) => ({ ...config, adminToken: Option.some(token) })
+  if (existsSync(file)) {
+    const token = readFileSync(file, "utf8").trim()
+    if (token.length < 16) throw new Error(`${file} must hold an admin token of at least 16 characters`)
+    return { config: withToken(token) }
+  }
+  if (existsSync(join(config.dataDir, "PG_VERSION"))) return { config }
+  mkdirSync(config.dataDir, { recursive: true })
+  const made = `adm_${randomBytes(24).toString("base64url")}`
+  writeFileSync(file, `${made}\n`, { mode: 0o600, flag: "wx" })
+  return { config: withToken(made), made }
+}
+
+/** A newcomer's first start: an empty embedded database and no ADMIN_TOKEN set get a demo org and its key. */
+const demoOrg = (config: AppConfig, adminTokenMade: string | undefined) =>
   Effect.gen(function* () {
     if (Option.isSome(config.databaseUrl) || Option.isSome(config.adminToken)) return
     const sql = yield* SqlClient.SqlClient
@@ -28,7 +52,11 @@ const demoOrg = (config: AppConfig) =>
     yield* Console.log(
       `\nDemo org ${org.id} created. Its API key (shown once):\n\n  ${api_key.key}\n\n` +
         `Try: curl -H "Authorization: Bearer ${api_key.key}" ${config.publicUrl}/api/v1/offerings\n` +
-        `Or book as a guest: open ${config.publicUrl}/demo\n`
+        `Or book as a guest: open ${config.publicUrl}/demo\n` +
+        (adminTokenMade === undefined
+          ? ""
+          : `\nThe admin API's token (kept in ${join(config.dataDir, "admin-token")}):\n\n  ${adminTokenMade}\n\n` +
+            `Read the demo's mail: curl -H "Authorization: Bearer ${adminTokenMade}" "${config.publicUrl}/admin/v1/mail?to=you@example.com"\n`)
     )
   }).pipe(Effect.orDie)
 
@@ -101,10 +129,11 @@ const startFailed = (cause: Cause.Cause<unknown>) => {
 }
 
 const program = Effect.gen(function* () {
-  const config = yield* appConfig
+  const given = yield* appConfig
+  const { config, made } = yield* Effect.try({ try: () => embeddedAdminToken(given), catch: (e) => e as Error })
   const app = AppLive(config).pipe(Layer.provideMerge(NodeServerLive(config)))
   yield* Layer.launch(
-    Layer.effectDiscard(demoOrg(config)).pipe(
+    Layer.effectDiscard(demoOrg(given, made)).pipe(
       Layer.provideMerge(app),
       Layer.tap((ctx) => {
         const address = Context.get(ctx, HttpServer.HttpServer).address

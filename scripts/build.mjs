@@ -1,18 +1,37 @@
 // Builds what `npm start` and the `booking-engine` bin run: one bundled ES module each (no tsx at run time, and one
 // file to load instead of the ~1,500 modules of effect and friends; see bundle.mjs), the library entry points and the widget.
 
-import { readFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import { gzipSync } from "node:zlib"
 import { build } from "esbuild"
 import { build as viteBuild } from "vite"
 import { bundleServer } from "./bundle.mjs"
+
+// `--if-stale` (npm start's prestart): build only when dist/server.mjs is missing or older than a source file.
+if (process.argv.includes("--if-stale") && !stale()) process.exit(0)
+
+const require = createRequire(import.meta.url)
+
+function stale() {
+  if (!existsSync("dist/server.mjs") || !existsSync("dist/widget.js")) return true
+  const built = statSync("dist/server.mjs").mtimeMs
+  const newer = (path) =>
+    statSync(path).isDirectory()
+      ? readdirSync(path).some((f) => f !== "node_modules" && newer(join(path, f)))
+      : statSync(path).mtimeMs > built
+  return ["engine", "transports", "adapters", "widget", "main.ts", "index.ts", "sdk.ts", "client.ts", "package.json"]
+    .filter((p) => existsSync(p))
+    .some(newer)
+}
 
 const started = Date.now()
 await bundleServer()
 // The library entry points (createEngine, the webhook signature helpers, the typed API client): the project's own code in one module each,
 // its dependencies left to the host's node_modules. Their type declarations are built by `npm run build:types`.
 await build({
-  entryPoints: { index: "index.ts", sdk: "sdk.ts", client: "client.ts" },
+  entryPoints: { index: "index.ts", sdk: "sdk.ts", client: "client.ts", layers: "layers.ts" },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
   bundle: true,
@@ -23,6 +42,9 @@ await build({
   sourcemap: true,
   logLevel: "warning"
 })
+// /docs runs Scalar's standalone bundle (a devDependency): the package ships that one file, not the package.
+mkdirSync("dist/docs", { recursive: true })
+copyFileSync(join(dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js"), "dist/docs/scalar.js")
 // The booking widget (Preact, in a shadow root): one file the engine serves at /widget.js.
 await viteBuild({ configFile: "vite.widget.config.ts" })
 const widget = readFileSync("dist/widget.js")

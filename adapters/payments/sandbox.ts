@@ -43,6 +43,8 @@ export interface SandboxCheckoutRow {
   readonly card_last4: string | null
   readonly declines: number
   readonly event_attempts?: number
+  readonly timezone?: string // the org's zone and language (view only), for the checkout page's time
+  readonly locale?: string
 }
 
 export type PayResult =
@@ -212,7 +214,8 @@ export const SandboxLive = Layer.effectContext(
     }).pipe(sql.withTransaction, Effect.orDie)
 
     const view = (id: string) =>
-      sql<SandboxCheckoutRow>`select * from sandbox_checkouts where id = ${id}`.pipe(
+      sql<SandboxCheckoutRow>`select c.*, o.timezone, o.locale from sandbox_checkouts c join orgs o on o.id = c.org_id
+        where c.id = ${id}`.pipe(
         Effect.orDie,
         Effect.map((r) => Option.fromNullable(r[0]))
       )

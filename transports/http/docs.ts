@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { hashOf, pageHeaders } from "../pages/html.ts"
 
 /** The rendered API reference, and the Scalar bundle it runs, served from node_modules (no CDN). */
@@ -12,29 +13,38 @@ export const DOCS_BUNDLE_PATH = "/docs/scalar.js"
 type Bundle = { readonly body: Buffer; readonly etag: string } | undefined
 let bundle: Bundle | null = null
 
+/** Where the build puts Scalar's standalone bundle (dist/docs/scalar.js), which the package ships. */
+const SHIPPED = ["./docs/scalar.js", "../docs/scalar.js"]
+
 /**
- * Scalar's standalone browser bundle, read once. Resolved at run time (the package's entry, then its dist/browser),
- * so the esbuild bundle in dist/ finds it in node_modules too; undefined when the package is not installed.
+ * Scalar's standalone browser bundle, read once: the copy the build ships beside the running module (dist/, or
+ * dist/chunks/), else the devDependency's (running from source); undefined when neither is there.
  */
 const load = (): Bundle => {
   if (bundle !== null) return bundle
-  try {
-    const entry = createRequire(import.meta.url).resolve("@scalar/api-reference")
-    const body = readFileSync(join(dirname(entry), "browser", "standalone.js"))
-    bundle = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` }
-  } catch {
-    bundle = undefined
+  const candidates = [
+    ...SHIPPED.map((p) => () => fileURLToPath(new URL(p, import.meta.url))),
+    () => join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js")
+  ]
+  bundle = undefined
+  for (const candidate of candidates) {
+    try {
+      const body = readFileSync(candidate())
+      bundle = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` }
+      break
+    } catch {}
   }
   return bundle
 }
 
-const START = `Scalar.createApiReference("#app", { url: "/api/v1/openapi.json", withDefaultFonts: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } })`
+// Relative to the page (…/docs), so that under a prefix (/booking/docs) the bundle and the document are the prefix's.
+const START = `Scalar.createApiReference("#app", { url: "api/v1/openapi.json", withDefaultFonts: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } })`
 
 /** The reference of /api/v1/openapi.json, with nothing that calls Scalar's services (web fonts, AI agent, MCP generator). */
 const PAGE =
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
   `<title>Booking engine API reference</title></head><body><div id="app"></div>` +
-  `<script src="${DOCS_BUNDLE_PATH}"></script>` +
+  `<script src="${DOCS_BUNDLE_PATH.slice(1)}"></script>` +
   `<script>${START}</script>` +
   `</body></html>`
 

@@ -56,7 +56,7 @@ export const demoPage = (key: string | undefined) =>
         `<p>This page embeds the booking widget with one script tag, as any site would:</p>` +
           `<pre class="note">&lt;script src="/widget.js" data-key="${escapeHtml(key)}"&gt;&lt;/script&gt;</pre>` +
           widgetTag(`data-key="${escapeHtml(key)}"`) +
-          `<p class="note">Payments go through the sandbox: card 4242 4242 4242 4242 pays. The guest's email is logged, and kept at GET /admin/v1/mail.</p>`
+          `<p class="note">Payments go through the sandbox: card 4242 4242 4242 4242 pays. The guest's email is logged, and kept at GET /admin/v1/mail?to=… (the admin token the first start printed, kept in DATA_DIR/admin-token).</p>`
       )
 
 export { HTML }

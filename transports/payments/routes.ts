@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Either, Option, Runtime } from "effect"
 import type { PayResult, SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
-import { badLink, escapeHtml, formRefused, HTML, money, page, readForm, send } from "../pages/html.ts"
+import { badLink, escapeHtml, formRefused, HTML, money, page, readForm, send, when } from "../pages/html.ts"
 import { CLOSE, readBytes } from "../shared/body.ts"
 import { pathSegment } from "../shared/json.ts"
 
@@ -26,7 +26,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 const summary = (c: SandboxCheckoutRow) =>
   `<dl><dt>Offering</dt><dd>${escapeHtml(c.description)}</dd>` +
   (c.starts_at
-    ? `<dt>Time</dt><dd><time datetime="${c.starts_at.toISOString()}">${escapeHtml(c.starts_at.toUTCString())}</time></dd>`
+    ? `<dt>Time</dt><dd><time datetime="${c.starts_at.toISOString()}">${escapeHtml(when(c.starts_at.toISOString(), c.timezone ?? "UTC", c.locale ?? "en"))}</time> <span class="note">(${escapeHtml(c.timezone ?? "UTC")} time)</span></dd>`
     : "") +
   `<dt>Amount</dt><dd>${escapeHtml(money(c.amount_cents, c.currency))}</dd><dt>Currency</dt><dd>${escapeHtml(c.currency)}</dd></dl>`
 
@@ -140,14 +140,17 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     const read = await readForm(req)
     if (!read.ok) return (formRefused(res, read), true)
     const card = read.form.get("card_number") ?? ""
-    const paid = await run(pages.pay(id, card))
-    if (paid._tag === "not_found")
+    const result = await run(pages.pay(id, card))
+    if (result._tag === "not_found")
       return (send(res, 404, HTML, page("Checkout not found", "<p>No such checkout.</p>")), true)
-    if (paid._tag === "paid") {
-      await run(Effect.flatMap(Payments, (p) => p.receive(paid.event)).pipe(Effect.orDie))
+    // The page shows the time in the org's zone and language, which the view reads with the checkout.
+    const org = Option.getOrUndefined(await run(pages.view(id)))
+    const paid = { ...result, checkout: { ...result.checkout, timezone: org?.timezone, locale: org?.locale } }
+    if (result._tag === "paid") {
+      await run(Effect.flatMap(Payments, (p) => p.receive(result.event)).pipe(Effect.orDie))
       return (send(res, 200, HTML, checkoutPage(paid.checkout, await now())), true)
     }
-    const r = results[paid._tag]
+    const r = results[result._tag]
     const html =
       paid._tag === "declined" || paid._tag === "invalid_card"
         ? page("Pay for your booking", summary(paid.checkout) + form(paid.checkout, r.error))

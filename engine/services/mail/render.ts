@@ -18,6 +18,9 @@ export interface MailVars {
   readonly note?: string | null
   /** A link to pay (a hold waiting for payment). */
   readonly pay_url?: string | null
+  /** A hold the guest must confirm (or pay) on their page: when it lapses (ISO 8601) and its length in minutes. */
+  readonly confirm_by?: string | null
+  readonly confirm_minutes?: number | null
 }
 
 export interface MailTemplate {
@@ -45,6 +48,8 @@ interface Words {
   readonly waiver: string
   readonly pay: string
   readonly note: string
+  /** Takes {minutes}; the lapse time follows it. */
+  readonly confirm: string
 }
 
 // Subjects take {offering} and {reference}.
@@ -64,7 +69,8 @@ const WORDS: Record<string, Words> = {
     page: "Your booking page",
     waiver: "Please sign the waiver",
     pay: "Pay to confirm",
-    note: "Note"
+    note: "Note",
+    confirm: "Confirm it (or pay) on your booking page within {minutes} minutes, or the place is let go. Held until"
   },
   nl: {
     subjects: {
@@ -81,7 +87,9 @@ const WORDS: Record<string, Words> = {
     page: "Je boekingspagina",
     waiver: "Onderteken de verklaring",
     pay: "Betaal om te bevestigen",
-    note: "Opmerking"
+    note: "Opmerking",
+    confirm:
+      "Bevestig (of betaal) binnen {minutes} minuten op je boekingspagina, anders vervalt de plek. Vastgehouden tot"
   },
   de: {
     subjects: {
@@ -98,7 +106,9 @@ const WORDS: Record<string, Words> = {
     page: "Ihre Buchungsseite",
     waiver: "Bitte unterschreiben Sie die Erklärung",
     pay: "Zum Bestätigen bezahlen",
-    note: "Hinweis"
+    note: "Hinweis",
+    confirm:
+      "Bestätigen (oder bezahlen) Sie innerhalb von {minutes} Minuten auf Ihrer Buchungsseite, sonst wird der Platz frei. Reserviert bis"
   },
   fr: {
     subjects: {
@@ -115,7 +125,9 @@ const WORDS: Record<string, Words> = {
     page: "Votre page de réservation",
     waiver: "Merci de signer la décharge",
     pay: "Payer pour confirmer",
-    note: "Note"
+    note: "Note",
+    confirm:
+      "Confirmez (ou payez) sur votre page de réservation dans les {minutes} minutes, sinon la place est libérée. Réservée jusqu'à"
   },
   es: {
     subjects: {
@@ -132,7 +144,9 @@ const WORDS: Record<string, Words> = {
     page: "Tu página de reserva",
     waiver: "Firma la exención, por favor",
     pay: "Paga para confirmar",
-    note: "Nota"
+    note: "Nota",
+    confirm:
+      "Confírmala (o paga) en tu página de reserva en {minutes} minutos o la plaza quedará libre. Reservada hasta"
   }
 }
 
@@ -219,7 +233,16 @@ export const renderMail = (vars: MailVars, org: OrgMail): Rendered => {
     [w.page, vars.page_url, true],
     ...(vars.pay_url ? [[w.pay, vars.pay_url, true] as [string, string, boolean]] : []),
     ...(vars.waiver_url ? [[w.waiver, vars.waiver_url, true] as [string, string, boolean]] : []),
-    ...(vars.note ? [[w.note, vars.note, false] as [string, string, boolean]] : [])
+    ...(vars.note ? [[w.note, vars.note, false] as [string, string, boolean]] : []),
+    ...(vars.confirm_by
+      ? [
+          [
+            w.confirm.replace("{minutes}", String(vars.confirm_minutes ?? 30)),
+            formatWhen(new Date(vars.confirm_by), org.timezone, org.locale),
+            false
+          ] as [string, string, boolean]
+        ]
+      : [])
   ]
   const text =
     own.text !== undefined

@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { formatWhen } from "../../../engine/services/mail/render.ts"
 import type { TestApp } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
 import { guestApi, handleFromMail } from "../guest/helpers.ts"
@@ -69,6 +70,12 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     const [b] = ok(await org.call("GET", `/bookings?session_id=${session.id}`)).data
     expect(b).toMatchObject({ source: "assistant", status: "held", quantity: 2 })
     const handle = await handleFromMail(app, email)
+    const [mail] = ok(await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).data
+    const until = formatWhen(new Date(b.expires_at), "Europe/Amsterdam", "en")
+    expect(new Date(b.expires_at).getTime() - new Date(b.created_at).getTime()).toBe(30 * 60_000)
+    expect(mail.text).toContain(
+      `Confirm it (or pay) on your booking page within 30 minutes, or the place is let go. Held until: ${until}`
+    )
     const g = guestApi(app, handle)
     expect(ok(await g.get()).actions).toMatchObject({ can_confirm: true, pay_url: null })
     const page = await (await fetch(`${app.url}/b/${handle}`)).text()

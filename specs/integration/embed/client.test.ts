@@ -52,6 +52,29 @@ describe("the typed client (HttpApiClient over the contract)", () => {
     }
   })
 
+  it("passes an availability slot straight into bookings.create, with no headers (type-checked by tsc -p .)", async () => {
+    const api = createClient({ baseUrl: app.url, apiKey: key })
+    const cut = await api.offerings.create({
+      payload: { name: "Typed haircut", kind: "appointment", schedule: "hours", min_notice_minutes: 0 }
+    })
+    const [slot, next] = (await api.availability.get({ path: { id: cut.id }, urlParams: {} })).data
+    const booked = await api.bookings.create({
+      payload: { offering_id: cut.id, starts_at: slot.starts_at, customer: { email: "slot@example.com", name: "Slo" } }
+    })
+    expect(booked.starts_at).toBe(slot.starts_at)
+    const client = await Effect.runPromise(makeClient({ baseUrl: app.url, apiKey: key }))
+    const again = await Effect.runPromise(
+      client.bookings.create({
+        payload: {
+          offering_id: cut.id,
+          starts_at: new Date(next.starts_at),
+          customer: { email: "d@example.com", name: "D" }
+        }
+      })
+    )
+    expect(again.starts_at).toBe(next.starts_at)
+  })
+
   it("with Promises: answers decoded values and rejects with the typed error itself; a bad key is Unauthorized", async () => {
     const api = createClient({ baseUrl: app.url, apiKey: key })
     const created = await api.offerings.create({ payload: { name: "Promised class", kind: "class" }, headers: {} })

@@ -63,6 +63,23 @@ describe("createEngine mounted in a host app (examples/)", () => {
     // /bookings is not under /booking.
     expect(await (await fetch(`${plain.url}/bookings`)).text()).toBe("the host's own answer")
   })
+
+  it("serves /docs under the prefix: the page's bundle and document resolve to the prefix's, not the host's root", async () => {
+    const page = `${plain.url}/booking/docs`
+    const html = await (await fetch(page)).text()
+    const script = /<script src="([^"]+)"><\/script>/.exec(html)?.[1]
+    const document = /url: "([^"]+)"/.exec(html)?.[1]
+    expect(script).toBeDefined()
+    expect(document).toBeDefined()
+    const bundle = await fetch(new URL(script!, page))
+    expect(new URL(script!, page).pathname).toBe("/booking/docs/scalar.js")
+    expect(bundle.status).toBe(200)
+    expect(await bundle.text()).toContain("createApiReference")
+    expect(new URL(document!, page).pathname).toBe("/booking/api/v1/openapi.json")
+    const openapi = await fetch(new URL(document!, page))
+    expect(openapi.status).toBe(200)
+    expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\.1/)
+  })
 })
 
 describe("createEngine options", () => {

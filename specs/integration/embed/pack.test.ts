@@ -1,6 +1,17 @@
 import { execFile } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { beforeAll, describe, expect, it } from "vitest"
 
@@ -10,10 +21,12 @@ const run = promisify(execFile)
 const root = join(import.meta.dirname, "../../..")
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   license: string
+  scripts: Record<string, string>
   bin: Record<string, string>
   exports: Record<string, { types: string; import: string }>
 }
 let files: ReadonlyArray<string> = []
+let sizes = { size: 0, unpackedSize: 0 }
 
 beforeAll(async () => {
   const built = [
@@ -22,7 +35,8 @@ beforeAll(async () => {
     "dist/client.mjs",
     "dist/server.mjs",
     "dist/types/client.d.ts",
-    "dist/types/index.d.ts"
+    "dist/types/index.d.ts",
+    "dist/docs/scalar.js"
   ]
   if (!built.every((f) => existsSync(join(root, f)))) {
     await run("node", ["scripts/build.mjs"], { cwd: root, timeout: 120_000 })
@@ -30,12 +44,13 @@ beforeAll(async () => {
   }
   const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: root,
-    timeout: 60_000,
+    timeout: 240_000,
     maxBuffer: 64 * 1024 * 1024
   })
-  const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>
+  const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }>; size: number; unpackedSize: number }>
   files = packed.files.map((f) => f.path)
-}, 280_000)
+  sizes = { size: packed.size, unpackedSize: packed.unpackedSize }
+}, 400_000)
 
 describe("npm pack", () => {
   it("holds the built entry points of every export, their types and the bin; README and the MIT LICENSE", () => {
@@ -49,6 +64,7 @@ describe("npm pack", () => {
       "dist/cli.mjs",
       "dist/client.mjs",
       "dist/index.mjs",
+      "dist/layers.mjs",
       "dist/sdk.mjs",
       "dist/server.mjs"
     ])
@@ -69,4 +85,61 @@ describe("npm pack", () => {
     expect(out).toEqual([])
     expect(files.filter((f) => /\.test\.ts$/.test(f))).toEqual([])
   })
+})
+
+describe("what a consumer gets", () => {
+  it("no source maps, the /docs bundle, no prepare script pointing at files it lacks; under 6 MB packed", () => {
+    expect(files.filter((f) => f.endsWith(".map"))).toEqual([])
+    expect(files).toContain("dist/docs/scalar.js")
+    expect(pkg.scripts.prepare).toBeUndefined()
+    for (const [name, script] of Object.entries(pkg.scripts))
+      if (/^(pre|post)?(install|prepare)$/.test(name)) expect(script, name).toBe("")
+    // Measured: 11.5 MB packed, 53.6 MB unpacked (35 MB of it source maps) before; see the README for today's.
+    expect(sizes.size).toBeLessThan(6 * 1024 * 1024)
+    expect(sizes.unpackedSize).toBeLessThan(25 * 1024 * 1024)
+  })
+
+  it("a consumer's tsc (strict, skipLibCheck false, no @types/pg) passes on the packed types; a slot books directly", async () => {
+    const app = mkdtempSync(join(tmpdir(), "be-consumer-"))
+    try {
+      const own = join(app, "node_modules", "booking-engine")
+      for (const f of [...files, "package.json"]) {
+        mkdirSync(dirname(join(own, f)), { recursive: true })
+        cpSync(join(root, f), join(own, f))
+      }
+      // The package's dependencies as an install gives them; of @types only what a Node project has.
+      for (const name of readdirSync(join(root, "node_modules")))
+        if (!name.startsWith(".") && name !== "@types")
+          symlinkSync(join(root, "node_modules", name), join(app, "node_modules", name))
+      mkdirSync(join(app, "node_modules", "@types"))
+      symlinkSync(join(root, "node_modules/@types/node"), join(app, "node_modules/@types/node"))
+      writeFileSync(join(app, "package.json"), JSON.stringify({ type: "module" }))
+      writeFileSync(
+        join(app, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { strict: true, module: "nodenext", target: "es2022", skipLibCheck: false, noEmit: true }
+        })
+      )
+      writeFileSync(
+        join(app, "app.ts"),
+        [
+          `import { createEngine } from "booking-engine"`,
+          `import { createClient } from "booking-engine/client"`,
+          `import { sign } from "booking-engine/sdk"`,
+          `const engine = await createEngine({ publicUrl: "http://127.0.0.1:3000" })`,
+          `const api = createClient({ baseUrl: "http://127.0.0.1:3000", apiKey: "sk" })`,
+          `const [slot] = (await api.availability.get({ path: { id: "x" }, urlParams: {} })).data`,
+          `await api.bookings.create({ payload: { offering_id: "x", starts_at: slot.starts_at, customer: { email: "a@b.c", name: "A" } } })`,
+          `console.log(sign, engine.handler)`
+        ].join("\n")
+      )
+      const tsc = join(root, "node_modules/typescript/bin/tsc")
+      const out = await run(process.execPath, [tsc, "-p", app], { cwd: app, timeout: 240_000 }).catch(
+        (e: { stdout: string }) => ({ stdout: e.stdout })
+      )
+      expect(out.stdout).toBe("")
+    } finally {
+      rmSync(app, { recursive: true, force: true })
+    }
+  }, 300_000)
 })

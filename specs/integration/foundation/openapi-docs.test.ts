@@ -316,8 +316,9 @@ describe("/docs", () => {
     expect(res.status).toBe(200)
     expect(res.headers.get("content-type")).toMatch(/^text\/html/)
     const html = await res.text()
-    expect(html).toContain(`<script src="/docs/scalar.js"></script>`)
-    expect(html).toContain("/api/v1/openapi.json")
+    // Relative to the page, so that under a prefix they are the prefix's (embed.test.ts mounts it under /booking).
+    expect(html).toContain(`<script src="docs/scalar.js"></script>`)
+    expect(html).toContain(`url: "api/v1/openapi.json"`)
     expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|fonts)/)
   })
 

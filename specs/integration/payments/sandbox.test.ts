@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { when } from "../../../transports/pages/html.ts"
 import { sql, type TestApp } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"
 import { CARD, checkoutPage, ledger, payAgain, payWith, processorRefunded, steps } from "./helpers.ts"
@@ -25,6 +26,20 @@ const heldSeat = async (body: Record<string, unknown> = {}, capacity = 10) => {
 }
 
 describe("a priced booking in the sandbox", () => {
+  it("shows the time in the org's zone and language, as the guest page and mail do, before and after paying", async () => {
+    const zoned = await bookingsOrg(app, { timezone: "America/New_York" })
+    const { offering, session } = await zoned.classWithSession({ price_cents: 2500, name: "Zoned lesson" })
+    const b = ok(await zoned.book({ offering_id: offering.id, session_id: session.id }), 201)
+    const local = when(b.starts_at, "America/New_York", "en")
+    const page = await checkoutPage(app, b.checkout_url)
+    expect(page.html).toContain(`${local}</time> <span class="note">(America/New_York time)</span>`)
+    expect(page.html).not.toContain(new Date(b.starts_at).toUTCString())
+    const declined = await payWith(app, b.checkout_url, CARD.declined)
+    expect(declined.html).toContain(local)
+    const paid = await payWith(app, b.checkout_url, CARD.pays)
+    expect(paid.html).toContain(`${local}</time>`)
+  })
+
   it("is held with a checkout_url; the page shows what is paid; 4242 pays and confirms it with the payment's fields", async () => {
     const { b } = await heldSeat()
     expect(b.status).toBe("held")

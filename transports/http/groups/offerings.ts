@@ -55,7 +55,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .annotate(OpenApi.Summary, "Create an offering (name and kind required)")
       .annotate(
         OpenApi.Description,
-        "Adds an offering of kind class (sessions with seats), appointment (times from a calendar or weekly hours) or rental (items over periods). Only name and kind are required; the rest default by kind. Appointments and rentals open daily 9:00 to 17:00 org time until hours are set; classes need times on a calendar (series or sessions). Emits offering.created."
+        "Adds an offering of kind class (sessions with seats), appointment (times from a calendar or weekly hours) or rental (items over periods). Only name and kind are required; the rest default by kind. A new appointment takes its times from its calendar (schedule calendar) unless schedule hours is sent; a rental, or an appointment on hours, is open daily 9:00 to 17:00 org time until hours are set; classes need times on a calendar (series or sessions). Emits offering.created."
       )
       .pipe(
         raises(

@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { parse } from "yaml"
+
+// The image and the compose file, read as Docker reads them (no daemon here: docs/deploy.md says what was run by hand).
+const root = join(import.meta.dirname, "../../..")
+const dockerfile = readFileSync(join(root, "Dockerfile"), "utf8")
+const compose = parse(readFileSync(join(root, "docker-compose.yml"), "utf8")) as {
+  services: Record<
+    string,
+    {
+      ports?: Array<string>
+      restart?: string
+      healthcheck?: { test: Array<string> }
+      depends_on?: Record<string, { condition: string }>
+    }
+  >
+}
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { engines: { node: string } }
+
+describe("the Dockerfile", () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1)
+  const runtime = stages[stages.length - 1]
+  it("builds on Node 22 LTS and runs with NODE_ENV=production, as the node user, production dependencies only", () => {
+    expect(stages.map((s) => s.split(/\s/)[0])).toEqual(["node:22-bookworm-slim", "node:22-bookworm-slim"])
+    expect(pkg.engines.node).toMatch(/>=22/)
+    expect(runtime).toMatch(/^ENV NODE_ENV=production /m)
+    expect(runtime).toMatch(/^USER node$/m)
+    expect(stages[0]).toMatch(/npm prune --omit=dev/)
+    expect(stages[0]).not.toMatch(/NODE_ENV=production/) // the build needs the devDependencies
+    expect(runtime).not.toMatch(/npm install/)
+  })
+
+  it("puts the CLI on PATH (docker compose exec engine booking-engine ...) and starts through it", () => {
+    expect(runtime).toMatch(/ln -s \/app\/bin\/booking-engine\.js \/usr\/local\/bin\/booking-engine/)
+    expect(runtime).toMatch(/^CMD \["booking-engine"\]$/m)
+    expect(runtime).toMatch(/^HEALTHCHECK .*\n.*\/readyz/m)
+  })
+})
+
+describe("docker-compose.yml", () => {
+  it("publishes only the engine; every service restarts and has a health check", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(["engine", "nats", "postgres"])
+    expect(compose.services.postgres.ports).toBeUndefined()
+    expect(compose.services.nats.ports).toBeUndefined()
+    expect(compose.services.engine.ports).toEqual(["3000:3000"])
+    for (const [name, s] of Object.entries(compose.services)) expect(s.restart, name).toBe("unless-stopped")
+    expect(compose.services.postgres.healthcheck?.test).toContain("pg_isready")
+    expect(compose.services.nats.healthcheck?.test.join(" ")).toContain("/healthz?js-enabled-only=true")
+  })
+
+  it("starts the engine once Postgres and NATS are healthy (it exits when NATS is not up)", () => {
+    expect(compose.services.engine.depends_on).toEqual({
+      postgres: { condition: "service_healthy" },
+      nats: { condition: "service_healthy" }
+    })
+  })
+})
