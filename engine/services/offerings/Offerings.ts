@@ -162,7 +162,14 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         yield* store.update(current.id, {}, yield* clock.now, decided)
         yield* events.append(org.id, [{ type: "offering.deleted", data: { ...toOffering(current), active: false } }])
         return result
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }).pipe(
+        transaction(sql),
+        Effect.catchTag("SqlError", Effect.die),
+        // Committed: the refunds are taken now, and the answer counts what became of them.
+        Effect.flatMap(({ cancelled, payments }) =>
+          Effect.map(hooks.refundNow(payments), (refunds) => ({ cancelled, ...refunds }))
+        )
+      )
     })
 
     const getHours = fn("Offerings.getHours")(function* (id: string) {

@@ -85,7 +85,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .annotate(OpenApi.Summary, "Delete an offering; cancel_bookings=true when it has upcoming bookings or live holds")
       .annotate(
         OpenApi.Description,
-        "Removes an offering. Upcoming bookings and live holds are cancelled first, guests emailed and online payments refunded in full; this needs cancel_bookings=true when there are any (409 offering_has_bookings says how many). Past bookings stay on record. Emits booking.cancelled for each booking cancelled, then offering.deleted."
+        "Removes an offering. Upcoming bookings and live holds are cancelled first, guests emailed and online payments refunded in full; this needs cancel_bookings=true when there are any (409 offering_has_bookings says how many). Past bookings stay on record. Answers how many were cancelled and what became of their refunds, taken at the processor at once: refunded, refund_failed (retried with backoff) or refunding (on their way). Emits booking.cancelled for each booking cancelled, then offering.deleted."
       )
       .annotate(ErrorCodes, { 404: ["not_found"], 409: ["offering_has_bookings"] })
   )
