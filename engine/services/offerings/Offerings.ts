@@ -61,6 +61,14 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         Effect.map((r) => r[0]?.ok === true)
       )
 
+    /** How many repeating calendar entries of the offering have no ends_on (a course may have none). */
+    const openEnded = (offeringId: string) =>
+      sql<{ n: number }>`select count(*)::int as n from series
+        where offering_id = ${offeringId} and deleted_at is null and repeat <> 'none' and ends_on is null`.pipe(
+        Effect.map((r) => r[0].n),
+        Effect.orDie
+      )
+
     /** Loads an offering of the current org (404 for another org's or an unknown id), optionally locked. */
     const load = (id: string, lock = false) =>
       Effect.gen(function* () {
@@ -120,7 +128,8 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         const next = { ...current, ...input }
         const facts = {
           orgHasWaiver: yield* orgHasWaiver(org.id),
-          hasTimesToCome: input.schedule === "hours" ? yield* hooks.hasTimesToCome(current.id) : false
+          hasTimesToCome: input.schedule === "hours" ? yield* hooks.hasTimesToCome(current.id) : false,
+          openEndedEntries: input.course === true && !current.course ? yield* openEnded(current.id) : 0
         }
         yield* checkRules(input, next, current, facts)
         const changes = yield* derive(input)

@@ -64,7 +64,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .annotate(OpenApi.Summary, "Update an offering (any field except kind)")
       .annotate(
         OpenApi.Description,
-        "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated."
+        "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). A class becomes a course only when none of its repeating calendar entries is open-ended (409 invalid_entry: give each an ends_on). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated."
       )
       .annotate(ErrorCodes, {
         400: [
@@ -75,7 +75,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
           "invalid_questions"
         ],
         404: ["not_found"],
-        409: ["not_a_class", "waitlist_conflict", "waiver_missing", "calendar_has_times"]
+        409: ["not_a_class", "waitlist_conflict", "waiver_missing", "calendar_has_times", "invalid_entry"]
       })
   )
   .add(
