@@ -138,7 +138,7 @@ export const bookingCreator = Effect.gen(function* () {
             `promo_code: ${promo.code} was used up or switched off just now`
           )
       }
-      if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now)))
+      if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, row.status === "confirmed", now)))
         return yield* Effect.fail(new GiftChanged())
       yield* store.recordExtras(row)
     })
@@ -286,6 +286,8 @@ export const bookingCreator = Effect.gen(function* () {
         promo_code: promo?.code ?? null,
         gift_card_id: gift?.id ?? null,
         gift_cents: giftCents,
+        // Confirmed at once, the card's part is taken now; held, it is only reserved until the booking is confirmed.
+        gift_taken_at: giftCents > 0 && !hold ? now : null,
         reference: newReference(),
         handle: newHandle(),
         source,

@@ -255,10 +255,13 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
             // A lapsed hold whose gift card part went back needs the card to pay it again.
             const giftPaid = placeLeft ? yield* retakeGift(sql, b, now) : true
             if (placeLeft && giftPaid) {
-              const applied = yield* store.apply({ ...b, gift_returned_at: null }, pay, now, {
+              // Retaken from the card (its part was let go when the hold lapsed), or still reserved: taken on confirming.
+              const retaken = b.gift_returned_at != null && b.gift_card_id !== null && b.gift_cents > 0
+              const gift = { gift_returned_at: null, ...(retaken ? { gift_taken_at: now } : {}) }
+              const applied = yield* store.apply({ ...b, ...gift }, pay, now, {
                 ...paid,
                 paid_cents: e.amount_cents + b.gift_cents,
-                gift_returned_at: null
+                ...gift
               })
               yield* mailTo("confirmed", applied.booking)
               return yield* appendFor(b.org_id, applied.events)
