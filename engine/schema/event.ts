@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Int, QueryInt, Text } from "./common.ts"
+import { QueryInt, Text } from "./common.ts"
 
 export const Event = Schema.Struct({
   id: Schema.Int,
