@@ -94,9 +94,9 @@ export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
 export const ClockLive = (config: Pick<AppConfig, "clock">) =>
   config.clock === "test" ? TestClockLive() : SystemClockLive
 
-/** Bookings answer for what offerings and calendars cancel; built over the shared Events and Mail. */
+/** Bookings answer for what offerings and calendars cancel; built over the shared Events, Mail and Payments. */
 const BookingHooksLive = Layer.mergeAll(OfferingHooksLive, CalendarBookingsLive).pipe(
-  Layer.provide([Events.Default, Mail.Default])
+  Layer.provide([Events.Default, Mail.Default, Payments.Default])
 )
 
 /** Every engine service, over a database, a clock and a mailer. */

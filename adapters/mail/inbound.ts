@@ -16,6 +16,24 @@ const isBounce = (mail: ParsedMail, session: SMTPServerSession) => {
   )
 }
 
+/** A spam complaint: an abuse feedback report (ARF, RFC 5965) a mailbox provider sends through its feedback loop. */
+const isComplaint = (mail: ParsedMail) => {
+  const type = mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined
+  return type?.value === "multipart/report" && type.params?.["report-type"] === "feedback-report"
+}
+
+/** What the complaint says of itself: its Feedback-Type and User-Agent (the provider), or "abuse". */
+const complaintReason = (mail: ParsedMail) => {
+  const report =
+    mail.attachments.find((a) => a.contentType === "message/feedback-report")?.content.toString("utf8") ??
+    mail.text ??
+    ""
+  const fields = ["Feedback-Type", "User-Agent"]
+    .map((f) => new RegExp(`^${f}:\\s*(.+)$`, "im").exec(report)?.[1]?.trim())
+    .filter(Boolean)
+  return (fields.length > 0 ? fields.join("; ") : "abuse").slice(0, 500)
+}
+
 /** Why the bounce happened, from its delivery-status part (Status and Diagnostic-Code), or its text. */
 const bounceReason = (mail: ParsedMail) => {
   // mailparser keeps a delivery-status part as an attachment or folds it into the text, depending on its headers.
@@ -31,7 +49,8 @@ const bounceReason = (mail: ParsedMail) => {
 
 /**
  * The inbound SMTP listener (INBOUND_SMTP_PORT): accepts mail to reply+<token>@<domain>, and hands a guest's reply
- * (new text only, from the guest's own address) or a bounce report to Messages. Refuses every other recipient at
+ * (new text only, from the guest's own address), a bounce report or a spam complaint (an ARF feedback report) to
+ * Messages. Refuses every other recipient at
  * RCPT TO. Plain SMTP on the port: put it behind your MX or a relay that does TLS and spam filtering.
  */
 export const InboundSmtpLive = (port: number, host: string) =>
@@ -44,6 +63,10 @@ export const InboundSmtpLive = (port: number, host: string) =>
           .map((r) => tokenOf(r.address))
           .filter((t): t is string => t !== undefined)
         for (const token of new Set(tokens)) {
+          if (isComplaint(mail)) {
+            await run(messages.complaint({ token, reason: complaintReason(mail) }))
+            continue
+          }
           if (isBounce(mail, session)) {
             await run(messages.bounce({ token, reason: bounceReason(mail) }))
             continue

@@ -1,5 +1,15 @@
 import { Schema } from "effect"
-import { described, Instant, Int, JsonObject, MAX_TOTAL_CENTS, MetadataInput, strict, Text } from "./common.ts"
+import {
+  described,
+  Instant,
+  Int,
+  JsonObject,
+  MAX_TOTAL_CENTS,
+  MetadataInput,
+  QueryInt,
+  strict,
+  Text
+} from "./common.ts"
 import { Email } from "./customer.ts"
 import { GiftCardCode } from "./gift.ts"
 import { Kind, Question } from "./offering.ts"
@@ -216,7 +226,7 @@ export const BookingsQuery = Schema.Struct({
   reference: Schema.optional(Text(0, 40)),
   q: Schema.optional(Text(0, 80)),
   order: Schema.optional(Schema.Literal("asc", "desc")),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 500)))),
+  limit: Schema.optional(QueryInt(1, 500, "At most this many bookings in the page (default 50)")),
   after: Schema.optional(Schema.UUID)
 })
 export type BookingsQuery = typeof BookingsQuery.Type

@@ -48,6 +48,16 @@ export const Int = (min: number, max?: number) =>
   max === undefined ? Schema.Int.pipe(Schema.greaterThanOrEqualTo(min)) : Schema.Int.pipe(Schema.between(min, max))
 
 /**
+ * A whole number in a query string, from min (to max): decoded from its text, and described to OpenAPI and MCP as the
+ * integer it is, bounds kept (an MCP argument may be the number itself; it is sent as its text).
+ */
+export const QueryInt = (min: number, max: number | undefined, description: string) =>
+  Schema.NumberFromString.pipe(Schema.compose(Int(min, max))).annotations({
+    description,
+    jsonSchema: { type: "integer", minimum: min, ...(max === undefined ? {} : { maximum: max }), description }
+  })
+
+/**
  * Characters as the spec counts "chars": Unicode code points, so an emoji or a CJK extension character is one
  * character, not the two UTF-16 code units of String.length. JSON Schema's minLength and maxLength count the same.
  */

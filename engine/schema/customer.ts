@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { charsWithin, Int, strict, Text, Timestamp } from "./common.ts"
+import { charsWithin, QueryInt, strict, Text, Timestamp } from "./common.ts"
 
 const EMAIL = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)+$/
 const PHONE = /^\+?[0-9][0-9 ().-]{2,38}$/
@@ -47,7 +47,7 @@ export type CustomerUpdate = typeof CustomerUpdate.Type
 
 export const CustomersQuery = Schema.Struct({
   q: Schema.optional(Text(0, 80)),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 500)))),
+  limit: Schema.optional(QueryInt(1, 500, "At most this many customers in the page (default 50)")),
   after: Schema.optional(Schema.UUID)
 })
 export type CustomersQuery = typeof CustomersQuery.Type

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Int, Text } from "./common.ts"
+import { QueryInt, Text } from "./common.ts"
 
 export const Event = Schema.Struct({
   id: Schema.Int,
@@ -12,8 +12,10 @@ export const Event = Schema.Struct({
 export type Event = typeof Event.Type
 
 export const EventsQuery = Schema.Struct({
-  after: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(0))),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Int(1, 200)))),
+  after: Schema.optional(
+    QueryInt(0, undefined, "The cursor: serve events after this id (next_after of the last page); 0 from the beginning")
+  ),
+  limit: Schema.optional(QueryInt(1, 200, "At most this many events (default 50)")),
   type: Schema.optional(Text(1, 80).pipe(Schema.pattern(/^[a-z_]+\.[a-z_]+$/))),
   order: Schema.optional(Schema.Literal("asc", "desc"))
 })

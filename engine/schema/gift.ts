@@ -7,7 +7,14 @@ export const GiftCard = Schema.Struct({
   id: Schema.String,
   last4: Schema.String,
   amount_cents: Schema.Int.annotations({ description: "What it was issued for, in minor units of currency" }),
-  balance_cents: Schema.Int.annotations({ description: "What is left to spend, in minor units of currency" }),
+  balance_cents: Schema.Int.annotations({
+    description:
+      "What is left on the card, in minor units of currency; a confirmed booking's part is taken off it, a cancelled one's given back"
+  }),
+  reserved_cents: Schema.Int.annotations({
+    description:
+      "Of the balance, what held bookings have reserved: taken when they are confirmed, released if they lapse or are cancelled; only the rest can be spent"
+  }),
   currency: Schema.String,
   for_email: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { isValidZone } from "../time/local.ts"
-import { strict, Text } from "./common.ts"
+import { QueryInt, strict, Text } from "./common.ts"
 import { isCurrency } from "./currency.ts"
 import { Email } from "./customer.ts"
 import { MAIL_KINDS } from "./mailKinds.ts"
@@ -254,7 +254,7 @@ export const ApiKeyCreate = Schema.Struct({
 export const ApiKeyPage = Schema.Struct({ data: Schema.Array(ApiKey) })
 export const OrgPage = Schema.Struct({ data: Schema.Array(Org), next_after: Schema.NullOr(Schema.String) })
 export const OrgsQuery = Schema.Struct({
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.compose(Schema.Int.pipe(Schema.between(1, 500))))),
+  limit: Schema.optional(QueryInt(1, 500, "At most this many orgs in the page (default 100)")),
   after: Schema.optional(Schema.UUID)
 })
 /** What the platform may change on an org besides what its owners change themselves. */

@@ -30,7 +30,9 @@ export interface BookingRow {
   readonly promo_code: string | null
   readonly gift_card_id: string | null
   readonly gift_cents: number
-  /** When what the gift card paid went back to it (the booking left); at most once. */
+  /** When the gift card's part was taken off its balance (the booking confirmed); null while only reserved. */
+  readonly gift_taken_at?: Date | null
+  /** When the gift card's part went back to it, or its reserve was released (the booking left); at most once. */
   readonly gift_returned_at?: Date | null
   readonly reference: string
   readonly handle: string

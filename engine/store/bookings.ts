@@ -27,6 +27,7 @@ export type BookingFacts = {
   readonly payment_intent_id?: string | null
   readonly charged_cents?: number | null
   readonly checkout_url?: string | null
+  readonly gift_taken_at?: Date | null
   readonly gift_returned_at?: Date | null
   readonly waiver_signed?: number
   readonly waiver_signatures?: string
@@ -208,6 +209,7 @@ export const bookingStore = Effect.gen(function* () {
       discount_cents: row.discount_cents,
       gift_card_id: row.gift_card_id,
       gift_cents: row.gift_cents,
+      gift_taken_at: row.gift_taken_at ?? null,
       paid_cents: row.paid_cents,
       paid_at: row.paid_at,
       waiver_signed: row.waiver_signed,

@@ -107,6 +107,13 @@ export const customerStore = Effect.gen(function* () {
       (rows) => rows[0]
     )
 
+  /**
+   * The guest reported the org's mail as spam (complained, a time) or wrote in since (null): while it is set no mail
+   * goes to them (the mail outbox fails it with the reason).
+   */
+  const complained = (id: string, at: Date | null) =>
+    sql`update customers set complained_at = ${at} where id = ${id} and (complained_at is null) = (${at}::timestamptz is not null)`
+
   /** Personal data goes; the row stays (bookings keep pointing at it) and reads as erased. */
   const erase = (id: string, at: Date) =>
     Effect.map(
@@ -138,5 +145,5 @@ export const customerStore = Effect.gen(function* () {
       return { created: written.filter((w) => fresh.has(w.id)).length }
     })
 
-  return { findOrCreate, insert, update, erase, importMany } as const
+  return { findOrCreate, insert, update, erase, complained, importMany } as const
 })

@@ -29,6 +29,27 @@ export const toBadRequest = (e: HttpApiDecodeError, documented?: Documented, gen
     })
   return new BadRequest({
     code: codeFor(documented, String(issue.path[0]), [generic]),
-    message: clipQuoted(`${field}: ${issue.message}`)
+    message: clipQuoted(`${field}: ${messageAt(e.issues, issue)}`)
   })
+}
+
+const EXPECTED = /^Expected (.+), actual (.+)$/s
+
+/**
+ * The message of a field's failure. A union (an enum of literals, a literal or a number) fails once per member, each
+ * issue naming one: they are joined, so that the message names every allowed value ("Expected one of "none", "daily"
+ * or "weekly", actual "x""); an optional field's `undefined` is left out (leaving the field out is said by its docs).
+ */
+export const messageAt = (
+  issues: ReadonlyArray<HttpApiDecodeError["issues"][number]>,
+  first: HttpApiDecodeError["issues"][number]
+) => {
+  const same = issues.filter(
+    (i) => i._tag === "Type" && i.path.length === first.path.length && i.path.every((p, n) => p === first.path[n])
+  )
+  const parsed = same.map((i) => EXPECTED.exec(i.message))
+  if (same.length < 2 || parsed.some((m) => m === null)) return first.message
+  const allowed = [...new Set(parsed.map((m) => m![1]).filter((x) => x !== "undefined"))]
+  if (allowed.length < 2) return first.message
+  return `Expected one of ${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}, actual ${parsed[0]![2]}`
 }

@@ -14,7 +14,7 @@ export class InboundEmailSecret extends Context.Reference<InboundEmailSecret>()(
 
 /**
  * POST /inbound/email, for mail providers that post parsed mail: `{to, from, text}` (a bounce: `{to, bounce: true,
- * reason}`), signed with INBOUND_EMAIL_SECRET as `X-Inbound-Signature: sha256=<hex HMAC-SHA256 of the raw body>`.
+ * reason}`; a spam complaint: `{to, complaint: true, reason}`), signed with INBOUND_EMAIL_SECRET as `X-Inbound-Signature: sha256=<hex HMAC-SHA256 of the raw body>`.
  * It feeds the same path as the SMTP listener: only the new text of a reply from the guest's own address is kept.
  */
 export const inboundEmail =
@@ -27,7 +27,7 @@ export const inboundEmail =
       .digest("hex")}`
     if (signature === undefined || !safeEqual(signature, expected))
       return errorReply(401, "bad_signature", "X-Inbound-Signature does not match the body")
-    let mail: { to?: unknown; from?: unknown; text?: unknown; bounce?: unknown; reason?: unknown }
+    let mail: { to?: unknown; from?: unknown; text?: unknown; bounce?: unknown; complaint?: unknown; reason?: unknown }
     try {
       mail = JSON.parse(body ?? "")
     } catch {
@@ -36,6 +36,12 @@ export const inboundEmail =
     const token = typeof mail.to === "string" ? tokenOf(mail.to) : undefined
     if (token === undefined) return errorReply(400, "invalid_to", "to: a reply address reply+<token>@<domain>")
     const run = Runtime.runPromise(runtime)
+    if (mail.complaint === true) {
+      const marked = await run(
+        messages.complaint({ token, reason: typeof mail.reason === "string" ? mail.reason : "abuse" })
+      )
+      return json(200, { outcome: marked ? "complained" : "no_message" })
+    }
     if (mail.bounce === true) {
       const marked = await run(
         messages.bounce({ token, reason: typeof mail.reason === "string" ? mail.reason : "bounced" })

@@ -58,6 +58,8 @@ type Promo = { readonly id: string; readonly code: string; readonly discount: nu
 type Gift = { readonly id: string; readonly cents: number }
 /** A gift card's balance changed between its check and its take: the booking is tried again. */
 class GiftChanged extends Data.TaggedError("GiftChanged") {}
+/** WRITE wrote no booking (the time changed meanwhile): what the claims before it took is undone with it. */
+class NotWritten extends Data.TaggedError("NotWritten")<{ readonly written: number }> {}
 
 /**
  * How a surface other than the REST API books: `hold` keeps even a free booking held (a reseller's reservation,
@@ -136,12 +138,13 @@ export const bookingCreator = Effect.gen(function* () {
   const gifts = yield* GiftCards
   const store = yield* bookingStore
   /**
-   * What a promo code or gift card adds to a booking, in the booking's transaction after WRITE: the code's use is
-   * counted (if it is still active and not used up) and the card's part taken off its balance; the booking's row
-   * records code, discount and gift. A code used up meanwhile fails the booking; a card whose balance changed
-   * meanwhile has the booking tried again with the new balance.
+   * What a promo code or gift card claims for a booking, in the booking's transaction before WRITE (so that every
+   * path locks a card or a code before the org's event clock, as confirming and adjusting do): the code's use is
+   * counted (if it is still active and not used up) and the card's part taken (confirmed at once) or reserved (held).
+   * A code used up meanwhile fails the booking; a card whose free balance changed meanwhile has the booking tried
+   * again with the new balance. After WRITE the booking's row records code, discount, gift and signatures.
    */
-  const extras = (orgId: string, row: BookingRow, promo: Promo | undefined, gift: Gift | undefined, now: Date) =>
+  const claims = (orgId: string, row: BookingRow, promo: Promo | undefined, gift: Gift | undefined, now: Date) =>
     Effect.gen(function* () {
       if (promo !== undefined) {
         const claimed = yield* sql`update promo_codes set uses = uses + 1
@@ -151,9 +154,8 @@ export const bookingCreator = Effect.gen(function* () {
             message: `promo_code: ${promo.code} was used up or switched off just now`
           })
       }
-      if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, now)))
+      if (gift !== undefined && !(yield* gifts.take(orgId, gift, row.id, row.status === "confirmed", now)))
         return yield* Effect.fail(new GiftChanged())
-      yield* store.recordExtras(row)
     })
   /** The booker signs the org's waiver as they book, for themselves and the children they name: one signature each. */
   const bookerSigns = (
@@ -298,6 +300,8 @@ export const bookingCreator = Effect.gen(function* () {
         promo_code: promo?.code ?? null,
         gift_card_id: gift?.id ?? null,
         gift_cents: giftCents,
+        // Confirmed at once, the card's part is taken now; held, it is only reserved until the booking is confirmed.
+        gift_taken_at: giftCents > 0 && !hold ? now : null,
         reference: newReference(),
         handle: newHandle(),
         source,
@@ -392,14 +396,23 @@ export const bookingCreator = Effect.gen(function* () {
         JSON.stringify(mail.vars),
         row.guest_cancel_hours
       ])
-      // A promo code's use and a gift card's part are taken with the booking, in one transaction.
+      // A promo code's use and a gift card's part are taken with the booking, in one transaction (undone with it when
+      // the booking is not written).
       const written = yield* (
         promo === undefined && gift === undefined && signed === undefined
           ? write
-          : write.pipe(
-              Effect.tap((r) => (r[0].written === 1 ? extras(org.id, row, promo, gift, now) : Effect.void)),
+          : Effect.gen(function* () {
+              yield* claims(org.id, row, promo, gift, now)
+              const r = yield* write
+              if (r[0].written !== 1) return yield* Effect.fail(new NotWritten({ written: r[0].written }))
+              yield* store.recordExtras(row)
+              return r
+            }).pipe(
               sql.withTransaction,
-              Effect.catchTag("GiftChanged", () => Effect.succeed([{ written: -1 }]))
+              Effect.catchTags({
+                GiftChanged: () => Effect.succeed([{ written: -1 }]),
+                NotWritten: (e) => Effect.succeed([{ written: e.written }])
+              })
             )
       ).pipe(
         Effect.map((r) => r[0].written),

@@ -8,6 +8,7 @@ import { CalendarBookings } from "../calendar/hooks.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 import { OfferingHooks } from "../offerings/hooks.ts"
+import { Payments } from "../payments/Payments.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { bookingCascade } from "./cascade.ts"
@@ -43,6 +44,7 @@ export const OfferingHooksLive = Layer.effect(
     const clock = yield* EngineClock
     const events = yield* Events
     const cascade = yield* bookingCascade
+    const payments = yield* Payments
     return {
       hasTimesToCome: (offeringId) =>
         Effect.gen(function* () {
@@ -65,10 +67,11 @@ export const OfferingHooksLive = Layer.effect(
           const rows = yield* cascade.upcomingRows(offeringId, now)
           const out = yield* cascade.cancelAll(rows, now, "offering_deleted")
           if (rows.length > 0) yield* events.append(rows[0].org_id, out)
-          // Refunds are taken at the processor after this commits: each paid booking's refund is on its way.
-          const refunding = rows.filter((r) => r.payment_intent_id !== null && (r.charged_cents ?? 0) > 0).length
-          return { cancelled: rows.length, refunded: 0, refunding, refund_failed: 0 }
+          // Refunds are taken at the processor after this commits (refundNow).
+          const payments = rows.filter((r) => r.payment_intent_id !== null && (r.charged_cents ?? 0) > 0)
+          return { cancelled: rows.length, payments: payments.map((r) => r.payment_intent_id!) }
         }),
+      refundNow: payments.refundNow,
       // The waitlist switched off: everyone waiting is told it closed (waitlist.left, reason closed).
       waitlistClosed: (offeringId) =>
         Effect.gen(function* () {

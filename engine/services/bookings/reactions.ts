@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { BookingReactions } from "../../store/bookings.ts"
-import { giveBackGift } from "../../store/giftCards.ts"
+import { captureGift, giveBackGift } from "../../store/giftCards.ts"
 import { Links } from "../Links.ts"
 import { closeCheckouts } from "../payments/checkouts.ts"
 import { openings } from "../waitlist/open.ts"
@@ -9,8 +9,8 @@ import { openings } from "../waitlist/open.ts"
 /**
  * What a booking's change does elsewhere (engine/store/bookings.ts calls it after writing the row): a booking that
  * leaves its hold (confirmed, paid or cancelled) or whose hold lapses closes its open checkouts (the payments job
- * expires them at the processor after the commit); one that leaves (cancelled, lapsed) gives back what its gift card
- * paid (once) and, with a move, opens the places it held to the waitlist.
+ * expires them at the processor after the commit); one confirmed takes what it reserved of its gift card; one that
+ * leaves (cancelled, lapsed) releases or gives back its gift card's part (once) and, with a move, opens the places it held to the waitlist.
  */
 export const BookingReactionsLive = Layer.effect(
   BookingReactions,
@@ -23,7 +23,12 @@ export const BookingReactionsLive = Layer.effect(
           if ((before.status === "held" && after.status !== "held") || event.type === "lapse")
             yield* closeCheckouts(sql, before.id)
           const leaves = after.status === "cancelled" || event.type === "lapse"
-          const returned = leaves ? yield* giveBackGift(sql, before, now) : []
+          // The card's part: released or given back when the booking leaves, taken when it is confirmed.
+          const gift = leaves
+            ? yield* giveBackGift(sql, before, now)
+            : after.status === "confirmed"
+              ? { facts: yield* captureGift(sql, before, now), events: [] }
+              : { facts: {}, events: [] }
           const opened =
             (leaves || event.type === "move") && before.session_id !== null && before.keeps_place
               ? (yield* openings(sql, before.session_id, now, links.publicUrl)).map(({ type, data }) => ({
@@ -31,7 +36,7 @@ export const BookingReactionsLive = Layer.effect(
                   data
                 }))
               : []
-          return { facts: returned.length > 0 ? { gift_returned_at: now } : {}, events: [...returned, ...opened] }
+          return { facts: gift.facts, events: [...gift.events, ...opened] }
         }).pipe(Effect.orDie)
     }
   })

@@ -3,31 +3,27 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { BalanceBelowZero, GiftCardEmpty, GiftCardUnknown, notFound } from "../../errors/index.ts"
 import type { GiftCard } from "../../schema/gift.ts"
-import { hashGiftCode, newGiftCode, normalizeGiftCode, recordMove } from "../../store/giftCards.ts"
+import {
+  adjustCard,
+  type CardRow,
+  claimGift,
+  hashGiftCode,
+  insertCard,
+  newGiftCode,
+  normalizeGiftCode
+} from "../../store/giftCards.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 
-interface CardRow {
-  readonly id: string
-  readonly org_id: string
-  readonly last4: string
-  readonly amount_cents: number
-  readonly balance_cents: number
-  readonly currency: string
-  readonly for_email: string | null
-  readonly note: string | null
-  readonly created_at: Date
-  readonly updated_at: Date | null
-}
-
 const toCard = (r: CardRow): GiftCard => ({
   id: r.id,
   last4: r.last4,
   amount_cents: r.amount_cents,
   balance_cents: r.balance_cents,
+  reserved_cents: r.reserved_cents,
   currency: r.currency,
   for_email: r.for_email,
   note: r.note,
@@ -68,7 +64,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
       const org = yield* CurrentOrg
       const now = yield* clock.now
       const code = newGiftCode()
-      const row: CardRow = {
+      const row = {
         id: randomUUID(),
         org_id: org.id,
         last4: code.slice(-4),
@@ -81,16 +77,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
         updated_at: null
       }
       return yield* Effect.gen(function* () {
-        yield* sql`insert into gift_cards ${sql.insert({ ...row, code_hash: hashGiftCode(code) })}`
-        yield* recordMove(sql, {
-          org_id: org.id,
-          gift_card_id: row.id,
-          booking_id: null,
-          cents: row.amount_cents,
-          kind: "issue",
-          note: row.note,
-          at: now
-        })
+        yield* insertCard(sql, row, hashGiftCode(code))
         yield* events.append(org.id, [
           {
             type: "gift_card.issued",
@@ -102,7 +89,7 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
             }
           }
         ])
-        return { ...toCard(row), code }
+        return { ...toCard({ ...row, reserved_cents: 0 }), code }
       }).pipe(transaction(sql), Effect.orDie)
     })
 
@@ -112,22 +99,15 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
       return yield* Effect.gen(function* () {
         const [row] = yield* sql<CardRow>`select * from gift_cards where org_id = ${org.id} and id = ${id} for update`
         if (row === undefined) return yield* notFound("gift card")
-        if (row.balance_cents + input.cents < 0) {
+        const updated = yield* adjustCard(sql, id, input.cents, input.note, now)
+        if (updated === undefined) {
           return yield* new BalanceBelowZero({
-            message: `the balance is ${row.balance_cents}; taking ${-input.cents} would leave it below zero`
+            message:
+              row.reserved_cents > 0
+                ? `the balance is ${row.balance_cents}, of which ${row.reserved_cents} is reserved by holds not yet confirmed; taking ${-input.cents} would leave less than that`
+                : `the balance is ${row.balance_cents}; taking ${-input.cents} would leave it below zero`
           })
         }
-        const [updated] =
-          yield* sql<CardRow>`update gift_cards set balance_cents = balance_cents + ${input.cents}, updated_at = ${now} where id = ${id} returning *`
-        yield* recordMove(sql, {
-          org_id: org.id,
-          gift_card_id: id,
-          booking_id: null,
-          cents: input.cents,
-          kind: "adjust",
-          note: input.note,
-          at: now
-        })
         yield* events.append(org.id, [
           {
             type: "gift_card.adjusted",
@@ -154,33 +134,25 @@ export class GiftCards extends Effect.Service<GiftCards>()("GiftCards", {
             Effect.orDie
           )
         if (row === undefined) return yield* new GiftCardUnknown({ message: "gift_card_code: no such gift card" })
-        if (row.balance_cents <= 0)
+        // What holds have reserved is spoken for: only the rest is free to spend.
+        const free = row.balance_cents - row.reserved_cents
+        if (free <= 0)
           return yield* new GiftCardEmpty({ message: `gift_card_code: the card ending ${row.last4} has nothing left` })
-        return { id: row.id, cents: Math.min(row.balance_cents, total) }
+        return { id: row.id, cents: Math.min(free, total) }
       })
 
     /**
-     * Takes what a booking uses off the card, in the booking's transaction; false when the balance no longer covers it
-     * (another booking took from the card meanwhile: the booking is tried again with the new balance).
+     * A booking's part of the card, in the booking's transaction: taken when the booking is confirmed at once, else
+     * reserved until it is confirmed; false when the card's free balance no longer covers it (another booking took or
+     * reserved it meanwhile: the booking is tried again with the new balance).
      */
-    const take = (orgId: string, gift: { id: string; cents: number }, bookingId: string, now: Date) =>
-      Effect.gen(function* () {
-        if (gift.cents <= 0) return true
-        const taken =
-          yield* sql`update gift_cards set balance_cents = balance_cents - ${gift.cents}, updated_at = ${now}
-          where id = ${gift.id} and balance_cents >= ${gift.cents} returning id`
-        if (taken.length === 0) return false
-        yield* recordMove(sql, {
-          org_id: orgId,
-          gift_card_id: gift.id,
-          booking_id: bookingId,
-          cents: -gift.cents,
-          kind: "redeem",
-          note: null,
-          at: now
-        })
-        return true
-      })
+    const take = (
+      orgId: string,
+      gift: { id: string; cents: number },
+      bookingId: string,
+      confirmed: boolean,
+      now: Date
+    ) => claimGift(sql, orgId, gift, bookingId, confirmed, now)
 
     return { list, get, issue, adjust, check, take } as const
   })

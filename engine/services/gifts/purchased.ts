@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { minorUnits } from "../../schema/currency.ts"
-import { hashGiftCode, newGiftCode, recordMove } from "../../store/giftCards.ts"
+import { hashGiftCode, insertCard, newGiftCode } from "../../store/giftCards.ts"
 import type { NewEvent } from "../Events.ts"
 import type { Mail } from "../mail/Mail.ts"
 
@@ -54,28 +54,22 @@ export const issuePurchased = (
     const code = newGiftCode()
     const cardId = randomUUID()
     const note = `bought${p.buyer_name ? ` by ${p.buyer_name}` : p.buyer_email ? ` by ${p.buyer_email}` : ""} (purchase ${p.id})`
-    yield* sql`insert into gift_cards ${sql.insert({
-      id: cardId,
-      org_id: p.org_id,
-      code_hash: hashGiftCode(code),
-      last4: code.slice(-4),
-      amount_cents: p.amount_cents,
-      balance_cents: p.amount_cents,
-      currency: p.currency,
-      for_email: p.for_email,
-      note,
-      created_at: now,
-      updated_at: null
-    })}`
-    yield* recordMove(sql, {
-      org_id: p.org_id,
-      gift_card_id: cardId,
-      booking_id: null,
-      cents: p.amount_cents,
-      kind: "issue",
-      note,
-      at: now
-    })
+    yield* insertCard(
+      sql,
+      {
+        id: cardId,
+        org_id: p.org_id,
+        last4: code.slice(-4),
+        amount_cents: p.amount_cents,
+        balance_cents: p.amount_cents,
+        currency: p.currency,
+        for_email: p.for_email,
+        note,
+        created_at: now,
+        updated_at: null
+      },
+      hashGiftCode(code)
+    )
     yield* sql`update gift_purchases set status = 'paid', gift_card_id = ${cardId}, payment_intent_id = ${paymentIntentId}, paid_at = ${now} where id = ${p.id}`
     const [org] = yield* sql<{ name: string; locale: string }>`select name, locale from orgs where id = ${p.org_id}`
     const amount = formatAmount(p.amount_cents, p.currency, org?.locale ?? "en")

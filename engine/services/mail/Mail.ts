@@ -6,7 +6,16 @@ import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
 import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
-import { afterFailure, BATCH, insertMail, LEASE_SECONDS, MAX_BATCHES, type OutboxRow, VACUUM_EVERY } from "./outbox.ts"
+import {
+  afterFailure,
+  BATCH,
+  COMPLAINED,
+  insertMail,
+  LEASE_SECONDS,
+  MAX_BATCHES,
+  type OutboxRow,
+  VACUUM_EVERY
+} from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
 
 export interface NewMail {
@@ -40,7 +49,9 @@ const CLAIM: PreparedStatement = {
       returning mail_id
     )
     select m.id, m.org_id, m.to_address, m.subject, m.body, m.reply_to, m.kind, m.booking_id, m.attempts, m.vars,
-      (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = m.org_id) x) as org
+      (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = m.org_id) x) as org,
+      exists (select 1 from customers u where u.org_id = m.org_id and lower(u.email) = lower(m.to_address)
+        and u.erased_at is null and u.complained_at is not null) as complained
     from mail_outbox m where m.id = any(array(select mail_id from c))`
 }
 const SENT: PreparedStatement = {
@@ -108,29 +119,41 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       return renderMail(vars, { timezone: org.timezone, locale: org.locale, templates: org.templates ?? {} })
     }
 
+    /** A mail to a guest who complained is not sent: it fails at once, and so does its message (with the reason). */
+    const holdBack = (row: OutboxRow) =>
+      Effect.flatMap(
+        clock.now,
+        (now) => sql`with q as (delete from mail_queue where mail_id = ${row.id}), o as (
+            update mail_outbox set attempts = ${row.attempts + 1}, last_error = ${COMPLAINED}, failed_at = ${now}, next_at = null
+            where id = ${row.id})
+          update messages set failed_at = ${now}, failure_reason = ${COMPLAINED} where mail_id = ${row.id} and failed_at is null`
+      ).pipe(Effect.orDie, Effect.as(false))
+
     /** Sends one; true when the mail server took it (marked sent with the others of its batch), else its retry is saved. */
     const deliver = (row: OutboxRow) =>
-      Effect.suspend(() =>
-        mailer.send({ to: row.to_address, ...contentOf(row), replyTo: row.reply_to ?? undefined })
-      ).pipe(
-        Effect.matchEffect({
-          onSuccess: () => Effect.succeed(true),
-          onFailure: (e) =>
-            Effect.flatMap(clock.now, (now) => {
-              const next = afterFailure(row.attempts + 1, now)
-              const queue =
-                next.next_at === null
-                  ? sql`delete from mail_queue where mail_id = ${row.id}`
-                  : sql`update mail_queue set due_at = ${next.next_at} where mail_id = ${row.id}`
-              return sql`with q as (${queue}) update mail_outbox set ${sql.update({
-                attempts: row.attempts + 1,
-                last_error: e.message.slice(0, 1000),
-                ...next
-              })} where id = ${row.id}`.pipe(Effect.as(false))
-            })
-        }),
-        traced("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
-      )
+      row.complained === true
+        ? holdBack(row)
+        : Effect.suspend(() =>
+            mailer.send({ to: row.to_address, ...contentOf(row), replyTo: row.reply_to ?? undefined })
+          ).pipe(
+            Effect.matchEffect({
+              onSuccess: () => Effect.succeed(true),
+              onFailure: (e) =>
+                Effect.flatMap(clock.now, (now) => {
+                  const next = afterFailure(row.attempts + 1, now)
+                  const queue =
+                    next.next_at === null
+                      ? sql`delete from mail_queue where mail_id = ${row.id}`
+                      : sql`update mail_queue set due_at = ${next.next_at} where mail_id = ${row.id}`
+                  return sql`with q as (${queue}) update mail_outbox set ${sql.update({
+                    attempts: row.attempts + 1,
+                    last_error: e.message.slice(0, 1000),
+                    ...next
+                  })} where id = ${row.id}`.pipe(Effect.as(false))
+                })
+            }),
+            traced("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
+          )
 
     let sinceVacuum = 0 // mails marked sent since the queue was last vacuumed
 

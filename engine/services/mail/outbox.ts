@@ -30,7 +30,13 @@ export interface OutboxRow {
   readonly vars: unknown
   /** The org's timezone, locale and templates at claim time. */
   readonly org: unknown
+  /** The recipient is a guest of the org who reported its mail as spam and has not written in since. */
+  readonly complained?: boolean
 }
+
+/** Why a mail to a guest who complained is not sent (the outbox row's last_error, their message's failure_reason). */
+export const COMPLAINED =
+  "not sent: the guest reported this org's mail as spam; they are mailed again once they write in"
 
 /** What a failed attempt leaves behind: when to retry, or that it is over. */
 export const afterFailure = (attempts: number, now: Date) =>

@@ -3,6 +3,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { InvalidConversation, notFound, RecipientErased } from "../../errors/index.ts"
 import type { Message } from "../../schema/message.ts"
+import { customerStore } from "../../store/customers.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
@@ -72,6 +73,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
     const mail = yield* Mail
     const links = yield* Links
     const drafts = yield* Drafts
+    const customers = yield* customerStore
     const defaultDomain = links.mailDomain ?? "localhost"
 
     const conversationSql = (where: Statement.Fragment) =>
@@ -202,6 +204,8 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
           failure_reason: null
         }
         yield* sql`insert into messages ${sql.insert(row)}`
+        // A guest who reported our mail as spam and writes in is mailed again.
+        yield* customers.complained(v.customer_id, null)
         const owners = yield* sql<{
           email: string
         }>`select email from members where org_id = ${v.org_id} and role = 'owner' and removed_at is null`
@@ -235,18 +239,34 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
       }).pipe(transaction(sql), Effect.orDie)
 
     /** A bounce report for a conversation's address: its latest outbound mail not yet failed is marked failed. */
-    const bounce = (input: { token: string; reason: string }) =>
+    const failLatest = (token: string, reason: string) =>
       Effect.gen(function* () {
         const now = yield* clock.now
         const rows = yield* sql<{
           id: string
-        }>`update messages set failed_at = ${now}, failure_reason = ${input.reason.slice(0, 500)}
+        }>`update messages set failed_at = ${now}, failure_reason = ${reason.slice(0, 500)}
           where id = (select m.id from messages m join conversations v on v.id = m.conversation_id
-            where v.reply_token = ${input.token} and m.direction = 'outbound' and m.channel <> 'system' and m.failed_at is null
+            where v.reply_token = ${token} and m.direction = 'outbound' and m.channel <> 'system' and m.failed_at is null
             order by m.seq desc limit 1)
           returning id`
         return rows.length > 0
-      }).pipe(Effect.orDie)
+      })
+    const bounce = (input: { token: string; reason: string }) =>
+      failLatest(input.token, input.reason).pipe(Effect.orDie)
+
+    /**
+     * A spam complaint from the mail provider (a feedback report) about a conversation's mail: its latest outbound
+     * message is failed as by a bounce (failure_reason says it was a complaint), and the guest is not mailed again,
+     * by anyone of the org, until they write in (customers.complained_at). False for an unknown address.
+     */
+    const complaint = (input: { token: string; reason: string }) =>
+      Effect.gen(function* () {
+        const [v] = yield* conversationSql(sql`v.reply_token = ${input.token}`)
+        if (v === undefined) return false
+        yield* failLatest(input.token, `spam complaint: ${input.reason}`)
+        yield* customers.complained(v.customer_id, yield* clock.now)
+        return true
+      }).pipe(transaction(sql), Effect.orDie)
 
     /** What a guest writes on their booking's page (the page's handle is their credential). */
     const fromPage = (input: {
@@ -263,6 +283,6 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         return yield* inbound(v, input.text, "page")
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 
-    return { list, send, receive, bounce, fromPage } as const
+    return { list, send, receive, bounce, complaint, fromPage } as const
   })
 }) {}

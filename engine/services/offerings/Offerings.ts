@@ -69,6 +69,14 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         Effect.map((r) => r[0]?.ok === true)
       )
 
+    /** How many repeating calendar entries of the offering have no ends_on (a course may have none). */
+    const openEnded = (offeringId: string) =>
+      sql<{ n: number }>`select count(*)::int as n from series
+        where offering_id = ${offeringId} and deleted_at is null and repeat <> 'none' and ends_on is null`.pipe(
+        Effect.map((r) => r[0].n),
+        Effect.orDie
+      )
+
     /** Loads an offering of the current org (404 for another org's or an unknown id), optionally locked. */
     const load = (id: string, lock = false) =>
       Effect.gen(function* () {
@@ -101,7 +109,8 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       yield* checkRules(input, next, null, {
         orgHasWaiver: yield* orgHasWaiver(org.id).pipe(Effect.orDie),
         hasTimesToCome: false
-      })
+        // A new offering has no calendar entries, so none is open-ended: the course rule cannot refuse it.
+      }).pipe(Effect.catchTag("InvalidEntry", Effect.die))
       const changes = yield* derive(input)
       const started = startOffering(input.active !== false)
       if (!started.ok) return yield* errorOf(started.code, "the offering cannot change state")
@@ -128,7 +137,8 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         const next = { ...current, ...input }
         const facts = {
           orgHasWaiver: yield* orgHasWaiver(org.id),
-          hasTimesToCome: input.schedule === "hours" ? yield* hooks.hasTimesToCome(current.id) : false
+          hasTimesToCome: input.schedule === "hours" ? yield* hooks.hasTimesToCome(current.id) : false,
+          openEndedEntries: input.course === true && !current.course ? yield* openEnded(current.id) : 0
         }
         yield* checkRules(input, next, current, facts)
         const changes = yield* derive(input)
@@ -169,7 +179,14 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
         yield* store.update(current.id, {}, yield* clock.now, decided)
         yield* events.append(org.id, [{ type: "offering.deleted", data: { ...toOffering(current), active: false } }])
         return result
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }).pipe(
+        transaction(sql),
+        Effect.catchTag("SqlError", Effect.die),
+        // Committed: the refunds are taken now, and the answer counts what became of them.
+        Effect.flatMap(({ cancelled, payments }) =>
+          Effect.map(hooks.refundNow(payments), (refunds) => ({ cancelled, ...refunds }))
+        )
+      )
     })
 
     const getHours = fn("Offerings.getHours")(function* (id: string) {

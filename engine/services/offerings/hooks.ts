@@ -9,9 +9,14 @@ export class OfferingHooks extends Context.Tag("OfferingHooks")<
   {
     readonly hasTimesToCome: (offeringId: string) => Effect.Effect<boolean>
     readonly upcoming: (offeringId: string) => Effect.Effect<{ bookings: number; holds: number }>
+    /** Cancels them, in the caller's transaction; answers how many, and the payments whose refunds are now due. */
     readonly cancelUpcoming: (
       offeringId: string
-    ) => Effect.Effect<{ cancelled: number; refunded: number; refunding: number; refund_failed: number }>
+    ) => Effect.Effect<{ cancelled: number; payments: ReadonlyArray<string> }>
+    /** Takes these payments' due refunds at the processor now (after the cancelling commit): what became of them. */
+    readonly refundNow: (
+      paymentIntentIds: ReadonlyArray<string>
+    ) => Effect.Effect<{ refunded: number; refunding: number; refund_failed: number }>
     readonly waitlistClosed: (offeringId: string) => Effect.Effect<void>
   }
 >() {}

@@ -3,6 +3,7 @@ import {
   CalendarHasTimes,
   DepositConflict,
   GuestPriceNotSupported,
+  InvalidEntry,
   NotAClass,
   ScheduleNotSupported,
   WaitlistConflict,
@@ -24,6 +25,8 @@ export interface RuleFacts {
   readonly orgHasWaiver: boolean
   /** Whether the offering's calendar has times to come (an appointment may move to hours only without). */
   readonly hasTimesToCome: boolean
+  /** Repeating calendar entries without ends_on (counted when the offering would become a course). */
+  readonly openEndedEntries?: number
 }
 
 /** The "Defaults and rules" of the spec, checked on the request and on the offering as it would become. */
@@ -40,6 +43,11 @@ export const checkRules = (input: OfferingUpdate, next: RuleState, previous: Rul
     }
     if (input.course === true && next.kind !== "class") {
       return yield* new NotAClass({ message: "course is valid for classes only" })
+    }
+    if (input.course === true && (facts.openEndedEntries ?? 0) > 0) {
+      return yield* new InvalidEntry({
+        message: `a course's repeating entry needs ends_on: ${facts.openEndedEntries} calendar entr${facts.openEndedEntries === 1 ? "y repeats" : "ies repeat"} with no end; give ${facts.openEndedEntries === 1 ? "it" : "each"} an ends_on first`
+      })
     }
     if (next.course && next.waitlist_enabled && (input.course === true || input.waitlist_enabled === true)) {
       return yield* new WaitlistConflict({ message: "a course has no waitlist" })

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
 import { BookingNotHeld, NotPaidOnline, notFound } from "../../errors/index.ts"
 import { decideBooking } from "../../machines/booking.ts"
@@ -255,10 +255,13 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
             // A lapsed hold whose gift card part went back needs the card to pay it again.
             const giftPaid = placeLeft ? yield* retakeGift(sql, b, now) : true
             if (placeLeft && giftPaid) {
-              const applied = yield* store.apply({ ...b, gift_returned_at: null }, pay, now, {
+              // Retaken from the card (its part was let go when the hold lapsed), or still reserved: taken on confirming.
+              const retaken = b.gift_returned_at != null && b.gift_card_id !== null && b.gift_cents > 0
+              const gift = { gift_returned_at: null, ...(retaken ? { gift_taken_at: now } : {}) }
+              const applied = yield* store.apply({ ...b, ...gift }, pay, now, {
                 ...paid,
                 paid_cents: e.amount_cents + b.gift_cents,
-                gift_returned_at: null
+                ...gift
               })
               yield* mailTo("confirmed", applied.booking)
               return yield* appendFor(b.org_id, applied.events)
@@ -419,60 +422,95 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
               : { ok: false, reason: r.failure_reason ?? "the processor failed the refund" }
           )
 
-    /** Takes due refunds at the processor (pending), or asks it about those it took and never settled (taken). */
-    const refunds = Effect.gen(function* () {
-      const now = yield* clock.now
-      const due = yield* tx(
+    /** Leases the payments `which` picks (locked, skipping those another instance holds) for this run of refunds. */
+    const lease = (which: Statement.Fragment, now: Date) =>
+      tx(
         Effect.gen(function* () {
-          const rows =
-            yield* sql<PaymentRow>`select * from payments where refund_state in ('pending', 'taken') and refund_next_at <= ${now}
-          order by refund_next_at limit 20 for update skip locked`
+          const rows = yield* sql<PaymentRow>`select * from payments where ${which} for update skip locked`
           if (rows.length > 0)
             yield* sql`update payments set refund_next_at = ${later(now, LEASE_SECONDS)} where id in ${sql.in(rows.map((r) => r.id))}`
           return rows
         })
       )
-      for (const p of due) {
-        if (p.refund_state === "taken" && p.refund_id !== null) {
-          const r = yield* Effect.either(processor.readRefund(p.refund_id))
-          if (Either.isLeft(r) || r.right.status === "pending") {
-            yield* sql`update payments set refund_next_at = ${later(now, POLL_SECONDS)} where id = ${p.id} and refund_state = 'taken'`
-          } else yield* tx(outcomeOf(p, r.right))
-          continue
-        }
-        const taken = yield* Effect.either(
-          processor.refund({
-            payment_intent_id: p.payment_intent_id,
-            amount_cents: p.refund_cents,
-            idempotency_key: `${p.id}:refund:${p.refund_attempts}`,
-            metadata:
-              p.booking_id !== null
-                ? { org_id: p.org_id, booking_id: p.booking_id }
-                : { org_id: p.org_id, gift_purchase_id: p.gift_purchase_id ?? "" }
-          })
-        )
-        if (Either.isLeft(taken)) {
-          yield* tx(settled(null, p.payment_intent_id, { ok: false, reason: taken.left.message }))
-          continue
-        }
-        const r = taken.right
-        yield* tx(
-          Effect.gen(function* () {
-            const moved =
-              yield* sql`update payments set refund_id = ${r.id}, refund_state = 'taken', refund_next_at = ${later(now, POLL_SECONDS)}
-            where id = ${p.id} and refund_state = 'pending' returning id`
-            if (moved.length > 0) {
-              if (p.booking_id !== null)
-                yield* store.recordMoney(p.booking_id, p.payment_intent_id, {
-                  refund_id: r.id,
-                  refund_next_at: later(now, POLL_SECONDS)
-                })
-            }
-            yield* outcomeOf({ ...p, refund_id: r.id }, r)
-          })
-        )
-      }
+
+    /** Takes due refunds at the processor (pending), or asks it about those it took and never settled (taken). */
+    const refunds = Effect.gen(function* () {
+      const now = yield* clock.now
+      yield* take(
+        yield* lease(
+          sql`refund_state in ('pending', 'taken') and refund_next_at <= ${now} order by refund_next_at limit 20`,
+          now
+        ),
+        now
+      )
     }).pipe(Effect.orDie)
+
+    /**
+     * The refunds of these payments taken at the processor now rather than by the job (an offering deleted with its
+     * bookings answers what became of them): each is then refunded (the processor says so at once), refund_failed (it
+     * refused; retried with backoff as any refund) or refunding (on its way).
+     */
+    const refundNow = (paymentIntentIds: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        if (paymentIntentIds.length === 0) return { refunded: 0, refunding: 0, refund_failed: 0 }
+        const now = yield* clock.now
+        yield* take(
+          yield* lease(sql`payment_intent_id in ${sql.in(paymentIntentIds)} and refund_state = 'pending'`, now),
+          now
+        )
+        const rows = yield* sql<{ refund_state: string | null; refund_failed_at: Date | null }>`
+          select refund_state, refund_failed_at from payments where payment_intent_id in ${sql.in(paymentIntentIds)}
+          and refund_state is not null`
+        const refunded = rows.filter((r) => r.refund_state === "refunded").length
+        const failed = rows.filter(
+          (r) => r.refund_state === "failed" || (r.refund_state !== "refunded" && r.refund_failed_at !== null)
+        ).length
+        return { refunded, refunding: rows.length - refunded - failed, refund_failed: failed }
+      }).pipe(Effect.orDie)
+
+    const take = (due: ReadonlyArray<PaymentRow>, now: Date) =>
+      Effect.gen(function* () {
+        for (const p of due) {
+          if (p.refund_state === "taken" && p.refund_id !== null) {
+            const r = yield* Effect.either(processor.readRefund(p.refund_id))
+            if (Either.isLeft(r) || r.right.status === "pending") {
+              yield* sql`update payments set refund_next_at = ${later(now, POLL_SECONDS)} where id = ${p.id} and refund_state = 'taken'`
+            } else yield* tx(outcomeOf(p, r.right))
+            continue
+          }
+          const taken = yield* Effect.either(
+            processor.refund({
+              payment_intent_id: p.payment_intent_id,
+              amount_cents: p.refund_cents,
+              idempotency_key: `${p.id}:refund:${p.refund_attempts}`,
+              metadata:
+                p.booking_id !== null
+                  ? { org_id: p.org_id, booking_id: p.booking_id }
+                  : { org_id: p.org_id, gift_purchase_id: p.gift_purchase_id ?? "" }
+            })
+          )
+          if (Either.isLeft(taken)) {
+            yield* tx(settled(null, p.payment_intent_id, { ok: false, reason: taken.left.message }))
+            continue
+          }
+          const r = taken.right
+          yield* tx(
+            Effect.gen(function* () {
+              const moved =
+                yield* sql`update payments set refund_id = ${r.id}, refund_state = 'taken', refund_next_at = ${later(now, POLL_SECONDS)}
+            where id = ${p.id} and refund_state = 'pending' returning id`
+              if (moved.length > 0) {
+                if (p.booking_id !== null)
+                  yield* store.recordMoney(p.booking_id, p.payment_intent_id, {
+                    refund_id: r.id,
+                    refund_next_at: later(now, POLL_SECONDS)
+                  })
+              }
+              yield* outcomeOf({ ...p, refund_id: r.id }, r)
+            })
+          )
+        }
+      })
 
     /** Checkouts of holds that lapsed or were paid another way: expired at the processor too. */
     const expire = Effect.gen(function* () {
@@ -514,6 +552,6 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
       ...(processor.next ? { next: processor.next } : {})
     })
 
-    return { checkoutFor, resume, giftCheckout, receive, now: clock.now, processor: processor.name } as const
+    return { checkoutFor, resume, giftCheckout, receive, refundNow, now: clock.now, processor: processor.name } as const
   })
 }) {}

@@ -350,6 +350,27 @@ describe("courses", () => {
     expect(await sessionsOf(org, course.id)).toEqual([])
   })
 
+  it("refuses to make a course of a class with an open-ended repeating entry (409 invalid_entry naming why)", async () => {
+    const klass = await org.klass()
+    const entry = ok(
+      await org.series.create({
+        offering_id: klass.id,
+        starts_on: "2040-01-10",
+        start_time: "18:00",
+        end_time: "19:00",
+        repeat: "weekly"
+      }),
+      201
+    )
+    const refused = await org.call("PATCH", `/offerings/${klass.id}`, { course: true })
+    expectError(refused, 409, "invalid_entry")
+    expect(refused.body.error.message).toContain("ends_on")
+    expect(ok(await org.call("GET", `/offerings/${klass.id}`)).course).toBe(false)
+    // Given an end, the entry no longer stands in the way.
+    ok(await org.series.update(entry.id, { ends_on: "2040-02-28" }))
+    expect(ok(await org.call("PATCH", `/offerings/${klass.id}`, { course: true })).course).toBe(true)
+  })
+
   it("takes a course's repeating entry with ends_on, and one that does not repeat", async () => {
     const course = await org.klass({ course: true })
     ok(

@@ -236,6 +236,21 @@ describe("bad input is a 400 naming the field, and changes nothing", () => {
   })
 })
 
+describe("an enum's error names every allowed value", () => {
+  it("series.create with repeat fortnightly lists all six repeats; an optional enum the same", async () => {
+    const res = await org.call("POST", "/series", {
+      offering_id: klass.id,
+      starts_on: "2040-01-10",
+      repeat: "fortnightly"
+    })
+    expectError(res, 400, "invalid_repeat")
+    for (const value of ["none", "daily", "weekly", "monthly", "yearly", "weekdays"])
+      expect(res.body.error.message).toContain(`"${value}"`)
+    expect(res.body.error.message).toContain('actual "fortnightly"')
+    expect(res.body.error.message).not.toContain("undefined")
+  })
+})
+
 describe("an id in upper case is the same id", () => {
   it("for calendar entries, sessions and teachers", async () => {
     const ana = await org.member("ana.upper@example.com", "Ana")

@@ -279,6 +279,8 @@ describe("the event catalogue", () => {
     )
     const [session] = (await ok(call("POST", "/sessions", { offering_id: yoga.id, starts_at: slots[2].starts_at })))
       .data
+    // Moving a time nobody booked writes no event beyond the spec's table (its own session.updated once did).
+    await ok(call("PATCH", `/sessions/${session.id}`, { teacher: null }))
     await ok(call("POST", `/sessions/${session.id}/cancel`, {}))
     const promo = await ok(call("POST", "/promo_codes", { code: "TEN", percent_off: 10 }))
     await ok(call("PATCH", `/promo_codes/${promo.id}`, { active: false }))
@@ -301,7 +303,10 @@ describe("the event catalogue", () => {
     const failures: Array<string> = []
     for (const event of events) {
       const decode = schemas.get(event.type)
-      if (decode === undefined) continue // session.updated is not a webhook event type
+      if (decode === undefined) {
+        failures.push(`${event.type}: not in the event catalogue (engine/schema/webhook.ts)`)
+        continue
+      }
       const decoded = decode(event)
       if (Either.isLeft(decoded)) failures.push(`${event.type}: ${String(decoded.left).slice(0, 400)}`)
     }

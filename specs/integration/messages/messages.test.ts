@@ -71,6 +71,17 @@ const replyToOf = (raw: string) => /^Reply-To: (.+)$/im.exec(raw)![1].trim()
 const thread = async (bookingId: string) =>
   ok(await org.call("GET", `/messages?booking_id=${bookingId}`)).data as Array<Record<string, any>>
 
+/** Runs the mail job until the thread's second message (held back from a guest who complained) has failed. */
+const heldBack = (bookingId: string) =>
+  waitFor(
+    async () => {
+      await app.advance(1)
+      return (await thread(bookingId))[1]?.failed_at != null
+    },
+    60_000,
+    "the held-back message failed"
+  )
+
 describe("messages with a guest by email", () => {
   it("sends with a reply address; the guest's reply comes back threaded, stripped of the quote; owners are told", async () => {
     const { offering, session } = await org.classWithSession({})
@@ -223,5 +234,79 @@ describe("messages with a guest by email", () => {
       outcome: "bounced"
     })
     expect((await thread(b.id))[0].failure_reason).toBe("5.1.1 user unknown")
+  })
+
+  it("a spam complaint fails the message like a bounce; the guest gets no mail until they write in", async () => {
+    const { offering, session } = await org.classWithSession({})
+    const b = ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest("m5") }), 201)
+    ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Our autumn offers" }), 201)
+    const replyTo = replyToOf(await mailTo("guestm5@example.com", "Our autumn offers"))
+    // An abuse report through a mailbox provider's feedback loop (ARF, RFC 5965).
+    const arf = [
+      "From: Feedback Loop <fbl@mailbox.example.net>",
+      `To: ${replyTo}`,
+      "Subject: Abuse report",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/report; report-type=feedback-report; boundary="F"',
+      "",
+      "--F",
+      "Content-Type: text/plain",
+      "",
+      "This is an email abuse report.",
+      "--F",
+      "Content-Type: message/feedback-report",
+      "",
+      "Feedback-Type: abuse",
+      "User-Agent: ExampleFBL/1.0",
+      "Version: 1",
+      "--F",
+      "Content-Type: message/rfc822",
+      "",
+      "Subject: Our autumn offers",
+      "",
+      "Our autumn offers",
+      "--F--",
+      ""
+    ].join("\r\n")
+    await deliver({ from: "fbl@mailbox.example.net", to: replyTo, raw: arf, envelopeFrom: "fbl@mailbox.example.net" })
+    const [complained] = await thread(b.id)
+    expect(complained.failed_at).not.toBeNull()
+    expect(complained.failure_reason).toContain("spam complaint: abuse")
+    expect((await thread(b.id)).map((m) => m.direction)).toEqual(["outbound"])
+
+    // Neither a message nor the guest's booking mail goes out now; the message says why.
+    ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Are you still there?" }), 201)
+    const again = ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest("m5") }), 201)
+    await heldBack(b.id)
+    expect((await thread(b.id))[1].failure_reason).toContain("reported this org's mail as spam")
+    await app.advance(5)
+    const toGuest = () => smtp.received.filter((m) => m.to.includes("guestm5@example.com"))
+    expect(toGuest().some((m) => m.raw.includes("Are you still there?") || m.raw.includes(again.reference))).toBe(false)
+
+    // The guest writes in: mailed again.
+    await deliver({ from: "guestm5@example.com", to: replyTo, text: "Sorry, wrong button. Yes I am." })
+    ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Welcome back" }), 201)
+    await mailTo("guestm5@example.com", "Welcome back")
+    expect(toGuest().some((m) => m.raw.includes("Are you still there?"))).toBe(false)
+  })
+
+  it("takes a spam complaint posted over HTTP", async () => {
+    const { offering, session } = await org.classWithSession({})
+    const b = ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest("m6") }), 201)
+    ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Newsletter" }), 201)
+    const replyTo = replyToOf(await mailTo("guestm6@example.com", "Newsletter"))
+    const raw = JSON.stringify({ to: replyTo, complaint: true, reason: "abuse" })
+    const res = await fetch(`${app.url}/inbound/email`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-inbound-signature": `sha256=${createHmac("sha256", SECRET).update(raw).digest("hex")}`
+      },
+      body: raw
+    })
+    expect(await res.json()).toEqual({ outcome: "complained" })
+    expect((await thread(b.id))[0].failure_reason).toBe("spam complaint: abuse")
+    ok(await org.call("POST", "/messages", { booking_id: b.id, body: "Still here?" }), 201)
+    await heldBack(b.id)
   })
 })

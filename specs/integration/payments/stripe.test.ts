@@ -232,6 +232,34 @@ describe("the Stripe adapter (real SDK, local wire-format server)", () => {
     await expectMoneyMatchesLedger(app, org, cancelled.b.id)
   })
 
+  it("offerings.delete with cancel_bookings answers what became of each refund: refunded, failed or on its way", async () => {
+    /** An offering with `paid` bookings paid through Stripe and one hold not paid. */
+    const offeringWith = async (paid: number, tag: string) => {
+      const { offering, session } = await org.classWithSession({ price_cents: 4000, capacity: 10 })
+      for (let i = 0; i < paid; i++) {
+        ok(await org.book({ offering_id: offering.id, session_id: session.id }), 201)
+        const checkoutId = [...stripe.sessions.keys()].at(-1)!
+        await deliver("checkout.session.completed", completed(stripe.sessions.get(checkoutId)!, `pi_del_${tag}_${i}`))
+      }
+      ok(await org.book({ offering_id: offering.id, session_id: session.id }), 201)
+      return offering.id as string
+    }
+    const remove = (id: string) => org.call("DELETE", `/offerings/${id}?cancel_bookings=true`)
+
+    const succeeding = await offeringWith(2, "ok")
+    stripe.state.refundStatus = "succeeded"
+    expect(ok(await remove(succeeding))).toEqual({ cancelled: 3, refunded: 2, refunding: 0, refund_failed: 0 })
+
+    const failing = await offeringWith(1, "no")
+    stripe.state.refundStatus = "failed"
+    expect(ok(await remove(failing))).toEqual({ cancelled: 2, refunded: 0, refunding: 0, refund_failed: 1 })
+
+    const pending = await offeringWith(1, "wait")
+    stripe.state.refundStatus = "pending"
+    expect(ok(await remove(pending))).toEqual({ cancelled: 2, refunded: 0, refunding: 1, refund_failed: 0 })
+    stripe.state.refundStatus = "succeeded"
+  })
+
   it("a hold confirmed while its Checkout Session was being opened: the session is expired at once, never left open", async () => {
     const { offering, session } = await org.classWithSession({ price_cents: 4000 })
     let release = () => {}

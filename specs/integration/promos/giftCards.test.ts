@@ -14,6 +14,7 @@ afterAll(() => app.close())
 const issue = async (amount_cents: number, extra: Record<string, unknown> = {}) =>
   ok(await org.call("POST", "/gift_cards", { amount_cents, ...extra }), 201)
 const balanceOf = async (id: string) => ok(await org.call("GET", `/gift_cards/${id}`)).balance_cents as number
+const reservedOf = async (id: string) => ok(await org.call("GET", `/gift_cards/${id}`)).reserved_cents as number
 /** The card's balance is the sum of its moves, always. */
 const ledgerOf = async (id: string) =>
   (
@@ -138,7 +139,10 @@ describe("gift cards (gift_cards.*)", () => {
       paid_cents: 1000,
       paid_at: null
     })
-    expect(await balanceOf(card.id)).toBe(0)
+    // Held, the card's part is reserved, not taken: the balance is whole, none of it free.
+    expect(await balanceOf(card.id)).toBe(1000)
+    expect(await reservedOf(card.id)).toBe(1000)
+    expect(await ledgerOf(card.id)).toBe(1000)
     const checkout = await sql(
       app,
       (s) => s<{ amount_cents: number }>`select amount_cents from payment_checkouts where booking_id = ${b.id}`
@@ -151,6 +155,10 @@ describe("gift cards (gift_cards.*)", () => {
       charged_cents: 1010,
       gift_cents: 1000
     })
+    // Confirmed: taken off the card.
+    expect(await balanceOf(card.id)).toBe(0)
+    expect(await reservedOf(card.id)).toBe(0)
+    expect(await ledgerOf(card.id)).toBe(0)
     // An empty card is refused by name.
     expectError(
       await org.book({
@@ -174,7 +182,7 @@ describe("gift cards (gift_cards.*)", () => {
     )
   })
 
-  it("goes back to the card when the hold lapses unpaid", async () => {
+  it("is only reserved by a hold, and released when the hold lapses unpaid: nothing was taken, nothing goes back", async () => {
     const { offering, session } = await org.classWithSession({ price_cents: 3000, capacity: 10 })
     const card = await issue(1000)
     const b = ok(
@@ -188,10 +196,12 @@ describe("gift cards (gift_cards.*)", () => {
       201
     )
     expect(b.status).toBe("held")
-    expect(await balanceOf(card.id)).toBe(0)
+    expect(await balanceOf(card.id)).toBe(1000)
+    expect(await reservedOf(card.id)).toBe(1000)
     await app.advance(120)
     expect(await balanceOf(card.id)).toBe(1000)
-    expect((await org.events("gift_card.refunded")).some((e) => e.data.booking_id === b.id)).toBe(true)
+    expect(await reservedOf(card.id)).toBe(0)
+    expect((await org.events("gift_card.refunded")).some((e) => e.data.booking_id === b.id)).toBe(false)
     expect(await ledgerOf(card.id)).toBe(1000)
   })
 
@@ -215,7 +225,13 @@ describe("gift cards (gift_cards.*)", () => {
     expect(taken).toBe(5000)
     expect(booked.filter((b) => b.gift_cents === 700)).toHaveLength(7)
     expect(booked.filter((b) => b.gift_cents === 100)).toHaveLength(1)
+    // Seven were confirmed at once and took their part; the eighth is held (600 left to pay) and only reserved 100.
+    expect(await balanceOf(card.id)).toBe(100)
+    expect(await reservedOf(card.id)).toBe(100)
+    expect(await ledgerOf(card.id)).toBe(100)
+    ok(await org.act(booked.find((b) => b.gift_cents === 100).id, "confirm"))
     expect(await balanceOf(card.id)).toBe(0)
+    expect(await reservedOf(card.id)).toBe(0)
     expect(await ledgerOf(card.id)).toBe(0)
   })
 
@@ -231,8 +247,10 @@ describe("gift cards (gift_cards.*)", () => {
       }),
       201
     )
+    expect(await reservedOf(card.id)).toBe(500)
     await steps(app, 16 * 60)
     expect(await balanceOf(card.id)).toBe(500)
+    expect(await reservedOf(card.id)).toBe(0)
     expect((await payWith(app, await payAgain(app, await org.handle(revived.id)), CARD.pays)).status).toBe(200)
     expect(ok(await org.get(revived.id))).toMatchObject({
       status: "confirmed",
@@ -263,10 +281,12 @@ describe("gift cards (gift_cards.*)", () => {
       }),
       201
     )
-    expect(await balanceOf(second.id)).toBe(0)
+    // The spender's hold reserved all of it: nothing is free for the lapsed hold paid late.
+    expect(await reservedOf(second.id)).toBe(500)
     expect((await payWith(app, await payAgain(app, await org.handle(lost.id)), CARD.pays)).status).toBe(200)
     expect(ok(await org.get(lost.id))).toMatchObject({ status: "cancelled", charged_cents: 1500, refund_cents: null })
-    expect(await balanceOf(second.id)).toBe(0)
-    expect(await ledgerOf(second.id)).toBe(0)
+    expect(await balanceOf(second.id)).toBe(500)
+    expect(await reservedOf(second.id)).toBe(500)
+    expect(await ledgerOf(second.id)).toBe(500)
   })
 })

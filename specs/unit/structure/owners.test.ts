@@ -19,7 +19,9 @@ const OWNERS: Readonly<Record<string, string>> = {
   offering_photos: "engine/store/offerings.ts",
   webhook_endpoints: "engine/store/webhooks.ts",
   webhook_deliveries: "engine/store/webhooks.ts",
-  rate_windows: "engine/store/rateWindows.ts"
+  rate_windows: "engine/store/rateWindows.ts",
+  gift_cards: "engine/store/giftCards.ts",
+  gift_card_moves: "engine/store/giftCards.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))

@@ -168,7 +168,7 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
       .annotate(OpenApi.Summary, "Move a time nobody booked, or change its teacher")
       .annotate(
         OpenApi.Description,
-        "Moves a scheduled time nobody booked (starts_at and ends_at together; 409 session_booked when booked, session_cancelled when cancelled), and/or changes its teacher (allowed when booked). Emits session.updated (in events.list and on the bus; it is not among the webhook event types)."
+        "Moves a scheduled time nobody booked (starts_at and ends_at together; 409 session_booked when booked, session_cancelled when cancelled), and/or changes its teacher (allowed when booked). Emits no event (the event types have none for it); sessions.list shows the change."
       )
       .pipe(
         raises(

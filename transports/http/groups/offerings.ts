@@ -4,6 +4,7 @@ import {
   CalendarHasTimes,
   DepositConflict,
   GuestPriceNotSupported,
+  InvalidEntry,
   InvalidHours,
   InvalidQuestions,
   NotAClass,
@@ -87,12 +88,13 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .annotate(OpenApi.Summary, "Update an offering (any field except kind)")
       .annotate(
         OpenApi.Description,
-        "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated."
+        "Changes any field but kind. active false pauses booking (guests and agents cannot book; the offering stays listed), active true resumes it. An appointment moves to schedule hours only when its calendar has no times to come (409 calendar_has_times). A class becomes a course only when none of its repeating calendar entries is open-ended (409 invalid_entry: give each an ends_on). waitlist_enabled false removes everyone waiting and emails them (waitlist.left, reason closed). questions replaces the whole list. Emits offering.updated."
       )
       .pipe(
         raises(
           CalendarHasTimes,
           DepositConflict,
+          InvalidEntry,
           GuestPriceNotSupported,
           InvalidQuestions,
           NotAClass,
@@ -113,7 +115,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
       .annotate(OpenApi.Summary, "Delete an offering; cancel_bookings=true when it has upcoming bookings or live holds")
       .annotate(
         OpenApi.Description,
-        "Removes an offering. Upcoming bookings and live holds are cancelled first, guests emailed and online payments refunded in full; this needs cancel_bookings=true when there are any (409 offering_has_bookings says how many). Past bookings stay on record. Emits booking.cancelled for each booking cancelled, then offering.deleted."
+        "Removes an offering. Upcoming bookings and live holds are cancelled first, guests emailed and online payments refunded in full; this needs cancel_bookings=true when there are any (409 offering_has_bookings says how many). Past bookings stay on record. Answers how many were cancelled and what became of their refunds, taken at the processor at once: refunded, refund_failed (retried with backoff) or refunding (on their way). Emits booking.cancelled for each booking cancelled, then offering.deleted."
       )
       .pipe(raises(NotFound, OfferingHasBookings))
   )
