@@ -16,6 +16,9 @@ import type { OAuth } from "../../engine/services/oauth/OAuth.ts"
 import type { Photos } from "../../engine/services/offerings/Photos.ts"
 import type { Payments } from "../../engine/services/payments/Payments.ts"
 import type { Hosted } from "../../engine/services/public/Hosted.ts"
+import type { Inbox } from "../../engine/services/messages/Inbox.ts"
+import type { Texts } from "../../engine/services/texts/Texts.ts"
+import type { Texter } from "../../engine/ports/Texter.ts"
 import type { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { ASSISTANT_PATH, assistantMcp } from "../mcp/assistant.ts"
@@ -29,6 +32,7 @@ import { HTML, send as sendPage } from "../pages/html.ts"
 import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
 import { demoPage, serveWidget } from "../pages/widget.ts"
 import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
+import { TEXTS_PATH, textRoutes } from "../texts/routes.ts"
 import { Api } from "./Api.ts"
 import { type Dispatch, errorReply, type Incoming, makeDispatcher, type Reply } from "./dispatch.ts"
 import { DOCS_BUNDLE_PATH, DOCS_PATH, serveDocs } from "./docs.ts"
@@ -312,6 +316,8 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
 
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
+      // Texts: Twilio's webhooks, a surface of its own (transports/texts/routes.ts).
+      const texting = textRoutes(yield* Effect.runtime<Inbox | Texts | Texter>(), links.publicUrl)
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
       const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply))
@@ -455,6 +461,11 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (OAUTH_PATH.test(path)) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           return void oauth(req, res).catch((e) => failed(res, e))
+        }
+        // Texts: Twilio's webhooks (transports/texts/routes.ts).
+        if (TEXTS_PATH.test(path)) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          return void texting(req, res).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
         }
         if (OCTO_PATH.test((req.url ?? "/").split("?")[0])) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)

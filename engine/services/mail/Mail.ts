@@ -6,6 +6,7 @@ import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
 import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
+import { bookingTexts } from "./bookingTexts.ts"
 import { afterFailure, BATCH, insertMail, LEASE_SECONDS, MAX_BATCHES, type OutboxRow, VACUUM_EVERY } from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
 
@@ -66,6 +67,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const prepared = yield* Prepared
     const parallel = mailer.parallel ?? 4
     const jobs = yield* Jobs
+    const texts = yield* bookingTexts
 
     const enqueue = fn("Mail.enqueue")(function* (orgId: string, mail: NewMail) {
       const at = yield* clock.now
@@ -84,6 +86,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
         attempts: 0,
         next_at: at
       }).pipe(Effect.orDie)
+      yield* texts.alongside(orgId, mail)
       return id
     })
 
@@ -213,6 +216,6 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       }
     })
 
-    return { enqueue, forget, sendDue, sentTo } as const
+    return { enqueue, forget, sendDue, sentTo, alsoText: texts.alongside } as const
   })
 }) {}

@@ -69,6 +69,7 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
           "gift_card_unknown",
           "invalid_answers",
           "invalid_periods",
+          "invalid_phone",
           "invalid_quantity",
           "invalid_series_id",
           "invalid_session_id",

@@ -9,6 +9,8 @@ import {
   PublicOfferingPage,
   PublicOrg,
   PublicQuote,
+  PublicQuestion,
+  PublicQuestionAsked,
   PublicQuoteInput,
   PublicWaitlisted
 } from "../../../engine/schema/public.ts"
@@ -100,6 +102,7 @@ export const PublicGroup = HttpApiGroup.make("public")
           "gift_card_unknown",
           "invalid_answers",
           "invalid_periods",
+          "invalid_phone",
           "invalid_quantity",
           "invalid_series_id",
           "invalid_session_id",
@@ -179,6 +182,18 @@ export const PublicGroup = HttpApiGroup.make("public")
         404: ["not_found"],
         409: ["waitlist_conflict", "waitlist_disabled", "time_not_available", "has_room"]
       })
+  )
+  .add(
+    HttpApiEndpoint.post("ask", "/public/questions")
+      .setPayload(PublicQuestion)
+      .setHeaders(PostHeaders)
+      .addSuccess(PublicQuestionAsked, { status: 201 })
+      .annotate(OpenApi.Summary, "Ask the business a question before booking (name, email, question); the answer comes by email")
+      .annotate(
+        OpenApi.Description,
+        "A visitor's question from the org's booking page or the widget, without booking and without an account: the guest is found or added by email, and the question starts (or joins) a thread on the guest alone, which the business answers with messages.send (by email). At most 5 questions from one email address an hour (429 too_many_questions). Emits message.received with channel page and no booking_id."
+      )
+      .annotate(ErrorCodes, { 403: ["forbidden"], 429: ["too_many_questions"] })
   )
   .add(
     HttpApiEndpoint.post("buy_gift_card", "/public/gift_cards")
