@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Cause, Effect } from "effect"
 import { Mailer } from "../../ports/Mailer.ts"
 import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
+import type { TextKind } from "../../schema/texting.ts"
 import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
@@ -20,6 +21,8 @@ export interface NewMail {
   readonly bookingId?: string | null | undefined
   /** The facts of a guest mail: rendered when sent, in the org's language and zone (see render.ts). */
   readonly vars?: MailVars | undefined
+  /** Also a text of this kind, where the org turned it on (else the mail's own kind decides: bookingTexts.ts). */
+  readonly textAs?: TextKind | undefined
 }
 
 /**

@@ -40,7 +40,7 @@ export const bookingTexts = Effect.gen(function* () {
   const store = yield* textStore
   const alongside = (orgId: string, mail: NewMail) =>
     Effect.gen(function* () {
-      const kind = mail.vars === undefined ? undefined : TEXTED[mail.vars.kind]
+      const kind = mail.vars === undefined ? undefined : (mail.textAs ?? TEXTED[mail.vars.kind])
       if (kind === undefined || mail.vars === undefined || !mail.bookingId) return
       const [r] = yield* sql<TextOrg & { readonly phone: string }>`
         select g.name, g.timezone, g.locale, c.phone from orgs g
