@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks"
-import { ApiError, type Booked, type Client, type Offering, type Org, type Quote, type Slot } from "./api.ts"
 import { Ask } from "./Ask.tsx"
+import { ApiError, type Booked, type Client, type Offering, type Org, type Quote, type Slot } from "./api.ts"
 import { addDays, dayLabel, dayLong, localDate, money, time, when } from "./format.ts"
 
 type Step =

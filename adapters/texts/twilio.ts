@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import twilio from "twilio"
-import { TextFailed, Texter } from "../../engine/ports/Texter.ts"
+import { Texter, TextFailed } from "../../engine/ports/Texter.ts"
 import { traced } from "../../engine/tracing.ts"
 
 export interface TwilioSettings {

@@ -1,5 +1,5 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js"
 import { ParseResult, Schema } from "effect"
+import { parsePhoneNumberFromString } from "libphonenumber-js"
 
 export const PHONE_MESSAGE =
   "must be a phone number in international form, with + and the country code, such as +31 6 1234 5678"
@@ -21,7 +21,9 @@ export const Phone = Schema.transformOrFail(Schema.String, Schema.String, {
   strict: true,
   decode: (s, _, ast) => {
     const e164 = toE164(s)
-    return e164 === undefined ? ParseResult.fail(new ParseResult.Type(ast, s, PHONE_MESSAGE)) : ParseResult.succeed(e164)
+    return e164 === undefined
+      ? ParseResult.fail(new ParseResult.Type(ast, s, PHONE_MESSAGE))
+      : ParseResult.succeed(e164)
   },
   encode: ParseResult.succeed
 }).annotations({

@@ -28,9 +28,10 @@ export const textStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const optOutOf = (phone: string) =>
-    sql<{ keyword: string; opted_out_at: Date }>`select keyword, opted_out_at from text_optouts where phone = ${phone}`.pipe(
-      Effect.map((rows) => rows[0])
-    )
+    sql<{
+      keyword: string
+      opted_out_at: Date
+    }>`select keyword, opted_out_at from text_optouts where phone = ${phone}`.pipe(Effect.map((rows) => rows[0]))
 
   /** In the caller's transaction: the text, due now, or failed now when its number opted out. */
   const enqueue = (text: NewText, now: Date) =>

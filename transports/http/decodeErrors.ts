@@ -30,7 +30,11 @@ export const toBadRequest = (e: HttpApiDecodeError, documented?: Documented, gen
   // A guest's phone inside another field (customer.phone) has its own code where the operation documents it.
   const nestedPhone = issue.path.length > 1 && issue.path[issue.path.length - 1] === "phone"
   return new BadRequest({
-    code: codeFor(documented, nestedPhone ? "phone" : String(issue.path[0]), nestedPhone ? ["invalid_" + String(issue.path[0]), generic] : [generic]),
+    code: codeFor(
+      documented,
+      nestedPhone ? "phone" : String(issue.path[0]),
+      nestedPhone ? [`invalid_${String(issue.path[0])}`, generic] : [generic]
+    ),
     message: clipQuoted(`${field}: ${issue.message}`)
   })
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Runtime } from "effect"
 import { Texter } from "../../engine/ports/Texter.ts"
-import { Inbox } from "../../engine/services/messages/Inbox.ts"
 import { toE164 } from "../../engine/schema/phone.ts"
 import { badText } from "../../engine/schema/text.ts"
+import { Inbox } from "../../engine/services/messages/Inbox.ts"
 import { TEXT_INBOUND_PATH, TEXT_STATUS_PATH, Texts } from "../../engine/services/texts/Texts.ts"
 
 /** Twilio's two webhooks: texts guests send, and reports on the texts the engine sent. */

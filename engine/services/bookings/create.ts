@@ -403,7 +403,8 @@ export const bookingCreator = Effect.gen(function* () {
               booking,
               waitlist: o.waitlist_enabled,
               // A confirmation goes as a text too when the org wants it: only a guest with a phone is looked at.
-              text: options.quiet !== true && booking.status === "confirmed" && booking.customer?.phone ? mail : undefined
+              text:
+                options.quiet !== true && booking.status === "confirmed" && booking.customer?.phone ? mail : undefined
             }
           : written === -1
             ? { _tag: "giftChanged" as const }

@@ -59,7 +59,8 @@ export class Inbox extends Effect.Service<Inbox>()("Inbox", {
             keyword.kind === "stop" ? "opted_out" : keyword.kind === "start" ? "opted_in" : "help"
           return { outcome, reply: keywordReply(keyword, sender), message: undefined }
         }
-        if (guest === undefined) return { outcome: "unknown_sender" as TextOutcome, reply: undefined, message: undefined }
+        if (guest === undefined)
+          return { outcome: "unknown_sender" as TextOutcome, reply: undefined, message: undefined }
         const v = yield* messages.conversation(guest.org_id, guest, true)
         if (Option.isNone(v) || v.value.email === null)
           return { outcome: "erased" as TextOutcome, reply: undefined, message: undefined }

@@ -22,14 +22,21 @@ describe("texts through the log (no Twilio configured)", () => {
   it("texts a guest with a phone: kept with its segments, delivered by the log, readable at /admin/v1/texts", async () => {
     const { offering, session } = await org.classWithSession({})
     const b = ok(
-      await org.book({ offering_id: offering.id, session_id: session.id, customer: withPhone("t1", "+31 6 1234 5601") }),
+      await org.book({
+        offering_id: offering.id,
+        session_id: session.id,
+        customer: withPhone("t1", "+31 6 1234 5601")
+      }),
       201
     )
     expect(b.customer.phone).toBe("+31612345601")
     const long = `${"Bring a towel and water. ".repeat(8)}See you!`
     const sent = ok(await org.call("POST", "/messages", { booking_id: b.id, body: long, channel: "text" }), 201)
     expect(sent).toMatchObject({ channel: "text", direction: "outbound", segments: 2, delivered_at: null })
-    const emoji = ok(await org.call("POST", "/messages", { booking_id: b.id, body: "日".repeat(71), channel: "text" }), 201)
+    const emoji = ok(
+      await org.call("POST", "/messages", { booking_id: b.id, body: "日".repeat(71), channel: "text" }),
+      201
+    )
     expect(emoji.segments).toBe(2)
     await app.advance(1)
     const messages = await thread(`booking_id=${b.id}`)
@@ -58,19 +65,29 @@ describe("texts through the log (no Twilio configured)", () => {
   it("sends by the org's preferred channel: text to a guest with a phone, email to one without", async () => {
     ok(await org.call("PATCH", "/org", { preferred_channel: "text" }))
     try {
-      const withP = ok(await org.call("POST", "/customers", { email: "pref1@example.com", phone: "+31 6 1234 5602" }), 201)
+      const withP = ok(
+        await org.call("POST", "/customers", { email: "pref1@example.com", phone: "+31 6 1234 5602" }),
+        201
+      )
       const without = ok(await org.call("POST", "/customers", { email: "pref2@example.com" }), 201)
       const a = ok(await org.call("POST", "/messages", { customer_id: withP.id, body: "Hello" }), 201)
       const b = ok(await org.call("POST", "/messages", { customer_id: without.id, body: "Hello" }), 201)
       expect([a.channel, b.channel]).toEqual(["text", "email"])
-      const mailed = ok(await org.call("POST", "/messages", { customer_id: withP.id, body: "By mail", channel: "email" }), 201)
+      const mailed = ok(
+        await org.call("POST", "/messages", { customer_id: withP.id, body: "By mail", channel: "email" }),
+        201
+      )
       expect(mailed.channel).toBe("email")
       expectError(
         await org.call("POST", "/messages", { customer_id: without.id, body: "Hi", channel: "text" }),
         400,
         "no_phone"
       )
-      expectError(await org.call("POST", "/messages", { customer_id: without.id, body: "Hi", channel: "fax" }), 400, "invalid_channel")
+      expectError(
+        await org.call("POST", "/messages", { customer_id: without.id, body: "Hi", channel: "fax" }),
+        400,
+        "invalid_channel"
+      )
     } finally {
       ok(await org.call("PATCH", "/org", { preferred_channel: "email" }))
     }
@@ -81,7 +98,11 @@ describe("texts through the log (no Twilio configured)", () => {
     expect(c.phone).toBe("+31612345603")
     expect(ok(await org.call("PATCH", `/customers/${c.id}`, { phone: "+1 415 555 2671" })).phone).toBe("+14155552671")
     expectError(await org.call("PATCH", `/customers/${c.id}`, { phone: "06 1234 5678" }), 400, "invalid_phone")
-    expectError(await org.call("POST", "/customers", { email: "e2@example.com", phone: "+1 555 0100" }), 400, "invalid_phone")
+    expectError(
+      await org.call("POST", "/customers", { email: "e2@example.com", phone: "+1 555 0100" }),
+      400,
+      "invalid_phone"
+    )
     const { offering, session } = await org.classWithSession({})
     const refused = await org.book({
       offering_id: offering.id,
@@ -99,13 +120,21 @@ describe("texts through the log (no Twilio configured)", () => {
     const quiet = await bookingsOrg(app)
     const plain = await quiet.classWithSession({})
     const q = ok(
-      await quiet.book({ offering_id: plain.offering.id, session_id: plain.session.id, customer: withPhone("t4", "+31 6 1234 5604") }),
+      await quiet.book({
+        offering_id: plain.offering.id,
+        session_id: plain.session.id,
+        customer: withPhone("t4", "+31 6 1234 5604")
+      }),
       201
     )
     ok(await org.call("PATCH", "/org", { text_kinds: ["confirmed", "reminder", "called_off"], reminder_hours: 24 }))
     const { offering, session } = await org.classWithSession({ name: "Sunrise surf" }, 48)
     const b = ok(
-      await org.book({ offering_id: offering.id, session_id: session.id, customer: withPhone("t5", "+31 6 1234 5605") }),
+      await org.book({
+        offering_id: offering.id,
+        session_id: session.id,
+        customer: withPhone("t5", "+31 6 1234 5605")
+      }),
       201
     )
     const kinds = async () =>

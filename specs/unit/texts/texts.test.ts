@@ -45,7 +45,16 @@ describe("E.164", () => {
     expect(toE164("+44 20 7946 0000")).toBe("+442079460000")
   })
   it("refuses what is not a number that exists, and national numbers (no country)", () => {
-    for (const s of ["06 1234 5678", "call me", "+31 6 5", "+1 555 0100", "+999 1234 5678", "", "+", "+31612345678901234"])
+    for (const s of [
+      "06 1234 5678",
+      "call me",
+      "+31 6 5",
+      "+1 555 0100",
+      "+999 1234 5678",
+      "",
+      "+",
+      "+31612345678901234"
+    ])
       expect(toE164(s)).toBeUndefined()
   })
 })
@@ -56,6 +65,7 @@ describe("carrier keywords", () => {
       expect(keywordOf(w)?.kind).toBe("stop")
     for (const w of ["START", "yes", "Unstop"]) expect(keywordOf(w)?.kind).toBe("start")
     for (const w of ["HELP", "info?"]) expect(keywordOf(w)?.kind).toBe("help")
-    for (const w of ["please stop texting me", "stopp", "yes please", "I need help"]) expect(keywordOf(w)).toBeUndefined()
+    for (const w of ["please stop texting me", "stopp", "yes please", "I need help"])
+      expect(keywordOf(w)).toBeUndefined()
   })
 })

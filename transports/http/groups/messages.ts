@@ -5,7 +5,10 @@ import { Authentication } from "../security.ts"
 import { IdempotencyHeaders } from "./common.ts"
 
 export const MessagesGroup = HttpApiGroup.make("messages")
-  .annotate(OpenApi.Description, "Conversations with guests by email and text (SMS); replies, texts and questions from the booking page come back into the same thread.")
+  .annotate(
+    OpenApi.Description,
+    "Conversations with guests by email and text (SMS); replies, texts and questions from the booking page come back into the same thread."
+  )
   .add(
     HttpApiEndpoint.get("list", "/messages")
       .setUrlParams(MessagesQuery)

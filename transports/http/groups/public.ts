@@ -8,9 +8,9 @@ import {
   PublicOffering,
   PublicOfferingPage,
   PublicOrg,
-  PublicQuote,
   PublicQuestion,
   PublicQuestionAsked,
+  PublicQuote,
   PublicQuoteInput,
   PublicWaitlisted
 } from "../../../engine/schema/public.ts"
@@ -188,7 +188,10 @@ export const PublicGroup = HttpApiGroup.make("public")
       .setPayload(PublicQuestion)
       .setHeaders(PostHeaders)
       .addSuccess(PublicQuestionAsked, { status: 201 })
-      .annotate(OpenApi.Summary, "Ask the business a question before booking (name, email, question); the answer comes by email")
+      .annotate(
+        OpenApi.Summary,
+        "Ask the business a question before booking (name, email, question); the answer comes by email"
+      )
       .annotate(
         OpenApi.Description,
         "A visitor's question from the org's booking page or the widget, without booking and without an account: the guest is found or added by email, and the question starts (or joins) a thread on the guest alone, which the business answers with messages.send (by email). At most 5 questions from one email address an hour (429 too_many_questions). Emits message.received with channel page and no booking_id."

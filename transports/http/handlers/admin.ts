@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { badRequest } from "../../../engine/schema/errors.ts"
+import { PHONE_MESSAGE, toE164 } from "../../../engine/schema/phone.ts"
 import { EngineClock } from "../../../engine/services/Clock.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Mail } from "../../../engine/services/mail/Mail.ts"
 import { Orgs } from "../../../engine/services/Orgs.ts"
 import { Texts } from "../../../engine/services/texts/Texts.ts"
-import { PHONE_MESSAGE, toE164 } from "../../../engine/schema/phone.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
