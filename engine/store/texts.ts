@@ -105,8 +105,12 @@ export const textStore = Effect.gen(function* () {
   /** START (or a synonym): texts may go to the number again; those refused while it was out stay refused. */
   const optIn = (phone: string) => sql`delete from text_optouts where phone = ${phone}`
 
+  /** Erasure: the org's texts to a number (sent or not) leave the outbox and its log. */
+  const forget = (orgId: string, phone: string) =>
+    sql`delete from texts where org_id = ${orgId} and to_phone = ${phone}`
+
   const sentTo = (phone: string, limit: number) =>
     sql<TextRow>`select * from texts where to_phone = ${phone} order by created_at desc, id desc limit ${limit}`
 
-  return { optOutOf, enqueue, claim, sent, failed, reported, optOut, optIn, sentTo } as const
+  return { optOutOf, enqueue, claim, sent, failed, reported, optOut, optIn, forget, sentTo } as const
 })

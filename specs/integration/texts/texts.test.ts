@@ -73,6 +73,7 @@ describe("texts through the log (no Twilio configured)", () => {
       const a = ok(await org.call("POST", "/messages", { customer_id: withP.id, body: "Hello" }), 201)
       const b = ok(await org.call("POST", "/messages", { customer_id: without.id, body: "Hello" }), 201)
       expect([a.channel, b.channel]).toEqual(["text", "email"])
+      expect((await textsTo("+31612345602")).data.length).toBe(1)
       const mailed = ok(
         await org.call("POST", "/messages", { customer_id: withP.id, body: "By mail", channel: "email" }),
         201
@@ -88,6 +89,9 @@ describe("texts through the log (no Twilio configured)", () => {
         400,
         "invalid_channel"
       )
+      // Erasing the guest takes their texts out of the outbox and its log.
+      ok(await org.call("DELETE", `/customers/${withP.id}`))
+      expect((await textsTo("+31612345602")).data).toEqual([])
     } finally {
       ok(await org.call("PATCH", "/org", { preferred_channel: "email" }))
     }

@@ -18,7 +18,9 @@ const OWNERS: Readonly<Record<string, string>> = {
   offerings: "engine/store/offerings.ts",
   offering_photos: "engine/store/offerings.ts",
   webhook_endpoints: "engine/store/webhooks.ts",
-  webhook_deliveries: "engine/store/webhooks.ts"
+  webhook_deliveries: "engine/store/webhooks.ts",
+  texts: "engine/store/texts.ts",
+  text_optouts: "engine/store/texts.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
