@@ -95,9 +95,9 @@ export const PublicWaitlisted = Schema.Struct({
 
 /** A visitor's question on the org's booking page, before booking: no account, the answer comes by email. */
 export const PublicQuestion = Schema.Struct({
-  name: Text(1, 120),
-  email: Email,
-  question: Text(1, 2000)
+  name: Text(1, 120).annotations({ description: "The visitor's name" }),
+  email: Email.annotations({ description: "Where the business's answer is emailed" }),
+  question: Text(1, 2000).annotations({ description: "The question, up to 2000 characters" })
 }).annotations({
   ...strict,
   identifier: "PublicQuestion",

@@ -25,10 +25,24 @@ export const OrgTextFields = {
 
 /** The same settings as org.update takes them. */
 export const OrgTextUpdate = {
-  phone: Schema.optional(Schema.NullOr(Phone)),
-  preferred_channel: Schema.optional(Channel),
-  text_kinds: Schema.optional(Schema.Array(Schema.Literal(...TEXT_KINDS)).pipe(Schema.maxItems(3))),
+  phone: Schema.optional(
+    Schema.NullOr(Phone).annotations({
+      description: "The business's own phone number, with its country code (stored in E.164); null: none"
+    })
+  ),
+  preferred_channel: Schema.optional(
+    Channel.annotations({
+      description: "How messages.send reaches a guest when the call names no channel: email (default) or text"
+    })
+  ),
+  text_kinds: Schema.optional(
+    Schema.Array(Schema.Literal(...TEXT_KINDS))
+      .pipe(Schema.maxItems(3))
+      .annotations({ description: "The booking mails also sent as texts: any of confirmed, reminder, called_off" })
+  ),
   reminder_hours: Schema.optional(
-    Schema.Int.pipe(Schema.between(1, 168, { message: () => "reminder_hours: a whole number of hours from 1 to 168" }))
+    Schema.Int.pipe(
+      Schema.between(1, 168, { message: () => "reminder_hours: a whole number of hours from 1 to 168" })
+    ).annotations({ description: "How long before the start the reminder text goes, in hours (1 to 168; 24)" })
   )
 }

@@ -5,11 +5,17 @@ import { toE164 } from "../../schema/phone.ts"
 import type { TextKind } from "../../schema/texting.ts"
 import { textStore } from "../../store/texts.ts"
 import { EngineClock } from "../Clock.ts"
-import type { NewMail } from "./Mail.ts"
 import { formatWhen, type MailVars, renderMail } from "./render.ts"
 
 /** The booking mails that go as texts too, for an org that turned them on (org text_kinds). */
 export const TEXTED: Partial<Record<MailKind, TextKind>> = { confirmed: "confirmed", called_off: "called_off" }
+
+/** What of a mail decides its text: its facts, the text kind it asks for, its booking. */
+interface TextableMail {
+  readonly vars?: MailVars | undefined
+  readonly textAs?: TextKind | undefined
+  readonly bookingId?: string | null | undefined
+}
 
 interface TextOrg {
   readonly name: string
@@ -38,7 +44,7 @@ export const bookingTexts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const clock = yield* EngineClock
   const store = yield* textStore
-  const alongside = (orgId: string, mail: NewMail) =>
+  const alongside = (orgId: string, mail: TextableMail) =>
     Effect.gen(function* () {
       const kind = mail.vars === undefined ? undefined : (mail.textAs ?? TEXTED[mail.vars.kind])
       if (kind === undefined || mail.vars === undefined || !mail.bookingId) return
