@@ -13,6 +13,7 @@ import { OutdoorsLive } from "../adapters/outdoors/http.ts"
 import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { SignalsLive } from "../adapters/signals/postgres.ts"
 import { TracingLive } from "../adapters/telemetry/otlp.ts"
+import { LogTexterLive } from "../adapters/texts/log.ts"
 import type { Mailer } from "../engine/ports/Mailer.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
@@ -30,6 +31,7 @@ import { Idempotency } from "../engine/services/Idempotency.ts"
 import { Jobs } from "../engine/services/Jobs.ts"
 import { Links } from "../engine/services/Links.ts"
 import { Mail } from "../engine/services/mail/Mail.ts"
+import { Inbox } from "../engine/services/messages/Inbox.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
 import { OAuth } from "../engine/services/oauth/OAuth.ts"
@@ -42,6 +44,7 @@ import { Hosted } from "../engine/services/public/Hosted.ts"
 import { Public } from "../engine/services/public/Public.ts"
 import { Resellers } from "../engine/services/resellers/Resellers.ts"
 import { Team } from "../engine/services/team/Team.ts"
+import { Texts } from "../engine/services/texts/Texts.ts"
 import { Wakeups, waitForWake } from "../engine/services/Wakeups.ts"
 import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
@@ -91,6 +94,14 @@ export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
     onSome: (url) => lazy(() => import("../adapters/mail/smtp.ts").then((m) => m.SmtpMailerLive(url, config.mailFrom)))
   })
 
+/** Texts through Twilio with TWILIO_ACCOUNT_SID (and its token and sender), else the log. */
+export const TexterLive = (config: Pick<AppConfig, "twilio">) => {
+  const twilio = config.twilio
+  return twilio
+    ? lazy(() => import("../adapters/texts/twilio.ts").then((m) => m.TwilioTexterLive(twilio)))
+    : LogTexterLive
+}
+
 export const ClockLive = (config: Pick<AppConfig, "clock">) =>
   config.clock === "test" ? TestClockLive() : SystemClockLive
 
@@ -120,6 +131,8 @@ const Services = Layer.mergeAll(
   Team.Default,
   Waivers.Default,
   Messages.Default,
+  Texts.Default,
+  Inbox.Default,
   Waitlist.Default,
   Public.Default,
   Guest.Default,
@@ -253,6 +266,7 @@ const Composed = <A, E, R>(
         Wakeups.Default,
         ClockLive(config),
         mailer,
+        TexterLive(config),
         OutdoorsLive({ weather: config.weatherUrl, gauge: config.gaugeUrl }),
         config.drafts ? OpenAiDrafterLive(config.drafts) : Layer.empty,
         TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"),

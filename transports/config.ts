@@ -2,6 +2,8 @@ import { Config, Option } from "effect"
 import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
 import type { DraftSettings } from "../adapters/drafts/openai.ts"
 import type { StripeSettings } from "../adapters/payments/stripe.ts"
+import type { TwilioSettings } from "../adapters/texts/twilio.ts"
+import { twilioConfig } from "./textsConfig.ts"
 
 /** LOG_LEVEL, in any case; warn is warning. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warning", "error", "fatal", "none"] as const
@@ -65,6 +67,8 @@ export interface AppConfig {
   readonly stripe?: StripeSettings | undefined
   /** DRAFTS_URL (an OpenAI-compatible API's base URL), DRAFTS_MODEL and DRAFTS_API_KEY: replies drafted for guest messages; unset, off. */
   readonly drafts?: DraftSettings | undefined
+  /** TWILIO_*: texts through Twilio (transports/textsConfig.ts); unset, texts are logged and kept. */
+  readonly twilio?: TwilioSettings | undefined
 }
 
 const optionalString = (name: string) =>
@@ -250,7 +254,8 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     })
   ),
   draftsModel: optionalString("DRAFTS_MODEL"),
-  draftsApiKey: optionalString("DRAFTS_API_KEY")
+  draftsApiKey: optionalString("DRAFTS_API_KEY"),
+  twilio: twilioConfig
 }).pipe(
   Config.validate({
     message: "DRAFTS_URL needs DRAFTS_MODEL (the model that drafts replies, such as gpt-4o-mini)",

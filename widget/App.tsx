@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks"
+import { Ask } from "./Ask.tsx"
 import { ApiError, type Booked, type Client, type Offering, type Org, type Quote, type Slot } from "./api.ts"
 import { addDays, dayLabel, dayLong, localDate, money, time, when } from "./format.ts"
 
@@ -8,6 +9,7 @@ type Step =
   | { name: "details"; offering: Offering; slot: Slot }
   | { name: "booked"; offering: Offering; booked: Booked }
   | { name: "waiting"; offering: Offering; slot: Slot }
+  | { name: "ask"; back: Step }
 
 const WINDOW_DAYS = 14
 const message = (e: unknown) =>
@@ -126,6 +128,15 @@ export const App = ({ api, offeringId }: { api: Client; offeringId?: string | un
           onBack={() => go({ name: "times", offering: step.offering })}
           onError={setError}
         />
+      )}
+      {step.name === "ask" && <Ask api={api} org={org} heading={h} onBack={() => go(step.back)} />}
+      {(step.name === "offerings" || step.name === "times") && (
+        <p class="note">
+          <button type="button" onClick={() => go({ name: "ask", back: step })}>
+            Ask a question
+          </button>{" "}
+          before you book: the answer comes by email.
+        </p>
       )}
     </div>
   )

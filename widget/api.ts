@@ -96,7 +96,9 @@ export const client = (base: string, key: string) => {
       ),
     quote: (body: Record<string, unknown>) => call<Quote>("POST", "/quote", body),
     book: (body: Record<string, unknown>) => call<Booked>("POST", "/bookings", body),
-    wait: (body: Record<string, unknown>) => call<{ starts_at: string; places: number }>("POST", "/waitlist", body)
+    wait: (body: Record<string, unknown>) => call<{ starts_at: string; places: number }>("POST", "/waitlist", body),
+    ask: (body: { name: string; email: string; question: string }) =>
+      call<{ id: string; created_at: string }>("POST", "/questions", body)
   }
 }
 export type Client = ReturnType<typeof client>

@@ -9,7 +9,7 @@ button{font:inherit;cursor:pointer;border-radius:6px;border:1px solid #0b57d0;ba
 button.primary{background:#0b57d0;color:#fff;width:100%;margin:1rem 0 0;padding:.7rem}
 button[aria-pressed=true],button[aria-checked=true]{background:#0b57d0;color:#fff}
 button:disabled{opacity:.5;cursor:not-allowed}
-button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible{outline:3px solid #f9ab00;outline-offset:2px}
+button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,a:focus-visible{outline:3px solid #f9ab00;outline-offset:2px}
 .list{display:grid;gap:.5rem;padding:0;margin:0;list-style:none}
 .offering{display:block;width:100%;text-align:left;margin:0;padding:.75rem}
 .days{display:grid;grid-template-columns:repeat(auto-fill,minmax(5.5rem,1fr));gap:.25rem}
@@ -17,7 +17,7 @@ button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible{ou
 .times{display:flex;flex-wrap:wrap;gap:.25rem}
 .nav{display:flex;justify-content:space-between;align-items:center}
 label{display:block;font-weight:600;margin-top:.75rem}
-input,select{font:inherit;width:100%;padding:.5rem;border:1px solid #767676;border-radius:6px;margin-top:.25rem}
+input,select,textarea{font:inherit;width:100%;padding:.5rem;border:1px solid #767676;border-radius:6px;margin-top:.25rem}
 input[type=checkbox]{width:auto;margin-right:.5rem}
 .check{display:flex;align-items:flex-start;font-weight:400}
 .row{display:flex;gap:.5rem}.row>*{flex:1}

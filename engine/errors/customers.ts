@@ -4,3 +4,6 @@ export class CustomerExists extends DomainError<CustomerExists>()("CustomerExist
 export class InvalidCsv extends DomainError<InvalidCsv>()("InvalidCsv") {}
 export class TooManyRows extends DomainError<TooManyRows>()("TooManyRows") {}
 export class InvalidConversation extends DomainError<InvalidConversation>()("InvalidConversation") {}
+export class InvalidPhone extends DomainError<InvalidPhone>()("InvalidPhone") {}
+export class NoPhone extends DomainError<NoPhone>()("NoPhone") {}
+export class TooManyQuestions extends DomainError<TooManyQuestions>()("TooManyQuestions") {}

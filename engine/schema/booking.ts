@@ -13,6 +13,7 @@ import {
 import { Email } from "./customer.ts"
 import { GiftCardCode } from "./gift.ts"
 import { Kind, Question } from "./offering.ts"
+import { Phone } from "./phone.ts"
 import { PromoCodeText } from "./promo.ts"
 
 export const BookingStatus = Schema.Literal("held", "confirmed", "cancelled")
@@ -169,9 +170,7 @@ export const BookingCreate = Schema.Struct(
     offering_id: Schema.UUID,
     starts_at: Schema.optional(Instant),
     quantity: Schema.optional(Int(1, 10000)),
-    customer: Schema.Struct({ email: Email, name: Text(1, 120), phone: Schema.optional(Text(3, 40)) }).annotations(
-      strict
-    ),
+    customer: Schema.Struct({ email: Email, name: Text(1, 120), phone: Schema.optional(Phone) }).annotations(strict),
     session_id: Schema.optional(Schema.UUID),
     series_id: Schema.optional(Schema.UUID),
     periods: Schema.optional(Int(1, 60)),

@@ -1,20 +1,16 @@
 import { Schema } from "effect"
-import { charsWithin, QueryInt, strict, Text, Timestamp } from "./common.ts"
+import { charsWithin, Int, QueryInt, strict, Text, Timestamp } from "./common.ts"
+import { Phone } from "./phone.ts"
 
 const EMAIL = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)+$/
-const PHONE = /^\+?[0-9][0-9 ().-]{2,38}$/
 
 /** The one email check: the API's Schema and the CSV import both use it. */
 export const isEmail = (s: string) => charsWithin(s, 0, 254) && EMAIL.test(s)
-export const isPhone = (s: string) => PHONE.test(s)
 
 export const Email = Schema.String.pipe(
   Schema.filter(isEmail, { message: () => "must be a valid email address of at most 254 characters" })
 ).annotations({ description: "Email address" })
 export const Name = Text(1, 200)
-export const Phone = Schema.String.pipe(
-  Schema.filter(isPhone, { message: () => "must be a phone number: digits, spaces, + ( ) . -, 3 to 40 characters" })
-)
 
 export const Customer = Schema.Struct({
   id: Schema.String,

@@ -4,6 +4,7 @@ import { QueryInt, strict, Text } from "./common.ts"
 import { isCurrency } from "./currency.ts"
 import { Email } from "./customer.ts"
 import { MAIL_KINDS } from "./mailKinds.ts"
+import { OrgTextFields, OrgTextUpdate } from "./texting.ts"
 
 export { minorUnits } from "./currency.ts"
 
@@ -88,6 +89,7 @@ export const Org = Schema.Struct({
     description:
       "Percent of a time's places that guests' own unpaid holds (widget, hosted page, assistant channel) may take at once (default 50), unless a hold is the only one there; null: no cap. More is 409 places_on_hold"
   }),
+  ...OrgTextFields,
   created_at: Schema.String,
   updated_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Org" })
@@ -159,7 +161,8 @@ export const OrgUpdate = Schema.Struct({
         Schema.between(1, 100, { message: () => "max_held_percent: a whole number from 1 to 100, or null for no cap" })
       )
     )
-  )
+  ),
+  ...OrgTextUpdate
 }).annotations({
   ...strict,
   examples: [

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { BookingCreate } from "./booking.ts"
-import { Int } from "./common.ts"
+import { Int, strict, Text } from "./common.ts"
+import { Email } from "./customer.ts"
 import { GiftCardCode } from "./gift.ts"
 import { Offering } from "./offering.ts"
 import { PromoCodeText } from "./promo.ts"
@@ -91,3 +92,18 @@ export const PublicWaitlisted = Schema.Struct({
   places: Schema.Int,
   created_at: Schema.String
 }).annotations({ identifier: "PublicWaitlisted" })
+
+/** A visitor's question on the org's booking page, before booking: no account, the answer comes by email. */
+export const PublicQuestion = Schema.Struct({
+  name: Text(1, 120).annotations({ description: "The visitor's name" }),
+  email: Email.annotations({ description: "Where the business's answer is emailed" }),
+  question: Text(1, 2000).annotations({ description: "The question, up to 2000 characters" })
+}).annotations({
+  ...strict,
+  identifier: "PublicQuestion",
+  examples: [{ name: "Ada Lovelace", email: "ada@example.com", question: "Can I bring my own board?" }]
+})
+export const PublicQuestionAsked = Schema.Struct({
+  id: Schema.String,
+  created_at: Schema.String
+}).annotations({ identifier: "PublicQuestionAsked" })

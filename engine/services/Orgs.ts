@@ -4,6 +4,7 @@ import { Effect, Option } from "effect"
 import { CurrencyLocked, Forbidden, MemberExists, NotAMember, notFound, SlugTaken } from "../errors/index.ts"
 import { Signals } from "../ports/Signals.ts"
 import { minorUnits, type Org } from "../schema/org.ts"
+import type { TextKind } from "../schema/texting.ts"
 import { isEmailTaken as isUniqueViolation } from "../store/customerRow.ts"
 import { transaction } from "../store/transaction.ts"
 import { webhookStore } from "../store/webhooks.ts"
@@ -31,6 +32,10 @@ interface OrgRow {
   readonly max_guest_holds?: number | null
   readonly max_held_percent?: number | null
   readonly slug?: string | null
+  readonly phone?: string | null
+  readonly preferred_channel?: "email" | "text"
+  readonly text_kinds?: ReadonlyArray<TextKind>
+  readonly reminder_hours?: number
   readonly created_at: Date
   readonly updated_at: Date | null
 }
@@ -74,6 +79,10 @@ export const toOrg = (r: OrgRow): Org => ({
   guest_cancel_hours: r.guest_cancel_hours === undefined ? 24 : r.guest_cancel_hours,
   max_guest_holds: r.max_guest_holds === undefined ? 3 : r.max_guest_holds,
   max_held_percent: r.max_held_percent === undefined ? 50 : r.max_held_percent,
+  phone: r.phone ?? null,
+  preferred_channel: r.preferred_channel ?? "email",
+  text_kinds: [...(r.text_kinds ?? [])],
+  reminder_hours: r.reminder_hours ?? 24,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at?.toISOString() ?? null
 })
@@ -431,6 +440,10 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       max_guest_holds?: number | null | undefined
       max_held_percent?: number | null | undefined
       slug?: string | null | undefined
+      phone?: string | null | undefined
+      preferred_channel?: "email" | "text" | undefined
+      text_kinds?: ReadonlyArray<TextKind> | undefined
+      reminder_hours?: number | undefined
     }) {
       const org = yield* CurrentOrg
       const changes = Object.fromEntries(
@@ -444,7 +457,8 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
           allowed_origins:
             patch.allowed_origins === undefined
               ? undefined
-              : `{${[...new Set(patch.allowed_origins.map((o) => o.toLowerCase()))].join(",")}}`
+              : `{${[...new Set(patch.allowed_origins.map((o) => o.toLowerCase()))].join(",")}}`,
+          text_kinds: patch.text_kinds === undefined ? undefined : `{${[...new Set(patch.text_kinds)].join(",")}}`
         }).filter(([, v]) => v !== undefined)
       )
       return yield* Effect.gen(function* () {

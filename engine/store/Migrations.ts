@@ -39,6 +39,7 @@ import customerLookup from "./migrations/0095_customer_lookup.ts"
 import deployment from "./migrations/0096_deployment.ts"
 import machineFromColumns from "./migrations/0097_machine_from_columns.ts"
 import giftReserveComplaints from "./migrations/0098_gift_reserve_complaints.ts"
+import texts from "./migrations/0110_texts.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -81,7 +82,8 @@ export const migrationsByName = {
   "0095_customer_lookup": customerLookup,
   "0096_deployment": deployment,
   "0097_machine_from_columns": machineFromColumns,
-  "0098_gift_reserve_complaints": giftReserveComplaints
+  "0098_gift_reserve_complaints": giftReserveComplaints,
+  "0110_texts": texts
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

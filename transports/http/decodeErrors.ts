@@ -27,8 +27,14 @@ export const toBadRequest = (e: HttpApiDecodeError, documented?: Documented, gen
       code: codeFor(documented, undefined, ["unknown_field", generic]),
       message: `${field}: unknown field`
     })
+  // A guest's phone inside another field (customer.phone) has its own code where the operation documents it.
+  const nestedPhone = issue.path.length > 1 && issue.path[issue.path.length - 1] === "phone"
   return new BadRequest({
-    code: codeFor(documented, String(issue.path[0]), [generic]),
+    code: codeFor(
+      documented,
+      nestedPhone ? "phone" : String(issue.path[0]),
+      nestedPhone ? [`invalid_${String(issue.path[0])}`, generic] : [generic]
+    ),
     message: clipQuoted(`${field}: ${messageAt(e.issues, issue)}`)
   })
 }

@@ -4,16 +4,19 @@ import { Context, Effect, Layer, Option, Runtime } from "effect"
 import { PgPool } from "../../adapters/db/pool.ts"
 import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import type { EventBus } from "../../engine/ports/Bus.ts"
+import type { Texter } from "../../engine/ports/Texter.ts"
 import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
 import type { Events } from "../../engine/services/Events.ts"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
 import { Links } from "../../engine/services/Links.ts"
+import type { Inbox } from "../../engine/services/messages/Inbox.ts"
 import { Messages } from "../../engine/services/messages/Messages.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import type { OAuth } from "../../engine/services/oauth/OAuth.ts"
 import type { Photos } from "../../engine/services/offerings/Photos.ts"
 import type { Payments } from "../../engine/services/payments/Payments.ts"
 import type { Hosted } from "../../engine/services/public/Hosted.ts"
+import type { Texts } from "../../engine/services/texts/Texts.ts"
 import type { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { demoKey } from "../../engine/store/probes.ts"
@@ -32,6 +35,7 @@ import { makeCredentials } from "../shared/credentials.ts"
 import { makeFailed } from "../shared/failure.ts"
 import { errorReply, send } from "../shared/reply.ts"
 import { makeStreamBudget, StreamLimits } from "../shared/streams.ts"
+import { TEXTS_PATH, textRoutes } from "../texts/routes.ts"
 import { Api } from "./Api.ts"
 import { PUBLIC_PATH, preflight } from "./cors.ts"
 import { makeDispatcher } from "./dispatch.ts"
@@ -86,6 +90,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const mcp = makeMcp(toolsOf(Api), dispatch, orgOf, links.publicUrl, yield* Effect.runtime<EventBus>(), budget)
       const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>(), credentials)
+      const texting = textRoutes(yield* Effect.runtime<Inbox | Texts | Texter>(), links.publicUrl)
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
       const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply), credentials)
@@ -174,6 +179,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         },
         { match: (p) => OAUTH_PATH.test(p), handle: limitedPromise(oauth) },
         { match: (p) => OCTO_PATH.test(p), handle: limitedPromise(octo) },
+        { match: (p) => TEXTS_PATH.test(p), handle: limitedPromise(texting) },
         { match: () => true, handle: json }
       ]
 

@@ -50,6 +50,8 @@ export const domainStatus: { readonly [Tag in DomainErrorTag]: ErrorStatus } = {
   PromoCodeUnknown: 400,
   PromoCodeUsedUp: 400,
   RecipientErased: 400,
+  InvalidPhone: 400,
+  NoPhone: 400,
   ScheduleNotSupported: 400,
   TooManyRows: 400,
   TooManySignatures: 400,
@@ -125,5 +127,6 @@ export const domainStatus: { readonly [Tag in DomainErrorTag]: ErrorStatus } = {
   WaiverComplete: 409,
   WaiverMissing: 409,
   IdempotencyKeyReused: 422,
-  TooManyWebhooks: 429
+  TooManyWebhooks: 429,
+  TooManyQuestions: 429
 }

@@ -35,7 +35,11 @@ export const bookingCascade = Effect.gen(function* () {
     Effect.gen(function* () {
       if (!b.c_email) return
       const { publicUrl } = yield* Links
-      yield* mail.enqueue(b.org_id, bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", publicUrl, note))
+      // Everything this cascade cancels, the business called off: a text too where the org wants call-offs texted.
+      yield* mail.enqueue(b.org_id, {
+        ...bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", publicUrl, note),
+        textAs: "called_off"
+      })
     })
 
   const lockRows = (where: Statement.Fragment) =>

@@ -34,6 +34,7 @@ import { Events } from "../Events.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { Links } from "../Links.ts"
 import { bookingMail } from "../mail/bookingMails.ts"
+import { Mail } from "../mail/Mail.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 import { Promos } from "../promos/Promos.ts"
 import { Wakeups } from "../Wakeups.ts"
@@ -137,6 +138,7 @@ export const bookingCreator = Effect.gen(function* () {
   const promos = yield* Promos
   const gifts = yield* GiftCards
   const store = yield* bookingStore
+  const mails = yield* Mail
   /**
    * What a promo code or gift card claims for a booking, in the booking's transaction before WRITE (so that every
    * path locks a card or a code before the org's event clock, as confirming and adjusting do): the code's use is
@@ -421,7 +423,14 @@ export const bookingCreator = Effect.gen(function* () {
       return typeof written !== "number"
         ? written
         : written === 1
-          ? { _tag: "booked" as const, booking, waitlist: o.waitlist_enabled }
+          ? {
+              _tag: "booked" as const,
+              booking,
+              waitlist: o.waitlist_enabled,
+              // A confirmation goes as a text too when the org wants it: only a guest with a phone is looked at.
+              text:
+                options.quiet !== true && booking.status === "confirmed" && booking.customer?.phone ? mail : undefined
+            }
           : written === -1
             ? { _tag: "giftChanged" as const }
             : { _tag: "changed" as const }
@@ -465,6 +474,7 @@ export const bookingCreator = Effect.gen(function* () {
         )
         switch (result._tag) {
           case "booked":
+            if (result.text !== undefined) yield* mails.alsoText(org.id, result.text)
             // A guest who waited for this time and got it leaves the waitlist (only offerings that keep one look).
             if (result.waitlist && result.booking.session_id !== null) yield* bookedFromWaitlist(org.id, result.booking)
             yield* wakeups.poke

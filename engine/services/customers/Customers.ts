@@ -5,6 +5,7 @@ import { CustomerExists, InvalidAfter, InvalidCsv, notFound, TooManyRows } from 
 import type { CustomerCreate, CustomersQuery, CustomerUpdate } from "../../schema/customer.ts"
 import { type CustomerRow, containsPattern, isEmailTaken, phoneDigits, toCustomer } from "../../store/customerRow.ts"
 import { customerStore, type Guest } from "../../store/customers.ts"
+import { textStore } from "../../store/texts.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
@@ -23,6 +24,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
     const clock = yield* EngineClock
     const events = yield* Events
     const mail = yield* Mail
+    const texts = yield* textStore
     const store = yield* customerStore
 
     const updated = (orgId: string, row: CustomerRow) =>
@@ -111,6 +113,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
         const at = yield* clock.now
         const erased = yield* store.erase(current.id, at)
         if (current.email !== null) yield* mail.forget(org.id, current.email)
+        if (current.phone !== null) yield* texts.forget(org.id, current.phone)
         // What was written with the guest goes too: the messages keep their place in the thread, without their words,
         // and replies drafted for them are dropped.
         yield* sql`update messages set body = '', failure_reason = null where org_id = ${org.id} and customer_id = ${current.id}`

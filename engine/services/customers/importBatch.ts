@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { truncateChars } from "../../schema/common.ts"
-import { isEmail, isPhone } from "../../schema/customer.ts"
+import { isEmail } from "../../schema/customer.ts"
+import { toE164 } from "../../schema/phone.ts"
 import type { customerStore } from "../../store/customers.ts"
 import type { ImportRow } from "./csv.ts"
 
@@ -21,7 +22,7 @@ export const cleanRows = (rows: ReadonlyArray<ImportRow>) => {
     if (!isEmail(r.email)) continue
     const key = r.email.toLowerCase()
     const name = r.name === "" ? null : truncateChars(r.name, 200)
-    const phone = isPhone(r.phone) ? r.phone : null
+    const phone = toE164(r.phone) ?? null
     const seen = byEmail.get(key)
     if (seen === undefined) byEmail.set(key, { key, email: r.email, name, phone })
     else {

@@ -3,9 +3,11 @@ import { SqlClient } from "@effect/sql"
 import { Cause, Effect } from "effect"
 import { Mailer } from "../../ports/Mailer.ts"
 import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
+import type { TextKind } from "../../schema/texting.ts"
 import { fn, traced } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
+import { bookingTexts } from "./bookingTexts.ts"
 import {
   afterFailure,
   BATCH,
@@ -28,6 +30,8 @@ export interface NewMail {
   readonly bookingId?: string | null | undefined
   /** The facts of a guest mail: rendered when sent, in the org's language and zone (see render.ts). */
   readonly vars?: MailVars | undefined
+  /** Also a text of this kind, where the org turned it on (else the mail's own kind decides: bookingTexts.ts). */
+  readonly textAs?: TextKind | undefined
 }
 
 /**
@@ -77,6 +81,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const prepared = yield* Prepared
     const parallel = mailer.parallel ?? 4
     const jobs = yield* Jobs
+    const texts = yield* bookingTexts
 
     const enqueue = fn("Mail.enqueue")(function* (orgId: string, mail: NewMail) {
       const at = yield* clock.now
@@ -95,6 +100,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
         attempts: 0,
         next_at: at
       }).pipe(Effect.orDie)
+      yield* texts.alongside(orgId, mail)
       return id
     })
 
@@ -236,6 +242,6 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
       }
     })
 
-    return { enqueue, forget, sendDue, sentTo } as const
+    return { enqueue, forget, sendDue, sentTo, alsoText: texts.alongside } as const
   })
 }) {}

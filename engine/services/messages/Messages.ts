@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { InvalidConversation, notFound, RecipientErased } from "../../errors/index.ts"
+import { InvalidConversation, NoPhone, notFound, RecipientErased } from "../../errors/index.ts"
 import type { Message } from "../../schema/message.ts"
 import { customerStore } from "../../store/customers.ts"
 import { transaction } from "../../store/transaction.ts"
@@ -11,6 +11,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Links, replyAddress } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
+import { Texts } from "../texts/Texts.ts"
 import { Drafts } from "./Drafts.ts"
 
 type MessageRow = {
@@ -20,21 +21,25 @@ type MessageRow = {
   readonly booking_id: string | null
   readonly customer_id: string
   readonly direction: "outbound" | "inbound"
-  readonly channel: "email" | "system" | "page"
+  readonly channel: "email" | "system" | "page" | "text"
   readonly body: string
   readonly mail_id: string | null
+  readonly text_id?: string | null
+  readonly segments?: number | null
   readonly created_at: Date
   readonly delivered_at: Date | null
   readonly failed_at: Date | null
   readonly failure_reason: string | null
 }
-interface Conversation {
+export interface Conversation {
   readonly id: string
   readonly org_id: string
   readonly customer_id: string
   readonly booking_id: string | null
   readonly reply_token: string
   readonly email: string | null
+  readonly phone: string | null
+  readonly preferred_channel: "email" | "text"
   readonly org_name: string
   readonly reference: string | null
   readonly auto_acknowledge: boolean
@@ -52,7 +57,8 @@ export const toMessage = (r: MessageRow): Message => ({
   created_at: r.created_at.toISOString(),
   delivered_at: iso(r.delivered_at),
   failed_at: iso(r.failed_at),
-  failure_reason: r.failure_reason
+  failure_reason: r.failure_reason,
+  segments: r.segments ?? null
 })
 
 /** What became of an inbound mail. */
@@ -65,7 +71,7 @@ const ACK = "Thank you for your message. We have received it and will reply as s
  * back through receive (the inbound SMTP listener), bounces through bounce.
  */
 export class Messages extends Effect.Service<Messages>()("Messages", {
-  dependencies: [Events.Default, Mail.Default, Drafts.Default],
+  dependencies: [Events.Default, Mail.Default, Drafts.Default, Texts.Default],
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
@@ -74,10 +80,11 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
     const links = yield* Links
     const drafts = yield* Drafts
     const customers = yield* customerStore
+    const texts = yield* Texts
     const defaultDomain = links.mailDomain ?? "localhost"
 
     const conversationSql = (where: Statement.Fragment) =>
-      sql<Conversation>`select v.*, c.email, g.name as org_name, g.auto_acknowledge, g.reply_to_domain, b.reference
+      sql<Conversation>`select v.*, c.email, c.phone, g.preferred_channel, g.name as org_name, g.auto_acknowledge, g.reply_to_domain, b.reference
         from conversations v join customers c on c.id = v.customer_id join orgs g on g.id = v.org_id left join bookings b on b.id = v.booking_id
         where ${where}`
 
@@ -132,11 +139,15 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
       return { data: rows.map(toMessage) }
     })
 
-    /** Writes a message out: the row, its mail (with the conversation's reply address) and message.sent, in one transaction. */
-    const post = (v: Conversation, body: string, channel: "email" | "system") =>
+    /**
+     * Writes a message out: the row, its mail (with the conversation's reply address) or text, and message.sent, in one
+     * transaction. A text to a number that replied STOP is kept failed, with why, and announces nothing.
+     */
+    const post = (v: Conversation, body: string, channel: "email" | "system" | "text") =>
       Effect.gen(function* () {
         if (v.email === null)
           return yield* new RecipientErased({ message: "this guest was erased: there is no one to write to" })
+        if (channel === "text") return yield* postText(v, body)
         const now = yield* clock.now
         const subject =
           v.reference === null
@@ -171,21 +182,65 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         return message
       })
 
+    const postText = (v: Conversation, body: string) =>
+      Effect.gen(function* () {
+        const now = yield* clock.now
+        const queued = yield* texts.enqueue({
+          orgId: v.org_id,
+          to: v.phone!,
+          body,
+          kind: "message",
+          bookingId: v.booking_id
+        })
+        const row: MessageRow = {
+          id: randomUUID(),
+          org_id: v.org_id,
+          conversation_id: v.id,
+          booking_id: v.booking_id,
+          customer_id: v.customer_id,
+          direction: "outbound",
+          channel: "text",
+          body,
+          mail_id: null,
+          text_id: queued.id,
+          segments: queued.segments,
+          created_at: now,
+          delivered_at: null,
+          failed_at: queued.refused === null ? null : now,
+          failure_reason: queued.refused
+        }
+        yield* sql`insert into messages ${sql.insert(row)}`
+        const message = toMessage(row)
+        if (queued.refused === null) yield* events.append(v.org_id, [{ type: "message.sent", data: message }])
+        return message
+      })
+
+    /** By the channel asked for; else the org's preferred one, by email for a guest without a phone. */
+    const channelFor = (v: Conversation, asked: "email" | "text" | undefined) => {
+      if (asked === "text" && v.phone === null)
+        return Effect.fail(
+          new NoPhone({ message: "this guest has no phone number to text: add one to the customer, or send by email" })
+        )
+      const channel = asked ?? v.preferred_channel
+      return Effect.succeed(channel === "text" && v.phone !== null ? ("text" as const) : ("email" as const))
+    }
+
     const send = fn("Messages.send")(function* (input: {
       booking_id?: string | undefined
       customer_id?: string | undefined
       body: string
+      channel?: "email" | "text" | undefined
     }) {
       const org = yield* CurrentOrg
       const about = yield* subjectOf(org.id, input)
       return yield* Effect.gen(function* () {
-        const v = yield* conversation(org.id, about, true)
-        return yield* post(Option.getOrThrow(v), input.body, "email")
+        const v = Option.getOrThrow(yield* conversation(org.id, about, true))
+        return yield* post(v, input.body, yield* channelFor(v, input.channel))
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
     })
 
     /** A guest's message, from a reply by email or their page: kept, the org's owners told, message.received, the acknowledgement. */
-    const inbound = (v: Conversation, text: string, channel: "email" | "page") =>
+    const inbound = (v: Conversation, text: string, channel: "email" | "page" | "text") =>
       Effect.gen(function* () {
         const now = yield* clock.now
         const row: MessageRow = {
@@ -283,6 +338,6 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         return yield* inbound(v, input.text, "page")
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
 
-    return { list, send, receive, bounce, complaint, fromPage } as const
+    return { list, send, receive, bounce, complaint, fromPage, conversation, conversationSql, inbound } as const
   })
 }) {}

@@ -12,6 +12,7 @@ import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Availability } from "../calendar/Availability.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { guestPage, Links } from "../Links.ts"
+import { Inbox } from "../messages/Inbox.ts"
 import { Orgs } from "../Orgs.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import { GiftPurchases } from "../payments/GiftPurchases.ts"
@@ -34,7 +35,8 @@ export class Public extends Effect.Service<Public>()("Public", {
     Promos.Default,
     GiftCards.Default,
     Waitlist.Default,
-    GiftPurchases.Default
+    GiftPurchases.Default,
+    Inbox.Default
   ],
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -48,6 +50,7 @@ export class Public extends Effect.Service<Public>()("Public", {
     const gifts = yield* GiftCards
     const waitlist = yield* Waitlist
     const purchases = yield* GiftPurchases
+    const inbox = yield* Inbox
     /** The engine's own pages (/demo) call the public surface from PUBLIC_URL's origin. */
     const ownOrigin = (() => {
       try {
@@ -212,6 +215,15 @@ export class Public extends Effect.Service<Public>()("Public", {
         purchases.purchase(input).pipe(Effect.provideService(RequestSurface, "widget"))
       )
 
-    return { org, list, get, times, book, quote, wait, buyGiftCard } as const
+    /** A visitor's question before booking: a thread on the guest alone, answered by the business by email. */
+    const ask = (input: { name: string; email: string; question: string }, origin: string | undefined) =>
+      Effect.gen(function* () {
+        yield* checkOrigin(origin)
+        const org = yield* CurrentOrg
+        const message = yield* inbox.question(org.id, input)
+        return { id: message.id, created_at: message.created_at }
+      })
+
+    return { org, list, get, times, book, quote, wait, buyGiftCard, ask } as const
   })
 }) {}

@@ -27,7 +27,7 @@ describe("customers.create", () => {
       id: expect.any(String),
       email,
       name: "Ada Lovelace",
-      phone: "+44 20 7946 0000",
+      phone: "+442079460000",
       created_at: expect.any(String),
       updated_at: null,
       erased: false
@@ -79,14 +79,14 @@ describe("customers.get and customers.update", () => {
     const email = unique()
     const res = await app.call(a.key, "PATCH", `/api/v1/customers/${created.id}`, {
       name: "New",
-      phone: "0612345678",
+      phone: "0031 6 1234 5678",
       email
     })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
       id: created.id,
       name: "New",
-      phone: "0612345678",
+      phone: "+31612345678",
       email,
       updated_at: expect.any(String)
     })

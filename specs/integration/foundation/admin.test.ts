@@ -68,6 +68,10 @@ describe("admin orgs", () => {
         max_guest_holds: 3,
         max_held_percent: 50,
         slug: null,
+        phone: null,
+        preferred_channel: "email",
+        text_kinds: [],
+        reminder_hours: 24,
         created_at: now,
         updated_at: null
       },

@@ -21,7 +21,9 @@ const OWNERS: Readonly<Record<string, string>> = {
   webhook_deliveries: "engine/store/webhooks.ts",
   rate_windows: "engine/store/rateWindows.ts",
   gift_cards: "engine/store/giftCards.ts",
-  gift_card_moves: "engine/store/giftCards.ts"
+  gift_card_moves: "engine/store/giftCards.ts",
+  texts: "engine/store/texts.ts",
+  text_optouts: "engine/store/texts.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ClockNotTest, MemberExists, NotAMember, NotFound } from "../../../engine/errors/index.ts"
+import { ClockNotTest, InvalidTo, MemberExists, NotAMember, NotFound } from "../../../engine/errors/index.ts"
 import {
   ApiKeyCreate,
   ApiKeyCreated,
@@ -38,6 +38,28 @@ const SentMail = Schema.Struct({
   )
 })
 
+const SentTexts = Schema.Struct({
+  data: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      org_id: Schema.String,
+      to: Schema.String,
+      kind: Schema.String,
+      body: Schema.String,
+      booking_id: Schema.NullOr(Schema.String),
+      segments: Schema.Int,
+      encoding: Schema.String,
+      created_at: Schema.String,
+      sent_at: Schema.NullOr(Schema.String),
+      delivered_at: Schema.NullOr(Schema.String),
+      failed_at: Schema.NullOr(Schema.String),
+      failure_reason: Schema.NullOr(Schema.String),
+      provider_id: Schema.NullOr(Schema.String)
+    })
+  ),
+  opted_out: Schema.NullOr(Schema.Struct({ keyword: Schema.String, at: Schema.String }))
+})
+
 /** For platform teams: Bearer ADMIN_TOKEN. Not part of the public contract (excluded from OpenAPI and MCP). */
 export const AdminGroup = HttpApiGroup.make("admin")
   .add(
@@ -72,6 +94,12 @@ export const AdminGroup = HttpApiGroup.make("admin")
     HttpApiEndpoint.get("mail", "/mail")
       .setUrlParams(Schema.Struct({ to: Schema.String.pipe(Schema.minLength(3), Schema.maxLength(320)) }))
       .addSuccess(SentMail)
+  )
+  .add(
+    HttpApiEndpoint.get("texts", "/texts")
+      .setUrlParams(Schema.Struct({ to: Schema.String.pipe(Schema.minLength(3), Schema.maxLength(40)) }))
+      .addSuccess(SentTexts)
+      .pipe(raises(InvalidTo))
   )
   .add(HttpApiEndpoint.get("get_clock", "/clock").addSuccess(ClockNow))
   .add(

@@ -1,12 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { InvalidConversation, NotFound, RecipientErased } from "../../../engine/errors/index.ts"
+import { InvalidConversation, NoPhone, NotFound, RecipientErased } from "../../../engine/errors/index.ts"
 import { Message, MessagePage, MessageSend, MessagesQuery } from "../../../engine/schema/message.ts"
 import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders } from "./common.ts"
 
 export const MessagesGroup = HttpApiGroup.make("messages")
-  .annotate(OpenApi.Description, "Conversations with guests by email; replies come back into the same thread.")
+  .annotate(
+    OpenApi.Description,
+    "Conversations with guests by email and text (SMS); replies, texts and questions from the booking page come back into the same thread."
+  )
   .add(
     HttpApiEndpoint.get("list", "/messages")
       .setUrlParams(MessagesQuery)
@@ -26,12 +29,12 @@ export const MessagesGroup = HttpApiGroup.make("messages")
       .setPayload(MessageSend)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(Message, { status: 201 })
-      .annotate(OpenApi.Summary, "Email a guest; their reply comes back into the same conversation")
+      .annotate(OpenApi.Summary, "Email or text a guest; their reply comes back into the same conversation")
       .annotate(
         OpenApi.Description,
-        "Emails the guest of a booking, or a customer; their reply comes back into the same conversation (message.received). Refused for an erased guest (400 customer_erased). Emits message.sent."
+        "Emails or texts the guest of a booking, or a customer; their reply comes back into the same conversation (message.received). channel text goes to the guest's phone (400 no_phone without one); unset, the org's preferred_channel decides (email for a guest without a phone). A text shows its segments; a text to a guest who replied STOP is not sent: the message is answered with failed_at and the reason, and emits nothing. Refused for an erased guest (400 customer_erased). Emits message.sent."
       )
-      .pipe(raises(InvalidConversation, NotFound, RecipientErased))
+      .pipe(raises(InvalidConversation, NoPhone, NotFound, RecipientErased))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

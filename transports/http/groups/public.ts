@@ -10,6 +10,7 @@ import {
   InvalidAmount,
   InvalidAnswers,
   InvalidPeriods,
+  InvalidPhone,
   InvalidPlaces,
   InvalidQuantity,
   InvalidSeriesId,
@@ -28,9 +29,11 @@ import {
   PromoCodeNotStarted,
   PromoCodeUnknown,
   PromoCodeUsedUp,
+  RecipientErased,
   SoldOut,
   TimeNotAvailable,
   TooManyHolds,
+  TooManyQuestions,
   TooManySignatures,
   TotalTooLarge,
   WaitlistConflict,
@@ -47,6 +50,8 @@ import {
   PublicOffering,
   PublicOfferingPage,
   PublicOrg,
+  PublicQuestion,
+  PublicQuestionAsked,
   PublicQuote,
   PublicQuoteInput,
   PublicWaitlisted
@@ -141,6 +146,7 @@ export const PublicGroup = HttpApiGroup.make("public")
           GiftCardUnknown,
           InvalidAnswers,
           InvalidPeriods,
+          InvalidPhone,
           InvalidQuantity,
           InvalidSeriesId,
           InvalidSessionId,
@@ -223,6 +229,21 @@ export const PublicGroup = HttpApiGroup.make("public")
           WaitlistNotSupported
         )
       )
+  )
+  .add(
+    HttpApiEndpoint.post("ask", "/public/questions")
+      .setPayload(PublicQuestion)
+      .setHeaders(PostHeaders)
+      .addSuccess(PublicQuestionAsked, { status: 201 })
+      .annotate(
+        OpenApi.Summary,
+        "Ask the business a question before booking (name, email, question); the answer comes by email"
+      )
+      .annotate(
+        OpenApi.Description,
+        "A visitor's question from the org's booking page or the widget, without booking and without an account: the guest is found or added by email, and the question starts (or joins) a thread on the guest alone, which the business answers with messages.send (by email). At most 5 questions from one email address an hour (429 too_many_questions). Emits message.received with channel page and no booking_id."
+      )
+      .pipe(raises(Forbidden, RecipientErased, TooManyQuestions))
   )
   .add(
     HttpApiEndpoint.post("buy_gift_card", "/public/gift_cards")

@@ -1,9 +1,11 @@
 import { Effect } from "effect"
-import { ClockNotTest } from "../../../engine/errors/index.ts"
+import { ClockNotTest, InvalidTo } from "../../../engine/errors/index.ts"
+import { PHONE_MESSAGE, toE164 } from "../../../engine/schema/phone.ts"
 import { EngineClock } from "../../../engine/services/Clock.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Mail } from "../../../engine/services/mail/Mail.ts"
 import { Orgs } from "../../../engine/services/Orgs.ts"
+import { Texts } from "../../../engine/services/texts/Texts.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
@@ -13,6 +15,7 @@ defineGroup(Api, "admin", (h) =>
     const clock = yield* EngineClock
     const jobs = yield* Jobs
     const mail = yield* Mail
+    const texts = yield* Texts
     return h
       .handle("create_org", ({ payload }) => orgs.create(payload))
       .handle("list_orgs", ({ urlParams }) => orgs.listOrgs(urlParams))
@@ -23,6 +26,14 @@ defineGroup(Api, "admin", (h) =>
       .handle("revoke_key", ({ path }) => orgs.revokeKey(path.id))
       .handle("add_member", ({ path, payload }) => orgs.addMember(path.org_id, payload))
       .handle("mail", ({ urlParams }) => mail.sentTo(urlParams.to))
+      .handle("texts", ({ urlParams }) => {
+        // A + in a query string arrives as a space when not %-encoded: digits alone are taken as international.
+        const typed = urlParams.to.trim()
+        const phone = toE164(/^\d/.test(typed) ? `+${typed}` : typed)
+        return phone === undefined
+          ? Effect.fail(new InvalidTo({ message: `to: ${PHONE_MESSAGE}` }))
+          : texts.sentTo(phone)
+      })
       .handle("get_clock", () => Effect.map(clock.now, (d) => ({ now: d.toISOString() })))
       .handle("advance_clock", ({ payload }) =>
         clock.advance(payload.advance_seconds).pipe(

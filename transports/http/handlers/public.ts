@@ -14,5 +14,6 @@ defineGroup(Api, "public", (h) =>
       .handle("quote", ({ payload, headers }) => pub.quote(payload, headers.origin))
       .handle("wait", ({ payload, headers }) => pub.wait(payload, headers.origin))
       .handle("buy_gift_card", ({ payload, headers }) => pub.buyGiftCard(payload, headers.origin))
+      .handle("ask", ({ payload, headers }) => pub.ask(payload, headers.origin))
   )
 )
