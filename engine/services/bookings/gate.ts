@@ -5,7 +5,7 @@ import { Signals } from "../../ports/Signals.ts"
 /** Where the database tells every instance a time's places as a commit left them (engine/store/rules/places.sql). */
 export const PLACES_CHANNEL = "session_places"
 /** Bookings of one time that one instance lets reach the database at once; the rest wait here for their turn. */
-export const ATTEMPTS_PER_TIME = 4
+export const ATTEMPTS_PER_TIME = 8
 const MAX_ENTRIES = 50_000
 
 /** A time's places as the last commit that changed them left them. */

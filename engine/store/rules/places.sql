@@ -4,7 +4,8 @@
 -- changes are all in (a booking's own hold included), and NOTIFY reaches listeners only if the commit happens, in
 -- commit order. The payload: "<id> <booked> <cap> <state> <starts at, epoch ms> <first hold's expiry, epoch ms or ->",
 -- the expiry read only when the time has no place left (when it is the only thing that can give one back by itself).
--- An offering changed says "o:<offering id>": what instances remember of its times is forgotten.
+-- A hold's expiry that changes (confirmed, extended, given up) tells its time again. An offering changed says
+-- "o:<offering id>": what instances remember of its times is forgotten.
 
 CREATE OR REPLACE FUNCTION public.session_places(sid uuid)
  RETURNS text
@@ -31,6 +32,15 @@ AS $function$
       return null;
     end $function$;
 
+CREATE OR REPLACE FUNCTION public.booking_places_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform pg_notify('session_places', session_places(new.session_id));
+      return null;
+    end $function$;
+
 CREATE OR REPLACE FUNCTION public.offering_places_notify()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -47,6 +57,13 @@ CREATE CONSTRAINT TRIGGER session_places_notify AFTER UPDATE ON public.sessions
   WHEN (old.booked IS DISTINCT FROM new.booked OR old.cap IS DISTINCT FROM new.cap OR old.state IS DISTINCT FROM new.state
     OR old.starts_at IS DISTINCT FROM new.starts_at OR old.ends_at IS DISTINCT FROM new.ends_at)
   EXECUTE FUNCTION session_places_notify();
+
+DROP TRIGGER IF EXISTS booking_places_notify ON public.bookings;
+CREATE CONSTRAINT TRIGGER booking_places_notify AFTER UPDATE OF expires_at ON public.bookings
+  DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW
+  WHEN (old.expires_at IS DISTINCT FROM new.expires_at AND new.session_id IS NOT NULL)
+  EXECUTE FUNCTION booking_places_notify();
 
 CREATE OR REPLACE TRIGGER offering_places_notify AFTER UPDATE ON public.offerings
   FOR EACH ROW
