@@ -25,6 +25,8 @@ const ROUNDS = Number(process.env.BENCH_FLASH_ROUNDS ?? 2)
 const TOPOLOGIES = (process.env.BENCH_FLASH_INSTANCES ?? "1,3").split(",").map(Number)
 const SURFACES = (process.env.BENCH_FLASH_SURFACES ?? "rest,public").split(",") as Array<"rest" | "public">
 const CAP = 100
+/** Which builds run (BENCH_FLASH_BUILDS=after for a quick look at this one alone). */
+const BUILDS = (process.env.BENCH_FLASH_BUILDS ?? "before,after").split(",")
 const FLASH_BEGIN = "<!-- flash-results:begin -->"
 const FLASH_END = "<!-- flash-results:end -->"
 const POLLERS = 20
@@ -115,6 +117,11 @@ const startEngine = async (entry: string, db: string): Promise<Instance> => {
     await sleep(100)
   }
 }
+/** A process's CPU so far (utime + stime of /proc/<pid>/stat), ms. */
+const cpuMs = (i: Instance) => {
+  const fields = readFileSync(`/proc/${i.child.pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
 const stopEngine = (i: Instance) =>
   new Promise<void>((resolve) => {
     if (i.child.exitCode !== null) return resolve()
@@ -180,6 +187,8 @@ export interface FlashRow {
   readonly guests: number
   readonly booked: number
   readonly bookedInDb: number
+  /** The engines' CPU (user + system, all instances) over the crowd, per guest. */
+  readonly cpuMsPerGuest: number
   readonly soldOut: number
   readonly waitlisted: number
   /** Answers to the joins that were not a place on the waitlist. */
@@ -203,6 +212,15 @@ const pct = (xs: ReadonlyArray<number>, p: number) => {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))])
 }
 
+const tally = (answers: ReadonlyArray<{ status: number; code: string }>) => {
+  const out: Record<string, number> = {}
+  for (const a of answers) {
+    const k = `${a.status} ${a.code}`.slice(0, 60)
+    out[k] = (out[k] ?? 0) + 1
+  }
+  return out
+}
+
 const summarize = (r: CrowdResult) => {
   const other: Record<string, number> = {}
   let booked = 0
@@ -221,15 +239,7 @@ const summarize = (r: CrowdResult) => {
     overloaded,
     other,
     waitlisted: r.joins.filter((j) => j.status === 201).length,
-    joinsOther: r.joins
-      .filter((j) => j.status !== 201)
-      .reduce<Record<string, number>>(
-        (m, j) => ({
-          ...m,
-          [`${j.status} ${j.code}`.slice(0, 60)]: (m[`${j.status} ${j.code}`.slice(0, 60)] ?? 0) + 1
-        }),
-        {}
-      ),
+    joinsOther: tally(r.joins.filter((j) => j.status !== 201)),
     p50: pct(
       r.answers.map((a) => a.ms),
       50
@@ -263,56 +273,64 @@ export const run = async () => {
   try {
     // Cell by cell (instances, surface, crowd size), the two builds in alternating order round after round, each run
     // on engines started for it: a cell's figures for before and after are always taken minutes apart at most.
-    for (const instances of TOPOLOGIES)
-      for (const surface of SURFACES)
-        for (const guests of SIZES)
-          for (let round = 0; round < ROUNDS; round++)
-            for (const build of round % 2 === 0 ? (["before", "after"] as const) : (["after", "before"] as const)) {
-              const engines: Instance[] = []
-              try {
-                for (let i = 0; i < instances; i++) engines.push(await startEngine(builds[build], dbs[build]))
-                const f = (fixtures[build] ??= await fixture(engines[0].url))
-                const offering = surface === "rest" ? f.rest : f.pub
-                const time = await newTime(engines[0].url, f.key, offering)
-                await adminQuery("vacuum analyze", dbs[build])
-                await sleep(500)
-                const loadBefore = load()
-                const result = await crowd({
-                  urls: engines.map((e) => e.url),
-                  key: surface === "rest" ? f.key : f.pk,
-                  surface,
-                  offeringId: offering,
-                  sessionId: time.id,
-                  startsAt: time.starts,
-                  size: guests,
-                  tag: `${build}-${round}-${instances}-${surface}-${guests}-${tag}`,
-                  waitlist: surface === "public" && guests <= JOIN_UP_TO,
-                  pollers: POLLERS,
-                  pollKey: f.pk,
-                  cap: CAP
-                })
-                const loadAfter = load()
-                const inDb = await adminQuery(`select booked from sessions where id = '${time.id}'`, dbs[build])
-                const row: FlashRow = {
-                  build,
-                  round,
-                  instances,
-                  surface,
-                  guests,
-                  bookedInDb: inDb.rows[0].booked,
-                  ...summarize(result),
-                  loadBefore,
-                  loadAfter
-                }
-                rows.push(row)
-                console.log(JSON.stringify(row))
-                mkdirSync(join(root, "bench/results"), { recursive: true })
-                writeFileSync(join(root, "bench/results/flash.json"), `${JSON.stringify(rows, null, 2)}\n`)
-                await adminQuery("vacuum analyze", dbs[build])
-              } finally {
-                await Promise.all(engines.map(stopEngine))
-              }
+    // Who goes first alternates from round to round and from cell to cell.
+    const cells = TOPOLOGIES.flatMap((instances) =>
+      SURFACES.flatMap((surface) => SIZES.map((guests) => ({ instances, surface, guests })))
+    )
+    for (const [cell, { instances, surface, guests }] of cells.entries())
+      for (let round = 0; round < ROUNDS; round++)
+        for (const build of ((cell + round) % 2 === 0
+          ? (["before", "after"] as const)
+          : (["after", "before"] as const)
+        ).filter((b) => BUILDS.includes(b))) {
+          const engines: Instance[] = []
+          try {
+            for (let i = 0; i < instances; i++) engines.push(await startEngine(builds[build], dbs[build]))
+            const f = (fixtures[build] ??= await fixture(engines[0].url))
+            const offering = surface === "rest" ? f.rest : f.pub
+            const time = await newTime(engines[0].url, f.key, offering)
+            await adminQuery("vacuum analyze", dbs[build])
+            await sleep(500)
+            const loadBefore = load()
+            const cpuBefore = engines.map(cpuMs)
+            const result = await crowd({
+              urls: engines.map((e) => e.url),
+              key: surface === "rest" ? f.key : f.pk,
+              surface,
+              offeringId: offering,
+              sessionId: time.id,
+              startsAt: time.starts,
+              size: guests,
+              tag: `${build}-${round}-${instances}-${surface}-${guests}-${tag}`,
+              waitlist: surface === "public" && guests <= JOIN_UP_TO,
+              pollers: POLLERS,
+              pollKey: f.pk,
+              cap: CAP
+            })
+            const loadAfter = load()
+            const cpu = engines.reduce((n, e, i) => n + cpuMs(e) - cpuBefore[i], 0)
+            const inDb = await adminQuery(`select booked from sessions where id = '${time.id}'`, dbs[build])
+            const row: FlashRow = {
+              build,
+              round,
+              instances,
+              surface,
+              guests,
+              bookedInDb: inDb.rows[0].booked,
+              cpuMsPerGuest: Math.round((cpu / guests) * 100) / 100,
+              ...summarize(result),
+              loadBefore,
+              loadAfter
             }
+            rows.push(row)
+            console.log(JSON.stringify(row))
+            mkdirSync(join(root, "bench/results"), { recursive: true })
+            writeFileSync(join(root, "bench/results/flash.json"), `${JSON.stringify(rows, null, 2)}\n`)
+            await adminQuery("vacuum analyze", dbs[build])
+          } finally {
+            await Promise.all(engines.map(stopEngine))
+          }
+        }
   } finally {
     if (process.env.BENCH_KEEP_DB !== "1")
       for (const db of Object.values(dbs)) await adminQuery(`drop database if exists ${db} with (force)`)

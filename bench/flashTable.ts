@@ -3,8 +3,8 @@ import type { FlashRow } from "./flash.ts"
 /** One line per run, grouped by instances, surface and crowd size, the build before next to this one. */
 export const flashMarkdown = (rows: ReadonlyArray<FlashRow>) => {
   const head = [
-    "| instances | surface | guests | build | round | booked (in db) | sold_out | waitlisted | 503 | other | p50 ms | p99 ms | last answer ms | widget reads p50 / p99 ms (n) | reads above the truth | load avg before → after |",
-    "| --: | --- | --: | --- | --: | --: | --: | --: | --: | --- | --: | --: | --: | --: | --: | --- |"
+    "| instances | surface | guests | build | round | booked (in db) | sold_out | waitlisted | 503 | other | p50 ms | p99 ms | last answer ms | engine CPU ms / guest | widget reads p50 / p99 ms (n) | reads above the truth | load avg before → after |",
+    "| --: | --- | --: | --- | --: | --: | --: | --: | --: | --- | --: | --: | --: | --: | --: | --: | --- |"
   ]
   const sorted = [...rows].sort(
     (a, b) =>
@@ -23,7 +23,7 @@ export const flashMarkdown = (rows: ReadonlyArray<FlashRow>) => {
     const joins = Object.entries(r.joinsOther ?? {})
       .map(([k, n]) => `${n}× join ${k}`)
       .join(", ")
-    return `| ${r.instances} | ${r.surface} | ${r.guests.toLocaleString("en")} | ${r.build} | ${r.round + 1} | ${r.booked} (${r.bookedInDb}) | ${r.soldOut} | ${r.waitlisted} | ${r.overloaded} | ${[other, joins].filter((x) => x !== "").join(", ") || "—"} | ${r.p50} | ${r.p99} | ${r.lastMs} | ${reads} | ${stale} | ${r.loadBefore} → ${r.loadAfter} |`
+    return `| ${r.instances} | ${r.surface} | ${r.guests.toLocaleString("en")} | ${r.build} | ${r.round + 1} | ${r.booked} (${r.bookedInDb}) | ${r.soldOut} | ${r.waitlisted} | ${r.overloaded} | ${[other, joins].filter((x) => x !== "").join(", ") || "—"} | ${r.p50} | ${r.p99} | ${r.lastMs} | ${r.cpuMsPerGuest} | ${reads} | ${stale} | ${r.loadBefore} → ${r.loadAfter} |`
   })
   return [...head, ...lines].join("\n")
 }

@@ -2,8 +2,12 @@ import { randomUUID } from "node:crypto"
 
 /** The channel a barrier's own NOTIFY goes round on. */
 export const SYNC_CHANNEL = "engine_sync"
-/** A barrier not back within this long counts as failed (the caller then trusts nothing it remembers). */
-const BARRIER_TIMEOUT_MS = 1_000
+/**
+ * A barrier not back within this long counts as failed (the caller then trusts nothing it remembers). A slow answer is
+ * still a true one (a busy process reads it late), and a listener that dropped fails its barrier at once, so this is
+ * only a backstop: a frozen database drops the listener first (its ping, DB_TIMEOUT_MS).
+ */
+const BARRIER_TIMEOUT_MS = 10_000
 
 /**
  * Proof that every message committed before a call has been delivered: the listening client sends a NOTIFY of its

@@ -114,15 +114,19 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       if (since === epoch) entry(id).known = known
     }
 
-    /** The time's places read now (one query), kept unless a notice about it arrived meanwhile. */
+    const loading = new Set<string>()
+    /** The time's places read now (one query, one at a time per time), kept unless a notice about it came meanwhile. */
     const load = (id: string) =>
-      Effect.gen(function* () {
-        const e = entry(id)
-        const seq = e.seq
-        const [row] = yield* sql<{ p: string | null }>`select session_places(${id}::uuid) as p`
-        const told = row?.p === null || row === undefined ? undefined : parsePlaces(row.p)
-        if (told !== undefined && entries.get(id) === e && e.seq === seq) e.places = told.places
-      }).pipe(Effect.orDie)
+      loading.has(id)
+        ? Effect.void
+        : Effect.gen(function* () {
+            loading.add(id)
+            const e = entry(id)
+            const seq = e.seq
+            const [row] = yield* sql<{ p: string | null }>`select session_places(${id}::uuid) as p`
+            const told = row?.p === null || row === undefined ? undefined : parsePlaces(row.p)
+            if (told !== undefined && entries.get(id) === e && e.seq === seq) e.places = told.places
+          }).pipe(Effect.ensuring(Effect.sync(() => loading.delete(id))), Effect.orDie)
 
     const peek = (id: string) => {
       const e = entries.get(id)
@@ -148,9 +152,7 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       l.inflight++
       return Effect.sync(() => {
         l.inflight--
-        const [next] = l.waiters
-        if (next !== undefined) next()
-        tidy(id, l)
+        pass(id)
       })
     }
 
@@ -169,11 +171,17 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
         })
       })
 
-    /** A guest who waited and left without a turn (refused here) passes the wake-up on if a turn is free. */
+    /**
+     * The time's waiting guests are told to look again: all of them when it is full (each is refused at once, all
+     * after one sync), else the next one if a turn is free. Called when a turn is given back and when a guest who
+     * waited leaves without one.
+     */
     const pass = (id: string) => {
       const l = lanes.get(id)
       if (l === undefined) return
-      if (l.inflight < ATTEMPTS_PER_TIME) {
+      const places = entries.get(id)?.places
+      if (places !== undefined && isFull(places, new Date())) wakeAll(id)
+      else if (l.inflight < ATTEMPTS_PER_TIME) {
         const [next] = l.waiters
         if (next !== undefined) next()
       }
