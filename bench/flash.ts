@@ -262,7 +262,7 @@ export const run = async () => {
     throw new Error(
       `open files: soft limit ${limits[1]} is below one socket per guest (the engine holds the other end, in its own process); raise it (ulimit -n ${limits[2]})`
     )
-  const builds = { before: beforeBuild(), after: join(root, "dist/server.mjs") }
+  const builds = { before: beforeBuild(), after: process.env.BENCH_FLASH_AFTER ?? join(root, "dist/server.mjs") }
   if (process.env.BENCH_NO_BUILD !== "1")
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" })
   const tag = randomBytes(4).toString("hex")
@@ -274,8 +274,8 @@ export const run = async () => {
     // Cell by cell (instances, surface, crowd size), the two builds in alternating order round after round, each run
     // on engines started for it: a cell's figures for before and after are always taken minutes apart at most.
     // Who goes first alternates from round to round and from cell to cell.
-    const cells = TOPOLOGIES.flatMap((instances) =>
-      SURFACES.flatMap((surface) => SIZES.map((guests) => ({ instances, surface, guests })))
+    const cells = SURFACES.flatMap((surface) =>
+      TOPOLOGIES.flatMap((instances) => SIZES.map((guests) => ({ instances, surface, guests })))
     )
     for (const [cell, { instances, surface, guests }] of cells.entries())
       for (let round = 0; round < ROUNDS; round++)
