@@ -115,7 +115,10 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
     }
 
     const loading = new Set<string>()
-    /** The time's places read now (one query, one at a time per time), kept unless a notice about it came meanwhile. */
+    /**
+     * The time's places read now (one query, one at a time per time), kept unless a notice about it came meanwhile; a
+     * failed read (a busy pool) leaves the gate as it was.
+     */
     const load = (id: string) =>
       loading.has(id)
         ? Effect.void
@@ -126,7 +129,11 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
             const [row] = yield* sql<{ p: string | null }>`select session_places(${id}::uuid) as p`
             const told = row?.p === null || row === undefined ? undefined : parsePlaces(row.p)
             if (told !== undefined && entries.get(id) === e && e.seq === seq) e.places = told.places
-          }).pipe(Effect.ensuring(Effect.sync(() => loading.delete(id))), Effect.orDie)
+          }).pipe(
+            Effect.ensuring(Effect.sync(() => loading.delete(id))),
+            // What could not be read now is read by a later refusal: the guest's answer does not wait on it.
+            Effect.ignore
+          )
 
     const peek = (id: string) => {
       const e = entries.get(id)
