@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import type { BookingsBench } from "./bookings.ts"
 
-const BENCHES = ["bookings", "availability", "webhooks"] as const
+const BENCHES = ["bookings", "availability", "webhooks", "flash"] as const
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
 
 /** Without importing it (which would start a run-at-import bench): does the file export `run`? */

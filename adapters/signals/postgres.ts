@@ -3,6 +3,8 @@ import pg from "pg"
 import { inProcessSignals, type SignalHandlers, Signals, type SignalsShape } from "../../engine/ports/Signals.ts"
 import { PgPool } from "../db/pool.ts"
 import { answered, type Timeouts } from "../db/timeouts.ts"
+import { makeBarrier, SYNC_CHANNEL } from "./barrier.ts"
+import { pgliteSignals } from "./pglite.ts"
 
 /** Reconnects wait FIRST_RETRY_MS, doubling to at most MAX_RETRY_MS, each time a random 50-100% of that (jitter). */
 export const FIRST_RETRY_MS = 250
@@ -33,6 +35,9 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
     let failures = 0
     let timer: ReturnType<typeof setTimeout> | undefined
     const resetAll = () => channels.forEach((set) => set.forEach((h) => h.onReset()))
+    // The barrier goes round on the listening client itself, never waiting behind the pool's queue.
+    const barrier = makeBarrier((payload) => client?.query("select pg_notify($1, $2)", [SYNC_CHANNEL, payload]))
+    channels.set(SYNC_CHANNEL, new Set([{ onMessage: barrier.heard, onReset: barrier.fail }]))
     const quote = (channel: string) => `"${channel.replace(/"/g, '""')}"`
     const within = (c: pg.Client, text: string, ms: number) =>
       new Promise<void>((resolve, reject) => {
@@ -126,17 +131,21 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
               await listenOn(c, channel).catch(() => c.emit("error", new Error("LISTEN failed")))
           }),
           () => Effect.sync(() => channels.get(channel)?.delete(handlers))
-        )
+        ),
+      sync: Effect.promise(barrier.wait)
     }
     return shape
   })
 
-/** Postgres LISTEN/NOTIFY on a real server; in-process over PGlite, which one process owns. */
+/**
+ * Postgres LISTEN/NOTIFY on a real server; over PGlite, which one process owns, in-process for the engine's own
+ * messages and the database's NOTIFYs heard on its one connection.
+ */
 export const SignalsLive = Layer.scoped(
   Signals,
   Effect.flatMap(PgPool, ({ kind, pool, timeouts }) =>
     kind === "postgres"
       ? postgresSignals((pool as unknown as { options: pg.ClientConfig }).options, timeouts)
-      : Effect.succeed(inProcessSignals())
+      : pgliteSignals(pool, inProcessSignals())
   )
 )

@@ -12,9 +12,17 @@ export interface SignalsShape {
   readonly notify: (channel: string, payload: string) => Effect.Effect<void>
   /** Listens on a channel for as long as the scope lasts. */
   readonly listen: (channel: string, handlers: SignalHandlers) => Effect.Effect<void, never, Scope.Scope>
+  /**
+   * True once every message committed before the call (by any instance, or by the database itself) has reached this
+   * instance's handlers; false when that cannot be known now (no listener). Calls made at once share one round trip.
+   */
+  readonly sync: Effect.Effect<boolean>
 }
 
-/** Within one process: enough when one instance owns the database (PGlite, tests). */
+/**
+ * Within one process: enough for messages the engine sends itself when one instance owns the database. Messages the
+ * database sends (NOTIFY in a trigger) never arrive here, so `sync` cannot vouch for them: false.
+ */
 export const inProcessSignals = (): SignalsShape => {
   const channels = new Map<string, Set<SignalHandlers>>()
   return {
@@ -23,7 +31,8 @@ export const inProcessSignals = (): SignalsShape => {
       Effect.acquireRelease(
         Effect.sync(() => channels.set(channel, (channels.get(channel) ?? new Set()).add(handlers))),
         () => Effect.sync(() => channels.get(channel)?.delete(handlers))
-      ).pipe(Effect.asVoid)
+      ).pipe(Effect.asVoid),
+    sync: Effect.succeed(false)
   }
 }
 

@@ -60,7 +60,7 @@ import { Promos } from "../promos/Promos.ts"
 
 export class Bookings extends Effect.Service<Bookings>()("Bookings", {
   dependencies: [Events.Default, Offerings.Default, Mail.Default, Payments.Default, Promos.Default, GiftCards.Default],
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events

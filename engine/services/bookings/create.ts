@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Data, Effect, Option } from "effect"
+import { Data, Effect, Either, Option } from "effect"
 import {
   BookingBusy,
   errorOf,
@@ -41,6 +41,7 @@ import { Wakeups } from "../Wakeups.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { newSignatures } from "../waivers/sign.ts"
 import { checkAnswers } from "./answers.ts"
+import { isFull, placesGate } from "./gate.ts"
 import { holdLapses } from "./lapse.ts"
 import {
   calendarPlacement,
@@ -106,6 +107,16 @@ type Read = Booked & {
   readonly g_cancel_hours: number | null
 }
 
+/** What the gate keeps of a READ: nothing of the guest it was read for. */
+const NO_GUEST = {
+  c_id: null,
+  c_name: null,
+  c_email: null,
+  c_phone: null,
+  c_created_at: null,
+  c_updated_at: null
+} as const
+
 /** The guest as READ found them, if the org knows their email. */
 const foundGuest = (read: Read, orgId: string): CustomerRow | undefined =>
   read.c_id === null
@@ -139,6 +150,7 @@ export const bookingCreator = Effect.gen(function* () {
   const gifts = yield* GiftCards
   const store = yield* bookingStore
   const mails = yield* Mail
+  const gate = yield* placesGate<Read>()
   /**
    * What a promo code or gift card claims for a booking, in the booking's transaction before WRITE (so that every
    * path locks a card or a code before the org's event clock, as confirming and adjusting do): the code's use is
@@ -237,9 +249,47 @@ export const bookingCreator = Effect.gen(function* () {
       (n) => n > 0
     )
 
+  /** What READ's offering says of the request before its place is looked at; answers the price. */
+  const screen = (o: Read, input: BookingCreate, quantity: number) =>
+    Effect.gen(function* () {
+      if (o.state !== "active")
+        return yield* new OfferingPaused({ message: "this offering is paused and takes no bookings" })
+      if (quantity > o.max_per_booking)
+        return yield* new InvalidQuantity({ message: `quantity: at most ${o.max_per_booking} in one booking` })
+      if (input.series_id !== undefined && !o.course)
+        return yield* new InvalidSeriesId({ message: "series_id books a course; this offering is not one" })
+      if (input.periods !== undefined && o.kind !== "rental")
+        return yield* new InvalidPeriods({ message: "periods apply to rentals only" })
+      return yield* priceOf(o, quantity, input.periods ?? 1)
+    })
+
+  /**
+   * Whether what this instance heard says the time has no place left for this request, every other check of it
+   * passing on what READ last read of the offering (any other refusal is left to the database path to give).
+   */
+  const fullHere = (org: CurrentOrg["Type"], input: BookingCreate, sessionId: string) =>
+    Effect.gen(function* () {
+      const seen = gate.peek(sessionId)
+      if (seen === undefined || seen.org !== org.id || seen.offering !== input.offering_id) return false
+      const now = yield* clock.now
+      if (!isFull(seen.places, now)) return false
+      const o: Read = { ...seen.read, s_booked: seen.places.booked, s_cap: seen.places.cap, s_state: seen.places.state }
+      if (o.course || onHours(o)) return false
+      const quantity = input.quantity ?? 1
+      const judged = yield* Effect.either(
+        Effect.gen(function* () {
+          yield* screen(o, input, quantity)
+          yield* checkAnswers(o.questions, input.answers ?? {})
+          return (yield* place(o, input, quantity, org.timezone, now)).full
+        })
+      )
+      return Either.isRight(judged) && judged.right
+    })
+
   const attempt = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions) =>
     Effect.gen(function* () {
       const now = yield* clock.now
+      const epoch = gate.epoch
       const [o] = yield* prepared.run<Read>(READ, [
         input.offering_id,
         org.id,
@@ -248,16 +298,11 @@ export const bookingCreator = Effect.gen(function* () {
         input.customer.email
       ])
       if (o === undefined) return yield* notFound("offering")
-      if (o.state !== "active")
-        return yield* new OfferingPaused({ message: "this offering is paused and takes no bookings" })
+      // The gate keeps what READ says of a calendar time's offering (not the guest's row) to judge the next requests.
+      if (o.s_id !== null && !o.course && !onHours(o))
+        gate.remember(o.s_id, { org: org.id, offering: o.id, read: { ...o, ...NO_GUEST } }, epoch)
       const quantity = input.quantity ?? 1
-      if (quantity > o.max_per_booking)
-        return yield* new InvalidQuantity({ message: `quantity: at most ${o.max_per_booking} in one booking` })
-      if (input.series_id !== undefined && !o.course)
-        return yield* new InvalidSeriesId({ message: "series_id books a course; this offering is not one" })
-      if (input.periods !== undefined && o.kind !== "rental")
-        return yield* new InvalidPeriods({ message: "periods apply to rentals only" })
-      const price = yield* priceOf(o, quantity, input.periods ?? 1)
+      const price = yield* screen(o, input, quantity)
       const promo =
         input.promo_code === undefined
           ? undefined
@@ -460,10 +505,19 @@ export const bookingCreator = Effect.gen(function* () {
       return Effect.succeed({ _tag: "refused" as const, reason: r.reason, message: r.message, o, p })
     }
 
+  /** No place here, and nothing lapsed: the gate reads the time's places, so the next guests are answered from memory. */
+  const noPlace = <E>(p: Placement, refusal: Effect.Effect<never, E>) =>
+    Effect.zipRight(p.session_id !== null && p.series_id === null ? gate.load(p.session_id) : Effect.void, refusal)
+
   /** At most a few tries: after a guest appears or changes concurrently, or after holds past expiry lapsed. */
-  const create = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions = {}) =>
+  const tries = (
+    org: CurrentOrg["Type"],
+    source: Surface,
+    input: BookingCreate,
+    options: CreateOptions,
+    nested: boolean
+  ) =>
     Effect.gen(function* () {
-      const nested = yield* inTransaction
       let freed = false
       // A gift card's balance taken by a racing booking is not this booking's doing: such retries are counted apart.
       let giftRaces = 0
@@ -489,17 +543,42 @@ export const bookingCreator = Effect.gen(function* () {
               freed = true
               continue
             }
-            return yield* soldOut()
+            return yield* noPlace(result.p, soldOut())
           case "refused":
             // Inside the caller's transaction the failed statement aborted it: no second try there.
             if (result.reason === "sold_out" && !nested && !freed && (yield* freeExpired(result.o, result.p))) {
               freed = true
               continue
             }
+            if (result.reason === "sold_out" && !nested && !freed)
+              return yield* noPlace(result.p, errorOf(result.reason, result.message))
             return yield* errorOf(result.reason, result.message)
         }
       }
       return yield* new BookingBusy({ message: "the time or the guest kept changing while booking; try again" })
+    })
+
+  /**
+   * A booking of a calendar time (by session_id, without a promo code or gift card, outside a caller's transaction)
+   * goes through the gate: refused at once when this instance has heard that the time is full, every other check
+   * passing (after a sync: whatever committed before has been heard); else it waits for one of the time's turns, and
+   * is judged again when it gets one. The database still decides every place it takes.
+   */
+  const create = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions = {}) =>
+    Effect.gen(function* () {
+      const nested = yield* inTransaction
+      const id = input.session_id
+      if (id === undefined || nested || input.promo_code !== undefined || input.gift_card_code !== undefined)
+        return yield* tries(org, source, input, options, nested)
+      for (;;) {
+        if ((yield* fullHere(org, input, id)) && (yield* gate.sync) && (yield* fullHere(org, input, id))) {
+          gate.pass(id)
+          return yield* soldOut()
+        }
+        const leave = gate.enter(id)
+        if (leave !== undefined) return yield* Effect.ensuring(tries(org, source, input, options, false), leave)
+        yield* gate.wait(id)
+      }
     })
 
   return { create } as const

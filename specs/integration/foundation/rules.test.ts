@@ -44,6 +44,7 @@ describe("the database rules as files", () => {
       "deployment_origin",
       "hold_caps",
       "never_deleted",
+      "places",
       "quota"
     ])
     const migrated = await sql(app, definitions)
@@ -68,7 +69,11 @@ describe("the database rules as files", () => {
 
     const text = rules.map((r) => r.text.toLowerCase()).join("\n")
     const made = (kind: "function" | "trigger") =>
-      new Set([...text.matchAll(new RegExp(`create or replace ${kind} (?:public\\.)?([a-z_]+)`, "g"))].map((m) => m[1]))
+      new Set(
+        [...text.matchAll(new RegExp(`create (?:or replace |constraint )${kind} (?:public\\.)?([a-z_]+)`, "g"))].map(
+          (m) => m[1]
+        )
+      )
     expect(migrated.functions.map((f) => f.name).filter((n) => !made("function").has(n))).toEqual([])
     expect(migrated.triggers.map((t) => t.name).filter((n) => !made("trigger").has(n))).toEqual([])
 
