@@ -317,7 +317,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         )
       const links = yield* Links
       const mcp = makeMcp(dispatch, orgOf, links.publicUrl, yield* Effect.runtime<EventBus>())
-      const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
+      const oauth = oauthRoutes(yield* Effect.runtime<OAuth | Auth>(), links.publicUrl)
 
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>())
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
