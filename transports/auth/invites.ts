@@ -1,20 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect } from "effect"
 import { InviteSignIn } from "../../engine/services/auth/Invites.ts"
-import { escapeHtml, HTML, page, readForm, send } from "../pages/html.ts"
 import { readCookie } from "./cookies.ts"
 import { sameOrigin } from "./csrf.ts"
-import type { Shared } from "./routes.ts"
-
-export type InviteRuntime = InviteSignIn
+import type { Html, Shared } from "./shared.ts"
 
 const INVITE = /^\/auth\/v1\/invites\/(inv_[A-Za-z0-9_-]{1,100})$/
 
-const refused = (res: ServerResponse) =>
+const refused = ({ send, page, type }: Html, res: ServerResponse) =>
   send(
     res,
     400,
-    HTML,
+    type,
     page(
       "This invite does not work",
       `<p role="alert">The invite was used already, was withdrawn, or has expired (invites work for 7 days). Ask an owner of the team for a new one.</p><p><a href="/dashboard">Go to sign in</a></p>`
@@ -27,8 +24,10 @@ const refused = (res: ServerResponse) =>
  * invite.
  */
 export const invitePages =
-  (shared: Pick<Shared, "run" | "names" | "sessionCookie" | "publicUrl">) =>
+  (shared: Pick<Shared, "run" | "names" | "sessionCookie" | "publicUrl" | "html">) =>
   async (req: IncomingMessage, res: ServerResponse, path: string, method: string): Promise<boolean> => {
+    const { send, page, escapeHtml, readForm } = shared.html
+    const HTML = shared.html.type
     const found = INVITE.exec(path)
     if (found === null) return false
     const token = found[1]
@@ -38,7 +37,7 @@ export const invitePages =
         Effect.flatMap(InviteSignIn, (i) => i.peek(token)),
         (invite) =>
           invite === undefined
-            ? refused(res)
+            ? refused(shared.html, res)
             : send(
                 res,
                 200,
@@ -79,7 +78,7 @@ export const invitePages =
       ),
       (session) =>
         session === undefined
-          ? refused(res)
+          ? refused(shared.html, res)
           : send(res, 303, "text/plain; charset=utf-8", "", {
               location: "/dashboard",
               "set-cookie": shared.sessionCookie(session)

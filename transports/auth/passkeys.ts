@@ -6,9 +6,7 @@ import { CHALLENGE_MINUTES, secret } from "../../engine/services/auth/tokens.ts"
 import { clearCookie, readCookie, setCookie } from "./cookies.ts"
 import { sameOrigin } from "./csrf.ts"
 import { fail, json, readJson } from "./reply.ts"
-import type { Shared } from "./routes.ts"
-
-export type PasskeyRuntime = Passkeys
+import type { Shared } from "./shared.ts"
 
 /** Answers and says the path was handled. */
 const answered = (_: unknown) => true

@@ -2,47 +2,39 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, type Runtime } from "effect"
 import { Auth, type Signed, sessionBody } from "../../engine/services/auth/Auth.ts"
 import { ABSOLUTE_DAYS, LINK_MINUTES, secret } from "../../engine/services/auth/tokens.ts"
-import { escapeHtml, HTML, page, send } from "../pages/html.ts"
 import { clearCookie, cookieNames, readCookie, setCookie } from "./cookies.ts"
 import { csrfRefusal, sameOrigin } from "./csrf.ts"
-import { type InviteRuntime, invitePages } from "./invites.ts"
-import { type PasskeyRuntime, passkeyRoutes } from "./passkeys.ts"
+import { invitePages } from "./invites.ts"
+import { passkeyRoutes } from "./passkeys.ts"
 import { fail, json, readJson, runner } from "./reply.ts"
+import type { AuthLimits, AuthRuntime, Html } from "./shared.ts"
 
 /** Everything under /auth/v1: sign-in links, sessions, passkeys, invites (docs/auth.md). */
 export const AUTH_PATH = /^\/auth\/v1(\/|$)/
-
-export type Limit = (
-  key: string
-) => Promise<{ readonly ok: true } | { readonly ok: false; readonly retryAfter: number }>
-
-export interface AuthLimits {
-  /** Sign-in attempts from one client address. */
-  readonly address: (req: IncomingMessage) => ReturnType<Limit>
-  /** Sign-in links asked for one email. */
-  readonly email: Limit
-}
 
 const LINK = /^\/auth\/v1\/links\/([A-Za-z0-9_-]{1,200})$/
 const ONE_SESSION = /^\/auth\/v1\/sessions\/([0-9a-f-]{36})$/
 
 /** The small page a link that does not work shows, with the way back. */
-export const linkRefused = (res: ServerResponse, title: string, why: string) =>
-  send(
+const linkRefused = (html: Html, res: ServerResponse, title: string, why: string) =>
+  html.send(
     res,
     400,
-    HTML,
-    page(
+    html.type,
+    html.page(
       title,
-      `<p role="alert">${escapeHtml(why)}</p><p><a href="/dashboard">Back to sign in</a> and ask for a new link.</p>`
+      `<p role="alert">${html.escapeHtml(why)}</p><p><a href="/dashboard">Back to sign in</a> and ask for a new link.</p>`
     )
   )
 
 export const authRoutes = (
-  runtime: Runtime.Runtime<Auth | InviteRuntime | PasskeyRuntime>,
+  runtime: Runtime.Runtime<AuthRuntime>,
   publicUrl: string,
-  limits: AuthLimits
+  limits: AuthLimits,
+  html: Html
 ) => {
+  const { send, page, escapeHtml } = html
+  const HTML = html.type
   const names = cookieNames(publicUrl)
   const run = runner(runtime)
   const sessionCookie = (token: string) => setCookie(names, names.session, token, ABSOLUTE_DAYS * 86_400)
@@ -73,7 +65,7 @@ export const authRoutes = (
       (s) => (s === undefined ? fail(res, 401, "unauthorized", "sign in first") : json(res, 200, sessionBody(s)))
     )
   const resolve = (token: string) => Effect.flatMap(Auth, (a) => a.resolve(token))
-  const shared = { names, run, signedIn, sessionCookie, tooMany, limits, publicUrl, resolve }
+  const shared = { names, run, signedIn, sessionCookie, tooMany, limits, publicUrl, resolve, html }
   const passkeys = passkeyRoutes(shared)
   const invites = invitePages(shared)
 
@@ -105,6 +97,7 @@ export const authRoutes = (
     })
   const usedUp = (res: ServerResponse) =>
     linkRefused(
+      html,
       res,
       "This sign-in link does not work",
       "The link was used already, has expired (links work for 15 minutes), or was opened in another browser than the one where you asked for it."
@@ -224,15 +217,4 @@ export const authRoutes = (
     if (await invites(req, res, path, method)) return
     fail(res, 404, "not_found", `no route for ${method} ${path.slice(0, 100)}`)
   }
-}
-
-export type Shared = {
-  readonly names: ReturnType<typeof cookieNames>
-  readonly run: ReturnType<typeof runner<Auth | InviteRuntime | PasskeyRuntime>>
-  readonly signedIn: (req: IncomingMessage, res: ServerResponse) => Promise<Signed | undefined>
-  readonly sessionCookie: (token: string) => string
-  readonly tooMany: (res: ServerResponse, retryAfter: number) => void
-  readonly limits: AuthLimits
-  readonly publicUrl: string
-  readonly resolve: (token: string) => Effect.Effect<Signed | undefined, never, Auth>
 }

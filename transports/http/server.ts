@@ -29,7 +29,7 @@ import { baseUrl, bearerChallenge, OAUTH_PATH, oauthRoutes } from "../oauth/rout
 import type { Octo } from "../octo/Octo.ts"
 import { OCTO_PATH, octoRoutes } from "../octo/routes.ts"
 import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
-import { HTML, send as sendPage } from "../pages/html.ts"
+import { escapeHtml, HTML, page, readForm, send as sendPage } from "../pages/html.ts"
 import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
 import { demoPage, serveWidget } from "../pages/widget.ts"
 import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
@@ -343,10 +343,15 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
             .then((v) => (v.ok ? ({ ok: true } as const) : { ok: false as const, retryAfter: v.retryAfter }))
       }
       const byAddress = signInLimit("sign_in_address", SIGN_IN_PER_ADDRESS)
-      const auth = authRoutes(yield* Effect.runtime<Auth | InviteSignIn | Passkeys>(), links.publicUrl, {
-        address: (req) => byAddress(clientAddress(req)),
-        email: signInLimit("sign_in_email", SIGN_IN_PER_EMAIL)
-      })
+      const auth = authRoutes(
+        yield* Effect.runtime<Auth | InviteSignIn | Passkeys>(),
+        links.publicUrl,
+        {
+          address: (req) => byAddress(clientAddress(req)),
+          email: signInLimit("sign_in_email", SIGN_IN_PER_EMAIL)
+        },
+        { page: (title, body) => page(title, body), send: sendPage, escapeHtml, readForm, type: HTML }
+      )
       const inbound = inboundEmail(yield* Messages, (yield* InboundEmailSecret).secret, runtime)
       const perKey = makeLimiter(sqlClient, runtime, "key", {
         limit: limits.perKey,
