@@ -14,7 +14,7 @@ const demoOrg = (config: AppConfig) =>
     if (Option.isSome(config.databaseUrl) || Option.isSome(config.adminToken)) return
     const sql = yield* SqlClient.SqlClient
     const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from orgs`
-    if (n > 0) return yield* demoSignIn(config)
+    if (n > 0) return yield* demoSignIn()
     const orgs = yield* Orgs
     const { org, api_key } = yield* orgs.create({
       name: "Demo",
@@ -33,14 +33,14 @@ const demoOrg = (config: AppConfig) =>
         `Try: curl -H "Authorization: Bearer ${api_key.key}" ${config.publicUrl}/api/v1/offerings\n` +
         `Or book as a guest: open ${config.publicUrl}/demo\n`
     )
-    yield* demoSignIn(config)
+    yield* demoSignIn()
   }).pipe(Effect.orDie)
 
 /** The demo org's owner (docs/auth.md): `npm start` prints a one-time link that signs them in to the console. */
 const DEMO_OWNER = "owner@demo.example"
 
 /** At every start of the embedded demo: a sign-in link for the demo owner, working once, for a day. */
-const demoSignIn = (config: AppConfig) =>
+const demoSignIn = () =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const [owner] = yield* sql<{ email: string }>`select m.email from demo_site d join members m on m.org_id = d.org_id
