@@ -1,10 +1,10 @@
 // A connector client (what Claude, ChatGPT or the MCP Inspector do) signing in to /mcp with OAuth 2.1, then using
 // the org's tools. The server must know its own address: start it with PUBLIC_URL set to the URL you pass here.
 // Run: npx tsx examples/connector.ts http://127.0.0.1:3000
-//   It prints a link. The org's owner opens it in a browser, pastes their secret key (bk_live_…) and approves; the
-//   browser comes back to this script's loopback address, which finishes the sign-in and lists the org's offerings.
-// Unattended (a demo, CI): npx tsx examples/connector.ts http://127.0.0.1:3000 --approve-with bk_live_…
-//   submits the consent form itself with the owner's key, as the owner would.
+//   It prints a link. The org's owner, signed in to the console, opens it in that browser and approves; the browser
+//   comes back to this script's loopback address, which finishes the sign-in and lists the org's offerings.
+// Unattended (a demo, CI): npx tsx examples/connector.ts http://127.0.0.1:3000 --approve-with 'session=…'
+//   answers the consent page itself with a signed-in owner's session cookie, as the owner's browser would.
 
 import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
@@ -67,13 +67,16 @@ class MemoryProvider implements OAuthClientProvider {
 }
 
 /** Submits the consent form with the owner's key and follows the redirect back, as the owner's browser would. */
-const approveAs = (ownerKey: string) => async (url: URL) => {
+const approveAs = (sessionCookie: string) => async (url: URL) => {
+  const shown = await fetch(url, { headers: { cookie: sessionCookie } })
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await shown.text())?.[1]
+  if (csrf === undefined) throw new Error(`the consent page refused: ${shown.status} (sign in as an owner first)`)
   const fields = new URLSearchParams(url.searchParams)
-  fields.set("api_key", ownerKey)
+  fields.set("csrf_token", csrf)
   fields.set("decision", "approve")
   const res = await fetch(new URL("/oauth/authorize", url), {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: sessionCookie, origin: url.origin },
     body: fields,
     redirect: "manual"
   })
@@ -115,7 +118,7 @@ export const connectAndList = async (
       redirect,
       options.approveWith
         ? approveAs(options.approveWith)
-        : async (url) => log(`Open this link as the org's owner and approve:\n${url.href}`)
+        : async (url) => log(`Open this link where you are signed in as the org's owner, and approve:\n${url.href}`)
     )
     const serverUrl = `${base}/mcp`
     if ((await auth(provider, { serverUrl })) === "REDIRECT") {

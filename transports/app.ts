@@ -16,6 +16,10 @@ import { TracingLive } from "../adapters/telemetry/otlp.ts"
 import { LogTexterLive } from "../adapters/texts/log.ts"
 import type { Mailer } from "../engine/ports/Mailer.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
+import { Auth } from "../engine/services/auth/Auth.ts"
+import { InviteSignIn } from "../engine/services/auth/Invites.ts"
+import { Owners } from "../engine/services/auth/Owners.ts"
+import { Passkeys } from "../engine/services/auth/Passkeys.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
@@ -141,7 +145,11 @@ const Services = Layer.mergeAll(
   Assistant.Default,
   Hosted.Default,
   Photos.Default,
-  OAuth.Default
+  OAuth.Default,
+  Auth.Default,
+  InviteSignIn.Default,
+  Passkeys.Default,
+  Owners.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The services with what a booking's change does elsewhere (engine/services/bookings/reactions.ts), which they all share. */

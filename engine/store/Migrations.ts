@@ -40,6 +40,7 @@ import deployment from "./migrations/0096_deployment.ts"
 import machineFromColumns from "./migrations/0097_machine_from_columns.ts"
 import giftReserveComplaints from "./migrations/0098_gift_reserve_complaints.ts"
 import texts from "./migrations/0110_texts.ts"
+import people from "./migrations/0120_people.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -83,7 +84,8 @@ export const migrationsByName = {
   "0096_deployment": deployment,
   "0097_machine_from_columns": machineFromColumns,
   "0098_gift_reserve_complaints": giftReserveComplaints,
-  "0110_texts": texts
+  "0110_texts": texts,
+  "0120_people": people
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

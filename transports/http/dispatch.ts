@@ -2,11 +2,14 @@ import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Cause, Context, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
 import { Tracing } from "../../adapters/telemetry/otlp.ts"
+import { Forbidden } from "../../engine/errors/index.ts"
+import { Auth } from "../../engine/services/auth/Auth.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
 import { Links } from "../../engine/services/Links.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { databaseAnswers } from "../../engine/store/probes.ts"
+import { sessionCredential } from "../auth/apiSession.ts"
 import { bearerFrom, makeCredentials } from "../shared/credentials.ts"
 import { errorReply, type Incoming, JSON_CONTENT, json, type Reply } from "../shared/reply.ts"
 import { Api } from "./Api.ts"
@@ -80,6 +83,8 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       }
     }
     const tracing = (yield* Tracing).enabled
+    // A person's session cookie: one more credential of /api/v1 (transports/auth), never of MCP or the admin API.
+    const session = sessionCredential(yield* Auth, (yield* Links).publicUrl)
 
     /**
      * The context a handler runs in: the app's, with the request's surface and org. Providing them copies the whole
@@ -105,12 +110,17 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
     const credentials = makeCredentials(orgs, adminToken)
     /** The org a request acts for (none for admin and open routes), or Unauthorized as the contract words it. */
-    const authenticate = (route: { auth: string }, headers: Incoming["headers"], surface: Surface) => {
+    const authenticate = (route: { auth: string; method: string }, headers: Incoming["headers"], surface: Surface) => {
       if (route.auth === "none") return Effect.succeed(undefined)
       const bearer = bearerFrom(header(headers, "authorization"))
       if (route.auth === "admin") {
         const admitted = credentials.admin(bearer)
         return admitted.ok ? Effect.succeed(undefined) : Effect.fail(refused(admitted.message))
+      }
+      if (bearer === "") {
+        // A person's session cookie (transports/auth): one more credential of /api/v1, never of MCP or the admin API.
+        const viaSession = route.auth === "org" && surface === "api" ? session(route.method, headers) : undefined
+        if (viaSession !== undefined) return viaSession
       }
       return Effect.flatMap(
         credentials.authenticate(surface === "mcp" ? "mcp" : route.auth === "public" ? "public" : "api", bearer),
@@ -175,6 +185,11 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
       const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
+        // The role the operation declares (RequiredRole), for keys and sessions alike.
+        if (route.role === "owner" && org !== undefined && org.role !== "owner")
+          return yield* new Forbidden({
+            message: `only an owner may ${route.operationId.replace(".", " ")}: this credential is staff's`
+          })
         // Bad input never reaches a handler: body, path, headers and query decoded with the endpoint's Schemas.
         const text = req.body ?? ""
         let body: unknown

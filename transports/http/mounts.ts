@@ -6,6 +6,9 @@ import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import type { EventBus } from "../../engine/ports/Bus.ts"
 import type { Texter } from "../../engine/ports/Texter.ts"
 import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
+import type { Auth } from "../../engine/services/auth/Auth.ts"
+import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
+import type { Passkeys } from "../../engine/services/auth/Passkeys.ts"
 import type { Events } from "../../engine/services/Events.ts"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
 import { Links } from "../../engine/services/Links.ts"
@@ -20,6 +23,8 @@ import type { Texts } from "../../engine/services/texts/Texts.ts"
 import type { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { demoKey } from "../../engine/store/probes.ts"
+import { AUTH_PATH, authRoutes } from "../auth/routes.ts"
+import { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from "../auth/shared.ts"
 import { assistantMcp } from "../mcp/assistant.ts"
 import { makeMcp } from "../mcp/http.ts"
 import { toolsOf } from "../mcp/tools.ts"
@@ -27,10 +32,11 @@ import { OAUTH_PATH, oauthRoutes } from "../oauth/routes.ts"
 import type { Octo } from "../octo/Octo.ts"
 import { OCTO_PATH, octoRoutes } from "../octo/routes.ts"
 import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
-import { HTML, send as sendPage } from "../pages/html.ts"
+import { escapeHtml, HTML, page, readForm, send as sendPage } from "../pages/html.ts"
 import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
 import { demoPage, serveWidget } from "../pages/widget.ts"
 import { PAYMENT_PATH, paymentRoutes } from "../payments/routes.ts"
+import { clientAddress } from "../shared/client.ts"
 import { makeCredentials } from "../shared/credentials.ts"
 import { makeFailed } from "../shared/failure.ts"
 import { errorReply, send } from "../shared/reply.ts"
@@ -44,6 +50,7 @@ import { FAVICON_PATH, serveFavicon } from "./favicon.ts"
 import { wrongMethod } from "./fixed.ts"
 import { InboundEmailSecret, inboundEmail } from "./inbound.ts"
 import { makeRateLimit } from "./limit.ts"
+import { makeLimiter } from "./limits.ts"
 import { makeMetrics } from "./metrics.ts"
 import { PHOTO_PATH, photoRoutes } from "./photos.ts"
 import { DEFAULT_BODY_LIMIT, makeJsonSurfaces } from "./rest.ts"
@@ -88,7 +95,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const links = yield* Links
       const budget = makeStreamBudget(yield* StreamLimits)
       const mcp = makeMcp(toolsOf(Api), dispatch, orgOf, links.publicUrl, yield* Effect.runtime<EventBus>(), budget)
-      const oauth = oauthRoutes(yield* Effect.runtime<OAuth>(), links.publicUrl)
+      const oauth = oauthRoutes(yield* Effect.runtime<OAuth | Auth>(), links.publicUrl)
       const octo = octoRoutes(yield* Effect.runtime<Octo | Orgs>(), credentials)
       const texting = textRoutes(yield* Effect.runtime<Inbox | Texts | Texter>(), links.publicUrl)
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
@@ -105,6 +112,21 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const sql = yield* SqlClient.SqlClient
       const metrics = makeMetrics(sql, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
       const limit = yield* makeRateLimit(sql, credentials, metrics)
+      // People signing in (/auth/v1): links limited per client address and per email, whatever RATE_LIMIT says.
+      const signInLimit = (name: string, limit: number) => {
+        const limiter = makeLimiter(sql, runtime, name, { limit, windowSeconds: SIGN_IN_WINDOW_SECONDS })
+        return (key: string) =>
+          limiter
+            .check(key)
+            .then((v) => (v.ok ? ({ ok: true } as const) : { ok: false as const, retryAfter: v.retryAfter }))
+      }
+      const byAddress = signInLimit("sign_in_address", SIGN_IN_PER_ADDRESS)
+      const auth = authRoutes(
+        yield* Effect.runtime<Auth | InviteSignIn | Passkeys>(),
+        links.publicUrl,
+        { address: (req) => byAddress(clientAddress(req)), email: signInLimit("sign_in_email", SIGN_IN_PER_EMAIL) },
+        { page: (title, body) => page(title, body), send: sendPage, escapeHtml, readForm, type: HTML }
+      )
       const inbound = inboundEmail(yield* Messages, (yield* InboundEmailSecret).secret, runtime)
       const assistant = assistantMcp(yield* Effect.runtime<Assistant>(), limit.assistantHolds)
       const json = makeJsonSurfaces({ bodyLimit, dispatch, mcp, assistant, inbound, metrics, failed })
@@ -178,6 +200,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           )
         },
         { match: (p) => OAUTH_PATH.test(p), handle: limitedPromise(oauth) },
+        { match: (p) => AUTH_PATH.test(p), handle: limitedPromise(auth) },
         { match: (p) => OCTO_PATH.test(p), handle: limitedPromise(octo) },
         { match: (p) => TEXTS_PATH.test(p), handle: limitedPromise(texting) },
         { match: () => true, handle: json }

@@ -1,10 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Cause, Effect, Either, Exit, Option, Runtime } from "effect"
+import { Auth } from "../../engine/services/auth/Auth.ts"
 import { errorBody, OAuthError } from "../../engine/services/oauth/errors.ts"
 import { type AuthorizeRequest, OAuth } from "../../engine/services/oauth/OAuth.ts"
+import { cookieNames, readCookie } from "../auth/cookies.ts"
+import { sameOrigin } from "../auth/csrf.ts"
 import { escapeHtml, type Form, HTML, page, pageHeaders, readForm, send } from "../pages/html.ts"
 import { CLOSE, readText } from "../shared/body.ts"
 import { findBadQuery, printable } from "../shared/json.ts"
+import { safeEqual } from "../shared/safeEqual.ts"
 import { databaseUnreachable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../shared/unavailable.ts"
 import { authorizationServer, baseUrl, protectedResource, resourceUrl } from "./metadata.ts"
 
@@ -40,7 +44,17 @@ const HIDDEN = [
   "resource"
 ] as const
 
-const consentPage = (request: AuthorizeRequest, params: URLSearchParams, alert?: string) => {
+/** Who is approving: the signed-in person's current org and role there (docs/auth.md). */
+interface Approver {
+  readonly orgId: string
+  readonly orgName: string
+  readonly memberId: string | null
+  readonly role: string | null
+  readonly email: string
+  readonly csrf: string
+}
+
+const consentPage = (request: AuthorizeRequest, params: URLSearchParams, who: Approver, alert?: string) => {
   const host = new URL(request.redirectUri).host
   const hidden = HIDDEN.map((n) =>
     params.get(n) === null ? "" : `<input type="hidden" name="${n}" value="${escapeHtml(params.get(n)!)}">`
@@ -49,19 +63,28 @@ const consentPage = (request: AuthorizeRequest, params: URLSearchParams, alert?:
     `Connect ${request.client.name}`,
     [
       alert === undefined ? "" : `<p role="alert">${escapeHtml(alert)}</p>`,
-      `<p><strong>${escapeHtml(request.client.name)}</strong> asks to use this booking engine's MCP tools for your org: it will read and change `,
-      `offerings, calendars, bookings and customers as the org's owner would.</p>`,
-      `<dl><dt>App</dt><dd>${escapeHtml(request.client.name)}</dd><dt>Sends you back to</dt><dd>${escapeHtml(host)}</dd></dl>`,
-      `<form method="post" action="/oauth/authorize">${hidden}`,
-      `<label for="api_key">Your org owner's secret API key</label>`,
-      `<input id="api_key" name="api_key" type="password" autocomplete="off" required aria-describedby="key-note" pattern="bk_live_.*">`,
-      `<p id="key-note" class="note">It starts with bk_live_. It identifies your org and is not shared with the app; `,
-      `you can revoke the app later (DELETE /api/v1/oauth_apps/{id}).</p>`,
+      `<p><strong>${escapeHtml(request.client.name)}</strong> asks to use this booking engine's MCP tools for `,
+      `<strong>${escapeHtml(who.orgName)}</strong>.</p>`,
+      `<dl><dt>App</dt><dd>${escapeHtml(request.client.name)}</dd><dt>Org</dt><dd>${escapeHtml(who.orgName)}</dd>`,
+      `<dt>You</dt><dd>${escapeHtml(who.email)} (${escapeHtml(who.role ?? "not on the team")})</dd>`,
+      `<dt>Sends you back to</dt><dd>${escapeHtml(host)}</dd></dl>`,
+      `<p>If you approve, it may, as the org's owner would:</p><ul><li>read and change offerings, times and their hours</li>`,
+      `<li>read, make, move and cancel bookings, with refunds</li><li>read and change customers, messages and the waitlist</li>`,
+      `<li>read and change the org's settings, team, promo codes, gift cards and webhooks</li></ul>`,
+      `<p class="note">You can disconnect it any time in the console (OAuth apps) or with DELETE /api/v1/oauth_apps/{id}. `,
+      `To connect another of your orgs, switch org in the console first.</p>`,
+      `<form method="post" action="/oauth/authorize">${hidden}<input type="hidden" name="csrf_token" value="${escapeHtml(who.csrf)}">`,
       `<button type="submit" name="decision" value="approve">Approve</button> `,
-      `<button type="submit" name="decision" value="deny" class="danger" formnovalidate>Deny</button></form>`
+      `<button type="submit" name="decision" value="deny" class="danger">Deny</button></form>`
     ].join("")
   )
 }
+
+const signInPage = (why: string) =>
+  page(
+    "Sign in to connect this app",
+    `<p role="alert">${escapeHtml(why)}</p><p><a href="/dashboard">Sign in to the console</a>, then open this page again from the app.</p>`
+  )
 
 const errorPage = (message: string) =>
   page(
@@ -82,8 +105,25 @@ const redirectTo = (redirectUri: string, state: string | undefined, params: Reco
  * consent page (approved with an owner's secret key), the token endpoint (code with PKCE S256, rotating refresh
  * tokens) and RFC 7009 revocation. JSON answers in RFC 6749's error shape `{error, error_description}`.
  */
-export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) => {
+export const oauthRoutes = (runtime: Runtime.Runtime<OAuth | Auth>, publicUrl: string) => {
   const run = Runtime.runPromiseExit(runtime)
+  const names = cookieNames(publicUrl)
+  /** The signed-in person approving, or undefined (no session, or not on any team now). */
+  const approverOf = async (req: IncomingMessage): Promise<Approver | undefined> => {
+    const token = readCookie(req, names.session)
+    if (token === undefined) return undefined
+    const exit = await run(Effect.flatMap(Auth, (a) => a.resolve(token)))
+    if (Exit.isFailure(exit) || exit.value === undefined || exit.value.org === null) return undefined
+    const s = exit.value
+    return {
+      orgId: s.org!.id,
+      orgName: s.org!.name,
+      memberId: s.memberId,
+      role: s.role,
+      email: s.user.email,
+      csrf: s.session.csrf_token
+    }
+  }
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body)
     res.writeHead(status, {
@@ -180,7 +220,15 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
     const go = (to: string) => send(res, 303, "text/plain; charset=utf-8", "", { location: to })
     if (c._tag === "Refused") return go(redirectTo(redirectUri, state, errorBody(c.error)))
     const request = c.request
-    if (req.method === "GET") return html(200, consentPage(request, params))
+    const who = await approverOf(req)
+    if (who === undefined) return html(401, signInPage("Only a signed-in owner of the org can connect an app."))
+    if (req.method === "GET") return html(200, consentPage(request, params, who))
+    // The form's answer must come from this page: this origin, and the session's CSRF token in the form.
+    if (!sameOrigin(req.headers, base) || !safeEqual(params.get("csrf_token") ?? "", who.csrf))
+      return html(
+        403,
+        consentPage(request, params, who, "This answer did not come from this page: approve again here.")
+      )
     if (params.get("decision") !== "approve") {
       return go(
         redirectTo(redirectUri, state, {
@@ -189,9 +237,9 @@ export const oauthRoutes = (runtime: Runtime.Runtime<OAuth>, publicUrl: string) 
         })
       )
     }
-    const approved = await run(Effect.flatMap(OAuth, (o) => o.approve(request, (params.get("api_key") ?? "").trim())))
+    const approved = await run(Effect.flatMap(OAuth, (o) => o.approve(request, who)))
     if (Exit.isFailure(approved)) return failedPage(approved.cause, "OAuth approval failed")
-    if (Either.isLeft(approved.value)) return html(403, consentPage(request, params, approved.value.left))
+    if (Either.isLeft(approved.value)) return html(403, consentPage(request, params, who, approved.value.left))
     return go(redirectTo(redirectUri, state, { code: approved.value.right }))
   }
 

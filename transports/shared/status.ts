@@ -127,6 +127,9 @@ export const domainStatus: { readonly [Tag in DomainErrorTag]: ErrorStatus } = {
   WaiverComplete: 409,
   WaiverMissing: 409,
   IdempotencyKeyReused: 422,
+  InvalidEmail: 400,
+  PasskeyRefused: 400,
+  CsrfFailed: 403,
   TooManyWebhooks: 429,
   TooManyQuestions: 429
 }

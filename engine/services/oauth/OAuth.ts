@@ -196,32 +196,28 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     })
 
     /**
-     * The owner approves with their org's secret key: the org's app for this client (made, or the live one kept with
-     * this key as its approver) and a one-time code for it. Left: why the key cannot approve, for the consent page.
+     * A signed-in owner approves (the consent page, docs/auth.md): the org's app for this client (made, or the live one
+     * kept) approved through a key of the owner's own, made for the app (so the app's reach ends when the owner leaves
+     * the team or stops being an owner, or the key is revoked), and a one-time code for it. Left: why not.
      */
-    const approve = fn("OAuth.approve")(function* (request: AuthorizeRequest, key: string) {
-      const found = key.startsWith("bk_live_") ? yield* orgs.authenticate(key) : Option.none()
-      if (Option.isNone(found)) {
-        return Either.left(
-          /^(pk|rk)_live_/.test(key)
-            ? "A publishable or reseller key cannot approve a connector: use the org owner's secret API key (bk_live_…)."
-            : "That API key is unknown or revoked: use the org owner's secret API key (bk_live_…)."
-        )
-      }
-      const org = found.value
-      if (org.keyKind !== "secret")
-        return Either.left("Only an owner's secret API key (bk_live_…) can approve a connector.")
-      if (org.role !== "owner")
-        return Either.left("This is a staff member's key: only an owner's secret API key can approve a connector.")
+    const approve = fn("OAuth.approve")(function* (
+      request: AuthorizeRequest,
+      approver: { readonly orgId: string; readonly memberId: string | null; readonly role: string | null }
+    ) {
+      if (approver.role !== "owner" || approver.memberId === null)
+        return Either.left("Only an owner of the org can connect an app: ask an owner to approve it.")
+      const key = yield* orgs
+        .createKey(approver.orgId, { user_id: approver.memberId, name: `OAuth: ${request.client.name}`.slice(0, 100) })
+        .pipe(Effect.orDie)
       const at = yield* clock.now
       const code = secret(CODE_PREFIX)
       yield* Effect.gen(function* () {
         const live = yield* sql<{ id: string }>`
-          update oauth_apps set api_key_id = ${org.apiKeyId}
-          where org_id = ${org.id} and client_id = ${request.client.id} and revoked_at is null returning id`
+          update oauth_apps set api_key_id = ${key.id}
+          where org_id = ${approver.orgId} and client_id = ${request.client.id} and revoked_at is null returning id`
         const appId = live[0]?.id ?? randomUUID()
         if (live.length === 0) {
-          yield* sql`insert into oauth_apps ${sql.insert({ id: appId, org_id: org.id, client_id: request.client.id, api_key_id: org.apiKeyId, created_at: at })}`
+          yield* sql`insert into oauth_apps ${sql.insert({ id: appId, org_id: approver.orgId, client_id: request.client.id, api_key_id: key.id, created_at: at })}`
         }
         yield* sql`insert into oauth_codes ${sql.insert({
           hash: sha256(code),

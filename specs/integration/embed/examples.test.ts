@@ -5,6 +5,7 @@ import { connectAndList } from "../../../examples/connector.ts"
 import { reserveAndConfirm } from "../../../examples/reseller.ts"
 import { startApp, type TestApp } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, ok } from "../bookings/helpers.ts"
+import { ownerOf } from "../oauth/helpers.ts"
 
 // The README's runnable examples, run against the engine as a newcomer would.
 let app: TestApp
@@ -44,16 +45,17 @@ describe("examples", () => {
     const listed = ok(await org.call("GET", "/bookings?status=confirmed")).data
     expect(listed.find((x: { source: string; quantity: number }) => x.source === "octo")).toMatchObject({ quantity: 2 })
   })
-  it("examples/connector.ts signs in to /mcp with OAuth (the owner approving with their key) and lists the org's offerings", async () => {
+  it("examples/connector.ts signs in to /mcp with OAuth (a signed-in owner approving) and lists the org's offerings", async () => {
     const lines: string[] = []
-    const result = await connectAndList(app.url, { approveWith: org.key, log: (l) => lines.push(l) })
+    const owner = await ownerOf(app, org.key)
+    const result = await connectAndList(app.url, { approveWith: owner!.cookie, log: (l) => lines.push(l) })
     expect(result.clientId).toMatch(/^mcp_client_/)
     expect(result.offerings).toEqual(["Example class"])
     expect(result.tools).toBeGreaterThan(50)
     const apps = ok(await org.call("GET", "/oauth_apps")).data
     expect(apps.map((a: { client_name: string }) => a.client_name)).toContain("Example connector")
-    // Without an owner's key nothing is signed in: the consent page refuses and the example says so.
-    await expect(connectAndList(app.url, { approveWith: "bk_live_not_a_key", log: () => {} })).rejects.toThrow(
+    // Without an owner's session nothing is signed in: the consent page refuses and the example says so.
+    await expect(connectAndList(app.url, { approveWith: `session=${"x".repeat(43)}`, log: () => {} })).rejects.toThrow(
       /consent page refused/
     )
   })

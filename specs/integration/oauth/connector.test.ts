@@ -42,7 +42,7 @@ describe("a connector signs in to /mcp with OAuth", () => {
     }
   })
 
-  it("runs the SDK's own flow: discovery, registration, consent with the owner's key, PKCE, then tools with the org's data", async () => {
+  it("runs the SDK's own flow: discovery, registration, consent by a signed-in owner, PKCE, then tools with the org's data", async () => {
     const org = await app.newOrg()
     const other = await app.newOrg()
     const mine = await app.call(org.key, "POST", "/api/v1/offerings", {

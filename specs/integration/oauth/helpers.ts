@@ -65,21 +65,77 @@ export const pkce = () => {
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") }
 }
 
-/** The consent form submitted with a key; the 303's Location parsed (or the page when there is none). */
-export const consent = async (app: TestApp, fields: Record<string, string>) => {
-  const res = await form(app, "/oauth/authorize", {
-    response_type: "code",
-    redirect_uri: REDIRECT,
-    code_challenge_method: "S256",
-    state: "st-1",
-    decision: "approve",
-    ...fields
+/** A signed-in person's browser as far as the consent page goes: its session cookie and CSRF token. */
+export interface Signed {
+  readonly cookie: string
+  readonly csrf: string
+  readonly email: string
+}
+
+let people = 0
+/** Signs an email that is on a team in, by the mailed link, as a browser would (docs/auth.md). */
+export const signIn = async (app: TestApp, email: string): Promise<Signed> => {
+  const asked = await fetch(`${app.url}/auth/v1/links`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: app.url },
+    body: JSON.stringify({ email })
+  })
+  expect(asked.status).toBe(202)
+  const nonce = asked.headers.getSetCookie()[0].split(";")[0]
+  const mails = (await app.admin("GET", `/mail?to=${encodeURIComponent(email)}`)).body.data as Array<{ text: string }>
+  const link = /http\S+\/auth\/v1\/links\/\S+/.exec(mails.map((m) => m.text).join("\n"))![0]
+  const followed = await fetch(link, { headers: { cookie: nonce }, redirect: "manual" })
+  expect(followed.status).toBe(303)
+  const cookie = followed.headers.getSetCookie()[0].split(";")[0]
+  const session = await (await fetch(`${app.url}/auth/v1/session`, { headers: { cookie } })).json()
+  return { cookie, csrf: session.csrf_token, email }
+}
+
+const owners = new Map<string, Signed | undefined>()
+/** The org of an owner's key gets an owner member, signed in: the person who approves on the consent page. */
+export const ownerOf = async (app: TestApp, key: string): Promise<Signed | undefined> => {
+  if (owners.has(key)) return owners.get(key)
+  const org = await app.call(key, "GET", "/api/v1/org")
+  let signed: Signed | undefined
+  if (org.status === 200) {
+    const email = `approver${++people}@example.com`
+    expect((await app.admin("POST", `/orgs/${org.body.id}/members`, { email, role: "owner" })).status).toBe(201)
+    signed = await signIn(app, email)
+  }
+  owners.set(key, signed)
+  return signed
+}
+
+/**
+ * The consent form answered from the page by a signed-in person (`as`, else an owner of the org of `api_key`, else
+ * nobody signed in); the 303's Location parsed (or the page when there is none).
+ */
+export const consent = async (app: TestApp, fields: Record<string, string>, as?: Signed) => {
+  const { api_key, ...rest } = fields
+  const who = as ?? (api_key ? await ownerOf(app, api_key) : undefined)
+  const res = await fetch(`${app.url}/oauth/authorize`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: app.url,
+      ...(who === undefined ? {} : { cookie: who.cookie })
+    },
+    body: new URLSearchParams({
+      response_type: "code",
+      redirect_uri: REDIRECT,
+      code_challenge_method: "S256",
+      state: "st-1",
+      decision: "approve",
+      ...(who === undefined ? {} : { csrf_token: who.csrf }),
+      ...rest
+    }),
+    redirect: "manual"
   })
   const location = res.headers.get("location")
   return { status: res.status, location: location === null ? undefined : new URL(location), page: await res.text() }
 }
 
-/** Register, approve with the key, exchange the code: a fresh grant's tokens. */
+/** Register, approve as an owner of the key's org, exchange the code: a fresh grant's tokens. */
 export const grant = async (app: TestApp, key: string) => {
   const client = await register(app)
   const { verifier, challenge } = pkce()
@@ -119,8 +175,8 @@ export const mcpStatus = async (app: TestApp, bearer: string) => {
 }
 
 /**
- * A connector as the SDK sees it: registers itself, sends the owner to the consent page (here: the page is fetched and
- * its form submitted over HTTP with the owner's key), and keeps what the server hands back.
+ * A connector as the SDK sees it: registers itself, sends the owner to the consent page (here: the page is fetched by a
+ * signed-in owner of the key's org and its form submitted over HTTP), and keeps what the server hands back.
  */
 export class TestProvider implements OAuthClientProvider {
   info: OAuthClientInformationMixed | undefined
@@ -167,15 +223,16 @@ export class TestProvider implements OAuthClientProvider {
     return this.verifier
   }
   async redirectToAuthorization(url: URL) {
-    const shown = await fetch(url)
+    const owner = (await ownerOf(this.app, this.key))!
+    const shown = await fetch(url, { headers: { cookie: owner.cookie } })
     expect(shown.status).toBe(200)
     this.consentPage = await shown.text()
     const fields = new URLSearchParams(url.searchParams)
-    fields.set("api_key", this.key)
+    fields.set("csrf_token", /name="csrf_token" value="([^"]+)"/.exec(this.consentPage)![1])
     fields.set("decision", "approve")
     const res = await fetch(`${this.app.url}/oauth/authorize`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: this.app.url, cookie: owner.cookie },
       body: fields,
       redirect: "manual"
     })

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql } from "../../support/app.ts"
-import { consent, form, grant, mcpStatus, pkce, REDIRECT, register, startOAuthApp, type TestApp } from "./helpers.ts"
+import {
+  consent,
+  form,
+  grant,
+  mcpStatus,
+  pkce,
+  REDIRECT,
+  register,
+  signIn,
+  startOAuthApp,
+  type TestApp
+} from "./helpers.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -92,7 +103,7 @@ describe("the authorization endpoint", () => {
     const denied = await consent(app, {
       client_id: client.client_id,
       code_challenge: challenge,
-      api_key: "",
+      api_key: org.key,
       decision: "deny"
     })
     expect(denied.status).toBe(303)
@@ -101,41 +112,45 @@ describe("the authorization endpoint", () => {
     expect(denied.location!.searchParams.get("state")).toBe("st-1")
   })
 
-  it("approves only with an owner's secret key: staff, publishable, reseller and unknown keys are refused with a clear message", async () => {
+  it("approves only for a signed-in owner, from the page itself: no session, staff and a forged answer are refused", async () => {
     const org = await app.newOrg()
-    const staff = await app.admin("POST", `/orgs/${org.id}/members`, { email: "sam@example.com", role: "staff" })
-    const staffKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: staff.body.user_id })).body
-      .key as string
-    const owner = await app.admin("POST", `/orgs/${org.id}/members`, { email: "olga@example.com", role: "owner" })
-    const ownerKey = (await app.call(org.key, "POST", "/api/v1/api_keys", { user_id: owner.body.user_id })).body
-      .key as string
-    const publishable = (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable" })).body
-      .key as string
-    const reseller = (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "reseller" })).body.key as string
+    await app.admin("POST", `/orgs/${org.id}/members`, { email: "sam@example.com", role: "staff" })
+    await app.admin("POST", `/orgs/${org.id}/members`, { email: "olga@example.com", role: "owner" })
+    const [staff, owner] = [await signIn(app, "sam@example.com"), await signIn(app, "olga@example.com")]
     const client = await register(app)
     const { challenge } = pkce()
-    for (const [key, says] of [
-      [staffKey, "staff member"],
-      [publishable, "publishable or reseller"],
-      [reseller, "publishable or reseller"],
-      ["bk_live_unknown", "unknown or revoked"]
-    ]) {
-      const res = await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: key })
-      expect(res.status).toBe(403)
-      expect(res.location).toBeUndefined()
-      expect(res.page).toContain(says)
-      expect(res.page).toContain('role="alert"')
-    }
-    // A member who is an owner approves with their own key.
-    expect(
-      (await consent(app, { client_id: client.client_id, code_challenge: challenge, api_key: ownerKey })).status
-    ).toBe(303)
+    const ask = { client_id: client.client_id, code_challenge: challenge }
+    const nobody = await consent(app, ask)
+    expect([nobody.status, nobody.location]).toEqual([401, undefined])
+    expect(nobody.page).toContain("signed-in owner")
+    const byStaff = await consent(app, ask, staff)
+    expect([byStaff.status, byStaff.location]).toEqual([403, undefined])
+    expect(byStaff.page).toContain("Only an owner")
+    expect(byStaff.page).toContain('role="alert"')
+    // The page shows the app, the org and what it may do; no field asks for a key.
+    const consentShown = await fetch(
+      `${app.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", code_challenge_method: "S256", redirect_uri: REDIRECT, ...ask })}`,
+      { headers: { cookie: owner.cookie } }
+    )
+    const consentPage = await consentShown.text()
+    expect(consentPage).toContain("Raw connector")
+    expect(consentPage).toContain("Org ")
+    expect(consentPage).toContain("bookings")
+    expect(consentPage).not.toContain("api_key")
+    expect(consentPage).not.toContain("password")
+    // A forged answer: another site's page, or the right site without the session's token.
+    const forged = await consent(app, ask, { ...owner, csrf: "forged" })
+    expect([forged.status, forged.location]).toEqual([403, undefined])
+    expect((await consent(app, ask, owner)).status).toBe(303)
     // The page escapes what the client registered.
     const sly = await register(app, { client_name: "<img src=x onerror=alert(1)>" })
     const shown = await fetch(
-      `${app.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: sly.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256" })}`
+      `${app.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: sly.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256" })}`,
+      { headers: { cookie: owner.cookie } }
     )
     const html = await shown.text()
+    expect(shown.status).toBe(200)
+    expect(html).toContain("&#60;img")
     expect(html).not.toContain("<img")
     expect(shown.headers.get("x-frame-options")).toBe("DENY")
   })
@@ -352,12 +367,20 @@ describe("where a token reaches, and revocation", () => {
     expect((await mcpStatus(app, again.tokens.access_token)).status).toBe(200)
   })
 
-  it("revoking the key that approved an app stops the app's tokens too", async () => {
+  it("the owner who approved leaving the team, or stopping being an owner, stops the app's tokens", async () => {
     const org = await app.newOrg()
-    const second = (await app.call(org.key, "POST", "/api/v1/api_keys", { name: "approver" })).body
-    const { tokens } = await grant(app, second.key)
+    const { tokens } = await grant(app, org.key)
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(200)
-    expect((await app.call(org.key, "DELETE", `/api/v1/api_keys/${second.id}`)).status).toBe(200)
+    const team = (await app.call(org.key, "GET", "/api/v1/team")).body.data as Array<{ user_id: string }>
+    // Another owner first: the last owner can be neither made staff nor removed.
+    await app.admin("POST", `/orgs/${org.id}/members`, { email: "second-owner@example.com", role: "owner" })
+    expect((await app.call(org.key, "PATCH", `/api/v1/team/${team[0].user_id}`, { role: "staff" })).status).toBe(200)
     expect((await mcpStatus(app, tokens.access_token)).status).toBe(401)
+    const other = await app.newOrg()
+    const second = await grant(app, other.key)
+    const members = (await app.call(other.key, "GET", "/api/v1/team")).body.data as Array<{ user_id: string }>
+    await app.admin("POST", `/orgs/${other.id}/members`, { email: "third-owner@example.com", role: "owner" })
+    expect((await app.call(other.key, "DELETE", `/api/v1/team/${members[0].user_id}`)).status).toBe(200)
+    expect((await mcpStatus(app, second.tokens.access_token)).status).toBe(401)
   })
 })

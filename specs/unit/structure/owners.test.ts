@@ -23,7 +23,12 @@ const OWNERS: Readonly<Record<string, string>> = {
   gift_cards: "engine/store/giftCards.ts",
   gift_card_moves: "engine/store/giftCards.ts",
   texts: "engine/store/texts.ts",
-  text_optouts: "engine/store/texts.ts"
+  text_optouts: "engine/store/texts.ts",
+  users: "engine/store/users.ts",
+  passkeys: "engine/store/users.ts",
+  sign_in_links: "engine/store/authSessions.ts",
+  auth_sessions: "engine/store/authSessions.ts",
+  webauthn_challenges: "engine/store/authSessions.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))

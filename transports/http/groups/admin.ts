@@ -12,7 +12,8 @@ import {
   OrgAdminUpdate,
   OrgCreate,
   OrgPage,
-  OrgsQuery
+  OrgsQuery,
+  OrgsWithoutOwner
 } from "../../../engine/schema/org.ts"
 import { raises } from "../errors.ts"
 import { AdminAuth } from "../security.ts"
@@ -66,9 +67,10 @@ export const AdminGroup = HttpApiGroup.make("admin")
     HttpApiEndpoint.post("create_org", "/orgs")
       .setPayload(OrgCreate)
       .addSuccess(Schema.Struct({ org: Org, api_key: ApiKeyCreated }), { status: 201 })
-      .pipe(raises(NotAMember, NotFound))
+      .pipe(raises(MemberExists, NotAMember, NotFound))
   )
   .add(HttpApiEndpoint.get("list_orgs", "/orgs").setUrlParams(OrgsQuery).addSuccess(OrgPage))
+  .add(HttpApiEndpoint.get("orgs_without_owner", "/orgs_without_owner").addSuccess(OrgsWithoutOwner))
   .add(HttpApiEndpoint.get("get_org")`/orgs/${OrgIdParam}`.addSuccess(Org).pipe(raises(NotFound)))
   .add(
     HttpApiEndpoint.patch("update_org")`/orgs/${OrgIdParam}`

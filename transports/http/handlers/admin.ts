@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { ClockNotTest, InvalidTo } from "../../../engine/errors/index.ts"
 import { PHONE_MESSAGE, toE164 } from "../../../engine/schema/phone.ts"
+import { Owners } from "../../../engine/services/auth/Owners.ts"
 import { EngineClock } from "../../../engine/services/Clock.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Mail } from "../../../engine/services/mail/Mail.ts"
@@ -16,8 +17,10 @@ defineGroup(Api, "admin", (h) =>
     const jobs = yield* Jobs
     const mail = yield* Mail
     const texts = yield* Texts
+    const owners = yield* Owners
     return h
-      .handle("create_org", ({ payload }) => orgs.create(payload))
+      .handle("create_org", ({ payload }) => owners.create(payload))
+      .handle("orgs_without_owner", () => owners.withoutOwner)
       .handle("list_orgs", ({ urlParams }) => orgs.listOrgs(urlParams))
       .handle("get_org", ({ path }) => orgs.adminGet(path.org_id))
       .handle("update_org", ({ path, payload }) => orgs.adminUpdate(path.org_id, payload))
