@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { charsWithin, Int, QueryInt, strict, Text, Timestamp } from "./common.ts"
+import { charsWithin, QueryInt, strict, Text, Timestamp } from "./common.ts"
 import { Phone } from "./phone.ts"
 
 const EMAIL = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)+$/
