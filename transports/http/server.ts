@@ -18,6 +18,7 @@ import type { Payments } from "../../engine/services/payments/Payments.ts"
 import type { Hosted } from "../../engine/services/public/Hosted.ts"
 import type { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
+import { CONSOLE_PATH, serveConsole } from "../console/serve.ts"
 import { ASSISTANT_PATH, assistantMcp } from "../mcp/assistant.ts"
 import { mcpHandler } from "../mcp/server.ts"
 import { toolsOf } from "../mcp/tools.ts"
@@ -385,6 +386,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (req.method === "OPTIONS" && PUBLIC_PATH.test(req.url ?? "")) return send(res, preflight(req))
         const path = (req.url ?? "/").split("?")[0]
         if (path === "/widget.js" && (req.method === "GET" || req.method === "HEAD")) return serveWidget(req, res)
+        if (CONSOLE_PATH.test(path) && (req.method === "GET" || req.method === "HEAD")) return serveConsole(req, res)
         if ((path === DOCS_PATH || path === DOCS_BUNDLE_PATH) && (req.method === "GET" || req.method === "HEAD"))
           return serveDocs(req, res, path)
         if (PHOTO_PATH.test(path)) {
