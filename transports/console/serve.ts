@@ -3,18 +3,21 @@ import { existsSync, readFileSync } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { dirname, extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
+import { STYLE as WIDGET_STYLE } from "../../widget/style.ts"
+import { hashOf } from "../pages/html.ts"
 
 /** The console's pages: /dashboard and every path below it (the console routes in the browser). */
 export const CONSOLE_PATH = /^\/dashboard(\/.*)?$/
 
 /**
- * Its policy: its own script and stylesheet only (no inline script or style, no CDN), fetches and the event stream to
+ * Its policy: its own script and stylesheet only (no inline script; no inline style but the widget's, by hash; no CDN), fetches and the event stream to
  * this origin, photos from here or https, never framed (frame-ancestors 'none'), forms to here, no plugins.
  */
 export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  // The widget's own stylesheet (its shadow root's <style>), for the live preview in Settings.
+  `style-src 'self' ${hashOf(WIDGET_STYLE)}`,
   "img-src 'self' data: blob: https:",
   "connect-src 'self'",
   "frame-src 'self'",
