@@ -15,6 +15,8 @@ import { SignalsLive } from "../adapters/signals/postgres.ts"
 import { TracingLive } from "../adapters/telemetry/otlp.ts"
 import type { Mailer } from "../engine/ports/Mailer.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
+import { Auth } from "../engine/services/auth/Auth.ts"
+import { InviteSignIn } from "../engine/services/auth/Invites.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
@@ -127,7 +129,9 @@ const Services = Layer.mergeAll(
   Assistant.Default,
   Hosted.Default,
   Photos.Default,
-  OAuth.Default
+  OAuth.Default,
+  Auth.Default,
+  InviteSignIn.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The services with what a booking's change does elsewhere (engine/services/bookings/reactions.ts), which they all share. */

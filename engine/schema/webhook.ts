@@ -74,7 +74,10 @@ export const WebhookEndpoint = Schema.Struct({
   active: Schema.Boolean.annotations({
     description: "false once switched off: it answered 410, or the API key that made it was revoked"
   }),
-  api_key_id: Schema.String.annotations({ description: "The API key that made it; revoking that key switches it off" }),
+  api_key_id: Schema.NullOr(Schema.String).annotations({
+    description:
+      "The API key that made it (revoking that key switches it off); null when a person made it in the console"
+  }),
   last_status: Schema.NullOr(Schema.Int).annotations({
     description: "HTTP status of the last attempt; null when it had no answer"
   }),
@@ -93,7 +96,7 @@ export const WebhookCreated = Schema.Struct({
   events: Schema.Array(Schema.String),
   active: Schema.Boolean,
   secret: Schema.String,
-  api_key_id: Schema.String,
+  api_key_id: Schema.NullOr(Schema.String),
   created_at: Schema.String
 }).annotations({ identifier: "WebhookCreated" })
 

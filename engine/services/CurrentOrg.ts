@@ -23,6 +23,8 @@ export class CurrentOrg extends Context.Tag("CurrentOrg")<
     readonly keyKind?: KeyKind
     /** Web origins the org allows on the public surface. */
     readonly allowedOrigins?: ReadonlyArray<string>
+    /** A person's browser session (transports/auth) instead of a key: it has no API key of its own. */
+    readonly sessionId?: string
   }
 >() {}
 

@@ -38,6 +38,7 @@ import quotaOnClock from "./migrations/0094_quota_on_clock.ts"
 import customerLookup from "./migrations/0095_customer_lookup.ts"
 import deployment from "./migrations/0096_deployment.ts"
 import machineFromColumns from "./migrations/0097_machine_from_columns.ts"
+import people from "./migrations/0120_people.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -79,7 +80,8 @@ export const migrationsByName = {
   "0094_quota_on_clock": quotaOnClock,
   "0095_customer_lookup": customerLookup,
   "0096_deployment": deployment,
-  "0097_machine_from_columns": machineFromColumns
+  "0097_machine_from_columns": machineFromColumns,
+  "0120_people": people
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

@@ -27,7 +27,7 @@ export interface EndpointRow {
   readonly url: string
   readonly events: ReadonlyArray<string>
   readonly secret: string
-  readonly api_key_id: string
+  readonly api_key_id: string | null
   readonly state: StoredState
   readonly context: WebhookEndpointContext
   /** The last event id delivered (2xx) or skipped at creation; delivery resumes after it. */
@@ -86,7 +86,7 @@ export interface NewEndpoint {
   readonly url: string
   readonly events: ReadonlyArray<string>
   readonly secret: string
-  readonly api_key_id: string
+  readonly api_key_id: string | null
   readonly cursor_id: number
   readonly created_at: Date
 }

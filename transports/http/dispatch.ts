@@ -3,10 +3,12 @@ import { SqlClient } from "@effect/sql"
 import { Cause, Context, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
 import { Tracing } from "../../adapters/telemetry/otlp.ts"
 import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
+import { Auth } from "../../engine/services/auth/Auth.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
 import { Links } from "../../engine/services/Links.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
+import { sessionCredential } from "../auth/apiSession.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { statusOf } from "./errors.ts"
@@ -144,6 +146,8 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       }
     }
     const tracing = (yield* Tracing).enabled
+    // A person's session cookie: one more credential of /api/v1 (transports/auth), never of MCP or the admin API.
+    const session = sessionCredential(yield* Auth, (yield* Links).publicUrl)
 
     /**
      * The context a handler runs in: the app's, with the request's surface and org. Providing them copies the whole
@@ -167,7 +171,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       return context
     }
 
-    const authenticate = (route: { auth: string }, headers: Incoming["headers"], surface: Surface) => {
+    const authenticate = (route: { auth: string; method: string }, headers: Incoming["headers"], surface: Surface) => {
       const authorization = header(headers, "authorization") ?? ""
       const bearer = /^Bearer /i.test(authorization) ? authorization.slice(7) : ""
       if (route.auth === "admin") {
@@ -180,7 +184,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         })
       }
       if (route.auth === "none") return Effect.succeed(undefined)
-      if (bearer === "") return Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
+      if (bearer === "") {
+        const viaSession = route.auth === "org" && surface === "api" ? session(route.method, headers) : undefined
+        return viaSession ?? Effect.fail(refused("send Authorization: Bearer <API_KEY>"))
+      }
       // An OAuth access token was approved for a connector at /mcp, and reaches nothing else.
       if (bearer.startsWith(ACCESS_TOKEN_PREFIX) && surface !== "mcp")
         return Effect.fail(refused("an OAuth access token reaches only the MCP server at /mcp: use an API key here"))

@@ -7,6 +7,8 @@ import { PgPool } from "../../adapters/db/pool.ts"
 import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
 import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
+import type { Auth } from "../../engine/services/auth/Auth.ts"
+import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
 import type { Events } from "../../engine/services/Events.ts"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
 import { Links } from "../../engine/services/Links.ts"
@@ -18,6 +20,7 @@ import type { Payments } from "../../engine/services/payments/Payments.ts"
 import type { Hosted } from "../../engine/services/public/Hosted.ts"
 import type { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
+import { AUTH_PATH, authRoutes } from "../auth/routes.ts"
 import { CONSOLE_PATH, serveConsole } from "../console/serve.ts"
 import { ASSISTANT_PATH, assistantMcp } from "../mcp/assistant.ts"
 import { mcpHandler } from "../mcp/server.ts"
@@ -57,6 +60,10 @@ export class ListenOptions extends Context.Tag("ListenOptions")<
 >() {}
 
 export const DEFAULT_MAX_INFLIGHT = 512
+/** Sign-in attempts (links asked, passkey sign-ins) per client address, and links per email, in a window. */
+export const SIGN_IN_PER_ADDRESS = 30
+export const SIGN_IN_PER_EMAIL = 5
+export const SIGN_IN_WINDOW_SECONDS = 900
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
 
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
@@ -327,6 +334,19 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const sqlClient = yield* SqlClient.SqlClient
       const metrics = makeMetrics(sqlClient, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
       const limits = yield* RateLimits
+      // People signing in (/auth/v1): links limited per client address and per email, whatever RATE_LIMIT says.
+      const signInLimit = (name: string, limit: number) => {
+        const limiter = makeLimiter(sqlClient, runtime, name, { limit, windowSeconds: SIGN_IN_WINDOW_SECONDS })
+        return (key: string) =>
+          limiter
+            .check(key)
+            .then((v) => (v.ok ? ({ ok: true } as const) : { ok: false as const, retryAfter: v.retryAfter }))
+      }
+      const byAddress = signInLimit("sign_in_address", SIGN_IN_PER_ADDRESS)
+      const auth = authRoutes(yield* Effect.runtime<Auth | InviteSignIn>(), links.publicUrl, {
+        address: (req) => byAddress(clientAddress(req)),
+        email: signInLimit("sign_in_email", SIGN_IN_PER_EMAIL)
+      })
       const inbound = inboundEmail(yield* Messages, (yield* InboundEmailSecret).secret, runtime)
       const perKey = makeLimiter(sqlClient, runtime, "key", {
         limit: limits.perKey,
@@ -457,6 +477,10 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         if (OAUTH_PATH.test(path)) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
           return void oauth(req, res).catch((e) => failed(res, e))
+        }
+        if (AUTH_PATH.test(path)) {
+          for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)
+          return void auth(req, res).catch((e) => (res.headersSent ? res.end() : failed(res, e)))
         }
         if (OCTO_PATH.test((req.url ?? "/").split("?")[0])) {
           for (const [k, v] of Object.entries(limited)) res.setHeader(k, v)

@@ -54,7 +54,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
         url: input.url,
         events: [...new Set(input.events)],
         secret: newSecret(),
-        api_key_id: org.apiKeyId,
+        api_key_id: org.sessionId === undefined ? org.apiKeyId : null,
         created_at: yield* clock.now
       }
       // The org's event lock: parallel creates count one after the other, and no event of the org is in flight,

@@ -18,7 +18,12 @@ const OWNERS: Readonly<Record<string, string>> = {
   offerings: "engine/store/offerings.ts",
   offering_photos: "engine/store/offerings.ts",
   webhook_endpoints: "engine/store/webhooks.ts",
-  webhook_deliveries: "engine/store/webhooks.ts"
+  webhook_deliveries: "engine/store/webhooks.ts",
+  users: "engine/store/users.ts",
+  passkeys: "engine/store/users.ts",
+  sign_in_links: "engine/store/authSessions.ts",
+  auth_sessions: "engine/store/authSessions.ts",
+  webauthn_challenges: "engine/store/authSessions.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))

@@ -1,0 +1,183 @@
+import { randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { badRequest, forbidden } from "../../schema/errors.ts"
+import { authSessionStore, type SessionRow } from "../../store/authSessions.ts"
+import { transaction } from "../../store/transaction.ts"
+import { type Membership, type UserRow, userStore } from "../../store/users.ts"
+import { fn } from "../../tracing.ts"
+import { EngineClock } from "../Clock.ts"
+import type { Plan, Role } from "../CurrentOrg.ts"
+import { Links } from "../Links.ts"
+import { Mail } from "../mail/Mail.ts"
+import { ABSOLUTE_DAYS, HOUR_MS, IDLE_MS, LINK_MINUTES, normalEmail, SEEN_EVERY_MS, secret, sha256 } from "./tokens.ts"
+
+/** A live session as a request sees it: the person, their current org and their role there, read now. */
+export interface Signed {
+  readonly session: SessionRow
+  readonly user: UserRow
+  readonly org: {
+    readonly id: string
+    readonly name: string
+    readonly timezone: string
+    readonly currency: string
+    readonly plan: Plan
+    readonly allowed_origins: ReadonlyArray<string>
+  } | null
+  readonly role: Role | null
+  /** The member row behind the role (members.user_id): what keys and invites name. */
+  readonly memberId: string | null
+  readonly memberships: ReadonlyArray<Membership>
+}
+
+export const sessionBody = (s: Signed) => ({
+  user: { id: s.user.id, email: s.user.email, name: s.user.name },
+  org: s.org && { id: s.org.id, name: s.org.name, timezone: s.org.timezone, currency: s.org.currency },
+  role: s.role,
+  memberships: s.memberships.map((m) => ({ org_id: m.org_id, org_name: m.org_name, role: m.role })),
+  csrf_token: s.session.csrf_token
+})
+
+/**
+ * People signing in (docs/auth.md): mailed one-time links bound to the browser that asked (its nonce), sessions
+ * stored hashed with idle and absolute expiry, the current org and its role read at every request.
+ */
+export class Auth extends Effect.Service<Auth>()("Auth", {
+  dependencies: [Mail.Default],
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const clock = yield* EngineClock
+    const mail = yield* Mail
+    const links = yield* Links
+    const users = userStore(sql)
+    const store = authSessionStore(sql)
+
+    /**
+     * Mails a sign-in link when the email is on a team, and does nothing visible otherwise: the caller's answer is
+     * the same either way. The link works only with the nonce the asking browser keeps in its cookie.
+     */
+    const requestLink = fn("Auth.requestLink")(function* (input: string, nonce: string) {
+      const email = normalEmail(input)
+      if (email === undefined) return yield* badRequest("invalid_email", "email: an address like name@example.com")
+      const memberships = yield* users.memberships(email)
+      if (memberships.length === 0) return
+      const now = yield* clock.now
+      const token = secret("sl_")
+      yield* Effect.gen(function* () {
+        yield* store.addLink({
+          id: randomUUID(),
+          token_hash: sha256(token),
+          nonce_hash: sha256(nonce),
+          email,
+          invite_id: null,
+          created_at: now,
+          expires_at: new Date(now.getTime() + LINK_MINUTES * 60_000)
+        })
+        yield* mail.enqueue(memberships[0].org_id, {
+          to: email,
+          kind: "auth.sign_in_link",
+          subject: "Your sign-in link",
+          text:
+            `Sign in: ${links.publicUrl}/auth/v1/links/${token}\n\n` +
+            `The link works once, for ${LINK_MINUTES} minutes, in the browser where you asked for it. ` +
+            `If you did not ask, ignore this mail.`
+        })
+      }).pipe(transaction(sql), Effect.orDie)
+    })
+
+    /** A new session for the person with this email, in their first org; an older session of this browser ends. */
+    const start = fn("Auth.start")(function* (
+      email: string,
+      userAgent: string | undefined,
+      previous?: string,
+      orgId?: string
+    ) {
+      const now = yield* clock.now
+      const user = yield* users.findOrCreate(email, null, now)
+      const memberships = yield* users.memberships(email)
+      if (previous !== undefined) {
+        const old = yield* store.live(sha256(previous), now, IDLE_MS)
+        if (old !== undefined) yield* store.end(old.id, now)
+      }
+      const token = secret("ss_")
+      yield* store.addSession({
+        id: randomUUID(),
+        user_id: user.id,
+        token_hash: sha256(token),
+        csrf_token: secret(),
+        org_id: memberships.find((m) => m.org_id === orgId)?.org_id ?? memberships[0]?.org_id ?? null,
+        user_agent: userAgent?.slice(0, 300) ?? null,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: new Date(now.getTime() + ABSOLUTE_DAYS * 24 * HOUR_MS)
+      })
+      return token
+    })
+
+    /** Takes a mailed link (once, while live, from the browser holding its nonce) and starts a session. */
+    const redeemLink = fn("Auth.redeemLink")(function* (
+      token: string,
+      nonce: string | undefined,
+      userAgent: string | undefined,
+      previous?: string
+    ) {
+      if (nonce === undefined) return undefined
+      const link = yield* store.takeLink(sha256(token), sha256(nonce), yield* clock.now)
+      if (link === undefined) return undefined
+      return yield* start(link.email, userAgent, previous)
+    })
+
+    /** The session of a cookie with its person, org and role as they are now; undefined when it is not live. */
+    const resolve = fn("Auth.resolve")(function* (token: string) {
+      const now = yield* clock.now
+      const session = yield* store.live(sha256(token), now, IDLE_MS)
+      if (session === undefined) return undefined
+      if (now.getTime() - session.last_seen_at.getTime() > SEEN_EVERY_MS) yield* store.seen(session.id, now)
+      const user = (yield* users.byId(session.user_id))!
+      const memberships = yield* users.memberships(user.email)
+      const current = memberships.find((m) => m.org_id === session.org_id)
+      const org =
+        current === undefined
+          ? null
+          : (yield* sql<NonNullable<Signed["org"]>>`
+              select id, name, timezone, currency, plan, allowed_origins from orgs where id = ${current.org_id}`.pipe(
+              Effect.orDie
+            ))[0]
+      return {
+        session,
+        user,
+        org,
+        role: current?.role ?? null,
+        memberId: current?.member_id ?? null,
+        memberships
+      } satisfies Signed
+    })
+
+    const switchOrg = fn("Auth.switchOrg")(function* (signed: Signed, orgId: string) {
+      if (!signed.memberships.some((m) => m.org_id === orgId)) return yield* forbidden("you are not on this org's team")
+      yield* store.setOrg(signed.session.id, orgId)
+    })
+
+    const signOut = fn("Auth.signOut")(function* (signed: Signed) {
+      yield* store.end(signed.session.id, yield* clock.now)
+    })
+    const list = fn("Auth.list")(function* (signed: Signed) {
+      const rows = yield* store.ofUser(signed.user.id, yield* clock.now, IDLE_MS)
+      return rows.map((r) => ({
+        id: r.id,
+        created_at: r.created_at.toISOString(),
+        last_seen_at: r.last_seen_at.toISOString(),
+        user_agent: r.user_agent,
+        current: r.id === signed.session.id
+      }))
+    })
+    const signOutOthers = fn("Auth.signOutOthers")(function* (signed: Signed) {
+      yield* store.endOthers(signed.user.id, signed.session.id, yield* clock.now)
+    })
+    const signOutOne = fn("Auth.signOutOne")(function* (signed: Signed, id: string) {
+      return yield* store.endOne(signed.user.id, id, yield* clock.now)
+    })
+
+    return { requestLink, start, redeemLink, resolve, switchOrg, signOut, list, signOutOthers, signOutOne } as const
+  })
+}) {}
