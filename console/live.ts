@@ -53,7 +53,7 @@ export const EVENT_TYPES = [
 /**
  * The org's events over Server-Sent Events (GET /api/v1/events/stream, with the session cookie), from the newest
  * event on: each change calls back (at most every 300 ms), so screens reload what they show. EventSource reconnects
- * by itself with Last-Event-ID.
+ * by itself with Last-Event-ID; if the stream refuses at once, the feed is polled instead.
  */
 export const listen = (changed: () => void): (() => void) => {
   let source: EventSource | undefined
@@ -66,12 +66,37 @@ export const listen = (changed: () => void): (() => void) => {
       changed()
     }, 300)
   }
+  let after = 0
+  /** Without the stream (a server that does not take a session there), the feed is read every 3 seconds. */
+  const poll = async () => {
+    while (!stopped) {
+      await new Promise((r) => setTimeout(r, 3000))
+      if (stopped) return
+      const page = await request<Page<EventRow>>("GET", `/api/v1/events?after=${after}&limit=200`).catch(
+        () => undefined
+      )
+      if (page === undefined) continue
+      if (page.data.length > 0) poke()
+      after = Number(page.next_after ?? after)
+    }
+  }
   request<Page<EventRow>>("GET", "/api/v1/events?order=desc&limit=1")
     .then((page) => page.data[0]?.id ?? 0)
     .catch(() => 0)
-    .then((after) => {
+    .then((newest) => {
       if (stopped) return
-      source = new EventSource(`/api/v1/events/stream?after=${after}`)
+      after = newest
+      let opened = false
+      source = new EventSource(`/api/v1/events/stream?after=${newest}`)
+      source.onopen = () => {
+        opened = true
+      }
+      source.onerror = () => {
+        if (opened || source === undefined) return
+        source.close()
+        source = undefined
+        void poll()
+      }
       source.onmessage = poke
       // Each event carries its type as the SSE event's name.
       for (const type of EVENT_TYPES) source.addEventListener(type, poke)
