@@ -1,8 +1,8 @@
 import { type AddressInfo, createServer as createNetServer } from "node:net"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { expect } from "vitest"
 import { startApp, type TestApp } from "../../../support/app.ts"
-import { ensureConsole, ensureWidget, launch } from "../../../support/browser.ts"
+import { ensureConsole, ensureWidget } from "../../../support/browser.ts"
 import { lastLink } from "../../auth/helpers.ts"
 import { advanceTo, clockNow, PIN } from "../../bookings/helpers.ts"
 
@@ -34,12 +34,6 @@ export const orgWith = async (
     expect((await app.admin("POST", `/orgs/${org.id}/members`, { email, role })).status).toBe(201)
   const call = (method: string, path: string, body?: unknown) => app.call(org.key, method, `/api/v1${path}`, body)
   return { ...org, call }
-}
-
-/** A browser context whose clock reads the engine's (the test clock), at 1280 px, English. */
-export const context = async (app: TestApp, browser: Browser): Promise<BrowserContext> => {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })
-  return ctx
 }
 
 export const pinClock = async (app: TestApp, page: Page) => page.clock.setFixedTime(await clockNow(app))
