@@ -19,7 +19,7 @@ export const NewOffering = () => (
 
 /** An offering: its fields, photo and times; pause, and delete with what it would cancel and refund shown first. */
 export const OfferingPage = ({ id, search }: { id: string; search: string }) => {
-  const { currency } = useConsole()
+  const { currency, owner } = useConsole()
   const { data: o, error, reload } = useLoad(() => api.get<Offering>(`/offerings/${id}`), [id])
   const [done, setDone] = useState<string | undefined>(undefined)
   const [impact, setImpact] = useState<{ count: number; refund: number } | undefined>(undefined)
@@ -62,36 +62,46 @@ export const OfferingPage = ({ id, search }: { id: string; search: string }) => 
       <Alert text={act.error} />
       <Done text={done} />
       {onCalendar ? <Calendar offeringId={id} duration={o.duration_minutes} /> : <Hours offeringId={id} />}
-      <h2>Details</h2>
-      <OfferingForm key={o.id} offering={o} saved={() => (setDone("Saved."), reload())} />
-      <h2>Photo</h2>
-      {o.photo_url === null ? <p class="muted">No photo yet.</p> : <img class="photo" src={o.photo_url} alt={o.name} />}
-      <label class="field">
-        <span>Upload a photo (JPEG)</span>
-        <input type="file" accept="image/jpeg" onChange={upload} />
-      </label>
-      <h2>Pause or delete</h2>
-      <p>
-        <button type="button" class="secondary" disabled={act.busy} onClick={pause}>
-          {o.active ? "Pause bookings" : "Open for booking"}
-        </button>{" "}
-        <button type="button" class="danger" disabled={act.busy} onClick={preview}>
-          Delete…
-        </button>
-      </p>
-      {impact === undefined ? null : (
-        <section class="panel" aria-label="Delete this offering">
+      {owner ? (
+        <>
+          <h2>Details</h2>
+          <OfferingForm key={o.id} offering={o} saved={() => (setDone("Saved."), reload())} />
+          <h2>Photo</h2>
+          {o.photo_url === null ? (
+            <p class="muted">No photo yet.</p>
+          ) : (
+            <img class="photo" src={o.photo_url} alt={o.name} />
+          )}
+          <label class="field">
+            <span>Upload a photo (JPEG)</span>
+            <input type="file" accept="image/jpeg" onChange={upload} />
+          </label>
+          <h2>Pause or delete</h2>
           <p>
-            Deleting cancels {impact.count} upcoming {impact.count === 1 ? "booking" : "bookings"} and refunds{" "}
-            {money(impact.refund, currency)} paid online. Guests are told.
+            <button type="button" class="secondary" disabled={act.busy} onClick={pause}>
+              {o.active ? "Pause bookings" : "Open for booking"}
+            </button>{" "}
+            <button type="button" class="danger" disabled={act.busy} onClick={preview}>
+              Delete…
+            </button>
           </p>
-          <button type="button" class="danger" disabled={act.busy} onClick={remove}>
-            Delete {o.name}
-          </button>{" "}
-          <button type="button" class="secondary" onClick={() => setImpact(undefined)}>
-            Keep it
-          </button>
-        </section>
+          {impact === undefined ? null : (
+            <section class="panel" aria-label="Delete this offering">
+              <p>
+                Deleting cancels {impact.count} upcoming {impact.count === 1 ? "booking" : "bookings"} and refunds{" "}
+                {money(impact.refund, currency)} paid online. Guests are told.
+              </p>
+              <button type="button" class="danger" disabled={act.busy} onClick={remove}>
+                Delete {o.name}
+              </button>{" "}
+              <button type="button" class="secondary" onClick={() => setImpact(undefined)}>
+                Keep it
+              </button>
+            </section>
+          )}
+        </>
+      ) : (
+        <p class="muted">Owners change an offering's details, photo and prices.</p>
       )}
     </section>
   )

@@ -8,15 +8,17 @@ import { Badge, Empty, Loading, Title } from "../ui.tsx"
 const KIND = { class: "Class", appointment: "Appointment", rental: "Rental" } as const
 
 export const Offerings = () => {
-  const { currency } = useConsole()
+  const { currency, owner } = useConsole()
   const { data, error } = useLoad(() => api.get<{ data: Offering[] }>("/offerings").then((r) => r.data), [])
   return (
     <section>
       <Title
         actions={
-          <a class="button" href={`${BASE}/offerings/new`}>
-            New offering
-          </a>
+          owner ? (
+            <a class="button" href={`${BASE}/offerings/new`}>
+              New offering
+            </a>
+          ) : undefined
         }
       >
         Offerings
