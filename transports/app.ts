@@ -17,6 +17,7 @@ import type { Mailer } from "../engine/ports/Mailer.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Auth } from "../engine/services/auth/Auth.ts"
 import { InviteSignIn } from "../engine/services/auth/Invites.ts"
+import { Passkeys } from "../engine/services/auth/Passkeys.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
@@ -131,7 +132,8 @@ const Services = Layer.mergeAll(
   Photos.Default,
   OAuth.Default,
   Auth.Default,
-  InviteSignIn.Default
+  InviteSignIn.Default,
+  Passkeys.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The services with what a booking's change does elsewhere (engine/services/bookings/reactions.ts), which they all share. */

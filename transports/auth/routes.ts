@@ -72,7 +72,8 @@ export const authRoutes = (
       Effect.flatMap(Auth, (a) => a.resolve(token)),
       (s) => (s === undefined ? fail(res, 401, "unauthorized", "sign in first") : json(res, 200, sessionBody(s)))
     )
-  const shared = { names, run, signedIn, sessionCookie, tooMany, limits, publicUrl }
+  const resolve = (token: string) => Effect.flatMap(Auth, (a) => a.resolve(token))
+  const shared = { names, run, signedIn, sessionCookie, tooMany, limits, publicUrl, resolve }
   const passkeys = passkeyRoutes(shared)
   const invites = invitePages(shared)
 
@@ -198,4 +199,5 @@ export type Shared = {
   readonly tooMany: (res: ServerResponse, retryAfter: number) => void
   readonly limits: AuthLimits
   readonly publicUrl: string
+  readonly resolve: (token: string) => Effect.Effect<Signed | undefined, never, Auth>
 }

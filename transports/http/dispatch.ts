@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Cause, Context, Effect, Either, Exit, Option, type ParseResult, Runtime } from "effect"
 import { Tracing } from "../../adapters/telemetry/otlp.ts"
-import { BadRequest, Unauthorized } from "../../engine/schema/errors.ts"
+import { BadRequest, forbidden, Unauthorized } from "../../engine/schema/errors.ts"
 import { Auth } from "../../engine/services/auth/Auth.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
@@ -262,6 +262,11 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
       const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
+        // The role the operation declares (RequiredRole), for keys and sessions alike.
+        if (route.role === "owner" && org !== undefined && org.role !== "owner")
+          return yield* forbidden(
+            `only an owner may ${route.operationId.replace(".", " ")}: this credential is staff's`
+          )
         // Bad input never reaches a handler: body, path, headers and query decoded with the endpoint's Schemas.
         const text = req.body ?? ""
         let body: unknown

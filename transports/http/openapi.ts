@@ -4,6 +4,7 @@ import { EVENT_TYPES } from "../../engine/schema/webhook.ts"
 import { Api } from "./Api.ts"
 import { ErrorCodes, type ErrorStatus } from "./errorCodes.ts"
 import { AdminGroup } from "./groups/admin.ts"
+import { requiredRole } from "./roles.ts"
 
 type Json = Record<string, any>
 
@@ -22,19 +23,24 @@ const REASON: Record<number, string> = {
 
 const BODY_METHODS = new Set(["post", "put", "patch", "delete"])
 
-/** The operations' own codes, by operation id, read off the contract. */
+/** The operations' own codes, by operation id, read off the contract; an owner's operation may answer 403 forbidden. */
 const declared = (api: HttpApi.HttpApi.Any) => {
   const out = new Map<string, Partial<Record<ErrorStatus, ReadonlyArray<string>>>>()
+  const roles = new Map<string, string>()
   HttpApi.reflect(api as typeof Api, {
     onGroup() {},
-    onEndpoint({ endpoint, group }) {
-      out.set(
-        `${group.identifier}.${endpoint.name}`,
-        Option.getOrElse(Context.getOption(endpoint.annotations, ErrorCodes), () => ({}))
+    onEndpoint({ endpoint, group, middleware }) {
+      const id = `${group.identifier}.${endpoint.name}`
+      const codes: Partial<Record<ErrorStatus, ReadonlyArray<string>>> = Option.getOrElse(
+        Context.getOption(endpoint.annotations, ErrorCodes),
+        () => ({})
       )
+      const role = requiredRole(endpoint, group as never, middleware as never)
+      if (role !== undefined) roles.set(id, role)
+      out.set(id, role === "owner" ? { ...codes, 403: [...new Set([...(codes[403] ?? []), "forbidden"])] } : codes)
     }
   })
-  return out
+  return { codes: out, roles }
 }
 
 const resolve = (doc: Json, schema: Json | undefined): Json | undefined =>
@@ -170,7 +176,7 @@ const eventWebhooks = (doc: Json): Json => {
  */
 export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Api, webhooks = true): Json => {
   const doc: Json = structuredClone(OpenApi.fromApi(api as typeof Api))
-  const own = declared(api)
+  const { codes: own, roles } = declared(api)
   doc.servers = [{ url: publicUrl, description: "This instance (PUBLIC_URL, else http://HOST:PORT)" }]
   doc.info.description = `${doc.info.description ?? ""}${COMMON}`
   for (const item of Object.values<Json>(doc.paths)) {
@@ -192,6 +198,8 @@ export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Ap
       }
       op.responses = responses
       op["x-error-codes"] = table
+      const role = roles.get(op.operationId)
+      if (role !== undefined) op["x-required-role"] = role
     }
   }
   if (webhooks) doc.webhooks = eventWebhooks(doc)

@@ -1,6 +1,8 @@
 import { HttpApi, type HttpApiEndpoint, type HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { type SchemaAST as AST, type Effect, type Either, Option, ParseResult, Schema } from "effect"
+import type { Role } from "../../engine/services/CurrentOrg.ts"
+import { requiredRole } from "./roles.ts"
 import { AdminAuth, Authentication, PublicAuth } from "./security.ts"
 
 /** What a handler gets, as HttpApiBuilder gives it: decoded path, query, body and headers. */
@@ -21,6 +23,8 @@ export interface Route {
   /** The path split on "/", with ":name" for a parameter. */
   readonly segments: ReadonlyArray<string>
   readonly auth: "org" | "admin" | "public" | "none"
+  /** The role an org operation needs (RequiredRole), checked for every credential. */
+  readonly role: Role | undefined
   readonly hasPayload: boolean
   readonly status: number
   readonly decodePath: Decode | undefined
@@ -63,6 +67,7 @@ export const routesOf = (api: HttpApi.HttpApi.Any, handlers: ReadonlyMap<string,
         method: endpoint.method,
         segments: endpoint.path.split("/"),
         auth: authOf(middleware),
+        role: requiredRole(endpoint, group as never, middleware),
         hasPayload: Option.isSome(endpoint.payloadSchema),
         status: HttpApiSchema.getStatusSuccessAST(endpoint.successSchema.ast),
         decodePath: Option.getOrUndefined(Option.map(endpoint.pathSchema, decoder)),

@@ -9,6 +9,7 @@ import { type BusEvent, EventBus } from "../../engine/ports/Bus.ts"
 import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
 import type { Auth } from "../../engine/services/auth/Auth.ts"
 import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
+import type { Passkeys } from "../../engine/services/auth/Passkeys.ts"
 import type { Events } from "../../engine/services/Events.ts"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
 import { Links } from "../../engine/services/Links.ts"
@@ -343,7 +344,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
             .then((v) => (v.ok ? ({ ok: true } as const) : { ok: false as const, retryAfter: v.retryAfter }))
       }
       const byAddress = signInLimit("sign_in_address", SIGN_IN_PER_ADDRESS)
-      const auth = authRoutes(yield* Effect.runtime<Auth | InviteSignIn>(), links.publicUrl, {
+      const auth = authRoutes(yield* Effect.runtime<Auth | InviteSignIn | Passkeys>(), links.publicUrl, {
         address: (req) => byAddress(clientAddress(req)),
         email: signInLimit("sign_in_email", SIGN_IN_PER_EMAIL)
       })

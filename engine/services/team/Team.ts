@@ -122,7 +122,8 @@ export class Team extends Effect.Service<Team>()("Team", {
             subject: `You are invited to join ${name}`,
             text:
               `You are invited to join the team of ${name} as ${input.role}.\n\n` +
-              `Accept: POST ${links.publicUrl}/api/v1/invites/${token}/accept (optionally with {"name": "Your name"})\n` +
+              `Join and sign in: ${links.publicUrl}/auth/v1/invites/${token}\n\n` +
+              `With the API, accept: POST ${links.publicUrl}/api/v1/invites/${token}/accept (optionally with {"name": "Your name"})\n` +
               `Decline: POST ${links.publicUrl}/api/v1/invites/${token}/decline\n\nThe invite works until ${row.expires_at.toISOString()}.`
           })
           yield* events.append(org.id, [

@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyPage, ApiKeyRevoked } from "../../../engine/schema/org.ts"
 import { ErrorCodes } from "../errorCodes.ts"
+import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 /** The org's API keys, managed by an owner's key; a staff member's key gets 403 forbidden. */
 export const ApiKeysGroup = HttpApiGroup.make("keys")
+  .annotate(RequiredRole, "owner")
   .annotate(OpenApi.Description, "The org's API keys (secret and publishable), managed with an owner's key.")
   .add(
     HttpApiEndpoint.get("list", "/api_keys")

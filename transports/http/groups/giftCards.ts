@@ -9,10 +9,12 @@ import {
   GiftCardPurchased
 } from "../../../engine/schema/gift.ts"
 import { ErrorCodes } from "../errorCodes.ts"
+import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const GiftCardsGroup = HttpApiGroup.make("gift_cards")
+  .annotate(RequiredRole, "owner")
   .annotate(OpenApi.Description, "Prepaid balances in the org's currency that pay part of a booking.")
   .add(
     HttpApiEndpoint.get("list", "/gift_cards")

@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { OAuthApp, OAuthAppPage } from "../../../engine/schema/oauth.ts"
 import { ErrorCodes } from "../errorCodes.ts"
+import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdParam } from "./common.ts"
 
 /** Connector apps (OAuth clients at /mcp) the org approved, managed by an owner's key; a staff member's key gets 403. */
 export const OAuthAppsGroup = HttpApiGroup.make("oauth_apps")
+  .annotate(RequiredRole, "owner")
   .annotate(OpenApi.Description, "Connector apps (MCP clients signed in with OAuth) the org approved.")
   .add(
     HttpApiEndpoint.get("list", "/oauth_apps")

@@ -11,6 +11,7 @@ import {
   OfferingUpdate
 } from "../../../engine/schema/offering.ts"
 import { ErrorCodes } from "../errorCodes.ts"
+import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { BooleanFromString, IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -31,6 +32,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
   )
   .add(
     HttpApiEndpoint.post("create", "/offerings")
+      .annotate(RequiredRole, "owner")
       .setPayload(OfferingCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(Offering, { status: 201 })
@@ -59,6 +61,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
   )
   .add(
     HttpApiEndpoint.patch("update")`/offerings/${IdParam}`
+      .annotate(RequiredRole, "owner")
       .setPayload(OfferingUpdate)
       .addSuccess(Offering)
       .annotate(OpenApi.Summary, "Update an offering (any field except kind)")
@@ -80,6 +83,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
   )
   .add(
     HttpApiEndpoint.del("delete")`/offerings/${IdParam}`
+      .annotate(RequiredRole, "owner")
       .setUrlParams(Schema.Struct({ cancel_bookings: Schema.optional(BooleanFromString) }))
       .addSuccess(DeleteResult)
       .annotate(OpenApi.Summary, "Delete an offering; cancel_bookings=true when it has upcoming bookings or live holds")
@@ -101,6 +105,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
   )
   .add(
     HttpApiEndpoint.put("set_hours")`/offerings/${IdParam}/hours`
+      .annotate(RequiredRole, "owner")
       .setPayload(HoursBody)
       .addSuccess(HoursList)
       .annotate(OpenApi.Summary, "Replace the weekly hours of a rental or an appointment on weekly hours")

@@ -13,6 +13,7 @@ import {
   WaiverSet
 } from "../../../engine/schema/org.ts"
 import { ErrorCodes } from "../errorCodes.ts"
+import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -29,6 +30,7 @@ export const OrgGroup = HttpApiGroup.make("org")
   )
   .add(
     HttpApiEndpoint.patch("update", "/org")
+      .annotate(RequiredRole, "owner")
       .setPayload(OrgUpdate)
       .addSuccess(Org)
       .annotate(OpenApi.Summary, "Change the org's name, time zone or currency")
@@ -60,6 +62,7 @@ export const TeamGroup = HttpApiGroup.make("team")
   )
   .add(
     HttpApiEndpoint.post("invite", "/team/invites")
+      .annotate(RequiredRole, "owner")
       .setPayload(InviteCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(Invite, { status: 201 })
@@ -75,6 +78,7 @@ export const TeamGroup = HttpApiGroup.make("team")
   )
   .add(
     HttpApiEndpoint.del("revoke_invite")`/team/invites/${IdParam}`
+      .annotate(RequiredRole, "owner")
       .addSuccess(Invite)
       .annotate(OpenApi.Summary, "Revoke a waiting invite (owners only)")
       .annotate(
@@ -85,6 +89,7 @@ export const TeamGroup = HttpApiGroup.make("team")
   )
   .add(
     HttpApiEndpoint.patch("update")`/team/${UserIdParam}`
+      .annotate(RequiredRole, "owner")
       .setPayload(MemberUpdate)
       .addSuccess(Member)
       .annotate(OpenApi.Summary, "Change a member's role or name; the last owner cannot be made staff (owners only)")
@@ -96,6 +101,7 @@ export const TeamGroup = HttpApiGroup.make("team")
   )
   .add(
     HttpApiEndpoint.del("remove")`/team/${UserIdParam}`
+      .annotate(RequiredRole, "owner")
       .addSuccess(Member)
       .annotate(
         OpenApi.Summary,
@@ -154,6 +160,7 @@ export const WaiverGroup = HttpApiGroup.make("waiver")
   )
   .add(
     HttpApiEndpoint.put("set", "/waiver")
+      .annotate(RequiredRole, "owner")
       .setPayload(WaiverSet)
       .addSuccess(Waiver)
       .annotate(OpenApi.Summary, "Save the waiver text as a new version (null removes it)")

@@ -1,10 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { PromoCode, PromoCodeCreate, PromoCodePage, PromoCodeUpdate } from "../../../engine/schema/promo.ts"
 import { ErrorCodes } from "../errorCodes.ts"
+import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
+  .annotate(RequiredRole, "owner")
   .annotate(OpenApi.Description, "Discount codes a guest brings to a booking.")
   .add(
     HttpApiEndpoint.get("list", "/promo_codes")

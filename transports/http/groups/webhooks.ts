@@ -9,10 +9,12 @@ import {
   WebhookEndpoint
 } from "../../../engine/schema/webhook.ts"
 import { ErrorCodes } from "../errorCodes.ts"
+import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const WebhooksGroup = HttpApiGroup.make("webhooks")
+  .annotate(RequiredRole, "owner")
   .annotate(OpenApi.Description, "Signed HTTPS deliveries of the org's events, in order, at least once.")
   .add(
     HttpApiEndpoint.post("create", "/webhooks")
