@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, type TestApp } from "../../../support/app.ts"
 import { cspViolations, expectAccessible, launch, screenshots } from "../../../support/browser.ts"
