@@ -9,7 +9,7 @@ import { advanceTo, clockNow, PIN } from "../../bookings/helpers.ts"
 export { clockNow }
 
 /** The app on a known port with PUBLIC_URL its own address (the console's origin, as in production), pinned in time. */
-export const consoleApp = async () => {
+export const consoleApp = async (host = "127.0.0.1") => {
   await ensureWidget()
   await ensureConsole()
   const port = await new Promise<number>((resolve) => {
@@ -18,7 +18,7 @@ export const consoleApp = async () => {
       s.close(() => resolve(p))
     })
   })
-  const app = await startApp({ port, publicUrl: `http://127.0.0.1:${port}` })
+  const app = await startApp({ port, publicUrl: `http://${host}:${port}` })
   await advanceTo(app, PIN)
   return app
 }
@@ -39,17 +39,17 @@ export const orgWith = async (
 export const pinClock = async (app: TestApp, page: Page) => page.clock.setFixedTime(await clockNow(app))
 
 /** Signs in through the console's own screen: email, the link from the mail, back on /dashboard. */
-export const signIn = async (app: TestApp, page: Page, email: string) => {
+export const signIn = async (app: TestApp, page: Page, email: string, base = app.url) => {
   // Mails of one engine instant have no order: a second on, this link is the newest.
   await app.advance(1)
   await pinClock(app, page)
-  await page.goto(`${app.url}/dashboard`)
+  await page.goto(`${base}/dashboard`)
   await page.getByLabel("Email").fill(email)
   await page.getByRole("button", { name: "Email me a sign-in link" }).click()
   await page.getByRole("heading", { name: "Check your mail" }).waitFor()
-  await page.goto(`${app.url}${await lastLink(app, email)}`)
+  await page.goto(`${base}${await lastLink(app, email)}`)
   expect(new URL(page.url()).pathname).toBe("/dashboard")
-  await page.getByRole("button", { name: "Sign out" }).waitFor()
+  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor()
 }
 
 /** Engine events become readable once settled (2 s of engine time): moves the clock so they are served. */
