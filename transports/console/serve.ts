@@ -4,7 +4,9 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { dirname, extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
 import { STYLE as WIDGET_STYLE } from "../../widget/style.ts"
-import { hashOf } from "../pages/html.ts"
+
+/** The CSP source that allows exactly this inline style. */
+const hashOf = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
 
 /** The console's pages: /dashboard and every path below it (the console routes in the browser). */
 export const CONSOLE_PATH = /^\/dashboard(\/.*)?$/
