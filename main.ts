@@ -2,6 +2,8 @@ import { HttpServer } from "@effect/platform"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SqlClient } from "@effect/sql"
 import { Cause, Console, Context, Effect, Layer, Logger, Option } from "effect"
+import { Auth } from "./engine/services/auth/Auth.ts"
+import { Owners } from "./engine/services/auth/Owners.ts"
 import { Orgs } from "./engine/services/Orgs.ts"
 import { AppLive, NodeServerLive } from "./transports/app.ts"
 import { type AppConfig, appConfig } from "./transports/config.ts"
@@ -12,7 +14,7 @@ const demoOrg = (config: AppConfig) =>
     if (Option.isSome(config.databaseUrl) || Option.isSome(config.adminToken)) return
     const sql = yield* SqlClient.SqlClient
     const [{ n }] = yield* sql<{ n: number }>`select count(*)::int as n from orgs`
-    if (n > 0) return
+    if (n > 0) return yield* demoSignIn(config)
     const orgs = yield* Orgs
     const { org, api_key } = yield* orgs.create({
       name: "Demo",
@@ -22,6 +24,7 @@ const demoOrg = (config: AppConfig) =>
     })
     const publishable = yield* orgs.createKey(org.id, { kind: "publishable", name: "demo page" })
     yield* sql`insert into demo_site (org_id, publishable_key) values (${org.id}, ${publishable.key})`
+    yield* (yield* Owners).welcome(org.id, org.name, DEMO_OWNER)
     yield* Effect.promise(() => seedDemo(`http://${config.host}:${config.port}`, api_key.key)).pipe(
       Effect.catchAllDefect((e) => Effect.logWarning(`the demo offerings could not be made: ${String(e)}`))
     )
@@ -30,7 +33,22 @@ const demoOrg = (config: AppConfig) =>
         `Try: curl -H "Authorization: Bearer ${api_key.key}" ${config.publicUrl}/api/v1/offerings\n` +
         `Or book as a guest: open ${config.publicUrl}/demo\n`
     )
+    yield* demoSignIn(config)
   }).pipe(Effect.orDie)
+
+/** The demo org's owner (docs/auth.md): `npm start` prints a one-time link that signs them in to the console. */
+const DEMO_OWNER = "owner@demo.example"
+
+/** At every start of the embedded demo: a sign-in link for the demo owner, working once, for a day. */
+const demoSignIn = (config: AppConfig) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const [owner] = yield* sql<{ email: string }>`select m.email from demo_site d join members m on m.org_id = d.org_id
+      where m.role = 'owner' and m.removed_at is null order by m.created_at limit 1`
+    if (owner === undefined) return
+    const link = yield* (yield* Auth).ticket(owner.email, 24)
+    yield* Console.log(`Sign in to the console as the demo owner (${owner.email}), once, within a day:\n\n  ${link}\n`)
+  })
 
 /** The demo org's offerings, made through its own API: a free class with a week of sessions and a paid appointment. */
 const seedDemo = async (base: string, key: string) => {

@@ -17,6 +17,7 @@ import type { Mailer } from "../engine/ports/Mailer.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Auth } from "../engine/services/auth/Auth.ts"
 import { InviteSignIn } from "../engine/services/auth/Invites.ts"
+import { Owners } from "../engine/services/auth/Owners.ts"
 import { Passkeys } from "../engine/services/auth/Passkeys.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
@@ -133,7 +134,8 @@ const Services = Layer.mergeAll(
   OAuth.Default,
   Auth.Default,
   InviteSignIn.Default,
-  Passkeys.Default
+  Passkeys.Default,
+  Owners.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
 /** The services with what a booking's change does elsewhere (engine/services/bookings/reactions.ts), which they all share. */

@@ -98,8 +98,14 @@ export const OrgCreate = Schema.Struct({
   timezone: TimeZone,
   currency: Currency,
   plan: Schema.optional(PlanName),
-  locale: Schema.optional(Locale)
+  locale: Schema.optional(Locale),
+  /** The org's owner: joins the team at once and is mailed a link that signs them in (docs/auth.md). */
+  owner_email: Schema.optional(Email)
 }).annotations(strict)
+
+export const OrgsWithoutOwner = Schema.Struct({
+  data: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String, created_at: Schema.String }))
+})
 
 export const OrgUpdate = Schema.Struct({
   name: Schema.optional(Text(1, 120)),

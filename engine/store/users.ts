@@ -55,7 +55,7 @@ export const userStore = (sql: SqlClient.SqlClient) => {
   const memberships = (email: string) =>
     sql<Membership>`select m.org_id, o.name as org_name, m.role, m.user_id as member_id
       from members m join orgs o on o.id = m.org_id
-      where lower(m.email) = lower(${email}) and m.removed_at is null order by m.created_at, m.org_id`.pipe(
+      where lower(m.email) = lower(${email}) and m.removed_at is null order by m.created_at, o.name, m.org_id`.pipe(
       Effect.orDie
     )
 

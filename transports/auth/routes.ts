@@ -98,25 +98,59 @@ export const authRoutes = (
     )
   }
 
-  /** GET /auth/v1/links/<token>: a session in the browser that asked, or a page saying why not. */
+  const signedInTo = (res: ServerResponse, session: string) =>
+    send(res, 303, "text/plain; charset=utf-8", "", {
+      location: "/dashboard",
+      "set-cookie": [sessionCookie(session), clearCookie(names, names.signin)] as never
+    })
+  const usedUp = (res: ServerResponse) =>
+    linkRefused(
+      res,
+      "This sign-in link does not work",
+      "The link was used already, has expired (links work for 15 minutes), or was opened in another browser than the one where you asked for it."
+    )
+
+  /**
+   * GET /auth/v1/links/<token>: a session in the browser that asked, or a page saying why not. A ticket (a link not
+   * bound to a browser: a new owner's welcome, the demo owner's) shows a page whose button (POST) signs in, so a mail
+   * scanner opening it uses nothing up.
+   */
   const redeem = (req: IncomingMessage, res: ServerResponse, token: string) =>
     run(
       res,
       Effect.flatMap(Auth, (a) =>
-        a.redeemLink(token, readCookie(req, names.signin), req.headers["user-agent"], readCookie(req, names.session))
+        Effect.flatMap(
+          a.redeemLink(token, readCookie(req, names.signin), req.headers["user-agent"], readCookie(req, names.session)),
+          (session): Effect.Effect<{ session: string } | { email: string | undefined }> =>
+            session === undefined
+              ? Effect.map(a.peekTicket(token), (email) => ({ email }))
+              : Effect.succeed({ session })
+        )
       ),
-      (session) =>
-        session === undefined
-          ? linkRefused(
-              res,
-              "This sign-in link does not work",
-              "The link was used already, has expired (links work for 15 minutes), or was opened in another browser than the one where you asked for it."
-            )
-          : send(res, 303, "text/plain; charset=utf-8", "", {
-              location: "/dashboard",
-              "set-cookie": [sessionCookie(session), clearCookie(names, names.signin)] as never
-            })
+      (r) =>
+        "session" in r
+          ? signedInTo(res, r.session)
+          : r.email === undefined
+            ? usedUp(res)
+            : send(
+                res,
+                200,
+                HTML,
+                page(
+                  "Sign in",
+                  `<p>Sign in to the console as <strong>${escapeHtml(r.email)}</strong>.</p><form method="post"><button type="submit">Sign in</button></form>`
+                )
+              )
     )
+  const redeemTicket = async (req: IncomingMessage, res: ServerResponse, token: string) => {
+    if (!sameOrigin(req.headers, publicUrl))
+      return send(res, 403, HTML, page("Refused", `<p role="alert">Open the link and press its button.</p>`))
+    await run(
+      res,
+      Effect.flatMap(Auth, (a) => a.redeemTicket(token, req.headers["user-agent"], readCookie(req, names.session))),
+      (session) => (session === undefined ? usedUp(res) : signedInTo(res, session))
+    )
+  }
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0]
@@ -124,6 +158,7 @@ export const authRoutes = (
     if (path === "/auth/v1/links" && method === "POST") return requestLink(req, res)
     const link = LINK.exec(path)
     if (link !== null && method === "GET") return redeem(req, res, link[1])
+    if (link !== null && method === "POST") return redeemTicket(req, res, link[1])
     if (path === "/auth/v1/session") {
       if (method === "GET") {
         const token = readCookie(req, names.session)

@@ -15,20 +15,35 @@ const PLANS = "free, pro, growth or scale"
 export const commands: ReadonlyArray<Command> = [
   {
     name: "org create",
-    usage: "org create --name N --timezone ZONE --currency CUR [--plan PLAN] [--locale LANG]",
-    help: "Makes an org and its first (owner) API key, printed once.",
+    usage: "org create --name N --timezone ZONE --currency CUR --owner-email EMAIL [--plan PLAN] [--locale LANG]",
+    help: "Makes an org and its first (owner) API key, printed once; the owner joins its team and is mailed a link that signs them in to the console.",
     flags: {
       name: { required: true, text: "the org's name" },
       timezone: { required: true, text: "an IANA time zone such as Europe/Amsterdam" },
       currency: { required: true, text: "an ISO 4217 code such as EUR" },
       plan: { required: false, text: PLANS },
-      locale: { required: false, text: "the language of guest mail, such as en or nl" }
+      locale: { required: false, text: "the language of guest mail, such as en or nl" },
+      "owner-email": { required: false, text: "the owner's email address (they sign in to the console with it)" }
     },
     request: (f) => ({
       method: "POST",
       path: "admin/v1/orgs",
-      body: defined({ name: f.name, timezone: f.timezone, currency: f.currency, plan: f.plan, locale: f.locale })
+      body: defined({
+        name: f.name,
+        timezone: f.timezone,
+        currency: f.currency,
+        plan: f.plan,
+        locale: f.locale,
+        owner_email: f["owner-email"]
+      })
     })
+  },
+  {
+    name: "org without-owner",
+    usage: "org without-owner",
+    help: "Lists orgs whose team has no owner (made before owner_email, or whose owners all left): add one with the admin API's POST /admin/v1/orgs/{id}/members.",
+    flags: {},
+    request: () => ({ method: "GET", path: "admin/v1/orgs_without_owner" })
   },
   {
     name: "org list",

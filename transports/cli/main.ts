@@ -1,12 +1,15 @@
 import { parseArgs } from "node:util"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SystemClockLive } from "../../adapters/clock.ts"
 import { MigrateLive } from "../../adapters/db/migrate.ts"
 import { SignalsLive } from "../../adapters/signals/postgres.ts"
 import { ApiKeyCreate, OrgAdminUpdate, OrgCreate, OrgsQuery } from "../../engine/schema/org.ts"
+import { orgsWithoutOwner } from "../../engine/services/auth/withoutOwner.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { Wakeups } from "../../engine/services/Wakeups.ts"
+import { transaction } from "../../engine/store/transaction.ts"
 import { DatabaseLive } from "../app.ts"
 import { appConfig } from "../config.ts"
 import { type Command, commands } from "./commands.ts"
@@ -70,8 +73,18 @@ const direct = (name: string, f: Record<string, string | undefined>) =>
   Effect.gen(function* () {
     const orgs = yield* Orgs
     switch (name) {
-      case "org create":
-        return yield* orgs.create(yield* decode(OrgCreate, f))
+      case "org create": {
+        // Without the server the owner joins the team (no welcome mail): they sign in at /dashboard by email.
+        const { owner_email, ...input } = yield* decode(OrgCreate, { ...f, owner_email: f["owner-email"] })
+        const sql = yield* SqlClient.SqlClient
+        return yield* Effect.gen(function* () {
+          const created = yield* orgs.create(input)
+          if (owner_email === undefined) return created
+          return { ...created, owner: yield* orgs.addMember(created.org.id, { email: owner_email, role: "owner" }) }
+        }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }
+      case "org without-owner":
+        return yield* orgsWithoutOwner
       case "org list":
         return yield* orgs.listOrgs(yield* decode(OrgsQuery, f))
       case "org get":

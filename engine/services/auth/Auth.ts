@@ -30,6 +30,9 @@ export interface Signed {
   readonly memberships: ReadonlyArray<Membership>
 }
 
+/** The nonce hash of a ticket: no SHA-256 hex digest is ever equal to it. */
+const UNBOUND = "unbound"
+
 export const sessionBody = (s: Signed) => ({
   user: { id: s.user.id, email: s.user.email, name: s.user.name },
   org: s.org && { id: s.org.id, name: s.org.name, timezone: s.org.timezone, currency: s.org.currency },
@@ -127,6 +130,40 @@ export class Auth extends Effect.Service<Auth>()("Auth", {
       return yield* start(link.email, userAgent, previous)
     })
 
+    /**
+     * A sign-in ticket for a team member that is not bound to a browser (the welcome mail of a new org's owner, the
+     * link `npm start` prints for the demo owner): used once, through a page with a button, within `hours`.
+     */
+    const ticket = fn("Auth.ticket")(function* (email: string, hours: number) {
+      const now = yield* clock.now
+      const token = secret("st_")
+      yield* store.addLink({
+        id: randomUUID(),
+        token_hash: sha256(token),
+        nonce_hash: UNBOUND,
+        email: email.toLowerCase(),
+        invite_id: null,
+        created_at: now,
+        expires_at: new Date(now.getTime() + hours * HOUR_MS)
+      })
+      return `${links.publicUrl}/auth/v1/links/${token}`
+    })
+    /** The email of a live ticket (for its page), without using it. */
+    const peekTicket = fn("Auth.peekTicket")(function* (token: string) {
+      const rows = yield* sql<{ email: string }>`select email from sign_in_links where token_hash = ${sha256(token)}
+        and nonce_hash = ${UNBOUND} and used_at is null and expires_at > ${yield* clock.now}`.pipe(Effect.orDie)
+      return rows[0]?.email
+    })
+    const redeemTicket = fn("Auth.redeemTicket")(function* (
+      token: string,
+      userAgent: string | undefined,
+      previous?: string
+    ) {
+      const link = yield* store.takeLink(sha256(token), UNBOUND, yield* clock.now)
+      if (link === undefined) return undefined
+      return yield* start(link.email, userAgent, previous)
+    })
+
     /** The session of a cookie with its person, org and role as they are now; undefined when it is not live. */
     const resolve = fn("Auth.resolve")(function* (token: string) {
       const now = yield* clock.now
@@ -178,6 +215,19 @@ export class Auth extends Effect.Service<Auth>()("Auth", {
       return yield* store.endOne(signed.user.id, id, yield* clock.now)
     })
 
-    return { requestLink, start, redeemLink, resolve, switchOrg, signOut, list, signOutOthers, signOutOne } as const
+    return {
+      requestLink,
+      start,
+      redeemLink,
+      ticket,
+      peekTicket,
+      redeemTicket,
+      resolve,
+      switchOrg,
+      signOut,
+      list,
+      signOutOthers,
+      signOutOne
+    } as const
   })
 }) {}

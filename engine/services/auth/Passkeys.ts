@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import {
   type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
   generateAuthenticationOptions,
   generateRegistrationOptions,
   type RegistrationResponseJSON,
@@ -25,6 +26,7 @@ const toPasskey = (r: Pick<PasskeyRow, "id" | "name" | "created_at" | "last_used
   last_used_at: r.last_used_at?.toISOString() ?? null
 })
 
+const transportsOf = (p: PasskeyRow) => [...p.transports] as Array<AuthenticatorTransportFuture>
 const refused = (why: string) => badRequest("passkey_refused", `the passkey could not be used: ${why}`)
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
@@ -66,7 +68,7 @@ export class Passkeys extends Effect.Service<Passkeys>()("Passkeys", {
           userDisplayName: signed.user.name ?? signed.user.email,
           userID: new TextEncoder().encode(signed.user.id),
           attestationType: "none",
-          excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: [...p.transports] })),
+          excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
           authenticatorSelection: { residentKey: "required", userVerification: "preferred" }
         })
       )
@@ -142,7 +144,7 @@ export class Passkeys extends Effect.Service<Passkeys>()("Passkeys", {
             id: passkey.credential_id,
             publicKey: new Uint8Array(Buffer.from(passkey.public_key, "base64url")),
             counter: Number(passkey.counter),
-            transports: [...passkey.transports]
+            transports: transportsOf(passkey)
           },
           requireUserVerification: false
         })

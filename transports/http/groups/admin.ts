@@ -11,7 +11,8 @@ import {
   OrgAdminUpdate,
   OrgCreate,
   OrgPage,
-  OrgsQuery
+  OrgsQuery,
+  OrgsWithoutOwner
 } from "../../../engine/schema/org.ts"
 import { AdminAuth } from "../security.ts"
 
@@ -44,6 +45,7 @@ export const AdminGroup = HttpApiGroup.make("admin")
       .addSuccess(Schema.Struct({ org: Org, api_key: ApiKeyCreated }), { status: 201 })
   )
   .add(HttpApiEndpoint.get("list_orgs", "/orgs").setUrlParams(OrgsQuery).addSuccess(OrgPage))
+  .add(HttpApiEndpoint.get("orgs_without_owner", "/orgs_without_owner").addSuccess(OrgsWithoutOwner))
   .add(HttpApiEndpoint.get("get_org")`/orgs/${OrgIdParam}`.addSuccess(Org))
   .add(HttpApiEndpoint.patch("update_org")`/orgs/${OrgIdParam}`.setPayload(OrgAdminUpdate).addSuccess(Org))
   .add(HttpApiEndpoint.get("list_keys")`/orgs/${OrgIdParam}/api_keys`.addSuccess(ApiKeyPage))

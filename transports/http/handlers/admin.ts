@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { badRequest } from "../../../engine/schema/errors.ts"
+import { Owners } from "../../../engine/services/auth/Owners.ts"
 import { EngineClock } from "../../../engine/services/Clock.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Mail } from "../../../engine/services/mail/Mail.ts"
@@ -13,8 +14,10 @@ export const AdminHandlers = defineGroup(Api, "admin", (h) =>
     const clock = yield* EngineClock
     const jobs = yield* Jobs
     const mail = yield* Mail
+    const owners = yield* Owners
     return h
-      .handle("create_org", ({ payload }) => orgs.create(payload))
+      .handle("create_org", ({ payload }) => owners.create(payload))
+      .handle("orgs_without_owner", () => owners.withoutOwner)
       .handle("list_orgs", ({ urlParams }) => orgs.listOrgs(urlParams))
       .handle("get_org", ({ path }) => orgs.adminGet(path.org_id))
       .handle("update_org", ({ path, payload }) => orgs.adminUpdate(path.org_id, payload))
