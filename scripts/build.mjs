@@ -48,6 +48,11 @@ copyFileSync(join(dirname(require.resolve("@scalar/api-reference")), "browser", 
 // The booking widget (Preact, in a shadow root): one file the engine serves at /widget.js.
 await viteBuild({ configFile: "vite.widget.config.ts" })
 const widget = readFileSync("dist/widget.js")
+// The console (Preact, its own page at /dashboard): dist/console/index.html and its hashed script and stylesheet.
+await viteBuild({ configFile: "vite.console.config.ts" })
+const consoleFiles = readdirSync("dist/console/assets").map((f) => readFileSync(`dist/console/assets/${f}`))
+const consoleSize = consoleFiles.reduce((n, f) => n + f.length, 0)
+const consoleGzip = consoleFiles.reduce((n, f) => n + gzipSync(f).length, 0)
 console.log(
-  `built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs, dist/client.mjs and dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`
+  `built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs, dist/client.mjs, dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) and dist/console (${(consoleSize / 1024).toFixed(1)} KiB, ${(consoleGzip / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`
 )

@@ -25,6 +25,7 @@ import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { demoKey } from "../../engine/store/probes.ts"
 import { AUTH_PATH, authRoutes } from "../auth/routes.ts"
 import { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from "../auth/shared.ts"
+import { CONSOLE_PATH, serveConsole } from "../console/serve.ts"
 import { assistantMcp } from "../mcp/assistant.ts"
 import { makeMcp } from "../mcp/http.ts"
 import { toolsOf } from "../mcp/tools.ts"
@@ -161,6 +162,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         },
         { match: (p, m) => READ(m) && p === FAVICON_PATH, handle: serveFavicon },
         { match: (p, m) => READ(m) && p === "/widget.js", handle: serveWidget },
+        { match: (p, m) => READ(m) && CONSOLE_PATH.test(p), handle: serveConsole },
         {
           match: (p, m) => READ(m) && (p === DOCS_PATH || p === DOCS_BUNDLE_PATH),
           handle: (req, res) => serveDocs(req, res, (req.url ?? "/").split("?")[0])

@@ -1,0 +1,164 @@
+import { useState } from "preact/hooks"
+import { api } from "../api.ts"
+import { amount, dateTime, money, parseMoney } from "../format.ts"
+import { checkRefund, refundable } from "../money.ts"
+import { useAction, useConsole, useLoad } from "../state.ts"
+import type { Booking as B } from "../types.ts"
+import { Alert, Badge, Done, Field, Loading, statusTone, Title, value } from "../ui.tsx"
+import { History } from "./History.tsx"
+import { Move } from "./Move.tsx"
+import { Thread } from "./Thread.tsx"
+
+/** One booking: its facts and answers, what can be done with it, its history and the guest's messages. */
+export const Booking = ({ id }: { id: string }) => {
+  const { zone, currency } = useConsole()
+  const { data: b, error, reload } = useLoad(() => api.get<B>(`/bookings/${id}`), [id])
+  const act = useAction()
+  const [done, setDone] = useState<string | undefined>(undefined)
+  const [cancelling, setCancelling] = useState(false)
+  const [refund, setRefund] = useState<string | undefined>(undefined)
+  const [reason, setReason] = useState("")
+  if (b === undefined) return <Loading error={error} />
+  const post = (path: string, said: string, body: unknown = {}) =>
+    act.run(
+      () => api.post(`/bookings/${id}/${path}`, body),
+      () => (setDone(said), reload())
+    )
+  const typed = refund ?? amount(refundable(b), currency)
+  const check = checkRefund(parseMoney(typed, currency), b)
+  const questions = b.offering?.questions ?? []
+  return (
+    <section>
+      <Title>
+        {b.customer?.name ?? b.customer?.email ?? "Guest"} · {b.reference}
+      </Title>
+      <p>
+        <Badge tone={statusTone(b.status)}>{b.status}</Badge> <span class="muted">booked via {b.source}</span>
+      </p>
+      <dl class="facts">
+        <dt>Offering</dt>
+        <dd>{b.offering?.name}</dd>
+        <dt>When</dt>
+        <dd>{dateTime(b.starts_at, zone)}</dd>
+        <dt>Guest</dt>
+        <dd>
+          {b.customer?.name} {b.customer?.email ? `<${b.customer.email}>` : ""} {b.customer?.phone ?? ""}
+        </dd>
+        <dt>Places</dt>
+        <dd>{b.quantity}</dd>
+        <dt>Total</dt>
+        <dd>
+          {money(b.total_cents, currency)}
+          {b.paid_at !== null ? ` · paid ${money(b.paid_cents ?? b.charged_cents ?? 0, currency)}` : " · not paid"}
+          {b.refund_cents !== null && b.refund_cents > 0 ? ` · refund ${money(b.refund_cents, currency)}` : ""}
+          {b.refund_failed_at !== null ? ` · refund failed: ${b.refund_error ?? ""}` : ""}
+        </dd>
+        {b.checked_in_at !== null ? (
+          <>
+            <dt>Checked in</dt>
+            <dd>{dateTime(b.checked_in_at, zone)}</dd>
+          </>
+        ) : null}
+        {b.notes !== "" ? (
+          <>
+            <dt>Notes</dt>
+            <dd class="body">{b.notes}</dd>
+          </>
+        ) : null}
+        {questions.map((q) => (
+          <div key={q.id}>
+            <dt>{q.label}</dt>
+            <dd class="body">{answerText(b.answers[q.id ?? ""])}</dd>
+          </div>
+        ))}
+        {b.cancel_reason !== null ? (
+          <>
+            <dt>Why cancelled</dt>
+            <dd class="body">{b.cancel_reason}</dd>
+          </>
+        ) : null}
+      </dl>
+      <Alert text={act.error} />
+      <Done text={done} />
+      {b.status !== "cancelled" ? (
+        <div class="actions wrap">
+          {b.status === "held" ? (
+            <button type="button" disabled={act.busy} onClick={() => post("confirm", "Confirmed.")}>
+              Confirm
+            </button>
+          ) : null}
+          {b.paid_at === null ? (
+            <button
+              type="button"
+              class="secondary"
+              disabled={act.busy}
+              onClick={() => post("mark_paid", "Marked paid.")}
+            >
+              Mark paid
+            </button>
+          ) : b.payment_intent_id === null ? (
+            <button
+              type="button"
+              class="secondary"
+              disabled={act.busy}
+              onClick={() => post("mark_unpaid", "Marked unpaid.")}
+            >
+              Mark unpaid
+            </button>
+          ) : null}
+          <button
+            type="button"
+            class="secondary"
+            disabled={act.busy}
+            onClick={() => post("resend", "Confirmation sent again.")}
+          >
+            Resend confirmation
+          </button>
+          {b.status === "held" ? (
+            <button type="button" class="secondary" disabled={act.busy} onClick={() => post("nudge", "Guest nudged.")}>
+              Nudge the guest
+            </button>
+          ) : null}
+          <button type="button" class="danger" onClick={() => setCancelling(true)}>
+            Cancel booking…
+          </button>
+        </div>
+      ) : null}
+      {cancelling && b.status !== "cancelled" ? (
+        <form
+          class="panel"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (check.ok)
+              void post("cancel", "Cancelled.", {
+                refund_cents: check.cents,
+                ...(reason === "" ? {} : { reason })
+              }).then(() => setCancelling(false))
+          }}
+        >
+          <h2>Cancel this booking</h2>
+          <p>Paid online: {money(refundable(b), currency)}. The guest gets back what you choose below.</p>
+          <Field label={`Refund (${currency})`}>
+            <input inputMode="decimal" value={typed} onInput={(e) => setRefund(value(e))} aria-invalid={!check.ok} />
+          </Field>
+          {check.ok ? null : <small class="error">{check.why}</small>}
+          <Field label="Reason (optional)">
+            <input value={reason} onInput={(e) => setReason(value(e))} />
+          </Field>
+          <button type="submit" class="danger" disabled={act.busy || !check.ok}>
+            Cancel with a refund of {check.ok ? money(check.cents, currency) : "…"}
+          </button>{" "}
+          <button type="button" class="secondary" onClick={() => setCancelling(false)}>
+            Keep it
+          </button>
+        </form>
+      ) : null}
+      {b.status !== "cancelled" ? <Move booking={b} moved={() => (setDone("Moved."), reload())} /> : null}
+      <History id={id} />
+      <Thread bookingId={id} />
+    </section>
+  )
+}
+
+const answerText = (a: unknown) =>
+  a === undefined || a === null ? "—" : typeof a === "boolean" ? (a ? "Yes" : "No") : String(a)

@@ -1,0 +1,149 @@
+import { useState } from "preact/hooks"
+import { api } from "../api.ts"
+import { addDays, dateIn, dateTime, zonedToUtc } from "../format.ts"
+import { BASE } from "../router.ts"
+import { useAction, useConsole, useLoad } from "../state.ts"
+import type { TimeSlot } from "../types.ts"
+import { Alert, Field, value } from "../ui.tsx"
+
+interface Series {
+  id: string
+  starts_on: string
+  start_time: string | null
+  end_time: string | null
+  repeat: string
+  ends_on: string | null
+}
+
+const REPEAT: Record<string, string> = {
+  none: "Once",
+  daily: "Every day",
+  weekly: "Every week",
+  weekdays: "Every weekday",
+  monthly: "Every month",
+  yearly: "Every year"
+}
+
+/** The times of a class or calendar appointment: repeating entries, single times, and the next four weeks. */
+export const Calendar = ({ offeringId, duration }: { offeringId: string; duration: number }) => {
+  const { zone } = useConsole()
+  const today = dateIn(new Date(), zone)
+  const { data, reload } = useLoad(
+    () =>
+      Promise.all([
+        api.get<{ data: Series[] }>("/series", { offering_id: offeringId }).then((r) => r.data),
+        api
+          .get<{ data: TimeSlot[] }>("/sessions", {
+            offering_id: offeringId,
+            from: new Date().toISOString(),
+            to: zonedToUtc(addDays(today, 28), "00:00", zone).toISOString()
+          })
+          .then((r) => r.data)
+      ]),
+    [offeringId]
+  )
+  const [entry, setEntry] = useState({ starts_on: today, start_time: "18:00", repeat: "weekly", ends_on: "" })
+  const [single, setSingle] = useState({ date: today, time: "18:00" })
+  const act = useAction()
+  const end = (hhmm: string) => {
+    const [h, m] = hhmm.split(":").map(Number)
+    const t = h * 60 + m + duration
+    return t >= 24 * 60 ? "23:59" : `${String(Math.floor(t / 60)).padStart(2, "0")}:${String(t % 60).padStart(2, "0")}`
+  }
+  const addEntry = (e: Event) => {
+    e.preventDefault()
+    void act.run(
+      () =>
+        api.post("/series", {
+          offering_id: offeringId,
+          starts_on: entry.starts_on,
+          start_time: entry.start_time,
+          end_time: end(entry.start_time),
+          repeat: entry.repeat,
+          ...(entry.ends_on === "" ? {} : { ends_on: entry.ends_on })
+        }),
+      reload
+    )
+  }
+  const addSingle = (e: Event) => {
+    e.preventDefault()
+    const starts = zonedToUtc(single.date, single.time, zone)
+    void act.run(() => api.post("/sessions", { offering_id: offeringId, starts_at: starts.toISOString() }), reload)
+  }
+  const remove = (s: Series) => act.run(() => api.del(`/series/${s.id}`), reload)
+  return (
+    <section aria-labelledby="times">
+      <h2 id="times">Times</h2>
+      <Alert text={act.error} />
+      <h3>Repeating</h3>
+      {data?.[0].length === 0 ? <p class="muted">No repeating times yet.</p> : null}
+      <ul>
+        {data?.[0].map((s) => (
+          <li key={s.id}>
+            {REPEAT[s.repeat] ?? s.repeat} from {s.starts_on} at {s.start_time}
+            {s.ends_on === null ? "" : ` until ${s.ends_on}`}{" "}
+            <button type="button" class="link" onClick={() => remove(s)}>
+              Remove <span class="visually-hidden">the times from {s.starts_on}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form class="inline" onSubmit={addEntry} aria-label="Add repeating times">
+        <Field label="First day">
+          <input
+            type="date"
+            required
+            value={entry.starts_on}
+            onInput={(e) => setEntry({ ...entry, starts_on: value(e) })}
+          />
+        </Field>
+        <Field label="Starts at">
+          <input
+            type="time"
+            required
+            value={entry.start_time}
+            onInput={(e) => setEntry({ ...entry, start_time: value(e) })}
+          />
+        </Field>
+        <Field label="Repeats">
+          <select value={entry.repeat} onChange={(e) => setEntry({ ...entry, repeat: value(e) })}>
+            {Object.entries(REPEAT).map(([k, v]) => (
+              <option key={k} value={k}>
+                {v}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Until (optional)">
+          <input type="date" value={entry.ends_on} onInput={(e) => setEntry({ ...entry, ends_on: value(e) })} />
+        </Field>
+        <button type="submit" disabled={act.busy}>
+          Add repeating times
+        </button>
+      </form>
+      <form class="inline" onSubmit={addSingle} aria-label="Add a single time">
+        <Field label="Day">
+          <input type="date" required value={single.date} onInput={(e) => setSingle({ ...single, date: value(e) })} />
+        </Field>
+        <Field label="At">
+          <input type="time" required value={single.time} onInput={(e) => setSingle({ ...single, time: value(e) })} />
+        </Field>
+        <button type="submit" disabled={act.busy}>
+          Add a single time
+        </button>
+      </form>
+      <h3>The next four weeks</h3>
+      {data?.[1].length === 0 ? <p class="muted">No times in the next four weeks.</p> : null}
+      <ul class="times">
+        {data?.[1].map((t) => (
+          <li key={t.id}>
+            <a href={`${BASE}/times/${t.id}?offering=${offeringId}&at=${encodeURIComponent(t.starts_at)}`}>
+              {dateTime(t.starts_at, zone)}
+            </a>{" "}
+            <span class="muted">{t.status === "cancelled" ? "cancelled" : `${t.booked ?? 0} booked`}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,69 @@
+import { createContext } from "preact"
+import { useCallback, useContext, useEffect, useState } from "preact/hooks"
+import { describe } from "./api.ts"
+import type { Session } from "./types.ts"
+
+export interface Console {
+  readonly session: Session
+  readonly zone: string
+  readonly currency: string
+  readonly owner: boolean
+  /** Bumped whenever the event stream tells of a change: screens reload what they show. */
+  readonly live: number
+  readonly refreshSession: () => Promise<void>
+}
+
+export const ConsoleContext = createContext<Console | undefined>(undefined)
+
+export const useConsole = (): Console => {
+  const c = useContext(ConsoleContext)
+  if (c === undefined) throw new Error("outside the console")
+  return c
+}
+
+export interface Loaded<T> {
+  readonly data: T | undefined
+  readonly error: string | undefined
+  readonly reload: () => void
+}
+
+/** Loads what a screen shows, again when its inputs change or the org's events say something changed. */
+export const useLoad = <T>(load: () => Promise<T>, deps: ReadonlyArray<unknown>): Loaded<T> => {
+  const { live } = useConsole()
+  const [data, setData] = useState<T | undefined>(undefined)
+  const [error, setError] = useState<string | undefined>(undefined)
+  const [n, setN] = useState(0)
+  const reload = useCallback(() => setN((x) => x + 1), [])
+  useEffect(() => {
+    let current = true
+    load().then(
+      (d) => current && (setData(d), setError(undefined)),
+      (e) => current && setError(describe(e))
+    )
+    return () => {
+      current = false
+    }
+  }, [...deps, live, n])
+  return { data, error, reload }
+}
+
+/** Runs an action from a button: busy while it runs, its error kept to show, then what to do after. */
+export const useAction = () => {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | undefined>(undefined)
+  const run = async <T>(action: () => Promise<T>, after?: (t: T) => void) => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      const t = await action()
+      after?.(t)
+      return t
+    } catch (e) {
+      setError(describe(e))
+      return undefined
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, error, run, setError }
+}

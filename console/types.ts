@@ -1,0 +1,114 @@
+/** The shapes the console reads from /auth/v1 and /api/v1 (see GET /api/v1/openapi.json). */
+export type Role = "owner" | "staff"
+export interface Session {
+  user: { id: string; email: string; name: string | null }
+  org: { id: string; name: string; timezone: string; currency: string } | null
+  role: Role | null
+  memberships: Array<{ org_id: string; org_name: string; role: Role }>
+  csrf_token: string
+}
+export type Kind = "class" | "appointment" | "rental"
+export interface Question {
+  id?: string
+  label: string
+  type: "text" | "yes_no" | "choice"
+  options?: string[]
+  required?: boolean
+}
+export interface Offering {
+  id: string
+  kind: Kind
+  name: string
+  location: string
+  duration_minutes: number
+  capacity: number
+  max_per_booking: number
+  price_cents: number
+  deposit_cents: number | null
+  buffer_minutes: number
+  min_notice_minutes: number
+  max_advance_days: number
+  max_periods: number
+  active: boolean
+  schedule: "hours" | "calendar" | null
+  waiver_required: boolean
+  waitlist_enabled: boolean
+  course: boolean
+  questions: Question[]
+  photo_url: string | null
+}
+export interface TimeSlot {
+  id: string
+  offering_id: string
+  starts_at: string
+  ends_at: string
+  capacity: number | null
+  status: "scheduled" | "cancelled"
+  series_id: string | null
+  booked?: number
+}
+export interface Customer {
+  id: string
+  name: string | null
+  email: string | null
+  phone: string | null
+  erased?: boolean
+}
+export interface Booking {
+  id: string
+  offering_id: string
+  customer_id: string
+  session_id: string | null
+  starts_at: string
+  ends_at: string
+  quantity: number
+  total_cents: number
+  reference: string
+  status: "held" | "confirmed" | "cancelled"
+  source: string
+  notes: string
+  answers: Record<string, unknown>
+  created_at: string
+  expires_at: string | null
+  paid_at: string | null
+  paid_cents: number | null
+  charged_cents: number | null
+  payment_intent_id: string | null
+  refund_cents: number | null
+  refund_failed_at: string | null
+  refund_error: string | null
+  checked_in_at: string | null
+  no_show_at: string | null
+  cancel_reason: string | null
+  offering?: { id: string; name: string; kind: Kind; questions: Question[] }
+  customer?: Customer
+}
+export interface Message {
+  id: string
+  booking_id: string | null
+  customer_id: string
+  direction: "outbound" | "inbound"
+  channel: string
+  body: string
+  created_at: string
+  failed_at: string | null
+}
+export interface Waiting {
+  id: string
+  offering_id: string
+  session_id: string
+  starts_at: string
+  customer: { id: string; name: string | null; email: string | null }
+  places: number
+  ended_at: string | null
+}
+export interface EventRow {
+  id: number
+  type: string
+  data: unknown
+  created_at: string
+}
+export interface Page<T> {
+  data: T[]
+  next_after?: string | number | null
+}

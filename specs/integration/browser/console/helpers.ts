@@ -1,0 +1,56 @@
+import { type AddressInfo, createServer as createNetServer } from "node:net"
+import type { Page } from "playwright-core"
+import { expect } from "vitest"
+import { startApp, type TestApp } from "../../../support/app.ts"
+import { ensureConsole, ensureWidget } from "../../../support/browser.ts"
+import { lastLink } from "../../auth/helpers.ts"
+import { advanceTo, clockNow, PIN } from "../../bookings/helpers.ts"
+
+export { clockNow }
+
+/** The app on a known port with PUBLIC_URL its own address (the console's origin, as in production), pinned in time. */
+export const consoleApp = async (host = "127.0.0.1") => {
+  await ensureWidget()
+  await ensureConsole()
+  const port = await new Promise<number>((resolve) => {
+    const s = createNetServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as AddressInfo).port
+      s.close(() => resolve(p))
+    })
+  })
+  const app = await startApp({ port, publicUrl: `http://${host}:${port}` })
+  await advanceTo(app, PIN)
+  return app
+}
+
+/** An org in a zone with people on its team (added by the admin API). */
+export const orgWith = async (
+  app: TestApp,
+  people: Record<string, "owner" | "staff">,
+  timezone = "Europe/Amsterdam"
+) => {
+  const org = await app.newOrg({ timezone, plan: "scale" })
+  for (const [email, role] of Object.entries(people))
+    expect((await app.admin("POST", `/orgs/${org.id}/members`, { email, role })).status).toBe(201)
+  const call = (method: string, path: string, body?: unknown) => app.call(org.key, method, `/api/v1${path}`, body)
+  return { ...org, call }
+}
+
+export const pinClock = async (app: TestApp, page: Page) => page.clock.setFixedTime(await clockNow(app))
+
+/** Signs in through the console's own screen: email, the link from the mail, back on /dashboard. */
+export const signIn = async (app: TestApp, page: Page, email: string, base = app.url) => {
+  // Mails of one engine instant have no order: a second on, this link is the newest.
+  await app.advance(1)
+  await pinClock(app, page)
+  await page.goto(`${base}/dashboard`)
+  await page.getByLabel("Email").fill(email)
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click()
+  await page.getByRole("heading", { name: "Check your mail" }).waitFor()
+  await page.goto(`${base}${await lastLink(app, email)}`)
+  expect(new URL(page.url()).pathname).toBe("/dashboard")
+  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor()
+}
+
+/** Engine events become readable once settled (2 s of engine time): moves the clock so they are served. */
+export const settle = (app: TestApp) => app.advance(3)
