@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Cause, Effect, Exit, Option, Runtime } from "effect"
 import { readText } from "../shared/body.ts"
+import { expectedError } from "../shared/errors.ts"
 
 /** Answers of /auth/v1: JSON, never cached; errors in the spec's shape. */
 export const json = (
@@ -27,22 +28,12 @@ export const fail = (
   headers: Record<string, string | string[]> = {}
 ) => json(res, status, { error: { code, message } }, headers)
 
-const STATUS: Record<string, number> = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  Conflict: 409,
-  TooMany: 429
-}
-
 /** An engine failure as its answer: an expected error with its status and code, anything else a 500 (logged). */
 export const failure = <R>(runtime: Runtime.Runtime<R>, res: ServerResponse, cause: Cause.Cause<unknown>) => {
   const expected = Cause.failureOption(cause)
   if (Option.isSome(expected)) {
-    const e = expected.value as { _tag?: string; code?: string; message?: string }
-    const status = STATUS[e._tag ?? ""]
-    if (status !== undefined) return fail(res, status, e.code ?? "error", e.message ?? "")
+    const known = expectedError(expected.value)
+    if (known !== undefined) return fail(res, known.status, known.code, known.message)
   }
   Runtime.runFork(runtime)(Effect.logError("auth request failed", cause))
   fail(res, 500, "internal_error", "something went wrong on our side")

@@ -3,6 +3,7 @@ import { Effect, Either, Option, Runtime } from "effect"
 import type { GaugeReading, Weather } from "../../engine/ports/Outdoors.ts"
 import type { GuestView } from "../../engine/schema/guest.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
+import { expectedError } from "../shared/errors.ts"
 import { dayOnly, escapeHtml, formRefused, HTML, money, page, readForm, send, timeOnly, when } from "./html.ts"
 
 type Slot = { starts_at: string; ends_at: string; remaining: number; session_id?: string }
@@ -224,7 +225,7 @@ export const guestPages = (runtime: Runtime.Runtime<Guest>) => {
           Either.isRight(outdoors) ? outdoors.right : undefined
         )
       })
-    const failed = (e: Fail) => (e._tag === "NotFound" ? 404 : e._tag === "BadRequest" ? 400 : 409)
+    const failed = (e: Fail) => expectedError(e)?.status ?? 409
     const method = req.method ?? "GET"
 
     if (action === undefined) {

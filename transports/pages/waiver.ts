@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Either, Runtime } from "effect"
 import { Waivers } from "../../engine/services/waivers/Waivers.ts"
+import { expectedError } from "../shared/errors.ts"
 import { escapeHtml, formRefused, HTML, page, readForm, send, when } from "./html.ts"
 
 type View = Effect.Effect.Success<ReturnType<Waivers["get"]>>
@@ -64,6 +65,6 @@ export const waiverPages = (runtime: Runtime.Runtime<Waivers>) => {
     const signed = await run((w) => w.sign(token, { name }))
     if (Either.isRight(signed))
       return send(res, 303, "text/plain", "", { location: `/w/${encodeURIComponent(token)}?done=signed` })
-    return show(signed.left._tag === "NotFound" ? 404 : 409, undefined, signed.left.message)
+    return show(expectedError(signed.left)?.status ?? 409, undefined, signed.left.message)
   }
 }

@@ -4,6 +4,7 @@ import type { PayResult, SandboxCheckoutRow, SandboxPages } from "../../adapters
 import { Payments } from "../../engine/services/payments/Payments.ts"
 import { badLink, escapeHtml, formRefused, HTML, money, page, readForm, send, when } from "../pages/html.ts"
 import { CLOSE, readBytes } from "../shared/body.ts"
+import { expectedError } from "../shared/errors.ts"
 import { pathSegment } from "../shared/json.ts"
 
 export { money }
@@ -116,7 +117,7 @@ export const paymentRoutes = (runtime: Runtime.Runtime<Payments>, sandbox: Optio
     if (m[1] === "again" && m[2] !== undefined && req.method === "GET") {
       const result = await run(Effect.either(Effect.flatMap(Payments, (p) => p.resume(decodeURIComponent(m[2]!)))))
       if (Either.isRight(result)) return (send(res, 303, "text/plain", "", { location: result.right }), true)
-      const status = result.left._tag === "NotFound" ? 404 : 409
+      const status = expectedError(result.left)?.status ?? 409
       return (
         send(
           res,

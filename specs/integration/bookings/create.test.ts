@@ -561,11 +561,11 @@ describe("the customer", () => {
     const b = await org.booked({
       offering_id: offering.id,
       session_id: session.id,
-      customer: { email: "ann@example.com", name: "Annie", phone: "+31 6 1234" }
+      customer: { email: "ann@example.com", name: "Annie", phone: "+31 6 1234 5678" }
     })
     expect(b.customer_id).toBe(a.customer_id)
     const got = ok(await org.get(b.id))
-    expect(got.customer).toEqual({ id: a.customer_id, name: "Ann", email: "Ann@Example.com", phone: "+31 6 1234" })
+    expect(got.customer).toEqual({ id: a.customer_id, name: "Ann", email: "Ann@Example.com", phone: "+31612345678" })
     const other = await bookingsOrg(app)
     const c = await other.classWithSession()
     const elsewhere = await other.booked({
