@@ -218,13 +218,15 @@ export type BookingCreate = typeof BookingCreate.Type
 export const BookingsQuery = Schema.Struct({
   from: Schema.optional(Instant),
   to: Schema.optional(Instant),
-  status: Schema.optional(BookingStatus),
+  status: Schema.optional(BookingStatus).annotations({ description: "Only bookings in this status" }),
   offering_id: Schema.optional(Schema.UUID),
   customer_id: Schema.optional(Schema.UUID),
   session_id: Schema.optional(Schema.UUID),
   reference: Schema.optional(Text(0, 40)),
   q: Schema.optional(Text(0, 80)),
-  order: Schema.optional(Schema.Literal("asc", "desc")),
+  order: Schema.optional(Schema.Literal("asc", "desc")).annotations({
+    description: "By start time: asc (default) or desc"
+  }),
   limit: Schema.optional(QueryInt(1, 500, "At most this many bookings in the page (default 50)")),
   after: Schema.optional(Schema.UUID)
 })
@@ -249,7 +251,9 @@ export const MoveBody = Schema.Struct({
   examples: [{ session_id: "0b7e6c1a-3d2f-4c5e-9a8b-7c6d5e4f3a21" }, { starts_at: new Date("2026-06-06T09:00:00Z") }]
 })
 export const AttendanceBody = Schema.Struct({
-  attendance: Schema.Literal("checked_in", "no_show", "clear")
+  attendance: Schema.Literal("checked_in", "no_show", "clear").annotations({
+    description: "checked_in: the guest came; no_show: they did not; clear: not recorded"
+  })
 }).annotations({ ...strict, identifier: "BookingAttendance", examples: [{ attendance: "checked_in" }] })
 export const MarkPaidBody = Schema.Struct({ paid_cents: Schema.optional(Int(0, MAX_TOTAL_CENTS)) }).annotations({
   ...strict,

@@ -150,7 +150,9 @@ export const SessionsQuery = Schema.Struct({
   offering_id: Schema.optional(Schema.UUID),
   from: Schema.optional(Instant),
   to: Schema.optional(Instant),
-  status: Schema.optional(Schema.Literal("scheduled", "cancelled"))
+  status: Schema.optional(Schema.Literal("scheduled", "cancelled")).annotations({
+    description: "Only times in this status (default both)"
+  })
 })
 
 export const Slot = Schema.Struct(

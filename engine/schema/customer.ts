@@ -9,7 +9,7 @@ export const isEmail = (s: string) => charsWithin(s, 0, 254) && EMAIL.test(s)
 
 export const Email = Schema.String.pipe(
   Schema.filter(isEmail, { message: () => "must be a valid email address of at most 254 characters" })
-).annotations({ description: "Email address" })
+).annotations({ description: "Email address", jsonSchema: {} })
 export const Name = Text(1, 200)
 
 export const Customer = Schema.Struct({

@@ -17,7 +17,9 @@ export const EventsQuery = Schema.Struct({
   ),
   limit: Schema.optional(QueryInt(1, 200, "At most this many events (default 50)")),
   type: Schema.optional(Text(1, 80).pipe(Schema.pattern(/^[a-z_]+\.[a-z_]+$/))),
-  order: Schema.optional(Schema.Literal("asc", "desc"))
+  order: Schema.optional(Schema.Literal("asc", "desc")).annotations({
+    description: "By id: asc (default, oldest first) or desc (newest first)"
+  })
 })
 export const EventPage = Schema.Struct({ data: Schema.Array(Event), next_after: Schema.Int })
 

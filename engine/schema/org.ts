@@ -13,13 +13,16 @@ export const isTimeZone = (zone: string) => (zone.includes("/") || zone === "UTC
 
 export const TimeZone = Schema.String.pipe(
   Schema.filter(isTimeZone, { message: () => "must be an IANA time zone such as Europe/Amsterdam" })
-)
+).annotations({ description: "An IANA time zone such as Europe/Amsterdam", jsonSchema: {} })
 export const Currency = Schema.String.pipe(
   Schema.filter(isCurrency, { message: () => "must be an ISO 4217 code in use, such as EUR" })
-)
+).annotations({ description: "An ISO 4217 currency code in use, such as EUR", jsonSchema: {} })
 export const PlanName = Schema.Literal("free", "pro", "growth", "scale")
 /** online: a priced booking is held with a checkout_url and confirmed when the payment lands; offline: held, confirmed and marked paid by hand. */
-export const PaymentsMode = Schema.Literal("online", "offline")
+export const PaymentsMode = Schema.Literal("online", "offline").annotations({
+  description:
+    "online: a priced booking is held with a checkout_url and confirmed when the payment lands; offline: held, confirmed and marked paid by hand"
+})
 
 const isLocale = (s: string) => {
   try {
@@ -34,7 +37,7 @@ export const Locale = Schema.String.pipe(
     message: () => "must be a BCP 47 language tag such as en, nl or de-CH",
     description: "A BCP 47 language tag such as en, nl or de-CH"
   })
-)
+).annotations({ description: "A BCP 47 language tag such as en, nl or de-CH", jsonSchema: {} })
 export const MailTemplate = Schema.Struct({
   subject: Schema.optional(Text(1, 200)),
   text: Schema.optional(Text(1, 10_000)),
@@ -52,7 +55,8 @@ export const MailTemplates = Schema.Record({ key: Schema.String, value: MailTemp
     })
   )
   .annotations({
-    description: `The org's own guest mail wording, by kind (${MAIL_KINDS.join(", ")}); a kind not set uses the built-in wording in the org's locale.`
+    description: `The org's own guest mail wording, by kind (${MAIL_KINDS.join(", ")}); a kind not set uses the built-in wording in the org's locale.`,
+    jsonSchema: {}
   })
 
 export const Org = Schema.Struct({
@@ -116,7 +120,9 @@ export const OrgUpdate = Schema.Struct({
   locale: Schema.optional(Locale),
   mail_templates: Schema.optional(MailTemplates),
   payments: Schema.optional(PaymentsMode),
-  auto_acknowledge: Schema.optional(Schema.Boolean),
+  auto_acknowledge: Schema.optional(Schema.Boolean).annotations({
+    description: "Answer each guest who writes with a short system message"
+  }),
   allowed_origins: Schema.optional(
     Schema.Array(
       Schema.String.pipe(
@@ -181,7 +187,9 @@ export const OrgUpdate = Schema.Struct({
   ]
 })
 
-export const Role = Schema.Literal("owner", "staff")
+export const Role = Schema.Literal("owner", "staff").annotations({
+  description: "The member's role: owner or staff (an operation only owners may use says so)"
+})
 export const MemberCreate = Schema.Struct({
   email: Email,
   name: Schema.optional(Text(1, 120)),
@@ -245,7 +253,10 @@ export const ApiKeyCreated = Schema.Struct({
 }).annotations({ identifier: "ApiKeyCreated" })
 export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Text(1, 80)),
-  kind: Schema.optional(Schema.Literal("secret", "publishable", "reseller")),
+  kind: Schema.optional(Schema.Literal("secret", "publishable", "reseller")).annotations({
+    description:
+      "secret (sk_…): the whole API and MCP; publishable (pk_…): the public booking surface only, safe in a web page; reseller (rk_…): the OCTO API only. Default secret"
+  }),
   user_id: Schema.optional(
     Schema.UUID.annotations({
       description:

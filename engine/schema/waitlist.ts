@@ -25,7 +25,10 @@ export const WaitlistJoin = Schema.Struct({
   offering_id: Schema.optional(Schema.UUID),
   starts_at: Schema.optional(Instant),
   places: Schema.optional(Int(1, 10000)),
-  customer: Schema.Struct({ email: Email, name: Text(1, 120) }).annotations(strict)
+  customer: Schema.Struct({ email: Email, name: Text(1, 120) }).annotations({
+    ...strict,
+    description: "Who waits: found in the org by email or added"
+  })
 }).annotations({
   ...strict,
   identifier: "WaitlistJoin",

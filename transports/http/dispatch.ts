@@ -185,6 +185,8 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
       const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
+        // A person's session is the console: what it books has source "dashboard" (keys stay "api").
+        const surface: Surface = req.surface === "api" && org?.sessionId !== undefined ? "dashboard" : req.surface
         // The role the operation declares (RequiredRole), for keys and sessions alike.
         if (route.role === "owner" && org !== undefined && org.role !== "owner")
           return yield* new Forbidden({
@@ -232,7 +234,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         )
         const withOrg = Effect.mapInputContext(
           respond,
-          (parent: Context.Context<never>) => requestContext(parent, req.surface, org) as Context.Context<unknown>
+          (parent: Context.Context<never>) => requestContext(parent, surface, org) as Context.Context<unknown>
         )
         if (req.method !== "POST" || key === undefined || org === undefined) return toReply(yield* withOrg, false)
         // The same JSON with its keys in another order is the same request.

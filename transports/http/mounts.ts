@@ -6,7 +6,7 @@ import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import type { EventBus } from "../../engine/ports/Bus.ts"
 import type { Texter } from "../../engine/ports/Texter.ts"
 import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
-import type { Auth } from "../../engine/services/auth/Auth.ts"
+import { Auth } from "../../engine/services/auth/Auth.ts"
 import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
 import type { Passkeys } from "../../engine/services/auth/Passkeys.ts"
 import type { Events } from "../../engine/services/Events.ts"
@@ -23,6 +23,7 @@ import type { Texts } from "../../engine/services/texts/Texts.ts"
 import type { Waitlist } from "../../engine/services/waitlist/Waitlist.ts"
 import type { Waivers } from "../../engine/services/waivers/Waivers.ts"
 import { demoKey } from "../../engine/store/probes.ts"
+import { sessionCredential } from "../auth/apiSession.ts"
 import { AUTH_PATH, authRoutes } from "../auth/routes.ts"
 import { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from "../auth/shared.ts"
 import { CONSOLE_PATH, serveConsole } from "../console/serve.ts"
@@ -107,7 +108,8 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
         yield* Effect.runtime<Orgs | Events | EventBus>(),
         (res, reply) => send(res, reply),
         budget,
-        credentials
+        credentials,
+        sessionCredential(yield* Auth, links.publicUrl)
       )
       const pool = yield* Effect.serviceOption(PgPool)
       const sql = yield* SqlClient.SqlClient

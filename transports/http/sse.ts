@@ -5,7 +5,8 @@ import { EventsQuery } from "../../engine/schema/event.ts"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { Events, SETTLE_MS } from "../../engine/services/Events.ts"
 import type { Orgs } from "../../engine/services/Orgs.ts"
-import { bearerFrom, type Credentials } from "../shared/credentials.ts"
+import type { sessionCredential } from "../auth/apiSession.ts"
+import { type Admission, bearerFrom, type Credentials } from "../shared/credentials.ts"
 import { errorReply, type Reply } from "../shared/reply.ts"
 import { STREAM_RETRY_SECONDS, type StreamBudget } from "../shared/streams.ts"
 
@@ -27,13 +28,33 @@ export const eventStream = (
   runtime: Runtime.Runtime<Orgs | Events | EventBus>,
   write: (res: ServerResponse, reply: Reply) => void,
   budget: StreamBudget,
-  credentials: Credentials
+  credentials: Credentials,
+  /** A person's session cookie (the console), when no Bearer is sent: GET, so no CSRF token. */
+  session?: ReturnType<typeof sessionCredential>
 ) => {
   const run = Runtime.runPromise(runtime)
   return async (req: IncomingMessage, res: ServerResponse) => {
-    // A secret key only (OAuth access tokens reach only /mcp): transports/shared/credentials.ts, door "stream".
-    const admitted = await run(credentials.authenticate("stream", bearerFrom(req.headers.authorization)))
-    if (!admitted.ok) return write(res, errorReply(admitted.status, "unauthorized", admitted.message))
+    // A secret key (OAuth access tokens reach only /mcp): transports/shared/credentials.ts, door "stream"; or, with
+    // no Bearer, a person's session cookie (the console).
+    const bearer = bearerFrom(req.headers.authorization)
+    const viaSession = bearer === "" ? session?.("GET", req.headers) : undefined
+    const admitted = await run(
+      viaSession === undefined
+        ? credentials.authenticate("stream", bearer)
+        : Effect.match(viaSession, {
+            onFailure: (e): Admission => ({
+              ok: false,
+              status: e._tag === "Unauthorized" ? 401 : 403,
+              message: e.message
+            }),
+            onSuccess: (org): Admission => ({ ok: true, org })
+          })
+    )
+    if (!admitted.ok)
+      return write(
+        res,
+        errorReply(admitted.status, admitted.status === 401 ? "unauthorized" : "forbidden", admitted.message)
+      )
     const org = admitted.org
     const url = new URL(req.url ?? "/", "http://x")
     const query = Schema.decodeUnknownEither(Query)(Object.fromEntries(url.searchParams.entries()))
@@ -49,6 +70,7 @@ export const eventStream = (
         )
       )
     const type = query.right.type
+    // Per org and per key; a session counts as its own key (apiKeyId "session:<id>").
     const release = budget.enter(org.id, org.apiKeyId)
     if (release === undefined) {
       return write(

@@ -10,6 +10,7 @@ import { safeEqual } from "./safeEqual.ts"
  *
  * The documented answers (docs/architecture.md, the README's keys section):
  * - secret key (sk_…): REST, the public surface, MCP, the event stream, photos; 403 on OCTO.
+ * - session cookie (transports/auth/apiSession.ts): /api/v1 and the event stream (sse.ts), when no Bearer is sent.
  * - publishable key (pk_…): the public surface only; 401 elsewhere, 403 on OCTO.
  * - reseller key (rk_…): OCTO only; 401 elsewhere.
  * - OAuth access token (mcp_at_…): MCP only; 401 elsewhere, 403 on OCTO when it is valid.

@@ -35,7 +35,7 @@ import {
 import { ListOf } from "../../../engine/schema/common.ts"
 import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
-import { BooleanFromString, IdempotencyHeaders, IdParam } from "./common.ts"
+import { CancelBookings, IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const AvailabilityGroup = HttpApiGroup.make("availability")
   .annotate(
@@ -121,7 +121,7 @@ export const SeriesGroup = HttpApiGroup.make("series")
   )
   .add(
     HttpApiEndpoint.del("delete")`/series/${IdParam}`
-      .setUrlParams(Schema.Struct({ cancel_bookings: Schema.optional(BooleanFromString) }))
+      .setUrlParams(Schema.Struct({ cancel_bookings: Schema.optional(CancelBookings) }))
       .addSuccess(SeriesDeleted)
       .annotate(OpenApi.Summary, "Remove an entry and its future times; cancel_bookings=true when any is booked")
       .annotate(

@@ -17,3 +17,8 @@ export const IdempotencyHeaders = Schema.Struct({
 export const BooleanFromString = Schema.Literal("true", "false").pipe(
   Schema.transform(Schema.Boolean, { strict: true, decode: (s) => s === "true", encode: (b) => (b ? "true" : "false") })
 )
+/** cancel_bookings=true of the deletes that cancel what is booked. */
+export const CancelBookings = BooleanFromString.annotations({
+  description:
+    "true to cancel the upcoming bookings (guests emailed, online payments refunded); needed when there are any"
+})

@@ -42,7 +42,10 @@ import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar
 import { GuestMessage, GuestMove, GuestThread, GuestView, GuestWrite } from "../../../engine/schema/guest.ts"
 import { raises } from "../errors.ts"
 
-const HandleParam = HttpApiSchema.param("handle", Schema.String)
+const HandleParam = HttpApiSchema.param(
+  "handle",
+  Schema.String.annotations({ description: "The booking's handle, from the link in the guest's email" })
+)
 
 /** The guest page's API: the booking's handle (from the guest's email) is the credential, no API key. */
 export const GuestGroup = HttpApiGroup.make("guest")

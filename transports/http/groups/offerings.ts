@@ -32,7 +32,7 @@ import {
 import { raises } from "../errors.ts"
 import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
-import { BooleanFromString, IdempotencyHeaders, IdParam } from "./common.ts"
+import { CancelBookings, IdempotencyHeaders, IdParam } from "./common.ts"
 
 export const OfferingsGroup = HttpApiGroup.make("offerings")
   .annotate(
@@ -41,7 +41,9 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
   )
   .add(
     HttpApiEndpoint.get("list", "/offerings")
-      .setUrlParams(Schema.Struct({ kind: Schema.optional(Kind) }))
+      .setUrlParams(
+        Schema.Struct({ kind: Schema.optional(Kind).annotations({ description: "Only offerings of this kind" }) })
+      )
       .addSuccess(ListOf(Offering))
       .annotate(OpenApi.Summary, "List offerings, paused ones included")
       .annotate(
@@ -114,7 +116,7 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
   .add(
     HttpApiEndpoint.del("delete")`/offerings/${IdParam}`
       .annotate(RequiredRole, "owner")
-      .setUrlParams(Schema.Struct({ cancel_bookings: Schema.optional(BooleanFromString) }))
+      .setUrlParams(Schema.Struct({ cancel_bookings: Schema.optional(CancelBookings) }))
       .addSuccess(DeleteResult)
       .annotate(OpenApi.Summary, "Delete an offering; cancel_bookings=true when it has upcoming bookings or live holds")
       .annotate(

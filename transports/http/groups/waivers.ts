@@ -45,7 +45,10 @@ const WaiverView = Schema.Struct({
   signatures: Schema.Array(Schema.Struct({ name: Schema.String, signed_at: Schema.String }))
 }).annotations({ identifier: "WaiverView" })
 
-const SignatureCreate = Schema.Struct({ name: Text(1, 120), accept: Schema.Literal(true) }).annotations({
+const SignatureCreate = Schema.Struct({
+  name: Text(1, 120),
+  accept: Schema.Literal(true).annotations({ description: "Must be true: the person accepts the waiver's text" })
+}).annotations({
   ...strict,
   identifier: "SignatureCreate",
   examples: [{ name: "Ada Lovelace", accept: true }]
