@@ -3,24 +3,22 @@ import { Schema } from "effect"
 /** The wire code of a tag: SoldOut -> sold_out. */
 export const snakeCase = (tag: string) => tag.replace(/[A-Z]/g, (c, i) => (i === 0 ? "" : "_") + c.toLowerCase())
 
-type Fields<Tag extends string> = { readonly _tag: Schema.tag<Tag>; readonly message: typeof Schema.String }
+export type Fields<Tag extends string> = { readonly _tag: Schema.tag<Tag>; readonly message: typeof Schema.String }
 
 /**
  * A domain error: a tagged class named for what happened, carrying its message. Its wire `code` is the snake_case of
  * its tag unless given (one code answered with two statuses is two classes). The transport gives each its status.
  */
+/** What a domain error class is: a tagged error class (its instances carry the message) with its wire code. */
+export type DomainErrorBase<Self, Tag extends string> = Schema.TaggedErrorClass<Self, Tag, Fields<Tag>> & {
+  readonly code: string
+}
+
 export const DomainError =
   <Self>() =>
-  <const Tag extends string>(tag: Tag, code: string = snakeCase(tag)) => {
-    const Base = Schema.TaggedError<Self>()(tag, { message: Schema.String }) as unknown as Schema.TaggedErrorClass<
-      Self,
-      Tag,
-      Fields<Tag>
-    >
-    return class extends Base {
-      static readonly code = code
-      get code() {
-        return code
-      }
-    }
+  <const Tag extends string>(tag: Tag, code: string = snakeCase(tag)): DomainErrorBase<Self, Tag> => {
+    const Base = Schema.TaggedError<Self>()(tag, { message: Schema.String })
+    Object.defineProperty(Base, "code", { value: code })
+    Object.defineProperty((Base as unknown as { prototype: object }).prototype, "code", { get: () => code })
+    return Base as unknown as DomainErrorBase<Self, Tag>
   }

@@ -21,7 +21,7 @@ export const wireOf = <C extends DomainErrorClass>(cls: C) => {
       body.error.code === cls.code
         ? ParseResult.succeed(new (cls as unknown as new (a: { message: string }) => InstanceType<C>)(body.error))
         : ParseResult.fail(new ParseResult.Type(ast, body, `not ${cls.code}`)),
-    encode: (e) => ParseResult.succeed({ error: { code: e.code, message: e.message } })
+    encode: (e) => ParseResult.succeed({ error: { code: cls.code, message: e.message } })
   }).annotations(HttpApiSchema.annotations({ status: domainStatus[cls._tag] }))
 }
 

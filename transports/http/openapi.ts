@@ -206,7 +206,14 @@ export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Ap
   if (webhooks) doc.webhooks = eventWebhooks(doc)
   // The error classes' own components are replaced by the per-operation enums above; the platform's decode error
   // is never sent (a decode failure is a 400 in the error shape).
-  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "Unauthorized", ...Object.keys(domainErrors)]) {
+  for (const name of [
+    "HttpApiDecodeError",
+    "Issue",
+    "PropertyKey",
+    "Unauthorized",
+    "BadRequest",
+    ...Object.keys(domainErrors)
+  ]) {
     delete doc.components.schemas[name]
   }
   return doc

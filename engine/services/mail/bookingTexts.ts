@@ -11,7 +11,7 @@ import { formatWhen, type MailVars, renderMail } from "./render.ts"
 export const TEXTED: Partial<Record<MailKind, TextKind>> = { confirmed: "confirmed", called_off: "called_off" }
 
 /** What of a mail decides its text: its facts, the text kind it asks for, its booking. */
-interface TextableMail {
+export interface TextableMail {
   readonly vars?: MailVars | undefined
   readonly textAs?: TextKind | undefined
   readonly bookingId?: string | null | undefined

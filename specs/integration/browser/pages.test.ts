@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { cspViolations, ensureWidget, launch } from "../../support/browser.ts"
+import { lastLink } from "../auth/helpers.ts"
 import { advanceTo, type BookingsOrg, bookingsOrg, ok, PIN } from "../bookings/helpers.ts"
 import { handleFromMail } from "../guest/helpers.ts"
 import { pkce, REDIRECT } from "../oauth/helpers.ts"
@@ -128,6 +129,21 @@ describe("the engine's pages under their own Content-Security-Policy", () => {
         body: JSON.stringify({ client_name: "Policy app", redirect_uris: [REDIRECT] })
       })
     ).json()) as { client_id: string }
+    // Consent is a signed-in owner's (docs/auth.md): sign this browser in by a mailed link first.
+    const owner = "policy-owner@example.com"
+    expect((await app.admin("POST", `/orgs/${org.id}/members`, { email: owner, role: "owner" })).status).toBe(201)
+    await visit("/demo")
+    const asked = await page.evaluate(
+      (email) =>
+        fetch("/auth/v1/links", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email })
+        }).then((r) => r.status),
+      owner
+    )
+    expect(asked).toBe(202)
+    await page.goto(`${app.url}${await lastLink(app, owner)}`)
     const { challenge } = pkce()
     await visit(
       `/oauth/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${challenge}&code_challenge_method=S256&state=s`

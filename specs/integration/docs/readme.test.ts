@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -12,12 +12,18 @@ import { afterAll, describe, expect, it } from "vitest"
  * fails on an HTTP error (--fail-with-body), and the script stops at the first failing command.
  */
 const README = readFileSync(join(import.meta.dirname, "../../../README.md"), "utf8")
-const SERVER = join(import.meta.dirname, "../../../dist/server.mjs")
+// A private copy of the build (inside the checkout, so node_modules resolves): another suite may rebuild dist/
+// while this one runs (the pack test builds what globalSetup leaves out), and its chunks would vanish under it.
+const root = join(import.meta.dirname, "../../..")
+const build = join(root, `.data-readme-${process.pid}`)
+cpSync(join(root, "dist"), join(build, "dist"), { recursive: true })
+const SERVER = join(build, "dist/server.mjs")
 const folder = mkdtempSync(join(tmpdir(), "be-readme-"))
 const children: Array<ChildProcess> = []
 afterAll(() => {
   for (const c of children) c.kill("SIGKILL")
   rmSync(folder, { recursive: true, force: true })
+  rmSync(build, { recursive: true, force: true })
 })
 
 const walkThrough = () => {
