@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { InvalidConversation, NoPhone, notFound, RecipientErased } from "../../errors/index.ts"
-import type { Message } from "../../schema/message.ts"
 import { customerStore } from "../../store/customers.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
@@ -13,58 +12,10 @@ import { Links, replyAddress } from "../Links.ts"
 import { Mail } from "../mail/Mail.ts"
 import { Texts } from "../texts/Texts.ts"
 import { Drafts } from "./Drafts.ts"
+import { ACK, type Conversation, type MessageRow, type Received, toMessage } from "./rows.ts"
 
-type MessageRow = {
-  readonly id: string
-  readonly org_id: string
-  readonly conversation_id: string
-  readonly booking_id: string | null
-  readonly customer_id: string
-  readonly direction: "outbound" | "inbound"
-  readonly channel: "email" | "system" | "page" | "text"
-  readonly body: string
-  readonly mail_id: string | null
-  readonly text_id?: string | null
-  readonly segments?: number | null
-  readonly created_at: Date
-  readonly delivered_at: Date | null
-  readonly failed_at: Date | null
-  readonly failure_reason: string | null
-}
-export interface Conversation {
-  readonly id: string
-  readonly org_id: string
-  readonly customer_id: string
-  readonly booking_id: string | null
-  readonly reply_token: string
-  readonly email: string | null
-  readonly phone: string | null
-  readonly preferred_channel: "email" | "text"
-  readonly org_name: string
-  readonly reference: string | null
-  readonly auto_acknowledge: boolean
-  readonly reply_to_domain: string | null
-}
-
-const iso = (d: Date | null) => d?.toISOString() ?? null
-export const toMessage = (r: MessageRow): Message => ({
-  id: r.id,
-  booking_id: r.booking_id,
-  customer_id: r.customer_id,
-  direction: r.direction,
-  channel: r.channel,
-  body: r.body,
-  created_at: r.created_at.toISOString(),
-  delivered_at: iso(r.delivered_at),
-  failed_at: iso(r.failed_at),
-  failure_reason: r.failure_reason,
-  segments: r.segments ?? null
-})
-
-/** What became of an inbound mail. */
-export type Received = "stored" | "unknown_address" | "foreign_sender" | "erased"
-
-const ACK = "Thank you for your message. We have received it and will reply as soon as we can."
+export type { Conversation, Received } from "./rows.ts"
+export { toMessage } from "./rows.ts"
 
 /**
  * messages.*: a conversation with a guest by email. Mail out carries the conversation's reply address; replies come

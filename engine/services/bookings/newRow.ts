@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto"
+import type { startBooking } from "../../machines/booking.ts"
+import type { BookingCreate } from "../../schema/booking.ts"
+import { type BookingRow, lifecycleColumns } from "../../store/bookingRow.ts"
+import { newHandle, newReference } from "../../store/codes.ts"
+import type { customerPlan } from "../../store/customers.ts"
+import { monthIn } from "../../time/local.ts"
+import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
+import type { NewEvent } from "../Events.ts"
+import type { bookingMail } from "../mail/bookingMails.ts"
+import type { Gift, Promo, Read } from "./booked.ts"
+import { type Placement, placesOf } from "./placement.ts"
+import { MONTHLY_QUOTA } from "./quota.ts"
+
+/** What a new booking's row is made of, as create.ts has it before WRITE. */
+export interface RowParts {
+  readonly org: CurrentOrg["Type"]
+  readonly source: Surface
+  readonly input: BookingCreate
+  readonly o: Read
+  readonly p: Placement
+  readonly customer: ReturnType<typeof customerPlan>
+  readonly started: ReturnType<typeof startBooking>
+  readonly quantity: number
+  readonly total: number
+  readonly promo: Promo | undefined
+  readonly gift: Gift | undefined
+  readonly giftCents: number
+  readonly hold: boolean
+  readonly now: Date
+}
+
+/** The new booking's row: the machine's columns come from its start (lifecycleColumns); the rest is what it is. */
+export const newRow = (parts: RowParts): BookingRow => {
+  const { org, source, input, o, p, customer, started, quantity, total, promo, gift, giftCents, hold, now } = parts
+  const { machine: _, previous: __, ...lifecycle } = lifecycleColumns(started.state, started.context)
+  return {
+    ...lifecycle,
+    id: randomUUID(),
+    org_id: org.id,
+    offering_id: o.id,
+    customer_id: customer.row.id,
+    series_id: p.series_id,
+    quantity,
+    places: placesOf(o, quantity),
+    machine: started.context,
+    previous: null,
+    total_cents: total,
+    discount_cents: promo?.discount ?? 0,
+    promo_code: promo?.code ?? null,
+    gift_card_id: gift?.id ?? null,
+    gift_cents: giftCents,
+    // Confirmed at once, the card's part is taken now; held, it is only reserved until the booking is confirmed.
+    gift_taken_at: giftCents > 0 && !hold ? now : null,
+    reference: newReference(),
+    handle: newHandle(),
+    source,
+    notes: input.notes ?? "",
+    answers: input.answers ?? {},
+    metadata: input.metadata ?? {},
+    checkout_url: null,
+    paid_cents: giftCents > 0 ? giftCents : null,
+    payment_intent_id: null,
+    charged_cents: null,
+    refund_id: null,
+    refund_cents: null,
+    refunded_at: null,
+    refund_failed_at: null,
+    refund_error: null,
+    refund_next_at: null,
+    guest_cancel_hours: o.g_cancel_hours,
+    waiver_token: o.waiver_required ? newHandle() : null,
+    reseller_reference: null,
+    cancel_reason: null,
+    created_at: now,
+    updated_at: null,
+    waiver_needed: o.waiver_required ? (o.kind === "rental" ? 1 : quantity) : null,
+    waiver_signed: 0
+  }
+}
+
+/** The values of the store's insert (WRITE) for a new booking, in its parameters' order. */
+export const insertValues = (
+  parts: RowParts,
+  row: BookingRow,
+  mail: ReturnType<typeof bookingMail>,
+  events: ReadonlyArray<NewEvent>,
+  options: { readonly quiet?: boolean }
+): ReadonlyArray<unknown> => {
+  const { org, input, o, customer, now } = parts
+  const month = monthIn(now, org.timezone)
+  return [
+    org.id,
+    customer.mode,
+    customer.row.id,
+    customer.row.email,
+    input.customer.name,
+    input.customer.phone ?? null,
+    now,
+    o.c_name,
+    o.c_phone,
+    row.id,
+    o.id,
+    row.session_id,
+    row.series_id,
+    row.starts_at,
+    row.ends_at,
+    row.quantity,
+    row.places,
+    row.state,
+    JSON.stringify(row.machine),
+    row.status,
+    row.expires_at,
+    row.total_cents,
+    row.reference,
+    row.handle,
+    row.source,
+    row.notes,
+    JSON.stringify(row.answers),
+    JSON.stringify(row.metadata),
+    row.confirmed_at,
+    row.waiver_token,
+    row.waiver_needed,
+    randomUUID(),
+    options.quiet === true ? null : mail.to,
+    mail.subject,
+    mail.text,
+    mail.kind,
+    month,
+    MONTHLY_QUOTA[org.plan],
+    events.map((e) => e.type),
+    JSON.stringify(events.map((e) => e.data)),
+    JSON.stringify(mail.vars),
+    row.guest_cancel_hours
+  ]
+}

@@ -1,0 +1,66 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { PaymentProcessor } from "../../ports/Payments.ts"
+import type { BookingRow } from "../../store/bookingRow.ts"
+import { bookingStore } from "../../store/bookings.ts"
+import { transaction } from "../../store/transaction.ts"
+import { EngineClock } from "../Clock.ts"
+import { Events } from "../Events.ts"
+import { Jobs } from "../Jobs.ts"
+import { Links } from "../Links.ts"
+import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
+import { Mail } from "../mail/Mail.ts"
+import { Wakeups } from "../Wakeups.ts"
+
+/** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
+export const FRESH_CHECKOUT_MINUTES = 30
+/** A refund the processor took is looked at again after this long if no event settled it. */
+export const POLL_SECONDS = 3600
+/** A refund being taken is leased this long, so another instance leaves it alone. */
+export const LEASE_SECONDS = 60
+
+export interface PaymentRow {
+  readonly id: string
+  readonly org_id: string
+  /** null for the payment of a gift card purchase (gift_purchase_id). */
+  readonly booking_id: string | null
+  readonly gift_purchase_id: string | null
+  readonly payment_intent_id: string
+  readonly amount_cents: number
+  readonly refund_cents: number
+  readonly refund_state: "pending" | "taken" | "refunded" | "failed" | null
+  readonly refund_id: string | null
+  readonly refund_attempts: number
+}
+
+export interface CheckoutSource extends BookingRow {
+  readonly o_name: string
+  readonly deposit_cents: number | null
+  readonly deposit_percent: number | null
+  readonly c_email: string | null
+  readonly currency: string
+  readonly payments: "online" | "offline"
+}
+
+export const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000)
+
+/** What every part of Payments works with: its services, the guest's mail of a booking, and the transaction. */
+export const paymentsBase = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const clock = yield* EngineClock
+  const processor = yield* PaymentProcessor
+  const events = yield* Events
+  const mail = yield* Mail
+  const jobs = yield* Jobs
+  const wakeups = yield* Wakeups
+  const store = yield* bookingStore
+  const links = yield* Links
+  const mailTo = (kind: BookingMailKind, b: BookingRow & { c_email?: string | null; o_name?: string }) =>
+    b.c_email
+      ? mail.enqueue(b.org_id, bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", links.publicUrl))
+      : Effect.void
+  const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(transaction(sql))
+  return { sql, clock, processor, events, mail, jobs, wakeups, store, links, mailTo, tx } as const
+})
+
+export type PaymentsBase = Effect.Effect.Success<typeof paymentsBase>
