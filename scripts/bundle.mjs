@@ -19,7 +19,8 @@ const bundle = (name, entry) =>
     format: "esm",
     target: "node20",
     sourcemap: true,
-    external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native"],
+    // twilio stays external too: its SDK (and its HTTP stack) is 8 MB bundled, loaded only when texts go through Twilio.
+    external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native", "twilio"],
     // Some bundled CommonJS packages call require(); give each ES module (entry and chunk) one.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
