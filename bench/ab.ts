@@ -33,24 +33,25 @@ if (entries.length > NAMES.length) throw new Error(`at most ${NAMES.length} buil
 const seconds = Number(process.env.AB_SECONDS ?? 3)
 const rounds = Number(process.env.AB_ROUNDS ?? 5)
 const tag = `${Date.now()}`
-const sides = await Promise.all(
-  entries.map(async (entry, i) => {
-    const database = `be_bench_ab_${tag}_${i}`
-    await adminQuery(`create database ${database}`)
-    const server = await spawnEngine(withDb(database), undefined, entry)
-    const pool = new pg.Pool({ connectionString: withDb(database), max: 1 })
-    const made = await fixture(server.url, `ab${i}`, Number(process.env.AB_TIMES ?? 50) + 1)
-    const f = { ...made, sessions: made.sessions.slice(0, -1) }
-    // AB_SEED=n: n bookings on record (on a time of their own) before measuring.
-    if (Number(process.env.AB_SEED ?? 0) > 0)
-      await seedBookings(pool, made, made.sessions[made.sessions.length - 1], Number(process.env.AB_SEED))
-    // AB_ANALYZE=1: vacuum analyze once here, as bench/bookings.ts does after seeding (the planner's statistics then
-    // describe these few rows, however much the run adds; autovacuum is off on the bench server).
-    if (process.env.AB_ANALYZE === "1")
-      await pool.query(`vacuum analyze ${await counterTables(pool)}, bookings, customers, mail_outbox, events`)
-    return { name: NAMES[i], entry, database, server, pool, f }
-  })
-)
+// One side after another: set up at once, seven engines under a loaded machine could pass DB_TIMEOUT_MS.
+const sides: Array<Awaited<ReturnType<typeof setUp>>> = []
+for (const [i, entry] of entries.entries()) sides.push(await setUp(entry, i))
+async function setUp(entry: string, i: number) {
+  const database = `be_bench_ab_${tag}_${i}`
+  await adminQuery(`create database ${database}`)
+  const server = await spawnEngine(withDb(database), undefined, entry)
+  const pool = new pg.Pool({ connectionString: withDb(database), max: 1 })
+  const made = await fixture(server.url, `ab${i}`, Number(process.env.AB_TIMES ?? 50) + 1)
+  const f = { ...made, sessions: made.sessions.slice(0, -1) }
+  // AB_SEED=n: n bookings on record (on a time of their own) before measuring.
+  if (Number(process.env.AB_SEED ?? 0) > 0)
+    await seedBookings(pool, made, made.sessions[made.sessions.length - 1], Number(process.env.AB_SEED))
+  // AB_ANALYZE=1: vacuum analyze once here, as bench/bookings.ts does after seeding (the planner's statistics then
+  // describe these few rows, however much the run adds; autovacuum is off on the bench server).
+  if (process.env.AB_ANALYZE === "1")
+    await pool.query(`vacuum analyze ${await counterTables(pool)}, bookings, customers, mail_outbox, events`)
+  return { name: NAMES[i], entry, database, server, pool, f }
+}
 const settle = async (pool: pg.Pool) => {
   const unrelayed = await unrelayedSql(pool)
   for (let i = 0; i < 100; i++) {
