@@ -3,6 +3,7 @@ import { EngineClock } from "../engine/services/Clock.ts"
 
 export const SystemClockLive = Layer.succeed(EngineClock, {
   now: Effect.sync(() => new Date()),
+  test: false,
   advance: () => Effect.fail("the clock only moves with CLOCK=test")
 })
 
@@ -14,6 +15,7 @@ export const TestClockLive = (start?: Date) =>
       const ref = yield* Ref.make(start ?? new Date())
       return {
         now: Ref.get(ref),
+        test: true,
         advance: (seconds: number) => Ref.updateAndGet(ref, (d) => new Date(d.getTime() + seconds * 1000))
       }
     })

@@ -4,6 +4,7 @@ import { dateTime } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { EventRow } from "../types.ts"
 import { Alert, Done, Field, Title, value } from "../ui.tsx"
+import { TestClock } from "./TestClock.tsx"
 import { Webhooks } from "./Webhooks.tsx"
 
 interface Key {
@@ -22,7 +23,7 @@ interface App {
   revoked_at: string | null
 }
 
-/** API keys (a new key shown once), webhook endpoints, the events feed, OAuth apps. */
+/** API keys (a new key shown once), webhook endpoints, the events feed, OAuth apps, the test clock when it is on. */
 export const Developers = () => {
   const { zone } = useConsole()
   const { data, reload } = useLoad(
@@ -96,6 +97,7 @@ export const Developers = () => {
           </li>
         ))}
       </ul>
+      <TestClock onMoved={reload} />
       <h2>Latest events</h2>
       <ol class="history">
         {data?.[2].map((e) => (

@@ -12,11 +12,14 @@ export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
 /**
  * Whether a request comes from a page of this origin: its Origin is PUBLIC_URL's, or (a browser that sends no Origin)
  * Sec-Fetch-Site says same-origin. A Sec-Fetch-Site other than same-origin is refused whatever the Origin says.
+ * A form posted from an engine page (Referrer-Policy: no-referrer) carries `Origin: null`: browsers serialize the
+ * origin so under that policy, and then Sec-Fetch-Site, which no page can set, is what says where it came from.
  */
 export const sameOrigin = (headers: Headers, publicUrl: string) => {
   const site = one(headers, "sec-fetch-site")
   if (site !== undefined && site !== "same-origin") return false
   const origin = one(headers, "origin")
+  if (origin === "null") return site === "same-origin"
   if (origin !== undefined) return origin === new URL(publicUrl).origin
   return site === "same-origin"
 }

@@ -6,6 +6,7 @@ import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
+import { ClockGroup } from "./groups/clock.ts"
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
@@ -46,6 +47,7 @@ export class Api extends HttpApi.make("booking-engine")
   .add(PublicGroup)
   .add(GuestGroup)
   .add(WebhooksGroup)
+  .add(ClockGroup)
   .add(AdminGroup)
   // What the transport answers around any handler: a field that does not decode, an Idempotency-Key in use or reused.
   .addError(BadRequestWire)

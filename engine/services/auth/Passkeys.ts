@@ -28,6 +28,11 @@ const toPasskey = (r: Pick<PasskeyRow, "id" | "name" | "created_at" | "last_used
 
 const transportsOf = (p: PasskeyRow) => [...p.transports] as Array<AuthenticatorTransportFuture>
 const refused = (why: string) => new PasskeyRefused({ message: `the passkey could not be used: ${why}` })
+/** The user id a sign-in response names (its userHandle, base64url of the id's UTF-8 bytes), if it names one. */
+const ownerOf = (response: unknown) => {
+  const handle = (response as { response?: { userHandle?: unknown } } | null)?.response?.userHandle
+  return typeof handle === "string" && handle !== "" ? Buffer.from(handle, "base64url").toString("utf8") : undefined
+}
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 /**
@@ -132,7 +137,10 @@ export class Passkeys extends Effect.Service<Passkeys>()("Passkeys", {
       const challenge = yield* store.takeChallenge(sha256(`sign_in:${holder}`), "sign_in", now)
       if (challenge === undefined) return yield* refused("ask for new options first (they last 5 minutes, once)")
       const id = (response as { id?: unknown } | null)?.id
-      const passkey = typeof id === "string" ? yield* users.passkeyByCredential(id) : undefined
+      const found = typeof id === "string" ? yield* users.passkeyByCredential(id) : undefined
+      // A discoverable sign-in names its person (userHandle, the user id the passkey was made for): it must be the
+      // passkey's owner, or the answer is the one an unknown passkey gets.
+      const passkey = found !== undefined && ownerOf(response) === found.user_id ? found : undefined
       if (passkey === undefined) return yield* refused("this passkey is not registered here")
       const verified = yield* Effect.tryPromise(() =>
         verifyAuthenticationResponse({

@@ -106,7 +106,9 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     /**
      * A signed-in owner approves (the consent page, docs/auth.md): the org's app for this client (made, or the live one
      * kept) approved through a key of the owner's own, made for the app (so the app's reach ends when the owner leaves
-     * the team or stops being an owner, or the key is revoked), and a one-time code for it. Left: why not.
+     * the team or stops being an owner, or the key is revoked), and a one-time code for it. A new grant replaces the
+     * previous one of the same app (docs/oauth.md): its tokens and unused codes stop, and its key is kept when the same
+     * owner approves again, else revoked for a new one of the new approver's. Left: why not.
      */
     const approve = fn("OAuth.approve")(function* (
       request: AuthorizeRequest,
@@ -114,18 +116,29 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     ) {
       if (approver.role !== "owner" || approver.memberId === null)
         return Either.left("Only an owner of the org can connect an app: ask an owner to approve it.")
-      const key = yield* orgs
-        .createKey(approver.orgId, { user_id: approver.memberId, name: `OAuth: ${request.client.name}`.slice(0, 100) })
-        .pipe(Effect.orDie)
+      const memberId = approver.memberId
       const at = yield* clock.now
       const code = secret(CODE_PREFIX)
-      yield* Effect.gen(function* () {
-        const live = yield* sql<{ id: string }>`
-          update oauth_apps set api_key_id = ${key.id}
-          where org_id = ${approver.orgId} and client_id = ${request.client.id} and revoked_at is null returning id`
-        const appId = live[0]?.id ?? randomUUID()
-        if (live.length === 0) {
-          yield* sql`insert into oauth_apps ${sql.insert({ id: appId, org_id: approver.orgId, client_id: request.client.id, api_key_id: key.id, created_at: at })}`
+      const { appId, replaced, retired } = yield* Effect.gen(function* () {
+        const live = yield* sql<{ id: string; api_key_id: string; user_id: string | null; key_revoked: Date | null }>`
+          select a.id, a.api_key_id, k.user_id, k.revoked_at as key_revoked
+          from oauth_apps a join api_keys k on k.id = a.api_key_id
+          where a.org_id = ${approver.orgId} and a.client_id = ${request.client.id} and a.revoked_at is null
+          for update of a`
+        const previous = live[0]
+        const kept = previous !== undefined && previous.key_revoked === null && previous.user_id === memberId
+        const keyId = kept
+          ? previous.api_key_id
+          : (yield* orgs
+              .createKey(approver.orgId, { user_id: memberId, name: `OAuth: ${request.client.name}`.slice(0, 100) })
+              .pipe(Effect.orDie)).id
+        const appId = previous?.id ?? randomUUID()
+        if (previous === undefined) {
+          yield* sql`insert into oauth_apps ${sql.insert({ id: appId, org_id: approver.orgId, client_id: request.client.id, api_key_id: keyId, created_at: at })}`
+        } else {
+          yield* sql`update oauth_apps set api_key_id = ${keyId} where id = ${appId}`
+          yield* sql`update oauth_tokens set revoked_at = ${at} where app_id = ${appId} and revoked_at is null`
+          yield* sql`update oauth_codes set expires_at = ${at} where app_id = ${appId} and used_at is null and expires_at > ${at}`
         }
         yield* sql`insert into oauth_codes ${sql.insert({
           hash: sha256(code),
@@ -136,7 +149,11 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
           expires_at: new Date(at.getTime() + CODE_SECONDS * 1000),
           created_at: at
         })}`
+        const retired = previous !== undefined && !kept && previous.key_revoked === null ? previous.api_key_id : null
+        return { appId, replaced: previous !== undefined, retired }
       }).pipe(transaction(sql), Effect.orDie)
+      if (retired !== null) yield* orgs.revokeKey(retired, approver.orgId).pipe(Effect.orDie)
+      if (replaced) yield* orgs.keysChanged(`app:${appId}`)
       return Either.right(code)
     })
 

@@ -66,7 +66,8 @@ export const softAuthenticator = (origin: string) => {
     }
   }
 
-  const assert = (options: { challenge: string }, from?: string) => {
+  /** `handle` stands in for the userHandle the key was registered with (null: none sent). */
+  const assert = (options: { challenge: string }, from?: string, handle: string | null | undefined = userHandle) => {
     counter++
     const authData = Buffer.concat([sha(rpId), Buffer.from([0x05]), u32(counter)])
     const data = clientData("webauthn.get", options.challenge, from)
@@ -79,7 +80,7 @@ export const softAuthenticator = (origin: string) => {
         clientDataJSON: b64(data),
         authenticatorData: b64(authData),
         signature: b64(signature),
-        ...(userHandle === undefined ? {} : { userHandle })
+        ...(handle === undefined || handle === null ? {} : { userHandle: handle })
       },
       clientExtensionResults: {},
       authenticatorAttachment: "platform"

@@ -71,6 +71,47 @@ describe("passkeys", () => {
     expect((await other.session()).status).toBe(401)
   })
 
+  it("refuses a sign-in whose userHandle is not the passkey's owner, as it refuses an unknown passkey", async () => {
+    const org = await teamOrg(app, "pk4")
+    const b = browser(app)
+    await b.signIn(org.owner)
+    const key = softAuthenticator(ORIGIN)
+    const options = (await b.request("POST", "/auth/v1/passkeys/options")).body
+    expect((await b.request("POST", "/auth/v1/passkeys", { response: key.register(options) })).status).toBe(201)
+    const staff = browser(app)
+    await staff.signIn(org.staff)
+    const staffId = (await staff.session()).body.user.id as string
+    // The handle a passkey is made with is its owner's user id.
+    expect(options.user.id).toBe(Buffer.from((await b.session()).body.user.id).toString("base64url"))
+
+    const answer = async (handle: string | null) => {
+      const fresh = browser(app)
+      const o = (await fresh.request("POST", "/auth/v1/passkey_sign_in/options")).body
+      const r = await fresh.request("POST", "/auth/v1/passkey_sign_in", { response: key.assert(o, undefined, handle) })
+      return { status: r.status, body: r.body, session: (await fresh.session()).status }
+    }
+    const unknown = await (async () => {
+      const fresh = browser(app)
+      const o = (await fresh.request("POST", "/auth/v1/passkey_sign_in/options")).body
+      const r = await fresh.request("POST", "/auth/v1/passkey_sign_in", {
+        response: softAuthenticator(ORIGIN).assert(o)
+      })
+      return { status: r.status, body: r.body, session: (await fresh.session()).status }
+    })()
+    expect(unknown).toMatchObject({ status: 400, session: 401 })
+    // Another person's id, a made-up one, and none at all: each answered exactly as an unknown passkey is.
+    for (const handle of [
+      Buffer.from(staffId).toString("base64url"),
+      Buffer.from("nobody").toString("base64url"),
+      null
+    ])
+      expect(await answer(handle)).toEqual(unknown)
+    // The owner's own handle still signs in.
+    const own = await answer(options.user.id)
+    expect([own.status, own.session]).toEqual([200, 200])
+    expect(own.body.user.email).toBe(org.owner)
+  })
+
   it("registration needs a session and its CSRF token", async () => {
     const org = await teamOrg(app, "pk3")
     expect((await browser(app).request("POST", "/auth/v1/passkeys/options")).status).toBe(401)

@@ -171,6 +171,20 @@ describe("sessions", () => {
     expect(await refused({ origin: "", "sec-fetch-site": "cross-site" })).toEqual([403, "csrf_failed"])
     expect(await refused({ "sec-fetch-site": "same-site" })).toEqual([403, "csrf_failed"])
     expect(await refused({ origin: "" })).toEqual([403, "csrf_failed"])
+    // An opaque origin (a sandboxed frame, a form under no-referrer) counts only when the browser says same-origin.
+    expect(await refused({ origin: "null" })).toEqual([403, "csrf_failed"])
+    expect(await refused({ origin: "null", "sec-fetch-site": "cross-site" })).toEqual([403, "csrf_failed"])
+    expect(await refused({ origin: "null", "sec-fetch-site": "same-site" })).toEqual([403, "csrf_failed"])
+    expect(
+      (
+        await b.api(
+          "POST",
+          "/customers",
+          { ...body, email: "n@example.com" },
+          { origin: "null", "sec-fetch-site": "same-origin" }
+        )
+      ).status
+    ).toBe(201)
     expect((await b.api("POST", "/customers", body, { origin: "", "sec-fetch-site": "same-origin" })).status).toBe(201)
     expect((await b.api("GET", "/customers", undefined, { "x-csrf-token": "" })).status).toBe(200)
     // A key is unaffected by any of it.

@@ -8,8 +8,11 @@ import { advanceTo, clockNow, PIN } from "../../bookings/helpers.ts"
 
 export { clockNow }
 
-/** The app on a known port with PUBLIC_URL its own address (the console's origin, as in production), pinned in time. */
-export const consoleApp = async (host = "127.0.0.1") => {
+/**
+ * The app on a known port with PUBLIC_URL its own address (the console's origin, as in production), pinned in time
+ * (unless `clock` is "system").
+ */
+export const consoleApp = async (host = "127.0.0.1", clock: "test" | "system" = "test") => {
   await ensureWidget()
   await ensureConsole()
   const port = await new Promise<number>((resolve) => {
@@ -18,8 +21,8 @@ export const consoleApp = async (host = "127.0.0.1") => {
       s.close(() => resolve(p))
     })
   })
-  const app = await startApp({ port, publicUrl: `http://${host}:${port}` })
-  await advanceTo(app, PIN)
+  const app = await startApp({ port, publicUrl: `http://${host}:${port}`, clock })
+  if (clock === "test") await advanceTo(app, PIN)
   return app
 }
 
