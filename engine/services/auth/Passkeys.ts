@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import {
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  RegistrationResponseJSON
 } from "@simplewebauthn/server"
 import { Effect } from "effect"
 import { notFound, PasskeyRefused } from "../../errors/index.ts"
@@ -25,6 +21,9 @@ const toPasskey = (r: Pick<PasskeyRow, "id" | "name" | "created_at" | "last_used
   created_at: r.created_at.toISOString(),
   last_used_at: r.last_used_at?.toISOString() ?? null
 })
+
+/** @simplewebauthn/server and its ASN.1 and X.509 kin (about 0.8 MB) are loaded at the first passkey, not at start. */
+const webauthn = () => import("@simplewebauthn/server")
 
 const transportsOf = (p: PasskeyRow) => [...p.transports] as Array<AuthenticatorTransportFuture>
 const refused = (why: string) => new PasskeyRefused({ message: `the passkey could not be used: ${why}` })
@@ -66,16 +65,18 @@ export class Passkeys extends Effect.Service<Passkeys>()("Passkeys", {
     const registrationOptions = fn("Passkeys.registrationOptions")(function* (signed: Signed) {
       const existing = yield* users.passkeys(signed.user.id)
       const options = yield* Effect.promise(() =>
-        generateRegistrationOptions({
-          rpName: "Booking engine",
-          rpID,
-          userName: signed.user.email,
-          userDisplayName: signed.user.name ?? signed.user.email,
-          userID: new TextEncoder().encode(signed.user.id),
-          attestationType: "none",
-          excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
-          authenticatorSelection: { residentKey: "required", userVerification: "preferred" }
-        })
+        webauthn().then((w) =>
+          w.generateRegistrationOptions({
+            rpName: "Booking engine",
+            rpID,
+            userName: signed.user.email,
+            userDisplayName: signed.user.name ?? signed.user.email,
+            userID: new TextEncoder().encode(signed.user.id),
+            attestationType: "none",
+            excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
+            authenticatorSelection: { residentKey: "required", userVerification: "preferred" }
+          })
+        )
       )
       yield* keepChallenge(`register:${signed.session.id}`, "register", options.challenge, signed.user.id)
       return options
@@ -86,13 +87,15 @@ export class Passkeys extends Effect.Service<Passkeys>()("Passkeys", {
       const challenge = yield* store.takeChallenge(sha256(`register:${signed.session.id}`), "register", now)
       if (challenge === undefined) return yield* refused("ask for new options first (they last 5 minutes, once)")
       const verified = yield* Effect.tryPromise(() =>
-        verifyRegistrationResponse({
-          response: response as RegistrationResponseJSON,
-          expectedChallenge: challenge.challenge,
-          expectedOrigin: origin,
-          expectedRPID: rpID,
-          requireUserVerification: false
-        })
+        webauthn().then((w) =>
+          w.verifyRegistrationResponse({
+            response: response as RegistrationResponseJSON,
+            expectedChallenge: challenge.challenge,
+            expectedOrigin: origin,
+            expectedRPID: rpID,
+            requireUserVerification: false
+          })
+        )
       ).pipe(Effect.mapError((e) => refused(reason(e))))
       if (!verified.verified) return yield* refused("the response does not verify")
       const credential = verified.registrationInfo.credential
@@ -120,7 +123,7 @@ export class Passkeys extends Effect.Service<Passkeys>()("Passkeys", {
     /** Options for signing in with any passkey of this site (discoverable): the challenge kept for the holder cookie. */
     const signInOptions = fn("Passkeys.signInOptions")(function* (holder: string) {
       const options = yield* Effect.promise(() =>
-        generateAuthenticationOptions({ rpID, userVerification: "preferred" })
+        webauthn().then((w) => w.generateAuthenticationOptions({ rpID, userVerification: "preferred" }))
       )
       yield* keepChallenge(`sign_in:${holder}`, "sign_in", options.challenge, null)
       return options
@@ -143,19 +146,21 @@ export class Passkeys extends Effect.Service<Passkeys>()("Passkeys", {
       const passkey = found !== undefined && ownerOf(response) === found.user_id ? found : undefined
       if (passkey === undefined) return yield* refused("this passkey is not registered here")
       const verified = yield* Effect.tryPromise(() =>
-        verifyAuthenticationResponse({
-          response: response as AuthenticationResponseJSON,
-          expectedChallenge: challenge.challenge,
-          expectedOrigin: origin,
-          expectedRPID: rpID,
-          credential: {
-            id: passkey.credential_id,
-            publicKey: new Uint8Array(Buffer.from(passkey.public_key, "base64url")),
-            counter: Number(passkey.counter),
-            transports: transportsOf(passkey)
-          },
-          requireUserVerification: false
-        })
+        webauthn().then((w) =>
+          w.verifyAuthenticationResponse({
+            response: response as AuthenticationResponseJSON,
+            expectedChallenge: challenge.challenge,
+            expectedOrigin: origin,
+            expectedRPID: rpID,
+            credential: {
+              id: passkey.credential_id,
+              publicKey: new Uint8Array(Buffer.from(passkey.public_key, "base64url")),
+              counter: Number(passkey.counter),
+              transports: transportsOf(passkey)
+            },
+            requireUserVerification: false
+          })
+        )
       ).pipe(Effect.mapError((e) => refused(reason(e))))
       if (!verified.verified) return yield* refused("the response does not verify")
       yield* users.usedPasskey(passkey.id, verified.authenticationInfo.newCounter, now)
