@@ -37,6 +37,8 @@ export interface HttpMeasurement {
   readonly rps: number
   readonly ok: number
   readonly non2xx: number
+  /** Every status answered, with its count. */
+  readonly statuses: Record<string, number>
   readonly p50: number
   readonly p99: number
   readonly cpuMsPerRequest: number
@@ -98,6 +100,9 @@ const measure = async (server: ServerProcess, path: string, key: string, connect
     rps: r2(ok / result.duration),
     ok,
     non2xx: result.non2xx,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)])
+    ),
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuMsPerRequest: r2(used / Math.max(1, result.requests.total)),
@@ -152,7 +157,7 @@ export const run = async (): Promise<HttpBench> => {
     )
     const parity = bodies[0] === bodies[1]
     log(`parity: ${parity}`)
-    for (const [, s] of targets) await measure(s, path, f.key, CONNECTIONS[0] ?? 8, 2)
+    for (const [, s] of targets) await measure(s, path, f.key, CONNECTIONS[0] ?? 8, 4)
     const measurements: Array<HttpMeasurement> = []
     for (const connections of CONNECTIONS) {
       for (let round = 1; round <= ROUNDS; round++) {
@@ -205,7 +210,10 @@ export const run = async (): Promise<HttpBench> => {
           .map((c) => `${c.connections} connections: engine/bare ${c.ratio} < ${TARGET_RATIO}`),
         ...measurements
           .filter((m) => m.non2xx > 0)
-          .map((m) => `${m.target} answered ${m.non2xx} non-2xx (${m.connections} connections, round ${m.round})`)
+          .map(
+            (m) =>
+              `${m.target} answered ${m.non2xx} non-2xx (${JSON.stringify(m.statuses)}; ${m.connections} connections, round ${m.round})`
+          )
       ]
     }
   } finally {
