@@ -352,8 +352,11 @@ export const spawnEngine = async (
   return { pid: child.pid!, url, readyMs: Date.now() - started, close: () => stop(child) }
 }
 
-/** A bare program (bench/bare.ts or bench/bare-minimal.ts) as its own node process (tsx's loader); ready when it prints `ready <url>`. */
-export const spawnBare = async (file: "bare.ts" | "bare-minimal.ts", databaseUrl: string): Promise<ServerProcess> => {
+/** A bare program (bench/bare.ts, bench/bare-minimal.ts or bench/bare-http.ts) as its own node process (tsx's loader); ready when it prints `ready <url>`. */
+export const spawnBare = async (
+  file: "bare.ts" | "bare-minimal.ts" | "bare-http.ts",
+  databaseUrl: string
+): Promise<ServerProcess> => {
   const port = await freePort()
   const started = Date.now()
   const child = spawn(process.execPath, ["--import", "tsx", `bench/${file}`], {

@@ -1,200 +1,254 @@
 /**
- * The HTTP request path: the engine as `npm start` runs it (dist/server.mjs) against bench/bare-http.ts (node:http + pg
- * serving the same bytes), for GET /api/v1/offerings/{id} and GET /healthz, in alternating rounds over one Postgres
- * database. Per run: req/s (autocannon), CPU ms per request of the server process (process.cpuUsage, read over IPC
- * through bench/cpu-probe.mjs) and the machine's load average. Writes bench/results/http.json.
+ * GET /api/v1/offerings/{id} (issue 34's read target: at least 0.5x a bare program): the engine as `npm start` runs it
+ * (dist/server.mjs, its own process) against bench/bare-http.ts (node:http + pg, its own process, serving the same
+ * bytes after the work no server can skip: the key's hash looked up and the offering read by id and org, both
+ * prepared, on every request). Optionally a third server, another build of the engine (BENCH_HTTP_BEFORE=<path to its
+ * dist/server.mjs>), for before/after in the same run. All over one Postgres database, one org, one key, one offering.
  *
- *   npx tsx bench/http.ts            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
- *   ROUNDS=5 DURATION=5 CONNECTIONS=10 npx tsx bench/http.ts
- *   ENGINE=/path/to/other/dist/server.mjs OUT=bench/results/http-before.json npx tsx bench/http.ts
+ * Each cell (8 and 32 connections) is measured in ROUNDS: every server once per round for SECONDS, who goes first
+ * rotating, after one warm-up per server; the ratios are the medians of the per-round ratios, so load from elsewhere on
+ * the shared machine falls on all alike. Per measurement: req/s (2xx only), p50/p99 latency (autocannon), the server
+ * process's CPU per request (/proc/<pid>/stat) and the 1-minute load average.
+ *
+ * Env: DATABASE_URL (server; default postgres://postgres@127.0.0.1:5432), BENCH_HTTP_SECONDS (default 4),
+ * BENCH_HTTP_ROUNDS (default 4), BENCH_HTTP_CONNECTIONS (default "8,32"), BENCH_HTTP_BEFORE, BENCH_NO_BUILD=1.
+ * Results: bench/results/http.{json,md} and bench/README.md (`npm run bench -- http`).
  */
-
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { writeFileSync } from "node:fs"
-import { createServer } from "node:net"
-import { loadavg } from "node:os"
+import os from "node:os"
+import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
-import pg from "pg"
+import { adminQuery, cpuMs, fixture, median, type ServerProcess, spawnBare, spawnEngine, withDb } from "./bookings.ts"
 
-const BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
-const ROUNDS = Number(process.env.ROUNDS ?? 4)
-const DURATION = Number(process.env.DURATION ?? 5)
-const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10)
-const ADMIN = "bench-admin-token-0123456789"
-/** Another build of the engine to measure (e.g. an older commit's dist/server.mjs); it is not rebuilt. */
-const ENGINE = process.env.ENGINE ?? ""
-const OUT = process.env.OUT ?? "bench/results/http.json"
+const TARGET_RATIO = 0.5
+const root = fileURLToPath(new URL("..", import.meta.url))
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 4)
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 4)
+const CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? "8,32").split(",").map(Number)
+const BEFORE = process.env.BENCH_HTTP_BEFORE ?? ""
 
-const withDb = (db: string) => Object.assign(new URL(BASE), { pathname: `/${db}` }).toString()
-const onServer = async (sql: string) => {
-  const c = new pg.Client({ connectionString: BASE })
-  await c.connect()
-  try {
-    await c.query(sql)
-  } finally {
-    await c.end()
+type Target = "engine" | "bare" | "before"
+
+export interface HttpMeasurement {
+  readonly target: Target
+  readonly connections: number
+  readonly round: number
+  readonly rps: number
+  readonly ok: number
+  readonly non2xx: number
+  /** Every status answered, with its count. */
+  readonly statuses: Record<string, number>
+  readonly p50: number
+  readonly p99: number
+  readonly cpuMsPerRequest: number
+  readonly loadAverage: number
+}
+
+interface Figures {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly cpuMs: number
+}
+
+export interface HttpCell {
+  readonly connections: number
+  readonly engine: Figures
+  readonly bare: Figures
+  readonly before?: Figures
+  /** Medians of the per-round ratios of req/s. */
+  readonly ratio: number
+  readonly ratioBefore?: number
+  readonly afterOverBefore?: number
+  readonly loadAverage: { readonly min: number; readonly max: number }
+}
+
+export interface HttpBench {
+  readonly at: string
+  readonly machine: {
+    readonly cpus: number
+    readonly cpuModel: string
+    readonly node: string
+    readonly postgres: string
   }
-}
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-
-interface Server {
-  readonly name: "engine" | "bare"
-  readonly url: string
-  readonly child: ChildProcess
+  readonly seconds: number
+  readonly rounds: number
+  readonly before: string | null
+  /** The engine's and the bare program's bodies for the offering are equal. */
+  readonly parity: boolean
+  readonly cells: ReadonlyArray<HttpCell>
+  readonly measurements: ReadonlyArray<HttpMeasurement>
+  readonly failures: ReadonlyArray<string>
 }
 
-const start = async (
-  name: Server["name"],
-  args: ReadonlyArray<string>,
-  env: Record<string, string>
-): Promise<Server> => {
-  const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "./bench/cpu-probe.mjs", ...args], {
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "error" },
-    stdio: ["ignore", "ignore", "inherit", "ipc"]
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false
-      )
-    )
-      return { name, url, child }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`${name} did not start`)
-}
+const r2 = (n: number) => Math.round(n * 100) / 100
+const log = (line: string) => process.stderr.write(`${line}\n`)
 
-const cpu = (s: Server) =>
-  new Promise<number>((resolve) => {
-    s.child.once("message", (u: { user: number; system: number }) => resolve((u.user + u.system) / 1000))
-    s.child.send("cpu")
-  })
-
-const load = (s: Server, path: string, key: string) =>
-  autocannon({
-    url: `${s.url}${path}`,
-    connections: CONNECTIONS,
-    duration: DURATION,
+const measure = async (server: ServerProcess, path: string, key: string, connections: number, seconds: number) => {
+  const cpuBefore = cpuMs(server.pid)
+  const loadAverage = r2(os.loadavg()[0])
+  const result = await autocannon({
+    url: `${server.url}${path}`,
+    connections,
+    duration: seconds,
     headers: { authorization: `Bearer ${key}` }
   })
-
-const median = (xs: ReadonlyArray<number>) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+  const used = cpuMs(server.pid) - cpuBefore
+  const ok = result["2xx"]
+  return {
+    rps: r2(ok / result.duration),
+    ok,
+    non2xx: result.non2xx,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)])
+    ),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerRequest: r2(used / Math.max(1, result.requests.total)),
+    loadAverage
+  }
 }
-const round3 = (n: number) => Math.round(n * 1000) / 1000
 
-const main = async () => {
-  if (ENGINE === "") execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" })
+const figures = (ms: ReadonlyArray<HttpMeasurement>): Figures => ({
+  rps: r2(median(ms.map((m) => m.rps))),
+  p50: median(ms.map((m) => m.p50)),
+  p99: median(ms.map((m) => m.p99)),
+  cpuMs: r2(median(ms.map((m) => m.cpuMsPerRequest)))
+})
+
+const ratioOf = (ms: ReadonlyArray<HttpMeasurement>, a: Target, b: Target) =>
+  r2(
+    median(
+      [...new Set(ms.map((m) => m.round))].map(
+        (round) =>
+          (ms.find((m) => m.round === round && m.target === a)?.rps ?? NaN) /
+          (ms.find((m) => m.round === round && m.target === b)?.rps ?? NaN)
+      )
+    )
+  )
+
+export const run = async (): Promise<HttpBench> => {
+  if (process.env.BENCH_NO_BUILD !== "1")
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" })
   const db = `be_bench_http_${randomBytes(5).toString("hex")}`
-  await onServer(`create database ${db}`)
-  const servers: Array<Server> = []
+  await adminQuery(`create database ${db}`)
+  const servers: Array<ServerProcess> = []
   try {
-    const engine = await start("engine", [ENGINE || "dist/server.mjs"], {
-      DATABASE_URL: withDb(db),
-      ADMIN_TOKEN: ADMIN,
-      NATS_URL: "",
-      RATE_LIMIT: "1000000",
-      MAX_INFLIGHT: "100000"
-    })
+    const engine = await spawnEngine(withDb(db))
     servers.push(engine)
-    const created = await fetch(`${engine.url}/admin/v1/orgs`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Bench", timezone: "Europe/Amsterdam", currency: "EUR" })
-    }).then((r) => r.json() as Promise<{ api_key: { key: string } }>)
-    const key = created.api_key.key
-    const offering = await fetch(`${engine.url}/api/v1/offerings`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Yoga", kind: "class", capacity: 12 })
-    }).then((r) => r.json() as Promise<{ id: string }>)
-    const bare = await start("bare", ["--import", "tsx", "bench/bare-http.ts"], { DATABASE_URL: withDb(db) })
+    const f = await fixture(engine.url, "http", 0)
+    const bare = await spawnBare("bare-http.ts", withDb(db))
     servers.push(bare)
-    const paths = { offering: `/api/v1/offerings/${offering.id}`, healthz: "/healthz" } as const
+    const targets: Array<[Target, ServerProcess]> = [
+      ["engine", engine],
+      ["bare", bare]
+    ]
+    if (BEFORE !== "") {
+      const before = await spawnEngine(withDb(db), undefined, BEFORE)
+      servers.push(before)
+      targets.push(["before", before])
+    }
+    const path = `/api/v1/offerings/${f.offeringId}`
     const bodies = await Promise.all(
       [engine, bare].map((s) =>
-        fetch(`${s.url}${paths.offering}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text())
+        fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${f.key}` } }).then((r) => r.text())
       )
     )
     const parity = bodies[0] === bodies[1]
-
-    const runs: Array<{
-      round: number
-      server: string
-      path: string
-      rps: number
-      requests: number
-      non2xx: number
-      cpu_ms_per_request: number
-      loadavg_1m: number
-    }> = []
-    for (let round = 1; round <= ROUNDS; round++) {
-      const order = round % 2 === 1 ? [engine, bare] : [bare, engine]
-      for (const [path, url] of Object.entries(paths)) {
-        for (const s of order) {
-          const before = await cpu(s)
-          const result = await load(s, url, key)
-          const used = (await cpu(s)) - before
-          const requests = result.requests.total
-          runs.push({
-            round,
-            server: s.name,
-            path,
-            rps: round3(result.requests.average),
-            requests,
-            non2xx: result.non2xx,
-            cpu_ms_per_request: round3(used / Math.max(1, requests)),
-            loadavg_1m: round3(loadavg()[0])
-          })
-          console.log(JSON.stringify(runs[runs.length - 1]))
+    log(`parity: ${parity}`)
+    for (const [, s] of targets) await measure(s, path, f.key, CONNECTIONS[0] ?? 8, 4)
+    const measurements: Array<HttpMeasurement> = []
+    for (const connections of CONNECTIONS) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const shift = (round - 1) % targets.length
+        for (const [target, s] of [...targets.slice(shift), ...targets.slice(0, shift)]) {
+          const m = { target, connections, round, ...(await measure(s, path, f.key, connections, SECONDS)) }
+          measurements.push(m)
+          log(JSON.stringify(m))
         }
       }
     }
-    const summary = Object.fromEntries(
-      Object.keys(paths).map((path) => {
-        const of = (server: string) => runs.filter((r) => r.path === path && r.server === server)
-        const ratios = of("engine").map((e) => e.rps / (of("bare").find((b) => b.round === e.round)?.rps ?? NaN))
-        return [
-          path,
-          {
-            engine_rps: median(of("engine").map((r) => r.rps)),
-            bare_rps: median(of("bare").map((r) => r.rps)),
-            median_ratio_engine_to_bare: round3(median(ratios)),
-            engine_cpu_ms_per_request: median(of("engine").map((r) => r.cpu_ms_per_request)),
-            bare_cpu_ms_per_request: median(of("bare").map((r) => r.cpu_ms_per_request))
-          }
-        ]
-      })
-    )
-    const out = {
+    const cells = CONNECTIONS.map((connections): HttpCell => {
+      const ms = measurements.filter((m) => m.connections === connections)
+      const of = (t: Target) => figures(ms.filter((m) => m.target === t))
+      const loads = ms.map((m) => m.loadAverage)
+      return {
+        connections,
+        engine: of("engine"),
+        bare: of("bare"),
+        ratio: ratioOf(ms, "engine", "bare"),
+        ...(BEFORE === ""
+          ? {}
+          : {
+              before: of("before"),
+              ratioBefore: ratioOf(ms, "before", "bare"),
+              afterOverBefore: ratioOf(ms, "engine", "before")
+            }),
+        loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }
+      }
+    })
+    const version = (await adminQuery<{ v: string }>("select current_setting('server_version') as v")).rows[0].v
+    return {
       at: new Date().toISOString(),
-      engine: ENGINE || "dist/server.mjs",
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? "unknown",
+        node: process.version,
+        postgres: version
+      },
+      seconds: SECONDS,
       rounds: ROUNDS,
-      duration_s: DURATION,
-      connections: CONNECTIONS,
+      before: BEFORE === "" ? null : BEFORE,
       parity,
-      loadavg_min_max: [Math.min(...runs.map((r) => r.loadavg_1m)), Math.max(...runs.map((r) => r.loadavg_1m))],
-      summary,
-      runs
+      cells,
+      measurements,
+      failures: [
+        ...(parity ? [] : ["the engine's and the bare program's bodies differ"]),
+        ...cells
+          .filter((c) => c.ratio < TARGET_RATIO)
+          .map((c) => `${c.connections} connections: engine/bare ${c.ratio} < ${TARGET_RATIO}`),
+        ...measurements
+          .filter((m) => m.non2xx > 0)
+          .map(
+            (m) =>
+              `${m.target} answered ${m.non2xx} non-2xx (${JSON.stringify(m.statuses)}; ${m.connections} connections, round ${m.round})`
+          )
+      ]
     }
-    writeFileSync(OUT, `${JSON.stringify(out, null, 2)}\n`)
-    console.log(JSON.stringify({ parity, summary }, null, 2))
   } finally {
-    for (const s of servers) s.child.kill("SIGTERM")
-    await new Promise((r) => setTimeout(r, 1000))
-    await onServer(`drop database if exists ${db} with (force)`).catch(() => {})
+    for (const s of servers) await s.close()
+    if (process.env.BENCH_KEEP_DB !== "1")
+      await adminQuery(`drop database if exists ${db} with (force)`).catch(() => {})
   }
 }
 
-await main()
+const ms = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(1))
+
+export const toMarkdown = (b: HttpBench) => {
+  const loads = b.cells.flatMap((c) => [c.loadAverage.min, c.loadAverage.max])
+  const before = b.before !== null
+  return [
+    `GET /api/v1/offerings/{id}, ${b.rounds} alternating rounds of ${b.seconds} s per cell, run ${b.at.slice(0, 16).replace("T", " ")} UTC on ` +
+      `${b.machine.cpus} cores (${b.machine.cpuModel}), Node ${b.machine.node}, Postgres ${b.machine.postgres}; 1-minute load average ` +
+      `${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}. Medians over rounds; ratios are medians of per-round ratios. ` +
+      `Same bytes: ${b.parity ? "yes" : "NO"}.` +
+      (before ? ` "before": \`${b.before}\`.` : ""),
+    "",
+    `| conns | engine req/s | engine p50 / p99 ms | bare req/s | bare p50 / p99 ms | **engine/bare** | CPU ms/request engine / bare |${before ? " before req/s | before/bare | engine/before |" : ""} load avg |`,
+    `|---:|---:|---:|---:|---:|---:|---:|${before ? "---:|---:|---:|" : ""}---:|`,
+    ...b.cells.map(
+      (c) =>
+        `| ${c.connections} | ${c.engine.rps.toFixed(0)} | ${ms(c.engine.p50)} / ${ms(c.engine.p99)} | ${c.bare.rps.toFixed(0)} | ` +
+        `${ms(c.bare.p50)} / ${ms(c.bare.p99)} | **${c.ratio.toFixed(2)}** | ${c.engine.cpuMs.toFixed(2)} / ${c.bare.cpuMs.toFixed(2)} |` +
+        (c.before !== undefined
+          ? ` ${c.before.rps.toFixed(0)} | ${c.ratioBefore?.toFixed(2)} | ${c.afterOverBefore?.toFixed(2)} |`
+          : "") +
+        ` ${c.loadAverage.min}-${c.loadAverage.max} |`
+    ),
+    "",
+    `Target (issue 34): engine/bare >= ${TARGET_RATIO}.` +
+      (b.failures.length === 0 ? " Met in every cell." : " Missed:"),
+    ...(b.failures.length > 0 ? ["", ...b.failures.map((f) => `- ${f}`)] : [])
+  ].join("\n")
+}

@@ -4,11 +4,14 @@
  * (default 1), then the profile's samples mapped back to the sources through dist/server.mjs.map: self time per
  * source file and function, top 25, and inclusive time of the project's own functions, top 30.
  * `npx tsx bench/profile.ts` (needs Postgres, as the other benches; builds nothing: run `npm run build` first).
+ * PROFILE_PATH=offering: GET /api/v1/offerings/{id} with the org's key instead (bench/http.ts's request).
  * Not part of `npm run bench`; the .cpuprofile is kept for Chrome's DevTools.
  */
+
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import autocannon from "autocannon"
 import { adminQuery, fixture, generateLoad, spawnEngine, withDb } from "./bookings.ts"
 import { sourceMapper } from "./maps.ts"
 
@@ -38,15 +41,23 @@ try {
   // PROFILE_TIMES=n: round-robin over n times (the bench's spread scenario), else all on one time (hot).
   const times = Number(process.env.PROFILE_TIMES ?? 1)
   const f = await fixture(engine.url, "profile", times)
-  const load = await generateLoad({
-    url: engine.url,
-    key: f.key,
-    offeringId: f.offeringId,
-    sessions: f.sessions,
-    connections,
-    duration: seconds,
-    tag: "profile"
-  })
+  const load =
+    process.env.PROFILE_PATH === "offering"
+      ? await autocannon({
+          url: `${engine.url}/api/v1/offerings/${f.offeringId}`,
+          connections,
+          duration: seconds,
+          headers: { authorization: `Bearer ${f.key}` }
+        }).then((r) => ({ ok: r["2xx"], rps: r["2xx"] / r.duration }))
+      : await generateLoad({
+          url: engine.url,
+          key: f.key,
+          offeringId: f.offeringId,
+          sessions: f.sessions,
+          connections,
+          duration: seconds,
+          tag: "profile"
+        })
   await engine.close()
   const file = join(dir, readdirSync(dir).find((n) => n.endsWith(".cpuprofile"))!)
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
@@ -73,10 +84,13 @@ try {
     busy += us
     self.set(name, (self.get(name) ?? 0) + us)
   })
+  const what = process.env.PROFILE_PATH === "offering" ? "requests" : "bookings"
   console.log(
-    `${load.ok} bookings in ${seconds} s at ${connections} connection(s) (${load.rps.toFixed(0)} req/s); ${(busy / 1000).toFixed(0)} ms of samples on the CPU, start-up and fixture included`
+    `${load.ok} ${what} in ${seconds} s at ${connections} connection(s) (${load.rps.toFixed(0)} req/s); ${(busy / 1000).toFixed(0)} ms of samples on the CPU, start-up and fixture included`
   )
-  console.log(`= ${(busy / 1000 / load.ok).toFixed(2)} ms per booking at most. Self time, top 25:`)
+  console.log(
+    `= ${(busy / 1000 / load.ok).toFixed(2)} ms per ${what === "requests" ? "request" : "booking"} at most. Self time, top 25:`
+  )
   for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
     console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`)
   // Inclusive time of this project's own functions (each counted once per sample, however deep it recurs).

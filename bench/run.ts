@@ -1,15 +1,16 @@
 /**
- * `npm run bench [-- name...]`: runs every bench of bench/ that exists (bookings, availability, webhooks).
+ * `npm run bench [-- name...]`: runs every bench of bench/ that exists (bookings, http, availability, webhooks, flash).
  * A bench that exports `run(): Promise<unknown>` is imported and awaited; one that runs when imported is spawned
- * with `npx tsx <file>`. The bookings results go to bench/results/bookings.{json,md} and into bench/README.md.
+ * with `npx tsx <file>`. The bookings and http results go to bench/results/<name>.{json,md} and into bench/README.md.
  */
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import type { BookingsBench } from "./bookings.ts"
+import type { HttpBench } from "./http.ts"
 
-const BENCHES = ["bookings", "availability", "webhooks", "flash"] as const
+const BENCHES = ["bookings", "http", "availability", "webhooks", "flash"] as const
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
 
 /** Without importing it (which would start a run-at-import bench): does the file export `run`? */
@@ -25,25 +26,31 @@ const spawnBench = (file: string) =>
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${code}`))))
   })
 
-const README_BEGIN = "<!-- bookings-results:begin -->"
-const README_END = "<!-- bookings-results:end -->"
+/** Writes results/<name>.{json,md} and puts the table between the README's `<!-- <name>-results:begin/end -->`. */
+const publish = async (name: string, title: string, result: unknown, markdown: string) => {
+  await mkdir(here("./results"), { recursive: true })
+  await writeFile(here(`./results/${name}.json`), `${JSON.stringify(result, null, 2)}\n`)
+  await writeFile(here(`./results/${name}.md`), `# ${title}\n\n${markdown}\n`)
+  const readme = here("./README.md")
+  const [begin, end] = [`<!-- ${name}-results:begin -->`, `<!-- ${name}-results:end -->`]
+  if (existsSync(readme)) {
+    const text = await readFile(readme, "utf8")
+    const at = text.indexOf(begin)
+    const to = text.indexOf(end)
+    if (at >= 0 && to > at)
+      await writeFile(readme, `${text.slice(0, at + begin.length)}\n${markdown}\n${text.slice(to)}`)
+  }
+  console.log(`\n${markdown}\n`)
+}
 
 const publishBookings = async (result: BookingsBench) => {
   const { toMarkdown } = await import("./bookings.ts")
-  const markdown = toMarkdown(result)
-  await mkdir(here("./results"), { recursive: true })
-  await writeFile(here("./results/bookings.json"), `${JSON.stringify(result, null, 2)}\n`)
-  await writeFile(here("./results/bookings.md"), `# POST /bookings: engine vs bare node:http + pg\n\n${markdown}\n`)
-  const readme = here("./README.md")
-  if (existsSync(readme)) {
-    const text = await readFile(readme, "utf8")
-    const begin = text.indexOf(README_BEGIN)
-    const end = text.indexOf(README_END)
-    if (begin >= 0 && end > begin) {
-      await writeFile(readme, `${text.slice(0, begin + README_BEGIN.length)}\n${markdown}\n${text.slice(end)}`)
-    }
-  }
-  console.log(`\n${markdown}\n`)
+  await publish("bookings", "POST /bookings: engine vs bare node:http + pg", result, toMarkdown(result))
+}
+
+const publishHttp = async (result: HttpBench) => {
+  const { toMarkdown } = await import("./http.ts")
+  await publish("http", "GET /offerings/{id}: engine vs bare node:http + pg", result, toMarkdown(result))
 }
 
 const main = async () => {
@@ -59,6 +66,7 @@ const main = async () => {
         const mod = (await import(pathToFileURL(file).href)) as { run: () => Promise<unknown> }
         const result = await mod.run()
         if (name === "bookings") await publishBookings(result as BookingsBench)
+        else if (name === "http") await publishHttp(result as HttpBench)
         else if (result !== undefined) console.log(JSON.stringify(result, null, 2))
       } else {
         await spawnBench(file)

@@ -46,7 +46,8 @@ export const pgliteSignals = (pool: pg.Pool, local: SignalsShape) =>
             () => Effect.sync(() => channels.get(channel)?.delete(handlers))
           )
         ),
-      sync: Effect.sync(() => listening)
+      sync: Effect.sync(() => listening),
+      listening: () => listening
     }
     return shape
   })

@@ -132,7 +132,8 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
           }),
           () => Effect.sync(() => channels.get(channel)?.delete(handlers))
         ),
-      sync: Effect.promise(barrier.wait)
+      sync: Effect.promise(barrier.wait),
+      listening: () => client !== undefined
     }
     return shape
   })

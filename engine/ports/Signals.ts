@@ -17,6 +17,11 @@ export interface SignalsShape {
    * instance's handlers; false when that cannot be known now (no listener). Calls made at once share one round trip.
    */
   readonly sync: Effect.Effect<boolean>
+  /**
+   * Whether this instance listens now, without a round trip: while it does not, messages may be missed (a cache kept
+   * right by them must not remember anything new; onReset tells it when listening resumes or stops).
+   */
+  readonly listening: () => boolean
 }
 
 /**
@@ -32,7 +37,9 @@ export const inProcessSignals = (): SignalsShape => {
         Effect.sync(() => channels.set(channel, (channels.get(channel) ?? new Set()).add(handlers))),
         () => Effect.sync(() => channels.get(channel)?.delete(handlers))
       ).pipe(Effect.asVoid),
-    sync: Effect.succeed(false)
+    sync: Effect.succeed(false),
+    // The database's messages never arrive: nothing kept right by them may be remembered.
+    listening: () => false
   }
 }
 

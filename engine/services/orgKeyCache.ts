@@ -14,8 +14,14 @@ import {
 } from "./orgRows.ts"
 
 /**
- * The keys this instance resolved lately, forgotten on every instance when a key, an app or an org's settings change;
- * and the lookup of a presented key (an API key or an OAuth access token) through it.
+ * The keys this instance resolved lately, forgotten on every instance when a key, an app, a member or an org's settings
+ * change; and the lookup of a presented key (an API key or an OAuth access token) through it.
+ *
+ * The notices come from the database (engine/store/rules/keys.sql): the change's own transaction sends them, so every
+ * instance listening hears each committed change, in commit order, a notification's trip after the commit. The
+ * instance that made the change forgets at once as well (`changed`), before it answers. While this instance does not
+ * listen (its listening connection dropped, not yet back), nothing new is remembered, and everything is forgotten when
+ * the connection drops and again once it listens anew (notices may have been missed meanwhile).
  */
 export const orgKeyCache = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -41,21 +47,13 @@ export const orgKeyCache = Effect.gen(function* () {
   })
   /** Remembers what a lookup begun at `since` (a count of changes) found, unless a key changed while it read. */
   const remember = (hash: string, org: Authenticated, since: number) => {
-    if (since !== changes) return
+    if (since !== changes || !signals.listening()) return
     if (keys.size >= KEY_CACHE_MAX) keys.clear()
     keys.set(hash, { org, at: Date.now() })
   }
-  /** Forgets here at once, then tells every instance. */
-  const changed = (payload: string) =>
-    Effect.zipRight(
-      Effect.sync(() => forget(payload)),
-      signals.notify(KEYS_CHANNEL, payload)
-    )
+  /** Forgets here at once, after the change committed: the other instances hear it from the commit itself. */
+  const changed = (payload: string) => Effect.sync(() => forget(payload))
 
-  /**
-   * Resolves a presented key to its org, remembered for KEY_CACHE_MS; revoked keys resolve to nothing at once, on
-   * every instance (the revocation is signalled). Unknown keys are not remembered.
-   */
   /**
    * An OAuth access token: an owner's secret key of the org that approved its app, while the token is live, the app
    * not revoked and the key that approved it neither revoked nor (for a member's key) held by someone no longer owner.
@@ -90,6 +88,11 @@ export const orgKeyCache = Effect.gen(function* () {
       )
     )
 
+  /**
+   * Resolves a presented key to its org, remembered for at most KEY_CACHE_MS; a revoked key resolves to nothing at once
+   * on the instance that revoked it, and on every other as soon as the commit's notice reaches it. Unknown keys are not
+   * remembered.
+   */
   const authenticate = (key: string): Effect.Effect<Option.Option<Authenticated>> => {
     const hash = hashKey(key)
     const cached = keys.get(hash)

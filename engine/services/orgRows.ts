@@ -79,10 +79,13 @@ export const toOrg = (r: OrgRow): Org => ({
 
 export const canonicalLocale = (locale: string) => Intl.getCanonicalLocales(locale)[0]
 
-/** A key's org is remembered this long per instance; a revocation reaches other instances through Signals (NOTIFY) within milliseconds. */
+/**
+ * A key's org is remembered at most this long per instance (a bound for what no notice covers); a revocation reaches the
+ * other instances through the database's notice of its commit (rules/keys.sql, Signals) within milliseconds.
+ */
 export const KEY_CACHE_MS = 5_000
 export const KEY_CACHE_MAX = 10_000
-/** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings changed), "app:<oauth app id>" that app's tokens. */
+/** Payload "key:<api key id>" drops that key, "org:<org id>" every key of the org (its settings or team changed), "app:<oauth app id>" that app's tokens. */
 export const KEYS_CHANNEL = "api_keys_changed"
 
 export type Authenticated = {

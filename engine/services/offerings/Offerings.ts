@@ -26,6 +26,7 @@ import { OfferingHooks } from "./hooks.ts"
 import { DEFAULT_HOURS, normalizeHours } from "./hours.ts"
 import { coordinatesIn } from "./location.ts"
 import { normalizeQuestions } from "./questions.ts"
+import { OfferingReads } from "./reads.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
 import { checkRules } from "./rules.ts"
 
@@ -56,13 +57,14 @@ const derive = (input: OfferingUpdate) => {
 }
 
 export class Offerings extends Effect.Service<Offerings>()("Offerings", {
-  dependencies: [Events.Default],
+  dependencies: [Events.Default, OfferingReads.Default],
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
     const hooks = yield* OfferingHooks
     const store = offeringStore(sql)
+    const reads = yield* OfferingReads
 
     const orgHasWaiver = (orgId: string) =>
       sql<{ ok: boolean }>`select waiver_text is not null as ok from orgs where id = ${orgId}`.pipe(
@@ -98,8 +100,12 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       return { data: rows.map(toOffering) }
     })
 
+    /** The read of GET /offerings/{id}, through this instance's memory of offerings (reads.ts). */
     const get = fn("Offerings.get")(function* (id: string) {
-      return toOffering(yield* load(id))
+      const org = yield* CurrentOrg
+      const row = yield* reads.get(org.id, id)
+      if (Option.isNone(row)) return yield* notFound("offering")
+      return toOffering(row.value)
     })
 
     const create = fn("Offerings.create")(function* (input: OfferingCreate) {
@@ -160,7 +166,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
           ...opened.map(({ type, data }) => ({ type, data }))
         ])
         return offering
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die), Effect.ensuring(reads.forget(id)))
     })
 
     const remove = fn("Offerings.delete")(function* (id: string, cancelBookings: boolean | undefined) {
@@ -182,6 +188,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       }).pipe(
         transaction(sql),
         Effect.catchTag("SqlError", Effect.die),
+        Effect.ensuring(reads.forget(id)),
         // Committed: the refunds are taken now, and the answer counts what became of them.
         Effect.flatMap(({ cancelled, payments }) =>
           Effect.map(hooks.refundNow(payments), (refunds) => ({ cancelled, ...refunds }))
@@ -216,7 +223,7 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
           { type: "offering.hours_updated", data: { ...toOffering(updated), hours: normalized } }
         ])
         return { data: normalized }
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die), Effect.ensuring(reads.forget(id)))
     })
 
     return { list, get, create, update, remove, getHours, setHours, load } as const

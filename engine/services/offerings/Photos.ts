@@ -10,6 +10,7 @@ import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Links } from "../Links.ts"
 import { jpegSize } from "./jpeg.ts"
+import { OfferingReads } from "./reads.ts"
 import { type OfferingRow, toOffering } from "./row.ts"
 
 /** The largest photo accepted (5 MiB). */
@@ -22,13 +23,14 @@ const MAX_SIDE = 10_000
  * the version changing with each upload, so it can be cached for good). Replacing or removing it is offering.updated.
  */
 export class Photos extends Effect.Service<Photos>()("Photos", {
-  dependencies: [Events.Default],
+  dependencies: [Events.Default, OfferingReads.Default],
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
     const events = yield* Events
     const links = yield* Links
     const store = offeringStore(sql)
+    const reads = yield* OfferingReads
 
     const offeringOf = (orgId: string, id: string) =>
       Effect.flatMap(
@@ -64,7 +66,7 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
         )
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
         return offering
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die), Effect.ensuring(reads.forget(id)))
     })
 
     const remove = fn("Photos.remove")(function* (id: string) {
@@ -77,7 +79,7 @@ export class Photos extends Effect.Service<Photos>()("Photos", {
         const offering = toOffering(yield* store.update(id, { photo_url: null }, now))
         yield* events.append(org.id, [{ type: "offering.updated", data: offering }])
         return offering
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die), Effect.ensuring(reads.forget(id)))
     })
 
     /** The photo's bytes for GET /photos/{id}.jpg (no key: photo_url is public, like the offering's public fields). */

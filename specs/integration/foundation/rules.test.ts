@@ -43,7 +43,9 @@ describe("the database rules as files", () => {
       "capacity",
       "deployment_origin",
       "hold_caps",
+      "keys",
       "never_deleted",
+      "offerings_changed",
       "places",
       "quota"
     ])
