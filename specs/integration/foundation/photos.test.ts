@@ -62,7 +62,8 @@ describe("an offering's photo (PUT/DELETE /api/v1/offerings/{id}/photo)", () => 
       "invalid_photo"
     )
     expectError(await reply(await put(org.key, o.id, new Uint8Array())), 400, "invalid_photo")
-    expectError(await reply(await put(org.key, o.id, "{}", "application/json")), 415, "unsupported_media_type")
+    expectError(await reply(await put(org.key, o.id, "{}", "text/plain")), 415, "unsupported_media_type")
+    expectError(await reply(await put(org.key, o.id, "{}", "application/json")), 400, "invalid_body")
     const big = new Uint8Array(5 * 1024 * 1024 + 1)
     big.set(tinyJpeg(10, 10))
     expectError(await reply(await put(org.key, o.id, big)), 413, "payload_too_large")
