@@ -59,6 +59,7 @@ import { RateLimits } from "./http/limits.ts"
 import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
 import { Octo } from "./octo/Octo.ts"
 import { StreamLimits } from "./shared/streams.ts"
+import { PhotoFetcherLive } from "./webhooks/fetch.ts"
 import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
@@ -276,6 +277,7 @@ const Composed = <A, E, R>(
         mailer,
         TexterLive(config),
         OutdoorsLive({ weather: config.weatherUrl, gauge: config.gaugeUrl }),
+        PhotoFetcherLive({ allowInsecure: config.webhookAllowInsecure }),
         config.drafts ? OpenAiDrafterLive(config.drafts) : Layer.empty,
         TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"),
         Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }),

@@ -6,6 +6,7 @@ export class OfferingPaused extends DomainError<OfferingPaused>()("OfferingPause
 export class OfferingHasBookings extends DomainError<OfferingHasBookings>()("OfferingHasBookings") {}
 export class InvalidPhoto extends DomainError<InvalidPhoto>()("InvalidPhoto") {}
 export class PhotoTooLarge extends DomainError<PhotoTooLarge>()("PhotoTooLarge") {}
+export class PhotoUnreachable extends DomainError<PhotoUnreachable>()("PhotoUnreachable") {}
 export class InvalidHours extends DomainError<InvalidHours>()("InvalidHours") {}
 export class InvalidQuestions extends DomainError<InvalidQuestions>()("InvalidQuestions") {}
 export class InvalidDates extends DomainError<InvalidDates>()("InvalidDates") {}

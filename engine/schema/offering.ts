@@ -102,7 +102,8 @@ const meaning = {
   course:
     "class only: sold as a course, booked whole (a seat in every time of a calendar entry, from its first to come) at price_cents per seat",
   questions: "Asked of guests as they book, in this order (at most 6); the whole list replaces the previous one",
-  photo_url: "Absolute URL of the offering's JPEG, or null; read-only here (PUT /api/v1/offerings/{id}/photo)"
+  photo_url:
+    "Absolute URL of the offering's JPEG, or null; read-only here (offerings.set_photo, PUT /api/v1/offerings/{id}/photo)"
 }
 
 const fields = {

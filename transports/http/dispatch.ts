@@ -205,7 +205,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
           Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(toBadRequest(decodeError(r.left), codes, generic))
         if (route.decodePath) input.path = yield* decodeOrFail(route.decodePath(params), "invalid_query")
         if (route.decodePayload)
-          input.payload = yield* decodeOrFail(route.decodePayload(text.trim() === "" ? {} : body), "invalid_body")
+          input.payload = yield* decodeOrFail(
+            route.decodePayload(req.bytes ?? (text.trim() === "" ? {} : body)),
+            "invalid_body"
+          )
         const key = header(req.headers, "idempotency-key")
         if (
           key !== undefined &&

@@ -54,7 +54,7 @@ import { InboundEmailSecret, inboundEmail } from "./inbound.ts"
 import { makeRateLimit } from "./limit.ts"
 import { makeLimiter } from "./limits.ts"
 import { makeMetrics } from "./metrics.ts"
-import { PHOTO_PATH, photoRoutes } from "./photos.ts"
+import { PHOTO_UPLOAD_PATH, photoRoutes, SERVED_PHOTO_PATH } from "./photos.ts"
 import { DEFAULT_BODY_LIMIT, makeJsonSurfaces } from "./rest.ts"
 import { eventStream, STREAM_PATH } from "./sse.ts"
 
@@ -102,7 +102,6 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const texting = textRoutes(yield* Effect.runtime<Inbox | Texts | Texter>(), links.publicUrl)
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
-      const photos = photoRoutes(yield* Effect.runtime<Orgs | Photos>(), (res, reply) => send(res, reply), credentials)
       const hosted = hostedPages(yield* Effect.runtime<Hosted | Waitlist>())
       const stream = eventStream(
         yield* Effect.runtime<Orgs | Events | EventBus>(),
@@ -133,6 +132,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       const inbound = inboundEmail(yield* Messages, (yield* InboundEmailSecret).secret, runtime)
       const assistant = assistantMcp(yield* Effect.runtime<Assistant>(), limit.assistantHolds)
       const json = makeJsonSurfaces({ bodyLimit, dispatch, mcp, assistant, inbound, metrics, failed })
+      const photos = photoRoutes(yield* Effect.runtime<Photos>(), send, dispatch, bodyLimit)
 
       /** GET /metrics: Prometheus text, for the admin token only (the same Bearer as /admin/v1). */
       const scrape = (req: IncomingMessage, res: ServerResponse) => {
@@ -169,7 +169,10 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
           match: (p, m) => READ(m) && (p === DOCS_PATH || p === DOCS_BUNDLE_PATH),
           handle: (req, res) => serveDocs(req, res, (req.url ?? "/").split("?")[0])
         },
-        { match: (p) => PHOTO_PATH.test(p), handle: limitedPromise(photos) },
+        {
+          match: (p, m) => SERVED_PHOTO_PATH.test(p) || (m === "PUT" && PHOTO_UPLOAD_PATH.test(p)),
+          handle: limitedPromise(photos)
+        },
         { match: (p) => HOSTED_PATH.test(p), handle: limitedPromise(hosted) },
         {
           match: (p, m) => GET(m) && p === "/mcp",

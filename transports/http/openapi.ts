@@ -7,6 +7,7 @@ import { Api } from "./Api.ts"
 import { Raises } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 import { requiredRole } from "./roles.ts"
+import { streamOperation } from "./streamDoc.ts"
 
 type Json = Record<string, any>
 
@@ -173,9 +174,10 @@ const eventWebhooks = (doc: Json): Json => {
 
 /**
  * The served OpenAPI document: the contract's, with the server to call (PUBLIC_URL, else this instance's address),
- * and each operation's error responses replaced by the codes it can answer, as an enum per status.
+ * and each operation's error responses replaced by the codes it can answer, as an enum per status. `served`: with the
+ * event catalogue (webhooks) and the event stream, which is served outside the contract (streamDoc.ts).
  */
-export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Api, webhooks = true): Json => {
+export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Api, served = true): Json => {
   const doc: Json = structuredClone(OpenApi.fromApi(api as typeof Api))
   const { codes: own, roles } = declared(api)
   doc.servers = [{ url: publicUrl, description: "This instance (PUBLIC_URL, else http://HOST:PORT)" }]
@@ -203,7 +205,15 @@ export const openApiDocument = (publicUrl: string, api: HttpApi.HttpApi.Any = Ap
       if (role !== undefined) op["x-required-role"] = role
     }
   }
-  if (webhooks) doc.webhooks = eventWebhooks(doc)
+  if (served) {
+    doc.webhooks = eventWebhooks(doc)
+    const stream = streamOperation()
+    const op = stream.item.get
+    op["x-error-codes"] = stream.codes
+    for (const [status, codes] of Object.entries<Array<string>>(stream.codes))
+      op.responses[status] = errorResponse(Number(status), codes)
+    doc.paths[stream.path] = stream.item
+  }
   // The error classes' own components are replaced by the per-operation enums above; the platform's decode error
   // is never sent (a decode failure is a 400 in the error shape).
   for (const name of [

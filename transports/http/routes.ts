@@ -55,7 +55,7 @@ export const routesOf = (api: HttpApi.HttpApi.Any, handlers: ReadonlyMap<string,
   const routes: Array<Route> = []
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup() {},
-    onEndpoint({ endpoint: e, group, middleware }) {
+    onEndpoint({ endpoint: e, group, middleware, payloads }) {
       const endpoint = e as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
       const operationId = `${group.identifier}.${endpoint.name}`
       const handler = handlers.get(operationId)
@@ -72,7 +72,10 @@ export const routesOf = (api: HttpApi.HttpApi.Any, handlers: ReadonlyMap<string,
         status: HttpApiSchema.getStatusSuccessAST(endpoint.successSchema.ast),
         decodePath: Option.getOrUndefined(Option.map(endpoint.pathSchema, decoder)),
         decodeQuery: query && decodeQuery && ((params) => decodeQuery(normalizeUrlParams(recordOf(params), query.ast))),
-        decodePayload: Option.getOrUndefined(Option.map(endpoint.payloadSchema, decoder)),
+        decodePayload:
+          payloads.size > 1
+            ? byMediaType(decoder(Option.getOrThrow(endpoint.payloadSchema)), payloads)
+            : Option.getOrUndefined(Option.map(endpoint.payloadSchema, decoder)),
         decodeHeaders: Option.getOrUndefined(Option.map(endpoint.headersSchema, decoder)),
         encodeSuccess: Schema.encodeUnknownEither(endpoint.successSchema as Schema.Schema<unknown, unknown, never>),
         handler
@@ -80,6 +83,23 @@ export const routesOf = (api: HttpApi.HttpApi.Any, handlers: ReadonlyMap<string,
     }
   })
   return routes
+}
+
+/**
+ * A body of several media types (offerings.set_photo: a JPEG, or JSON) is decoded by its own type's Schema: bytes
+ * (a binary body, Incoming.bytes) by the binary one, anything else by the JSON one, so that a refusal names the field.
+ */
+const byMediaType = (
+  whole: Decode,
+  payloads: ReadonlyMap<string, { readonly encoding: HttpApiSchema.Encoding; readonly ast: AST.AST }>
+): Decode => {
+  const of = (kind: HttpApiSchema.Encoding["kind"]) => {
+    const found = [...payloads.values()].find((p) => p.encoding.kind === kind)
+    return found === undefined ? undefined : decoder(Schema.make(found.ast))
+  }
+  const bytes = of("Uint8Array")
+  const json = of("Json")
+  return (u) => ((u instanceof Uint8Array ? bytes : json) ?? whole)(u)
 }
 
 const recordOf = (params: URLSearchParams) => {

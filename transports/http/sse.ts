@@ -12,12 +12,22 @@ import { STREAM_RETRY_SECONDS, type StreamBudget } from "../shared/streams.ts"
 
 export const STREAM_PATH = "/api/v1/events/stream"
 /** A stream ends after this long; EventSource reconnects at once with Last-Event-ID and misses nothing. */
-const STREAM_MS = 60_000
-const KEEPALIVE_MS = 15_000
+export const STREAM_MS = 60_000
+export const KEEPALIVE_MS = 15_000
 /** Without a bus event, the feed is read again this often (events of other instances, with an in-process bus). */
 const POLL_MS = 1_000
 
-const Query = EventsQuery.pipe(Schema.pick("type"))
+/** The stream's query: the type to serve only (as events.list's); `after`, or Last-Event-ID, is a CURSOR. */
+export const StreamQuery = EventsQuery.pipe(Schema.pick("type"))
+/** An event id to resume after. */
+export const CURSOR = /^\d{1,15}$/
+/** The codes the stream answers instead of a stream (the OpenAPI document lists them, streamDoc.ts). */
+export const STREAM_CODES = {
+  invalid: "invalid_query",
+  unauthorized: "unauthorized",
+  forbidden: "forbidden",
+  full: "too_many_streams"
+} as const
 
 /**
  * GET /api/v1/events/stream: the org's events as Server-Sent Events, in id order, each once, resumable with
@@ -53,19 +63,23 @@ export const eventStream = (
     if (!admitted.ok)
       return write(
         res,
-        errorReply(admitted.status, admitted.status === 401 ? "unauthorized" : "forbidden", admitted.message)
+        errorReply(
+          admitted.status,
+          admitted.status === 401 ? STREAM_CODES.unauthorized : STREAM_CODES.forbidden,
+          admitted.message
+        )
       )
     const org = admitted.org
     const url = new URL(req.url ?? "/", "http://x")
-    const query = Schema.decodeUnknownEither(Query)(Object.fromEntries(url.searchParams.entries()))
+    const query = Schema.decodeUnknownEither(StreamQuery)(Object.fromEntries(url.searchParams.entries()))
     const resume = req.headers["last-event-id"] ?? url.searchParams.get("after") ?? "0"
-    const after0 = typeof resume === "string" && /^\d{1,15}$/.test(resume) ? Number(resume) : undefined
+    const after0 = typeof resume === "string" && CURSOR.test(resume) ? Number(resume) : undefined
     if (Either.isLeft(query) || after0 === undefined)
       return write(
         res,
         errorReply(
           400,
-          "invalid_query",
+          STREAM_CODES.invalid,
           "type: an event type such as booking.created; Last-Event-ID or after: an event id"
         )
       )
@@ -77,7 +91,7 @@ export const eventStream = (
         res,
         errorReply(
           429,
-          "too_many_streams",
+          STREAM_CODES.full,
           "this key or org has as many event streams open as it may: close one, or try again later",
           {
             "retry-after": String(STREAM_RETRY_SECONDS)

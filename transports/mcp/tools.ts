@@ -183,11 +183,13 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
   const tools: Tool[] = []
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup() {},
-    onEndpoint({ endpoint, group, mergedAnnotations, successes }) {
+    onEndpoint({ endpoint, group, mergedAnnotations, payloads, successes }) {
       if (Context.get(group.annotations, OpenApi.Exclude) || Context.get(mergedAnnotations, OpenApi.Exclude)) return
       const path = objectSchema(endpoint.pathSchema)
       const query = objectSchema(endpoint.urlParamsSchema)
-      const body = objectSchema(endpoint.payloadSchema)
+      // A body of several media types (offerings.set_photo: a JPEG, or JSON) is a tool's arguments in its JSON form.
+      const json = payloads.size > 1 ? payloads.get("application/json") : undefined
+      const body = objectSchema(json === undefined ? endpoint.payloadSchema : Option.some(Schema.make(json.ast)))
       const idempotent = endpoint.method === "POST"
       const properties: Record<string, unknown> = {}
       for (const part of [path, query, body]) {

@@ -5,11 +5,11 @@ import { safeEqual } from "./safeEqual.ts"
 
 /**
  * Authentication, once: who a request's credential says is calling, and whether that caller may use the door it
- * knocked on. Every surface asks here (REST through the dispatcher, MCP, the event stream, photos, OCTO, admin,
- * metrics); a new kind of credential (a browser session's cookie, say) is added to `Caller` and to `admit` here.
+ * knocked on. Every surface asks here (REST through the dispatcher, photo uploads included, MCP, the event stream,
+ * OCTO, admin, metrics); a new kind of credential (a browser session's cookie, say) is added to `Caller` and to `admit` here.
  *
  * The documented answers (docs/architecture.md, the README's keys section):
- * - secret key (sk_…): REST, the public surface, MCP, the event stream, photos; 403 on OCTO.
+ * - secret key (sk_…): REST, the public surface, MCP, the event stream; 403 on OCTO.
  * - session cookie (transports/auth/apiSession.ts): /api/v1 and the event stream (sse.ts), when no Bearer is sent.
  * - publishable key (pk_…): the public surface only; 401 elsewhere, 403 on OCTO.
  * - reseller key (rk_…): OCTO only; 401 elsewhere.
@@ -17,7 +17,7 @@ import { safeEqual } from "./safeEqual.ts"
  * - admin token (ADMIN_TOKEN): /admin/v1 and /metrics only; elsewhere it is a string no key matches.
  * - none, unknown or revoked: 401.
  */
-export type Door = "api" | "public" | "mcp" | "stream" | "photos" | "octo"
+export type Door = "api" | "public" | "mcp" | "stream" | "octo"
 
 export type Org = CurrentOrg["Type"]
 
@@ -32,7 +32,6 @@ const ASK: Record<Door, string> = {
   public: "send Authorization: Bearer <API_KEY>",
   mcp: "send Authorization: Bearer <API_KEY or OAuth access token>",
   stream: "send Authorization: Bearer <API_KEY> (a secret key)",
-  photos: "send Authorization: Bearer <API_KEY> (a secret key)",
   octo: "send Authorization: Bearer <reseller API key>"
 }
 
@@ -51,7 +50,6 @@ export const admit = (door: Door, org: Org, oauth: boolean): Admission => {
     case "mcp":
       return kind === "secret" ? { ok: true, org } : refuse(ASK.mcp)
     case "stream":
-    case "photos":
       return kind === "secret" && !oauth ? { ok: true, org } : refuse(ASK[door])
     case "api":
     case "public":
@@ -70,7 +68,7 @@ export const makeCredentials = (orgs: Orgs, adminToken: Option.Option<string>) =
     // An OAuth access token was approved for a connector at /mcp, and reaches nothing else (not even looked up).
     if (oauth && (door === "api" || door === "public"))
       return Effect.succeed(refuse("an OAuth access token reaches only the MCP server at /mcp: use an API key here"))
-    if (oauth && (door === "stream" || door === "photos")) return Effect.succeed(refuse(ASK[door]))
+    if (oauth && door === "stream") return Effect.succeed(refuse(ASK[door]))
     return Effect.map(
       orgs.authenticate(bearer),
       Option.match({

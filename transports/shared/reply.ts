@@ -7,6 +7,8 @@ export interface Incoming {
   readonly url: string
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   readonly body: string | undefined
+  /** A binary body, read in full, for an operation whose body may be bytes (offerings.set_photo's JPEG). */
+  readonly bytes?: Uint8Array
   readonly surface: Surface
 }
 

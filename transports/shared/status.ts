@@ -43,6 +43,7 @@ export const domainStatus: { readonly [Tag in DomainErrorTag]: ErrorStatus } = {
   InvalidUrl: 400,
   NotAMember: 400,
   PhotoTooLarge: 400,
+  PhotoUnreachable: 400,
   PromoCodeExpired: 400,
   PromoCodeInactive: 400,
   PromoCodeNotForOffering: 400,

@@ -101,7 +101,8 @@ const attempt = (input: DeliverInput): Promise<DeliveryResult | typeof stale> =>
   }).catch((err: unknown) => result(null, err instanceof Error ? err.message : String(err)))
 }
 
-const forbiddenCode = "EFORBIDDENADDRESS"
+/** The error code of a connection refused because its host resolves to a forbidden address. */
+export const forbiddenCode = "EFORBIDDENADDRESS"
 const forbiddenMessage = "forbidden address"
 
 const statusError = (status: number): string | null =>
@@ -127,7 +128,7 @@ const preflight = (input: DeliverInput): string | null => {
 }
 
 /** dns.lookup, then refuse the connection if any resolved address is forbidden (checked at connect time). */
-const guardedLookup =
+export const guardedLookup =
   (allowInsecure: boolean): LookupFunction =>
   (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: Array<LookupAddress>) => {

@@ -121,4 +121,35 @@ describe("GET /api/v1/events/stream (Server-Sent Events)", () => {
       ).status
     ).toBe(400)
   })
+
+  it("is in the OpenAPI document as events.stream: its parameters, its frames, and exactly the codes it answers", async () => {
+    const doc = (await app.call(null, "GET", "/api/v1/openapi.json")).body
+    const op = doc.paths["/api/v1/events/stream"].get
+    expect(op.operationId).toBe("events.stream")
+    expect(op["x-required-role"]).toBe("staff")
+    expect(op.security).toEqual([{ bearer: [] }])
+    expect(op.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual([
+      "query:type",
+      "query:after",
+      "header:Last-Event-ID"
+    ])
+    expect(Object.keys(op.responses["200"].content)).toEqual(["text/event-stream"])
+    expect(op.description).toMatch(/id: <event id>.*event: <type>.*data: /)
+    expect(op["x-error-codes"]).toEqual({
+      "400": ["invalid_query"],
+      "401": ["unauthorized"],
+      "403": ["forbidden"],
+      "429": ["rate_limited", "too_many_streams"]
+    })
+    const answered = await Promise.all(
+      [
+        fetch(`${app.url}/api/v1/events/stream`),
+        fetch(`${app.url}/api/v1/events/stream?after=x`, { headers: { authorization: `Bearer ${org.key}` } })
+      ].map(async (r) => {
+        const res = await r
+        return [String(res.status), ((await res.json()) as any).error.code]
+      })
+    )
+    for (const [status, code] of answered) expect(op["x-error-codes"][status]).toContain(code)
+  })
 })

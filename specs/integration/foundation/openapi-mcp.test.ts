@@ -20,7 +20,10 @@ const FOUNDATION = [
   "offerings.delete",
   "offerings.get_hours",
   "offerings.set_hours",
+  "offerings.set_photo",
+  "offerings.delete_photo",
   "events.list",
+  "events.stream",
   "org.get",
   "org.update",
   "team.list",
@@ -102,7 +105,10 @@ describe("the OpenAPI document", () => {
       "offerings.delete": "DELETE /api/v1/offerings/{id}",
       "offerings.get_hours": "GET /api/v1/offerings/{id}/hours",
       "offerings.set_hours": "PUT /api/v1/offerings/{id}/hours",
+      "offerings.set_photo": "PUT /api/v1/offerings/{id}/photo",
+      "offerings.delete_photo": "DELETE /api/v1/offerings/{id}/photo",
       "events.list": "GET /api/v1/events",
+      "events.stream": "GET /api/v1/events/stream",
       "org.get": "GET /api/v1/org",
       "org.update": "PATCH /api/v1/org",
       "team.list": "GET /api/v1/team",
@@ -149,16 +155,25 @@ describe("the MCP server", () => {
     }
   })
 
-  it("lists one tool per operation, named with _ for .", async () => {
+  it("lists one tool per operation, named with _ for ., photos included; the event stream is the one exception, saying why", async () => {
     const org = await app.newOrg()
     const mcp = await mcpClient(app, org.key)
     try {
       const { tools } = await mcp.client.listTools()
+      // A REST operation that is no tool says so, with the reason, as x-not-an-mcp-tool; only the live event stream
+      // does: a tool call answers once and the stream never ends (MCP's resource subscriptions carry live changes).
+      const exceptions = operations().filter((o) => o.op["x-not-an-mcp-tool"] !== undefined)
+      expect(exceptions.map((o) => o.id)).toEqual(["events.stream"])
+      expect(exceptions[0].op["x-not-an-mcp-tool"]).toMatch(/resources\/subscribe/)
+      expect(exceptions[0].op.description).toContain(exceptions[0].op["x-not-an-mcp-tool"])
       expect(tools.map((t) => t.name).sort()).toEqual(
         operations()
+          .filter((o) => o.op["x-not-an-mcp-tool"] === undefined)
           .map((o) => o.id.replace(".", "_"))
           .sort()
       )
+      for (const name of ["offerings_set_photo", "offerings_delete_photo"])
+        expect(tools.map((t) => t.name)).toContain(name)
       for (const t of tools) {
         expect(t.inputSchema.type, t.name).toBe("object")
         for (const [ref, ok] of refs(t.inputSchema)) expect(ok, `${t.name}: ${ref}`).toBe(true)

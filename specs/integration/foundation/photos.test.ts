@@ -62,15 +62,22 @@ describe("an offering's photo (PUT/DELETE /api/v1/offerings/{id}/photo)", () => 
       "invalid_photo"
     )
     expectError(await reply(await put(org.key, o.id, new Uint8Array())), 400, "invalid_photo")
-    expectError(await reply(await put(org.key, o.id, "{}", "application/json")), 415, "unsupported_media_type")
+    expectError(await reply(await put(org.key, o.id, "{}", "text/plain")), 415, "unsupported_media_type")
+    expectError(await reply(await put(org.key, o.id, "{}", "application/json")), 400, "invalid_body")
     const big = new Uint8Array(5 * 1024 * 1024 + 1)
     big.set(tinyJpeg(10, 10))
     expectError(await reply(await put(org.key, o.id, big)), 413, "payload_too_large")
     expectError(await reply(await put(other.key, o.id, tinyJpeg(10, 10))), 404, "not_found")
-    expectError(await reply(await put(org.key, "not-an-id", tinyJpeg(10, 10))), 404, "not_found")
+    // An id that is no UUID is refused as in every operation of the contract.
+    expectError(await reply(await put(org.key, "not-an-id", tinyJpeg(10, 10))), 400, "invalid_id")
     expect(
-      (await fetch(`${app.url}/api/v1/offerings/${o.id}/photo`, { method: "PUT", body: tinyJpeg(10, 10) as BodyInit }))
-        .status
+      (
+        await fetch(`${app.url}/api/v1/offerings/${o.id}/photo`, {
+          method: "PUT",
+          headers: { "content-type": "image/jpeg" },
+          body: tinyJpeg(10, 10) as BodyInit
+        })
+      ).status
     ).toBe(401)
     expect(ok(await org.call("GET", `/offerings/${o.id}`)).photo_url).toBeNull()
     expect((await fetch(`${app.url}/photos/nope.jpg`)).status).toBe(404)

@@ -40,10 +40,9 @@ describe("documented error codes", () => {
       expect((new cls({ message: "m" }) as unknown as { code: string }).code).toBe(cls.code)
       if (!documented.has(`${domainStatus[cls._tag]} ${cls.code}`)) undocumented.push(name)
     }
-    // The photo upload (transports/http/photos.ts) takes raw bytes outside the contract, and sign-in (/auth/v1,
-    // docs/auth.md) and the session's CSRF check are the console's doors, not operations: their refusals are not an
-    // operation's.
-    expect(undocumented.sort()).toEqual(["CsrfFailed", "InvalidPhoto", "PasskeyRefused", "PhotoTooLarge"])
+    // Sign-in (/auth/v1, docs/auth.md) and the session's CSRF check are the console's doors, not operations: their
+    // refusals are not an operation's. (The photo's, once outside the contract, are offerings.set_photo's.)
+    expect(undocumented.sort()).toEqual(["CsrfFailed", "PasskeyRefused"])
     expect(Object.keys(domainStatus).sort()).toEqual(Object.keys(domainErrors).sort())
   })
 })

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
   CalendarHasTimes,
@@ -6,13 +6,17 @@ import {
   GuestPriceNotSupported,
   InvalidEntry,
   InvalidHours,
+  InvalidPhoto,
   InvalidQuestions,
+  InvalidUrl,
   NotAClass,
   NotFound,
   NotHoursBased,
   OfferingHasBookings,
   OfferingRemoved,
   OfferingState,
+  PhotoTooLarge,
+  PhotoUnreachable,
   ScheduleIsCalendar,
   ScheduleNotSupported,
   WaitlistConflict,
@@ -29,10 +33,16 @@ import {
   OfferingCreate,
   OfferingUpdate
 } from "../../../engine/schema/offering.ts"
+import { PHOTO_MAX_BYTES, PhotoSource } from "../../../engine/schema/photo.ts"
 import { raises } from "../errors.ts"
 import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { CancelBookings, IdempotencyHeaders, IdParam } from "./common.ts"
+
+/** The photo as the raw body (PUT with Content-Type: image/jpeg); transports/http/photos.ts reads it as bytes. */
+const JpegBody = HttpApiSchema.Uint8Array({ contentType: "image/jpeg" }).annotations({
+  description: `The JPEG's bytes, at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB`
+})
 
 export const OfferingsGroup = HttpApiGroup.make("offerings")
   .annotate(
@@ -146,6 +156,29 @@ export const OfferingsGroup = HttpApiGroup.make("offerings")
         "Replaces all weekly hours (at most 50 entries) of a rental, or of an appointment whose schedule is hours (409 schedule_is_calendar otherwise; a class is 409 not_hours_based). Times are org local; 24:00 ends a day. Emits offering.hours_updated."
       )
       .pipe(raises(InvalidHours, NotFound, NotHoursBased, ScheduleIsCalendar))
+  )
+  .add(
+    HttpApiEndpoint.put("set_photo")`/offerings/${IdParam}/photo`
+      .annotate(RequiredRole, "owner")
+      .setPayload(Schema.Union(JpegBody, PhotoSource))
+      .addSuccess(Offering)
+      .annotate(OpenApi.Summary, "Set an offering's photo: a JPEG body, or JSON with its url or base64")
+      .annotate(
+        OpenApi.Description,
+        `Stores the offering's photo and sets its photo_url (PUBLIC_URL/photos/{id}.jpg?v=<hash>, a new one at each upload, served with no key and cached for good). Send the JPEG itself as the body with Content-Type: image/jpeg (at most ${PHOTO_MAX_BYTES / 1024 / 1024} MiB: 413 payload_too_large past it, 415 unsupported_media_type for another type), or JSON with exactly one of url (read once by the server, https only, never a private address) and base64 (the MCP tool's way). It must be a JPEG of at most 10,000 pixels a side (400 invalid_photo). Answers the offering. Emits offering.updated.`
+      )
+      .pipe(raises(InvalidPhoto, InvalidUrl, NotFound, PhotoTooLarge, PhotoUnreachable))
+  )
+  .add(
+    HttpApiEndpoint.del("delete_photo")`/offerings/${IdParam}/photo`
+      .annotate(RequiredRole, "owner")
+      .addSuccess(Offering)
+      .annotate(OpenApi.Summary, "Remove an offering's photo")
+      .annotate(
+        OpenApi.Description,
+        "Removes the photo and sets photo_url null; its old URL answers 404 from then on. Answers the offering. Emits offering.updated when there was a photo, else nothing."
+      )
+      .pipe(raises(NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")
