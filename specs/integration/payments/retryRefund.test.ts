@@ -56,7 +56,13 @@ describe("bookings.retry_refund", () => {
     const retried = ok(await org.act(b.id, "retry_refund"))
     // Taken at the processor under a new refund; on its way until it settles.
     expect(retried.refund_id).not.toBe(b.refund_id)
-    expect(retried).toMatchObject({ status: "cancelled", refund_cents: 1000, refunded_at: null })
+    expect(retried).toMatchObject({
+      status: "cancelled",
+      refund_cents: 1000,
+      refunded_at: null,
+      refund_failed_at: null,
+      refund_error: null
+    })
     expect(retried.refund_next_at).not.toBeNull()
     await expectMoneyMatchesLedger(app, org, b.id)
     await steps(app, 1, 6)
