@@ -19,3 +19,23 @@ export const checkRefund = (
     : cents > refundable(b)
       ? { ok: false, why: "More than was paid online." }
       : { ok: true, cents }
+
+/**
+ * Where a booking's refund stands, from its fields (docs/payments.md): `failed` is failed for good, what an owner can
+ * retry (bookings.retry_refund); `retrying` failed and tried again (by the engine, or after a retry by hand).
+ */
+export type RefundState = "none" | "on_its_way" | "refunded" | "retrying" | "failed"
+export const refundState = (b: Booking): RefundState =>
+  b.refunded_at !== null
+    ? "refunded"
+    : b.refund_failed_at !== null
+      ? b.refund_next_at === null
+        ? "failed"
+        : "retrying"
+      : b.refund_next_at !== null
+        ? "on_its_way"
+        : "none"
+
+/** What a cancelled booking gives back of its online payment: refund_cents, or all of it when null. */
+export const refundCents = (b: Booking) =>
+  b.refund_cents ?? (b.status === "cancelled" && b.payment_intent_id !== null ? (b.charged_cents ?? 0) : 0)

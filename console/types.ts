@@ -75,8 +75,10 @@ export interface Booking {
   charged_cents: number | null
   payment_intent_id: string | null
   refund_cents: number | null
+  refunded_at: string | null
   refund_failed_at: string | null
   refund_error: string | null
+  refund_next_at: string | null
   checked_in_at: string | null
   no_show_at: string | null
   cancel_reason: string | null

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { amount, dateTime, money, parseMoney } from "../format.ts"
-import { checkRefund, refundable } from "../money.ts"
+import { checkRefund, type RefundState, refundable, refundCents, refundState } from "../money.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Booking as B } from "../types.ts"
 import { Alert, Badge, Done, Field, Loading, statusTone, Title, value } from "../ui.tsx"
@@ -11,7 +11,7 @@ import { Thread } from "./Thread.tsx"
 
 /** One booking: its facts and answers, what can be done with it, its history and the guest's messages. */
 export const Booking = ({ id }: { id: string }) => {
-  const { zone, currency } = useConsole()
+  const { zone, currency, owner } = useConsole()
   const { data: b, error, reload } = useLoad(() => api.get<B>(`/bookings/${id}`), [id])
   const act = useAction()
   const [done, setDone] = useState<string | undefined>(undefined)
@@ -50,8 +50,8 @@ export const Booking = ({ id }: { id: string }) => {
         <dd>
           {money(b.total_cents, currency)}
           {b.paid_at !== null ? ` · paid ${money(b.paid_cents ?? b.charged_cents ?? 0, currency)}` : " · not paid"}
-          {b.refund_cents !== null && b.refund_cents > 0 ? ` · refund ${money(b.refund_cents, currency)}` : ""}
-          {b.refund_failed_at !== null ? ` · refund failed: ${b.refund_error ?? ""}` : ""}
+          {refundCents(b) > 0 ? ` · refund ${money(refundCents(b), currency)}` : ""}
+          {refundNote[refundState(b)](b.refund_error ?? "")}
         </dd>
         {b.checked_in_at !== null ? (
           <>
@@ -124,6 +124,13 @@ export const Booking = ({ id }: { id: string }) => {
           </button>
         </div>
       ) : null}
+      {owner && refundState(b) === "failed" ? (
+        <div class="actions">
+          <button type="button" disabled={act.busy} onClick={() => post("retry_refund", "Refund taken again.")}>
+            Retry refund
+          </button>
+        </div>
+      ) : null}
       {cancelling && b.status !== "cancelled" ? (
         <form
           class="panel"
@@ -162,3 +169,12 @@ export const Booking = ({ id }: { id: string }) => {
 
 const answerText = (a: unknown) =>
   a === undefined || a === null ? "—" : typeof a === "boolean" ? (a ? "Yes" : "No") : String(a)
+
+/** The refund's progress after its amount on the booking's total line. */
+const refundNote: Record<RefundState, (error: string) => string> = {
+  none: () => "",
+  on_its_way: () => " on its way",
+  refunded: () => " refunded",
+  retrying: (error) => ` failed, trying again: ${error}`,
+  failed: (error) => ` failed: ${error}`
+}

@@ -1,23 +1,41 @@
-import { all } from "../api.ts"
+import { useState } from "preact/hooks"
+import { all, api } from "../api.ts"
 import { dateTime, money } from "../format.ts"
+import { refundCents, refundState } from "../money.ts"
 import { BASE } from "../router.ts"
-import { useConsole, useLoad } from "../state.ts"
+import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Booking } from "../types.ts"
-import { Loading, Title } from "../ui.tsx"
+import { Alert, Done, Loading, Title } from "../ui.tsx"
 import { GiftCards } from "./GiftCards.tsx"
 import { PromoCodes } from "./PromoCodes.tsx"
 
-/** Payments and refunds of the latest bookings (failed refunds first), promo codes and gift cards. */
+/** Payments and refunds of the latest bookings (failed refunds first, with a retry), promo codes and gift cards. */
 export const Money = () => {
   const { zone, currency } = useConsole()
-  const { data, error } = useLoad(() => all<Booking>("/bookings", { order: "desc" }, 2), [])
-  const moved = data?.filter((b) => b.paid_at !== null || (b.refund_cents ?? 0) > 0 || b.refund_failed_at !== null)
-  const failed = moved?.filter((b) => b.refund_failed_at !== null) ?? []
-  const rest = moved?.filter((b) => b.refund_failed_at === null) ?? []
+  const { data, error, reload } = useLoad(() => all<Booking>("/bookings", { order: "desc" }, 2), [])
+  const act = useAction()
+  const [done, setDone] = useState<string | undefined>(undefined)
+  const moved = data?.filter((b) => b.paid_at !== null || (b.refund_cents ?? 0) > 0 || refundState(b) !== "none")
+  const failed = moved?.filter((b) => b.refund_failed_at !== null && b.refunded_at === null) ?? []
+  const rest = moved?.filter((b) => !failed.includes(b)) ?? []
+  const retry = (b: Booking) =>
+    act.run(
+      () => api.post<Booking>(`/bookings/${b.id}/retry_refund`),
+      (after) => (
+        setDone(
+          refundState(after) === "refunded"
+            ? `Refund of ${b.reference} taken again: refunded.`
+            : `Refund of ${b.reference} taken again: on its way.`
+        ),
+        reload()
+      )
+    )
   return (
     <section>
       <Title>Money</Title>
       <h2>Payments and refunds</h2>
+      <Alert text={act.error} />
+      <Done text={done} />
       {moved === undefined ? (
         <Loading error={error} />
       ) : moved.length === 0 ? (
@@ -41,13 +59,7 @@ export const Money = () => {
                 </td>
                 <td>{b.paid_at === null ? "—" : money(b.paid_cents ?? b.charged_cents ?? 0, currency)}</td>
                 <td>
-                  {b.refund_failed_at !== null ? (
-                    <strong class="error">Failed: {b.refund_error ?? "the processor refused"}</strong>
-                  ) : (b.refund_cents ?? 0) > 0 ? (
-                    money(b.refund_cents ?? 0, currency)
-                  ) : (
-                    "—"
-                  )}
+                  <Refund booking={b} currency={currency} busy={act.busy} retry={() => void retry(b)} />
                 </td>
               </tr>
             ))}
@@ -58,4 +70,44 @@ export const Money = () => {
       <GiftCards />
     </section>
   )
+}
+
+/** A booking's refund: its amount and where it stands; one that failed for good with its Retry button. */
+const Refund = ({
+  booking: b,
+  currency,
+  busy,
+  retry
+}: {
+  booking: Booking
+  currency: string
+  busy: boolean
+  retry: () => void
+}) => {
+  const cents = money(refundCents(b), currency)
+  switch (refundState(b)) {
+    case "failed":
+      return (
+        <>
+          <strong class="error">
+            Failed: {b.refund_error ?? "the processor refused"} ({cents})
+          </strong>{" "}
+          <button type="button" class="secondary" disabled={busy} onClick={retry}>
+            Retry refund<span class="visually-hidden"> of {b.reference}</span>
+          </button>
+        </>
+      )
+    case "retrying":
+      return (
+        <span class="error">
+          Failed, trying again: {b.refund_error ?? "the processor refused"} ({cents})
+        </span>
+      )
+    case "on_its_way":
+      return <>{cents} on its way</>
+    case "refunded":
+      return <>{cents} refunded</>
+    case "none":
+      return <>{(b.refund_cents ?? 0) > 0 ? cents : "—"}</>
+  }
 }

@@ -13,6 +13,8 @@ export class InvalidStartsAt extends DomainError<InvalidStartsAt>()("InvalidStar
 export class InvalidAnswers extends DomainError<InvalidAnswers>()("InvalidAnswers") {}
 export class InvalidPaidCents extends DomainError<InvalidPaidCents>()("InvalidPaidCents") {}
 export class InvalidRefundCents extends DomainError<InvalidRefundCents>()("InvalidRefundCents") {}
+/** bookings.retry_refund on a booking none of whose refunds failed for good (none, on its way, or refunded). */
+export class NoFailedRefund extends DomainError<NoFailedRefund>()("NoFailedRefund") {}
 export class CustomerErased extends DomainError<CustomerErased>()("CustomerErased") {}
 /** Writing to a guest whose email was erased (a 400 where a booking's resend is a 409, both `customer_erased`). */
 export class RecipientErased extends DomainError<RecipientErased>()("RecipientErased", "customer_erased") {}

@@ -19,7 +19,13 @@ export const EventsQuery = Schema.Struct({
   type: Schema.optional(Text(1, 80).pipe(Schema.pattern(/^[a-z_]+\.[a-z_]+$/))),
   order: Schema.optional(Schema.Literal("asc", "desc")).annotations({
     description: "By id: asc (default, oldest first) or desc (newest first)"
-  })
+  }),
+  booking_id: Schema.optional(
+    Schema.UUID.annotations({
+      description:
+        "Only the events about this booking (not in the spec, our extension): its booking.* events and those naming it in data.booking_id (waiver.signed, gift_card.refunded, message.*). Another org's booking id serves none"
+    })
+  )
 })
 export const EventPage = Schema.Struct({ data: Schema.Array(Event), next_after: Schema.Int })
 

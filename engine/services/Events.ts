@@ -32,12 +32,32 @@ const APPEND: PreparedStatement = {
     insert into relay_queue (event_id) select id from e`
 }
 
-interface Row {
+export interface Row {
   readonly id: number
   readonly type: string
   readonly data: unknown
   readonly created_at: Date
 }
+
+export interface EventsFilter {
+  readonly after?: number
+  readonly limit?: number
+  readonly type?: string
+  readonly order?: "asc" | "desc"
+  readonly booking_id?: string
+}
+
+/**
+ * The statement of events.list (events/history.test.ts reads its plan). A booking's events are matched by the
+ * expression of the index events_booking (migration 0121), written the same way so the planner uses it.
+ */
+export const listStatement = (sql: SqlClient.SqlClient, orgId: string, q: EventsFilter, cutoff: Date) =>
+  sql<Row>`
+    select id, type, data, created_at from events
+    where org_id = ${orgId} and id > ${q.after ?? 0} and created_at <= ${cutoff}
+    ${q.type === undefined ? sql`` : sql`and type = ${q.type}`}
+    ${q.booking_id === undefined ? sql`` : sql`and (case when left(type, 8) = 'booking.' then data->>'id' else data->>'booking_id' end) = ${q.booking_id}`}
+    order by id ${q.order === "desc" ? sql`desc` : sql`asc`} limit ${q.limit ?? 50}`
 
 const toEvent = (r: Row): Event => ({ id: r.id, type: r.type, data: r.data, created_at: r.created_at.toISOString() })
 
@@ -77,21 +97,11 @@ export class Events extends Effect.Service<Events>()("Events", {
         yield* prepared.run(LOCK, [orgId, yield* clock.now])
       }).pipe(Effect.orDie)
 
-    const list = fn("Events.list")(function* (q: {
-      after?: number
-      limit?: number
-      type?: string
-      order?: "asc" | "desc"
-    }) {
+    const list = fn("Events.list")(function* (q: EventsFilter) {
       const org = yield* CurrentOrg
       const after = q.after ?? 0
       const cutoff = new Date((yield* clock.now).getTime() - SETTLE_MS)
-      const typeFilter = q.type === undefined ? sql`` : sql`and type = ${q.type}`
-      const order = q.order === "desc" ? sql`desc` : sql`asc`
-      const rows = yield* sql<Row>`
-        select id, type, data, created_at from events
-        where org_id = ${org.id} and id > ${after} and created_at <= ${cutoff} ${typeFilter}
-        order by id ${order} limit ${q.limit ?? 50}`.pipe(Effect.orDie)
+      const rows = yield* listStatement(sql, org.id, { ...q, after }, cutoff).pipe(Effect.orDie)
       const data = rows.map(toEvent)
       const next_after = data.reduce((m, e) => Math.max(m, e.id), after)
       return { data, next_after }

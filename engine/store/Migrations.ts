@@ -41,6 +41,7 @@ import machineFromColumns from "./migrations/0097_machine_from_columns.ts"
 import giftReserveComplaints from "./migrations/0098_gift_reserve_complaints.ts"
 import texts from "./migrations/0110_texts.ts"
 import people from "./migrations/0120_people.ts"
+import eventBooking from "./migrations/0121_event_booking.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -85,7 +86,8 @@ export const migrationsByName = {
   "0097_machine_from_columns": machineFromColumns,
   "0098_gift_reserve_complaints": giftReserveComplaints,
   "0110_texts": texts,
-  "0120_people": people
+  "0120_people": people,
+  "0121_event_booking": eventBooking
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

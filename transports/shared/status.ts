@@ -95,6 +95,7 @@ export const domainStatus: { readonly [Tag in DomainErrorTag]: ErrorStatus } = {
   LastOwner: 409,
   MaxUsesBelowUses: 409,
   MemberExists: 409,
+  NoFailedRefund: 409,
   NotAClass: 409,
   NotACourse: 409,
   NotChoosing: 409,

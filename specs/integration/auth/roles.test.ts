@@ -34,7 +34,14 @@ describe("roles per operation", () => {
     const ops = await operations()
     expect(ops.length).toBeGreaterThan(60)
     const owner = ops.filter((o) => o.role === "owner").map((o) => o.id)
-    for (const id of ["keys.create", "webhooks.create", "oauth_apps.revoke", "promo_codes.create", "gift_cards.issue"])
+    for (const id of [
+      "keys.create",
+      "webhooks.create",
+      "oauth_apps.revoke",
+      "promo_codes.create",
+      "gift_cards.issue",
+      "bookings.retry_refund"
+    ])
       expect(owner).toContain(id)
     for (const id of [
       "offerings.create",

@@ -16,7 +16,8 @@ const OPS: Array<[string, Json]> = [
   ["mark_paid", {}],
   ["mark_unpaid", {}],
   ["resend", {}],
-  ["nudge", {}]
+  ["nudge", {}],
+  ["retry_refund", {}]
 ]
 
 describe("tenancy", () => {
@@ -59,6 +60,7 @@ describe("MCP", () => {
         "bookings_move",
         "bookings_nudge",
         "bookings_resend",
+        "bookings_retry_refund",
         "bookings_set_attendance"
       ])
       const create = tools.find((t) => t.name === "bookings_create")!

@@ -14,8 +14,9 @@ import { sql } from "../../support/app.ts"
 // Random sequences of paying (a card whose refunds succeed or fail), paying a fresh checkout again, paying the first
 // checkout after the booking stopped needing it (confirmed by hand, cancelled: before the processor closed it, or
 // after), confirming by hand, marking paid and unpaid by hand, cancelling with any refund choice (more than was
-// charged is 400 and changes nothing), the hold lapsing, someone else taking the place, and the clock moving, on one
-// booking of a one-seat class, through the sandbox over HTTP. After every step the booking's money fields say what its
+// charged is 400 and changes nothing), the hold lapsing, someone else taking the place, the clock moving (through every
+// automatic try of a refund, too), and retrying refunds that failed for good (bookings.retry_refund; the processor
+// still refusing them, or taking them now), on one booking of a one-seat class, through the sandbox over HTTP. After every step the booking's money fields say what its
 // ledger says; after each sequence (and the refunds settled), money is conserved between what the processor holds and
 // what the engine records, and the booking was confirmed at most once.
 
@@ -37,6 +38,8 @@ type Cmd =
   | { readonly t: "lapse" }
   | { readonly t: "rival" }
   | { readonly t: "settle" }
+  | { readonly t: "exhaust" }
+  | { readonly t: "retry"; readonly fixed: boolean; readonly wait: boolean }
 
 const card = fc.constantFrom("pays" as const, "refundFails" as const)
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
@@ -53,10 +56,37 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant("markPaid" as const), back: fc.boolean() }), weight: 3 },
   { arbitrary: fc.constant({ t: "lapse" as const }), weight: 2 },
   { arbitrary: fc.constant({ t: "rival" as const }), weight: 1 },
+  { arbitrary: fc.constant({ t: "settle" as const }), weight: 1 },
+  { arbitrary: fc.constant({ t: "exhaust" as const }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant("retry" as const), fixed: fc.boolean(), wait: fc.boolean() }), weight: 3 }
+)
+
+// Refunds that fail for good are rare in the mix above (a 5126 payment given back, then every automatic try): this mix
+// makes them common, to retry them (bookings.retry_refund) while the processor still refuses, or once it takes them.
+const retrying: fc.Arbitrary<Cmd> = fc.oneof(
+  { arbitrary: fc.record({ t: fc.constant("pay" as const), card: fc.constant("refundFails" as const) }), weight: 3 },
+  { arbitrary: fc.record({ t: fc.constant("payAgain" as const), card }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      t: fc.constant("cancel" as const),
+      refund: fc.constantFrom("all" as const, "part" as const)
+    }),
+    weight: 2
+  },
+  {
+    arbitrary: fc.record({ t: fc.constant("retry" as const), fixed: fc.boolean(), wait: fc.boolean() }),
+    weight: 3
+  },
   { arbitrary: fc.constant({ t: "settle" as const }), weight: 1 }
 )
 
+/** The answers of bookings.retry_refund in the runs (each checked against the ledger as it is asked). */
+const retried: number[] = []
+
 const PRICE = 3000
+
+/** Every automatic try of a refund: taken, settled, retried after 1, 10 and 60 minutes, settled. */
+const allTries = () => steps(app, 1, 6, 61, 6, 601, 6, 3601, 6)
 
 const run = async (cmds: ReadonlyArray<Cmd>) => {
   const { offering, session } = await org.classWithSession({ price_cents: PRICE, capacity: 1 })
@@ -115,11 +145,26 @@ const run = async (cmds: ReadonlyArray<Cmd>) => {
       case "settle":
         await steps(app, 1, 6)
         break
+      case "exhaust":
+        await allTries()
+        break
+      case "retry": {
+        // After every automatic try (so a refund the processor refuses has failed for good), or at once.
+        if (c.wait) await allTries()
+        // The processor takes this booking's refunds from now on (the 5126 card's bank sorted out), or still refuses.
+        if (c.fixed)
+          await sql(app, (s) => s`update sandbox_checkouts set card_last4 = '4242' where booking_id = ${b.id}`)
+        const failed = (await ledger(app, b.id)).some((r) => r.refund_state === "failed")
+        const res = await org.act(b.id, "retry_refund")
+        expect(`${res.status} ${res.body.error?.code ?? ""}`.trim()).toBe(failed ? "200" : "409 no_failed_refund")
+        retried.push(res.status)
+        break
+      }
     }
     await expectMoneyMatchesLedger(app, org, b.id)
   }
   // Every refund runs its course: taken, settled, retried with backoff until it succeeds or fails for good.
-  await steps(app, 1, 6, 61, 6, 601, 6, 3601, 6)
+  await allTries()
   return b.id as string
 }
 
@@ -152,6 +197,17 @@ const check = async (bookingId: string) => {
   expect(refunding).toBe(0)
   expect(processor.pending).toBe(0)
   for (const r of rows) expect(r.refund_cents).toBeLessThanOrEqual(r.amount_cents)
+  // Never asked the processor for more than a payment had left: every refund asked of it was at most what the payment
+  // charged minus what it had refunded or was refunding then (the sandbox refuses more, and the engine would record it).
+  const asked = await sql(
+    app,
+    (s) => s<{ payment_intent_id: string; amount_cents: number; taken: number; errors: number }>`
+    select p.payment_intent_id, p.amount_cents,
+      coalesce((select sum(f.amount_cents) from sandbox_refunds f where f.payment_intent_id = p.payment_intent_id and f.status <> 'failed'), 0)::int as taken,
+      (select count(*) from payments q where q.payment_intent_id = p.payment_intent_id and q.refund_error like '%exceeds%')::int as errors
+    from payments p where p.booking_id = ${bookingId}`
+  )
+  for (const r of asked) expect([r.taken <= r.amount_cents, r.errors]).toEqual([true, 0])
   await expectMoneyMatchesLedger(app, org, bookingId)
 
   const booking = ok(await org.get(bookingId))
@@ -183,5 +239,33 @@ describe("money through any sequence of payments, confirms and cancels, refund o
       }),
       { numRuns: 25, endOnFailure: true }
     )
+  }, 600_000)
+
+  it("holds through retries of refunds that failed for good: never more than was charged, each retry taken once", async () => {
+    const pay = { t: "pay", card: "refundFails" } as const
+    const retry = (fixed: boolean) => ({ t: "retry", fixed, wait: true }) as const
+    await fc.assert(
+      fc.asyncProperty(fc.array(retrying, { minLength: 1, maxLength: 7 }), async (cmds) => {
+        await check(await run(cmds))
+      }),
+      {
+        numRuns: 12,
+        endOnFailure: true,
+        examples: [
+          [[pay, { t: "cancel", refund: "part" }, retry(false), retry(true), retry(true)]],
+          [
+            [
+              // Paid twice (a fresh checkout, then the first): the second payment is given back whole, and fails.
+              { t: "payAgain", card: "pays" },
+              pay,
+              retry(true),
+              { t: "cancel", refund: "all" }
+            ]
+          ]
+        ]
+      }
+    )
+    // The examples reach both answers: a refund retried, and nothing failed (after it was refunded).
+    expect(new Set(retried)).toEqual(new Set([200, 409]))
   }, 600_000)
 })

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { agenda } from "../../../console/agenda.ts"
-import { checkRefund, refundable, refundTotal } from "../../../console/money.ts"
+import { checkRefund, refundable, refundCents, refundState, refundTotal } from "../../../console/money.ts"
 import type { Booking, Offering, TimeSlot, Waiting } from "../../../console/types.ts"
 
 const offering = (id: string, capacity: number, kind: Offering["kind"] = "class") =>
@@ -97,5 +97,34 @@ describe("refunds chosen in the console", () => {
         ])
       )
     ).toBe(1750)
+  })
+})
+
+describe("a refund's state as the Money screen shows it", () => {
+  const cancelled = (over: Partial<Booking>) =>
+    booking({
+      status: "cancelled",
+      payment_intent_id: "pi",
+      charged_cents: 2000,
+      refund_cents: null,
+      refunded_at: null,
+      refund_failed_at: null,
+      refund_error: null,
+      refund_next_at: null,
+      ...over
+    })
+  it("offers a retry only for a refund that failed for good", () => {
+    const at = "2026-11-27T09:00:00Z"
+    expect(refundState(cancelled({ refund_next_at: at }))).toBe("on_its_way")
+    expect(refundState(cancelled({ refunded_at: at }))).toBe("refunded")
+    expect(refundState(cancelled({ refunded_at: at, refund_failed_at: at }))).toBe("refunded")
+    expect(refundState(cancelled({ refund_failed_at: at, refund_next_at: at, refund_error: "no" }))).toBe("retrying")
+    expect(refundState(cancelled({ refund_failed_at: at, refund_error: "no" }))).toBe("failed")
+    expect(
+      refundState(booking({ refund_cents: null, refunded_at: null, refund_failed_at: null, refund_next_at: null }))
+    ).toBe("none")
+    expect(refundCents(cancelled({}))).toBe(2000)
+    expect(refundCents(cancelled({ refund_cents: 500 }))).toBe(500)
+    expect(refundCents(booking({ refund_cents: null }))).toBe(0)
   })
 })

@@ -20,6 +20,7 @@ import {
   InvalidSeriesId,
   InvalidSessionId,
   InvalidStartsAt,
+  NoFailedRefund,
   NotACourse,
   NotChoosing,
   NotFound,
@@ -34,6 +35,7 @@ import {
 } from "../../../engine/errors/index.ts"
 import { AttendanceBody, MarkPaidBody, MoveBody } from "../../../engine/schema/booking.ts"
 import { raises } from "../errors.ts"
+import { RequiredRole } from "../roles.ts"
 import { post } from "./bookingPost.ts"
 
 /** What else happens to one booking: moves, attendance, payments by hand, mails again. */
@@ -218,3 +220,15 @@ export const nudgeEndpoint = post("nudge", "/nudge", "Email the guest of a lapse
       TooManyHolds
     )
   )
+
+export const retryRefundEndpoint = post(
+  "retry_refund",
+  "/retry_refund",
+  "Try again a refund that failed for good (owners; our extension)"
+)
+  .annotate(
+    OpenApi.Description,
+    "Not in the spec, our extension (docs/payments.md). Takes again, at the processor and at once, each refund of this booking's payments that failed for good (booking.refund_failed): exactly the amount that failed (never more than was charged and not refunded), under a new idempotency key. Answers the booking as the processor left it: refunded, or on its way (refund_next_at). Emits what the first tries did: booking.refunded when the processor confirms; booking.refund_failed again (the owners emailed) when it refuses, with no automatic retries after. Nothing failed for good (no refund, one on its way or still retried on its own schedule, or refunded) is 409 no_failed_refund. Of two retries at once, one takes the refund and the other is 409."
+  )
+  .annotate(RequiredRole, "owner")
+  .pipe(raises(NoFailedRefund, NotFound))

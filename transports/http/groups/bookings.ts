@@ -6,6 +6,7 @@ import {
   moveEndpoint,
   nudgeEndpoint,
   resendEndpoint,
+  retryRefundEndpoint,
   setAttendanceEndpoint
 } from "./bookingActions.ts"
 import { cancelEndpoint, confirmEndpoint, createEndpoint, getEndpoint, listEndpoint } from "./bookingEndpoints.ts"
@@ -26,5 +27,6 @@ export const BookingsGroup = HttpApiGroup.make("bookings")
   .add(markUnpaidEndpoint)
   .add(resendEndpoint)
   .add(nudgeEndpoint)
+  .add(retryRefundEndpoint)
   .middleware(Authentication)
   .prefix("/api/v1")

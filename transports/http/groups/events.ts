@@ -14,7 +14,7 @@ export const EventsGroup = HttpApiGroup.make("events")
       .annotate(OpenApi.Summary, "Events oldest first (order=desc: newest first), served once 2 seconds old")
       .annotate(
         OpenApi.Description,
-        "The org's events oldest first from after (0: the beginning), up to limit (default 50, at most 200), optionally of one type; order=desc serves newest first. Pass next_after back as after. An event is served once it is 2 seconds old, so a cursor never skips one still being written. Ids increase but are not consecutive. Each event's data is in the event catalogue (webhooks and components `…Event`). Reading emits nothing."
+        "The org's events oldest first from after (0: the beginning), up to limit (default 50, at most 200), optionally of one type; order=desc serves newest first. booking_id (not in the spec, our extension) serves only the events about that booking: its booking.* events and those whose data.booking_id names it (waiver.signed, gift_card.refunded, message.*), read through an index of their own; another org's booking id serves none. Pass next_after back as after. An event is served once it is 2 seconds old, so a cursor never skips one still being written. Ids increase but are not consecutive. Each event's data is in the event catalogue (webhooks and components `…Event`). Reading emits nothing."
       )
   )
   .middleware(Authentication)

@@ -1,10 +1,11 @@
 import { Effect } from "effect"
 import { Bookings } from "../../../engine/services/bookings/Bookings.ts"
+import { Payments } from "../../../engine/services/payments/Payments.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
 defineGroup(Api, "bookings", (h) =>
-  Effect.map(Bookings, (bookings) =>
+  Effect.map(Effect.all([Bookings, Payments]), ([bookings, payments]) =>
     h
       .handle("list", ({ urlParams }) => bookings.list(urlParams))
       .handle("get", ({ path }) => bookings.get(path.id))
@@ -17,5 +18,6 @@ defineGroup(Api, "bookings", (h) =>
       .handle("mark_unpaid", ({ path }) => bookings.markUnpaid(path.id))
       .handle("resend", ({ path }) => bookings.resend(path.id))
       .handle("nudge", ({ path }) => bookings.nudge(path.id))
+      .handle("retry_refund", ({ path }) => payments.retryRefund(path.id))
   )
 )
