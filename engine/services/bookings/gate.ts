@@ -163,20 +163,32 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       })
     }
 
+    // Guests of this instance waiting here (for a turn, or for a sync), doing no work meanwhile: the listener's request
+    // budget (MAX_INFLIGHT) does not count them.
+    let waiting = 0
+    const parked = <A>(effect: Effect.Effect<A>) =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => waiting++),
+        () => effect,
+        () => Effect.sync(() => waiting--)
+      )
+
     /** Waits until a turn may be free or the time's places changed. */
     const wait = (id: string) =>
-      Effect.async<void>((resume) => {
-        const l = lane(id)
-        const done = () => {
-          l.waiters.delete(done)
-          resume(Effect.void)
-        }
-        l.waiters.add(done)
-        return Effect.sync(() => {
-          l.waiters.delete(done)
-          tidy(id, l)
+      parked(
+        Effect.async<void>((resume) => {
+          const l = lane(id)
+          const done = () => {
+            l.waiters.delete(done)
+            resume(Effect.void)
+          }
+          l.waiters.add(done)
+          return Effect.sync(() => {
+            l.waiters.delete(done)
+            tidy(id, l)
+          })
         })
-      })
+      )
 
     /**
      * The time's waiting guests are told to look again: all of them when it is full (each is refused at once, all
@@ -202,9 +214,12 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       enter,
       wait,
       pass,
-      sync: signals.sync,
+      sync: parked(signals.sync),
       get epoch() {
         return epoch
+      },
+      get waiting() {
+        return waiting
       }
     } as const
   })
