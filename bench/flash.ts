@@ -42,7 +42,7 @@ const dbUrl = (name: string) => {
   u.pathname = `/${name}`
   return u.toString()
 }
-const adminQuery = async (text: string, db = "postgres") => {
+export const adminQuery = async (text: string, db = "postgres") => {
   const c = new pg.Client({ connectionString: dbUrl(db) })
   await c.connect()
   try {
@@ -77,13 +77,18 @@ interface Instance {
   readonly url: string
   readonly child: ChildProcess
 }
-const startEngine = async (entry: string, db: string): Promise<Instance> => {
+export const startEngine = async (
+  entry: string,
+  db: string,
+  nodeArgs: ReadonlyArray<string> = []
+): Promise<Instance> => {
   const port = await freePort()
   // MAX_INFLIGHT at its default (512): the instance's documented limit.
   const { MAX_INFLIGHT: _, ...env } = process.env
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
+    // BENCH_FLASH_LOGS=1: the engines' logs (LOG_LEVEL error) on this process's output.
+    stdio: ["ignore", process.env.BENCH_FLASH_LOGS === "1" ? "inherit" : "ignore", "inherit"],
     env: {
       ...env,
       DATABASE_URL: dbUrl(db),
@@ -118,11 +123,11 @@ const startEngine = async (entry: string, db: string): Promise<Instance> => {
   }
 }
 /** A process's CPU so far (utime + stime of /proc/<pid>/stat), ms. */
-const cpuMs = (i: Instance) => {
+export const cpuMs = (i: Instance) => {
   const fields = readFileSync(`/proc/${i.child.pid}/stat`, "utf8").split(") ")[1].split(" ")
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }
-const stopEngine = (i: Instance) =>
+export const stopEngine = (i: Instance) =>
   new Promise<void>((resolve) => {
     if (i.child.exitCode !== null) return resolve()
     const t = setTimeout(() => i.child.kill("SIGKILL"), 15_000)
@@ -150,7 +155,7 @@ interface Fixture {
   readonly rest: string
   readonly pub: string
 }
-const fixture = async (url: string): Promise<Fixture> => {
+export const fixture = async (url: string): Promise<Fixture> => {
   const made = await call(url, ADMIN, "POST", "/admin/v1/orgs", {
     name: "Flash",
     timezone: "UTC",
@@ -172,8 +177,16 @@ const fixture = async (url: string): Promise<Fixture> => {
   return { key, pk, rest: (await offering(false)).id, pub: (await offering(true)).id }
 }
 
+/** As a sale's page does before it opens: each instance has looked up both keys (a key stays cached 5 s). */
+export const warmKeys = async (engines: ReadonlyArray<Instance>, f: Fixture, offering: string) => {
+  for (const e of engines) {
+    await call(e.url, f.key, "GET", `/api/v1/offerings/${offering}`)
+    await call(e.url, f.pk, "GET", `/api/v1/public/offerings/${offering}`)
+  }
+}
+
 let hour = 48
-const newTime = async (url: string, key: string, offeringId: string) => {
+export const newTime = async (url: string, key: string, offeringId: string) => {
   const starts = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + hour++ * 3_600_000).toISOString()
   const made = await call(url, key, "POST", "/api/v1/sessions", { offering_id: offeringId, starts_at: starts })
   return { id: made.data[0].id as string, starts }
@@ -221,7 +234,7 @@ const tally = (answers: ReadonlyArray<{ status: number; code: string }>) => {
   return out
 }
 
-const summarize = (r: CrowdResult) => {
+export const summarize = (r: CrowdResult) => {
   const other: Record<string, number> = {}
   let booked = 0
   let soldOut = 0
@@ -229,7 +242,7 @@ const summarize = (r: CrowdResult) => {
   for (const a of r.answers) {
     if (a.status === 201) booked++
     else if (a.code === "sold_out") soldOut++
-    else if (a.status === 503) overloaded++
+    else if (a.status === 503 && a.code === "overloaded") overloaded++
     else other[`${a.status} ${a.code}`.slice(0, 60)] = (other[`${a.status} ${a.code}`.slice(0, 60)] ?? 0) + 1
   }
   const polls = r.polls.filter((p) => p.status === 200).map((p) => p.ms)
@@ -291,6 +304,7 @@ export const run = async () => {
             const time = await newTime(engines[0].url, f.key, offering)
             await adminQuery("vacuum analyze", dbs[build])
             await sleep(500)
+            await warmKeys(engines, f, offering)
             const loadBefore = load()
             const cpuBefore = engines.map(cpuMs)
             const result = await crowd({

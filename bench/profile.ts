@@ -7,29 +7,12 @@
  * PROFILE_PATH=offering: GET /api/v1/offerings/{id} with the org's key instead (bench/http.ts's request).
  * Not part of `npm run bench`; the .cpuprofile is kept for Chrome's DevTools.
  */
-
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
 import { adminQuery, fixture, generateLoad, spawnEngine, withDb } from "./bookings.ts"
-import { sourceMapper } from "./maps.ts"
-
-interface Frame {
-  readonly functionName: string
-  readonly url: string
-  readonly lineNumber: number
-  readonly columnNumber: number
-}
-interface Profile {
-  readonly nodes: ReadonlyArray<{
-    readonly id: number
-    readonly callFrame: Frame
-    readonly children?: ReadonlyArray<number>
-  }>
-  readonly samples: ReadonlyArray<number>
-  readonly timeDeltas: ReadonlyArray<number>
-}
+import { reportProfile } from "./cpuprofile.ts"
 
 const seconds = Number(process.env.PROFILE_SECONDS ?? 8)
 const connections = Number(process.env.PROFILE_CONNECTIONS ?? 1)
@@ -60,60 +43,12 @@ try {
         })
   await engine.close()
   const file = join(dir, readdirSync(dir).find((n) => n.endsWith(".cpuprofile"))!)
-  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
-  const mapped = sourceMapper()
-  const where = new Map<number, string>()
-  for (const n of profile.nodes) {
-    const cf = n.callFrame
-    const m = mapped(cf.url, cf.lineNumber, cf.columnNumber)
-    // The project's own files by path; a dependency by its package.
-    const source =
-      m === undefined
-        ? cf.url || "(native)"
-        : /^(engine|transports|adapters|main)/.test(m.source)
-          ? m.source
-          : m.source.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1")
-    where.set(n.id, `${source} ${cf.functionName || "(anonymous)"}`)
-  }
-  const self = new Map<string, number>()
-  let busy = 0
-  profile.samples.forEach((id, i) => {
-    const name = where.get(id)!
-    if (name.endsWith(" (idle)") || name.endsWith(" (program)")) return
-    const us = profile.timeDeltas[i] ?? 0
-    busy += us
-    self.set(name, (self.get(name) ?? 0) + us)
-  })
   const what = process.env.PROFILE_PATH === "offering" ? "requests" : "bookings"
+  console.log(`${load.ok} ${what} in ${seconds} s at ${connections} connection(s) (${load.rps.toFixed(0)} req/s)`)
+  const busy = reportProfile(file)
   console.log(
-    `${load.ok} ${what} in ${seconds} s at ${connections} connection(s) (${load.rps.toFixed(0)} req/s); ${(busy / 1000).toFixed(0)} ms of samples on the CPU, start-up and fixture included`
+    `= ${(busy / load.ok).toFixed(2)} ms per ${what === "requests" ? "request" : "booking"} at most (start-up and fixture included)`
   )
-  console.log(
-    `= ${(busy / 1000 / load.ok).toFixed(2)} ms per ${what === "requests" ? "request" : "booking"} at most. Self time, top 25:`
-  )
-  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
-    console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`)
-  // Inclusive time of this project's own functions (each counted once per sample, however deep it recurs).
-  const parent = new Map<number, number>()
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  const own = (name: string) => /^(engine|transports|adapters|main)/.test(name)
-  const total = new Map<string, number>()
-  profile.samples.forEach((id, i) => {
-    const name = where.get(id)!
-    if (name.endsWith(" (idle)") || name.endsWith(" (program)")) return
-    const us = profile.timeDeltas[i] ?? 0
-    const seen = new Set<string>()
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const n = where.get(at)!
-      if (own(n) && !seen.has(n)) {
-        seen.add(n)
-        total.set(n, (total.get(n) ?? 0) + us)
-      }
-    }
-  })
-  console.log("Inclusive time of the project's own functions, top 30:")
-  for (const [name, us] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 30))
-    console.log(`${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`)
   console.log(`profile: ${file}`)
 } finally {
   await adminQuery(`drop database if exists ${db} with (force)`)

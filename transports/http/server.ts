@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { HttpServer } from "@effect/platform"
-import { Context, Effect, Layer, type Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { Bookings } from "../../engine/services/bookings/Bookings.ts"
 import { errorReply, send } from "../shared/reply.ts"
 import { StreamLimits } from "../shared/streams.ts"
 import { RequestHandler, RequestHandlerLive } from "./mounts.ts"
@@ -17,14 +18,24 @@ export class ListenOptions extends Context.Tag("ListenOptions")<
     readonly port: number
     readonly host: string
     readonly bodyLimit?: number | undefined
-    /** MAX_INFLIGHT: requests served at once by this instance; more are answered 503 overloaded at once. */
+    /**
+     * MAX_INFLIGHT: requests doing work at once on this instance; more are answered 503 overloaded at once. A booking
+     * waiting its turn at a busy time (the bookings gate) is not work and does not count.
+     */
     readonly maxInflight?: number | undefined
+    /** LISTEN_BACKLOG: connections the kernel keeps waiting to be accepted (capped by net.core.somaxconn). */
+    readonly backlog?: number | undefined
     /** SHUTDOWN_GRACE_MS: how long requests in flight may take to finish after SIGTERM. */
     readonly shutdownGraceMs?: number | undefined
   }
 >() {}
 
 export const DEFAULT_MAX_INFLIGHT = 512
+/**
+ * Node's own default is 511: a crowd connecting in the same second past it has its SYNs dropped, and each of those
+ * guests waits for its client to send again (1 s, then 3 s, 7 s...) before the instance even sees it.
+ */
+export const DEFAULT_LISTEN_BACKLOG = 4096
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
 
 export { DEFAULT_BODY_LIMIT } from "./rest.ts"
@@ -58,7 +69,12 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
         RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT)
       )
       // Requests being served; past maxInflight new ones are shed (503 overloaded) instead of queueing without end.
+      // Bookings waiting at the gate (their time's turn, or the sync of what the instance heard) are open but idle:
+      // they hold a socket and a few objects, no connection of the pool and no CPU, so they are not counted.
       let inflight = 0
+      const bookings = yield* Effect.serviceOption(Bookings)
+      const waiting = Option.match(bookings, { onNone: () => () => 0, onSome: (b) => b.waiting })
+      const working = () => inflight - waiting()
       let draining = false
       const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT
       // Long-lived streams have a budget of their own (StreamLimits): they never fill the one of requests.
@@ -74,7 +90,7 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
           )
         }
         const streaming = isStream(req)
-        if (streaming ? streams >= maxStreams : inflight >= maxInflight && !probe(req.url)) {
+        if (streaming ? streams >= maxStreams : working() >= maxInflight && !probe(req.url)) {
           return send(
             res,
             errorReply(503, "overloaded", "too many requests in progress; try again shortly", { "retry-after": "1" }),
@@ -82,7 +98,7 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
           )
         }
         // Readiness tells a load balancer the truth: an instance whose request budget is spent cannot serve more.
-        if (req.url === "/readyz" && inflight >= maxInflight) {
+        if (req.url === "/readyz" && working() >= maxInflight) {
           return send(
             res,
             errorReply(503, "not_ready", "this instance is serving as many requests as it may", { "retry-after": "1" })
@@ -143,10 +159,13 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
       yield* Effect.async<void, Error>((resume) => {
         const onError = (e: Error) => resume(Effect.fail(e))
         server.once("error", onError)
-        server.listen(options.port, options.host, () => {
-          server.off("error", onError)
-          resume(Effect.void)
-        })
+        server.listen(
+          { port: options.port, host: options.host, backlog: options.backlog ?? DEFAULT_LISTEN_BACKLOG },
+          () => {
+            server.off("error", onError)
+            resume(Effect.void)
+          }
+        )
       }).pipe(
         Effect.mapError((e) => new Error(`cannot listen on ${options.host}:${options.port}: ${e.message}`)),
         Effect.orDie

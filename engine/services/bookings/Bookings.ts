@@ -11,7 +11,7 @@ import { Payments } from "../payments/Payments.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 import { Wakeups } from "../Wakeups.ts"
 import { bookingActs, type Plan } from "./acts.ts"
-import { bookingCreator } from "./create.ts"
+import { bookingCreator, type CreateOptions } from "./create.ts"
 import { holdLapses } from "./lapse.ts"
 import { listBookings } from "./list.ts"
 import { type Placement, placementOf } from "./placement.ts"
@@ -45,9 +45,9 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     const { tx, notify, act, at, expired, precheck, replace } = yield* bookingActs(store, placement, lapses)
 
     // name says where it is.
-    const create = (input: BookingCreate) =>
+    const create = (input: BookingCreate, options: Pick<CreateOptions, "activeOnly"> = {}) =>
       Effect.gen(function* () {
-        const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input)
+        const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input, options)
         if (booking.status !== "held" || booking.total_cents - booking.gift_cents <= 0) return booking
         // The booking is written; the processor is called now, outside its transaction and lock.
         const url = yield* payments.checkoutFor(booking.id)
@@ -246,6 +246,8 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
 
     return {
       create,
+      /** Guests of this instance waiting their turn at a busy time (or a sync of the places it heard): not work. */
+      waiting: () => creator.waiting,
       holdForGuest,
       reserve,
       list,

@@ -36,6 +36,8 @@ export interface CreateOptions {
   readonly hold?: boolean
   readonly reseller?: boolean
   readonly quiet?: boolean
+  /** The public surface: an offering that is not active is not found there (404), as its reads say. */
+  readonly activeOnly?: boolean
 }
 
 /** A hold keeps its place this long unless the caller asks for less (hold_minutes, 1 to 30). */
@@ -62,6 +64,8 @@ export const bookingCreator = Effect.gen(function* () {
   const { claims, bookerSigns, bookedFromWaitlist } = yield* bookingClaims
   const { place, freeExpired, screen, fullHere } = yield* bookingScreen(gate)
   const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome)
+  // The gate's refusal, made once: a crowd refused from memory does not build an error (and its stack) per guest.
+  const full = soldOut()
 
   const attempt = (org: CurrentOrg["Type"], source: Surface, input: BookingCreate, options: CreateOptions) =>
     Effect.gen(function* () {
@@ -74,7 +78,7 @@ export const bookingCreator = Effect.gen(function* () {
         input.starts_at ?? null,
         input.customer.email
       ])
-      if (o === undefined) return yield* notFound("offering")
+      if (o === undefined || (options.activeOnly === true && o.state !== "active")) return yield* notFound("offering")
       // The gate keeps what READ says of a calendar time's offering (not the guest's row) to judge the next requests.
       if (o.s_id !== null && !o.course && !onHours(o))
         gate.remember(o.s_id, { org: org.id, offering: o.id, read: { ...o, ...NO_GUEST } }, epoch)
@@ -239,7 +243,7 @@ export const bookingCreator = Effect.gen(function* () {
       for (;;) {
         if ((yield* fullHere(org, input, id)) && (yield* gate.sync) && (yield* fullHere(org, input, id))) {
           gate.pass(id)
-          return yield* soldOut()
+          return yield* full
         }
         const leave = gate.enter(id)
         if (leave !== undefined) return yield* Effect.ensuring(tries(org, source, input, options, false), leave)
@@ -247,5 +251,11 @@ export const bookingCreator = Effect.gen(function* () {
       }
     })
 
-  return { create } as const
+  return {
+    create,
+    /** Guests waiting at the gate (for a turn at a busy time, or a sync), doing no work meanwhile. */
+    get waiting() {
+      return gate.waiting
+    }
+  } as const
 })

@@ -82,6 +82,20 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       return e
     }
     const wakeAll = (id: string) => lanes.get(id)?.waiters.forEach((w) => w())
+    // Whether the last sync vouched for what this instance heard. When it did not (no listener), waiters woken for a
+    // full time cannot be refused from memory and would only wait again: waking them all at every turn given back
+    // would cost each turn the whole queue (a crowd's CPU squared), so they are then let in one turn at a time.
+    let vouched = true
+    const wakeFull = (id: string) => {
+      if (vouched) return wakeAll(id)
+      const l = lanes.get(id)
+      if (l === undefined) return
+      let free = ATTEMPTS_PER_TIME - l.inflight
+      for (const next of l.waiters) {
+        if (free-- <= 0) break
+        next()
+      }
+    }
 
     const heard = (payload: string) => {
       if (payload.startsWith("o:")) {
@@ -97,7 +111,7 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       e.places = told.places
       if (e.known !== undefined && e.known.read.s_starts_at?.getTime() !== told.places.startsAt) e.known = undefined
       // Waiting guests look again: a full time refuses them all; otherwise the next one tries if a turn is free.
-      if (isFull(told.places, new Date())) wakeAll(told.id)
+      if (isFull(told.places, new Date())) wakeFull(told.id)
       else pass(told.id)
     }
     yield* signals.listen(PLACES_CHANNEL, {
@@ -163,20 +177,32 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       })
     }
 
+    // Guests of this instance waiting here (for a turn, or for a sync), doing no work meanwhile: the listener's request
+    // budget (MAX_INFLIGHT) does not count them.
+    let waiting = 0
+    const parked = <A>(effect: Effect.Effect<A>) =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => waiting++),
+        () => effect,
+        () => Effect.sync(() => waiting--)
+      )
+
     /** Waits until a turn may be free or the time's places changed. */
     const wait = (id: string) =>
-      Effect.async<void>((resume) => {
-        const l = lane(id)
-        const done = () => {
-          l.waiters.delete(done)
-          resume(Effect.void)
-        }
-        l.waiters.add(done)
-        return Effect.sync(() => {
-          l.waiters.delete(done)
-          tidy(id, l)
+      parked(
+        Effect.async<void>((resume) => {
+          const l = lane(id)
+          const done = () => {
+            l.waiters.delete(done)
+            resume(Effect.void)
+          }
+          l.waiters.add(done)
+          return Effect.sync(() => {
+            l.waiters.delete(done)
+            tidy(id, l)
+          })
         })
-      })
+      )
 
     /**
      * The time's waiting guests are told to look again: all of them when it is full (each is refused at once, all
@@ -187,7 +213,7 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       const l = lanes.get(id)
       if (l === undefined) return
       const places = entries.get(id)?.places
-      if (places !== undefined && isFull(places, new Date())) wakeAll(id)
+      if (places !== undefined && isFull(places, new Date())) wakeFull(id)
       else if (l.inflight < ATTEMPTS_PER_TIME) {
         const [next] = l.waiters
         if (next !== undefined) next()
@@ -202,9 +228,14 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       enter,
       wait,
       pass,
-      sync: signals.sync,
+      sync: Effect.tap(parked(signals.sync), (ok) => {
+        vouched = ok
+      }),
       get epoch() {
         return epoch
+      },
+      get waiting() {
+        return waiting
       }
     } as const
   })

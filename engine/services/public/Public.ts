@@ -139,8 +139,11 @@ export class Public extends Effect.Service<Public>()("Public", {
     const book = (input: BookingCreate, origin: string | undefined) =>
       Effect.gen(function* () {
         yield* checkOrigin(origin)
-        yield* activeOffering(input.offering_id)
-        const b = yield* bookings.create(input).pipe(Effect.provideService(RequestSurface, "widget"))
+        // No read of the offering first: the booking path's own READ finds it (404 unless active), and a guest asking
+        // for a time this instance knows is full is refused by its gate without reading anything.
+        const b = yield* bookings
+          .create(input, { activeOnly: true })
+          .pipe(Effect.provideService(RequestSurface, "widget"))
         const [{ handle }] = yield* sql<{ handle: string }>`select handle from bookings where id = ${b.id}`.pipe(
           Effect.orDie
         )
