@@ -4,7 +4,7 @@ import { amount, money, parseMoney } from "../format.ts"
 import { checkRefund, refundable, refundTotal } from "../money.ts"
 import { useAction, useConsole } from "../state.ts"
 import type { Booking } from "../types.ts"
-import { Alert, Done, Field, value } from "../ui.tsx"
+import { Alert, Field, value } from "../ui.tsx"
 
 /**
  * Cancelling a time: first what goes back to whom (each refund can be lowered, to a partial refund), then the
@@ -17,7 +17,6 @@ export const CancelTime = ({ id, bookings, done }: { id: string; bookings: Booki
   const [mode, setMode] = useState<"refund" | "choose">("refund")
   const [typed, setTyped] = useState<Record<string, string>>({})
   const [note, setNote] = useState("")
-  const [result, setResult] = useState<string | undefined>(undefined)
   const act = useAction()
   const confirmed = bookings.filter((b) => b.status !== "cancelled")
   const amountOf = (b: Booking) => typed[b.id] ?? amount(refundable(b), currency)
@@ -34,18 +33,15 @@ export const CancelTime = ({ id, bookings, done }: { id: string; bookings: Booki
     )
   const cancel = (e: Event) => {
     e.preventDefault()
-    void act.run(
-      async () => {
-        if (mode === "refund")
-          for (const b of confirmed)
-            await api.post(`/bookings/${b.id}/cancel`, {
-              refund_cents: chosen.get(b.id) ?? 0,
-              reason: note || "The time was cancelled"
-            })
-        await api.post(`/sessions/${id}/cancel`, { guests: mode, ...(note === "" ? {} : { note }) })
-      },
-      () => (setResult("The time is cancelled and the guests are told."), done())
-    )
+    void act.run(async () => {
+      if (mode === "refund")
+        for (const b of confirmed)
+          await api.post(`/bookings/${b.id}/cancel`, {
+            refund_cents: chosen.get(b.id) ?? 0,
+            reason: note || "The time was cancelled"
+          })
+      await api.post(`/sessions/${id}/cancel`, { guests: mode, ...(note === "" ? {} : { note }) })
+    }, done)
   }
   return (
     <form class="panel" onSubmit={cancel} aria-labelledby="cancel-time">
@@ -100,7 +96,6 @@ export const CancelTime = ({ id, bookings, done }: { id: string; bookings: Booki
         <textarea rows={2} value={note} onInput={(e) => setNote(value(e))} />
       </Field>
       <Alert text={act.error} />
-      <Done text={result} />
       <button type="submit" class="danger" disabled={act.busy || invalid}>
         Cancel the time
       </button>{" "}

@@ -31,6 +31,8 @@ export const Roster = ({ id, search }: { id: string; search: string }) => {
   }, [id])
   const [note, setNote] = useState("")
   const [sent, setSent] = useState<string | undefined>(undefined)
+  // Said here, not in CancelTime: the reload that follows a cancel unmounts the form (the time is no longer scheduled).
+  const [cancelled, setCancelled] = useState<string | undefined>(undefined)
   const act = useAction()
   if (data === undefined) return <Loading error={error} />
   const coming = data.bookings.filter((b) => b.status !== "cancelled")
@@ -109,7 +111,17 @@ export const Roster = ({ id, search }: { id: string; search: string }) => {
           </button>
         </form>
       ) : null}
-      {data.slot?.status === "scheduled" ? <CancelTime id={id} bookings={coming} done={reload} /> : null}
+      {data.slot?.status === "scheduled" ? (
+        <CancelTime
+          id={id}
+          bookings={coming}
+          done={() => {
+            setCancelled("The time is cancelled and the guests are told.")
+            reload()
+          }}
+        />
+      ) : null}
+      <Done text={cancelled} />
     </section>
   )
 }
