@@ -56,8 +56,9 @@ export const parsePlaces = (payload: string): { id: string; places: Places } | u
 export const isFull = (p: Places, now: Date) => p.booked >= p.cap && (p.lapseAt === null || now.getTime() < p.lapseAt)
 
 /**
- * The remaining places of each time, per instance, kept by the database's notices (a commit that changes a time's
- * places tells every instance, places.sql), so a guest asking for a full time is refused without a transaction or the
+ * The places of each time, per instance, kept by the database's notices (a commit that fills a time, or changes one
+ * that is or was full, tells every instance, places.sql; short of full they may be behind, and nothing refuses on
+ * them), so a guest asking for a full time is refused without a transaction or the
  * time's row lock; the database's capacity rule still decides every place given. A time this instance has not heard
  * of, or a listener that cannot vouch it has heard everything (Signals.sync), refuses nothing here. It also queues
  * bookings of one time: ATTEMPTS_PER_TIME at once reach the database, the rest wait, and are refused here when the
