@@ -52,6 +52,9 @@ export const crossLocks = async <A>(
     Effect.flatMap(SqlClient.SqlClient, (q) =>
       q.withTransaction(
         Effect.gen(function* () {
+          // The operation must be the one Postgres ends: it waited first, but under load the holder's own deadlock
+          // check (1 s by default) could come first, so the holder's is put past the operation's.
+          yield* q`set local deadlock_timeout = '30s'`
           yield* q`select id from ${q(first.table)} where id = ${first.id} for update`
           locked()
           yield* Effect.promise(() => crossing)
