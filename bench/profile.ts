@@ -3,7 +3,8 @@
  * /bookings on one time (PROFILE_TIMES=n: round-robin over n) for PROFILE_SECONDS (default 8) at PROFILE_CONNECTIONS
  * (default 1), then the profile's samples mapped back to the sources through dist/server.mjs.map: self time per
  * source file and function, top 25, and inclusive time of the project's own functions, top 30.
- * `npx tsx bench/profile.ts` (needs Postgres, as the other benches; builds nothing: run `npm run build` first).
+ * `npx tsx bench/profile.ts [entry.mjs]` (default dist/server.mjs; needs Postgres, as the other benches; builds nothing:
+ * run `npm run build` first).
  * PROFILE_PATH=offering: GET /api/v1/offerings/{id} with the org's key instead (bench/http.ts's request).
  * Not part of `npm run bench`; the .cpuprofile is kept for Chrome's DevTools.
  */
@@ -20,7 +21,7 @@ const db = `be_bench_profile_${Date.now()}`
 const dir = mkdtempSync(join(tmpdir(), "be-profile-"))
 await adminQuery(`create database ${db}`)
 try {
-  const engine = await spawnEngine(withDb(db), dir)
+  const engine = await spawnEngine(withDb(db), dir, process.argv[2])
   // PROFILE_TIMES=n: round-robin over n times (the bench's spread scenario), else all on one time (hot).
   const times = Number(process.env.PROFILE_TIMES ?? 1)
   const f = await fixture(engine.url, "profile", times)

@@ -136,64 +136,71 @@ export const signaturesOf = (r: {
 }): ReadonlyArray<WaiverSignature> =>
   typeof r.waiver_signatures === "string" ? JSON.parse(r.waiver_signatures) : (r.waiver_signatures ?? [])
 
-export const toBooking = (r: BookingRow & Joined): Booking => ({
-  id: r.id,
-  org_id: r.org_id,
-  offering_id: r.offering_id,
-  customer_id: r.customer_id,
-  session_id: r.session_id,
-  series_id: r.series_id,
-  starts_at: r.starts_at.toISOString(),
-  ends_at: r.ends_at.toISOString(),
-  quantity: r.quantity,
-  total_cents: r.total_cents,
-  promo_code: r.promo_code,
-  discount_cents: r.discount_cents,
-  gift_card_id: r.gift_card_id,
-  gift_cents: r.gift_cents,
-  reference: r.reference,
-  status: r.status,
-  source: r.source,
-  notes: r.notes,
-  answers: r.answers,
-  metadata: r.metadata,
-  cancelled_at: iso(r.cancelled_at),
-  created_at: r.created_at.toISOString(),
-  expires_at: r.status === "held" ? iso(r.expires_at) : null,
-  checkout_url: r.checkout_url,
-  paid_at: iso(r.paid_at),
-  paid_cents: r.paid_cents,
-  payment_intent_id: r.payment_intent_id,
-  charged_cents: r.charged_cents,
-  refund_id: r.refund_id,
-  refund_cents: r.refund_cents,
-  refunded_at: iso(r.refunded_at),
-  refund_failed_at: iso(r.refund_failed_at),
-  refund_error: r.refund_error,
-  refund_next_at: iso(r.refund_next_at),
-  guest_cancel_hours: r.guest_cancel_hours,
-  nudged_at: iso(r.nudged_at),
-  choose_by: r.status === "cancelled" ? null : iso(r.choose_by),
-  waiver_token: r.waiver_token,
-  waiver:
-    r.waiver_token === null || r.status === "cancelled" || (!r.keeps_place && r.status === "held")
-      ? null
-      : {
-          needed: r.waiver_needed ?? r.quantity,
-          signed: r.waiver_signed,
-          signatures: signaturesOf(r).map((x) => ({ id: x.id, name: x.name, signed_at: x.signed_at, for: x.for }))
-        },
-  confirmed_at: iso(r.confirmed_at),
-  updated_at: iso(r.updated_at),
-  reseller_reference: r.reseller_reference,
-  cancel_reason: r.cancel_reason,
-  checked_in_at: iso(r.checked_in_at),
-  no_show_at: iso(r.no_show_at),
-  ...(r.previous ? { previous: r.previous } : {}),
-  ...(r.o_name !== undefined && r.o_kind !== undefined
-    ? { offering: { id: r.offering_id, name: r.o_name, kind: r.o_kind, questions: r.o_questions ?? [] } }
-    : {}),
-  ...(r.c_name !== undefined
-    ? { customer: { id: r.customer_id, name: r.c_name ?? null, email: r.c_email ?? null, phone: r.c_phone ?? null } }
-    : {})
-})
+/**
+ * `j`: what was joined to the row, when the caller has it apart (a new booking: its row and its guest and offering are
+ * not one object, and spreading them into one costs V8 about 50 µs). The optional parts are set after the literal,
+ * not spread into it, for the same reason.
+ */
+export const toBookingWith = (r: BookingRow, j: Joined): Booking => {
+  const b: { -readonly [K in keyof Booking]: Booking[K] } = {
+    id: r.id,
+    org_id: r.org_id,
+    offering_id: r.offering_id,
+    customer_id: r.customer_id,
+    session_id: r.session_id,
+    series_id: r.series_id,
+    starts_at: r.starts_at.toISOString(),
+    ends_at: r.ends_at.toISOString(),
+    quantity: r.quantity,
+    total_cents: r.total_cents,
+    promo_code: r.promo_code,
+    discount_cents: r.discount_cents,
+    gift_card_id: r.gift_card_id,
+    gift_cents: r.gift_cents,
+    reference: r.reference,
+    status: r.status,
+    source: r.source,
+    notes: r.notes,
+    answers: r.answers,
+    metadata: r.metadata,
+    cancelled_at: iso(r.cancelled_at),
+    created_at: r.created_at.toISOString(),
+    expires_at: r.status === "held" ? iso(r.expires_at) : null,
+    checkout_url: r.checkout_url,
+    paid_at: iso(r.paid_at),
+    paid_cents: r.paid_cents,
+    payment_intent_id: r.payment_intent_id,
+    charged_cents: r.charged_cents,
+    refund_id: r.refund_id,
+    refund_cents: r.refund_cents,
+    refunded_at: iso(r.refunded_at),
+    refund_failed_at: iso(r.refund_failed_at),
+    refund_error: r.refund_error,
+    refund_next_at: iso(r.refund_next_at),
+    guest_cancel_hours: r.guest_cancel_hours,
+    nudged_at: iso(r.nudged_at),
+    choose_by: r.status === "cancelled" ? null : iso(r.choose_by),
+    waiver_token: r.waiver_token,
+    waiver:
+      r.waiver_token === null || r.status === "cancelled" || (!r.keeps_place && r.status === "held")
+        ? null
+        : {
+            needed: r.waiver_needed ?? r.quantity,
+            signed: r.waiver_signed,
+            signatures: signaturesOf(r).map((x) => ({ id: x.id, name: x.name, signed_at: x.signed_at, for: x.for }))
+          },
+    confirmed_at: iso(r.confirmed_at),
+    updated_at: iso(r.updated_at),
+    reseller_reference: r.reseller_reference,
+    cancel_reason: r.cancel_reason,
+    checked_in_at: iso(r.checked_in_at),
+    no_show_at: iso(r.no_show_at)
+  }
+  if (r.previous) b.previous = r.previous
+  if (j.o_name !== undefined && j.o_kind !== undefined)
+    b.offering = { id: r.offering_id, name: j.o_name, kind: j.o_kind, questions: j.o_questions ?? [] }
+  if (j.c_name !== undefined)
+    b.customer = { id: r.customer_id, name: j.c_name ?? null, email: j.c_email ?? null, phone: j.c_phone ?? null }
+  return b
+}
+export const toBooking = (r: BookingRow & Joined): Booking => toBookingWith(r, r)

@@ -4,7 +4,7 @@ import { BookingBusy, errorOf, notFound } from "../../errors/index.ts"
 import { startBooking } from "../../machines/booking.ts"
 import { Prepared } from "../../ports/Prepared.ts"
 import type { Booking, BookingCreate } from "../../schema/booking.ts"
-import { toBooking } from "../../store/bookingRow.ts"
+import { toBookingWith } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { toCustomer } from "../../store/customerRow.ts"
 import { customerPlan } from "../../store/customers.ts"
@@ -115,8 +115,7 @@ export const bookingCreator = Effect.gen(function* () {
       const signed = input.waiver === undefined ? undefined : yield* bookerSigns(org.id, o, row, input.waiver, now)
       if (signed !== undefined)
         Object.assign(row, { waiver_signed: signed.signatures.length, waiver_signatures: signed.signatures })
-      const booking = toBooking({
-        ...row,
+      const booking = toBookingWith(row, {
         c_name: customer.row.name,
         c_email: customer.row.email,
         c_phone: customer.row.phone,
