@@ -8,6 +8,7 @@ import { PERIOD_SLACK_MS } from "../../time/period.ts"
 import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
+import { makeCoalescer } from "../coalesce.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import type { OfferingRow } from "../offerings/row.ts"
 import { bookedExpr } from "./booked.ts"
@@ -68,7 +69,7 @@ export class Availability extends Effect.Service<Availability>()("Availability",
         )
       })
 
-    const get = fn("Availability.get")(
+    const compute = fn("Availability.get")(
       function* (offeringId: string, query: { from?: string; to?: string }) {
         const org = yield* CurrentOrg
         const now = yield* clock.now
@@ -116,6 +117,16 @@ export class Availability extends Effect.Service<Availability>()("Availability",
       },
       (effect) => Effect.catchTag(effect, "SqlError", Effect.die)
     )
+
+    // Reads of the same window share their runs, each caller still answered by a run begun after it asked (coalesce.ts).
+    const shared = makeCoalescer<
+      Effect.Effect.Success<ReturnType<typeof compute>>,
+      Effect.Effect.Error<ReturnType<typeof compute>>
+    >()
+    const get = (offeringId: string, query: { from?: string; to?: string }) =>
+      Effect.flatMap(CurrentOrg, (org) =>
+        shared(`${org.id} ${offeringId} ${query.from ?? ""} ${query.to ?? ""}`, compute(offeringId, query))
+      )
 
     return { get } as const
   })

@@ -10,6 +10,7 @@ import { priceOf } from "../bookings/pricing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Availability } from "../calendar/Availability.ts"
+import { makeCoalescer } from "../coalesce.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { guestPage, Links } from "../Links.ts"
 import { Inbox } from "../messages/Inbox.ts"
@@ -108,9 +109,8 @@ export class Public extends Effect.Service<Public>()("Public", {
      * An active offering's bookable times; with waitlist_enabled, its full calendar times too (remaining 0), so a
      * guest can join their waitlist.
      */
-    const times = (id: string, query: { from?: string; to?: string }, origin: string | undefined) =>
+    const readTimes = (id: string, query: { from?: string; to?: string }) =>
       Effect.gen(function* () {
-        yield* checkOrigin(origin)
         const o = yield* activeOffering(id)
         const open = yield* availability.get(id, query)
         if (!o.waitlist_enabled) return open
@@ -135,6 +135,19 @@ export class Public extends Effect.Service<Public>()("Public", {
         ].sort((a, b) => a.starts_at.localeCompare(b.starts_at))
         return { ...open, data }
       })
+
+    // A sale's page polls this from every open browser: reads of the same times share their runs (coalesce.ts).
+    const shared = makeCoalescer<
+      Effect.Effect.Success<ReturnType<typeof readTimes>>,
+      Effect.Effect.Error<ReturnType<typeof readTimes>>
+    >()
+    const times = (id: string, query: { from?: string; to?: string }, origin: string | undefined) =>
+      Effect.zipRight(
+        checkOrigin(origin),
+        Effect.flatMap(CurrentOrg, (org) =>
+          shared(`${org.id} ${id} ${query.from ?? ""} ${query.to ?? ""}`, readTimes(id, query))
+        )
+      )
 
     const book = (input: BookingCreate, origin: string | undefined) =>
       Effect.gen(function* () {
