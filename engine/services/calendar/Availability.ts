@@ -78,7 +78,7 @@ export class Availability extends Effect.Service<Availability>()("Availability",
         if (to < from) return yield* new InvalidTo({ message: "to is before from" })
         if (daysBetween(from, to) >= MAX_DAYS)
           return yield* new InvalidTo({ message: `a window is at most ${MAX_DAYS} days` })
-        const o = yield* offerings.load(offeringId)
+        const o = yield* offerings.known(offeringId)
         const rules: Rules = {
           now,
           zone: org.timezone,

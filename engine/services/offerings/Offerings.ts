@@ -100,6 +100,14 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       return { data: rows.map(toOffering) }
     })
 
+    /** A live offering's row through this instance's memory of offerings (reads.ts), for reads that only look. */
+    const known = (id: string) =>
+      Effect.flatMap(CurrentOrg, (org) =>
+        Effect.flatMap(reads.get(org.id, id), (row) =>
+          Option.isSome(row) ? Effect.succeed(row.value) : Effect.fail(notFound("offering"))
+        )
+      )
+
     /** The read of GET /offerings/{id}, through this instance's memory of offerings (reads.ts). */
     const get = fn("Offerings.get")(function* (id: string) {
       const org = yield* CurrentOrg
@@ -226,6 +234,6 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die), Effect.ensuring(reads.forget(id)))
     })
 
-    return { list, get, create, update, remove, getHours, setHours, load } as const
+    return { list, get, create, update, remove, getHours, setHours, load, known } as const
   })
 }) {}
