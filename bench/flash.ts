@@ -25,8 +25,11 @@ const ROUNDS = Number(process.env.BENCH_FLASH_ROUNDS ?? 2)
 const TOPOLOGIES = (process.env.BENCH_FLASH_INSTANCES ?? "1,3").split(",").map(Number)
 const SURFACES = (process.env.BENCH_FLASH_SURFACES ?? "rest,public").split(",") as Array<"rest" | "public">
 const CAP = 100
-/** Which builds run (BENCH_FLASH_BUILDS=after for a quick look at this one alone). */
-const BUILDS = (process.env.BENCH_FLASH_BUILDS ?? "before,after").split(",")
+/**
+ * Which builds run (BENCH_FLASH_BUILDS=after for a quick look at this one alone). "floor" is not the engine: it is
+ * bench/flashFloor.mjs, a bare node:http server answering every guest sold_out at once, the least work any engine does.
+ */
+const BUILDS = (process.env.BENCH_FLASH_BUILDS ?? "before,after,floor").split(",")
 const FLASH_BEGIN = "<!-- flash-results:begin -->"
 const FLASH_END = "<!-- flash-results:end -->"
 const POLLERS = 20
@@ -122,6 +125,18 @@ export const startEngine = async (
     await sleep(100)
   }
 }
+/** The floor (bench/flashFloor.mjs): a bare server that answers every guest sold_out and every poll at once. */
+export const startFloor = async (): Promise<Instance> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [join(root, "bench/flashFloor.mjs"), String(port)], {
+    stdio: ["ignore", "ignore", "inherit", "ipc"]
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve())
+    child.once("exit", (code) => reject(new Error(`bench/flashFloor.mjs exited with ${code}`)))
+  })
+  return { url: `http://127.0.0.1:${port}`, child }
+}
 /** A process's CPU so far (utime + stime of /proc/<pid>/stat), ms. */
 export const cpuMs = (i: Instance) => {
   const fields = readFileSync(`/proc/${i.child.pid}/stat`, "utf8").split(") ")[1].split(" ")
@@ -193,7 +208,7 @@ export const newTime = async (url: string, key: string, offeringId: string) => {
 }
 
 export interface FlashRow {
-  readonly build: "before" | "after"
+  readonly build: "before" | "after" | "floor"
   readonly round: number
   readonly instances: number
   readonly surface: "rest" | "public"
@@ -293,10 +308,49 @@ export const run = async () => {
     for (const [cell, { instances, surface, guests }] of cells.entries())
       for (let round = 0; round < ROUNDS; round++)
         for (const build of ((cell + round) % 2 === 0
-          ? (["before", "after"] as const)
-          : (["after", "before"] as const)
+          ? (["floor", "before", "after"] as const)
+          : (["after", "before", "floor"] as const)
         ).filter((b) => BUILDS.includes(b))) {
           const engines: Instance[] = []
+          if (build === "floor") {
+            try {
+              for (let i = 0; i < instances; i++) engines.push(await startFloor())
+              const loadBefore = load()
+              const cpuBefore = engines.map(cpuMs)
+              const result = await crowd({
+                urls: engines.map((e) => e.url),
+                key: "floor",
+                surface,
+                offeringId: "floor",
+                sessionId: "s",
+                startsAt: new Date().toISOString(),
+                size: guests,
+                tag: `floor-${round}-${instances}-${surface}-${guests}-${tag}`,
+                waitlist: false,
+                pollers: POLLERS,
+                pollKey: "floor",
+                cap: CAP
+              })
+              const cpu = engines.reduce((n, e, i) => n + cpuMs(e) - cpuBefore[i], 0)
+              const row: FlashRow = {
+                build,
+                round,
+                instances,
+                surface,
+                guests,
+                bookedInDb: 0,
+                cpuMsPerGuest: Math.round((cpu / guests) * 100) / 100,
+                ...summarize(result),
+                loadBefore,
+                loadAfter: load()
+              }
+              rows.push(row)
+              console.log(JSON.stringify(row))
+            } finally {
+              await Promise.all(engines.map(stopEngine))
+            }
+            continue
+          }
           try {
             for (let i = 0; i < instances; i++) engines.push(await startEngine(builds[build], dbs[build]))
             const f = (fixtures[build] ??= await fixture(engines[0].url))

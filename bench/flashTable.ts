@@ -23,7 +23,7 @@ export const flashMarkdown = (rows: ReadonlyArray<FlashRow>) => {
     const joins = Object.entries(r.joinsOther ?? {})
       .map(([k, n]) => `${n}× join ${k}`)
       .join(", ")
-    return `| ${r.instances} | ${r.surface} | ${r.guests.toLocaleString("en")} | ${r.build} | ${r.round + 1} | ${r.booked} (${r.bookedInDb}) | ${r.soldOut} | ${r.waitlisted} | ${r.overloaded} | ${[other, joins].filter((x) => x !== "").join(", ") || "—"} | ${r.p50} | ${r.p99} | ${r.lastMs} | ${r.cpuMsPerGuest} | ${reads} | ${stale} | ${r.loadBefore} → ${r.loadAfter} |`
+    return `| ${r.instances} | ${r.surface} | ${r.guests.toLocaleString("en")} | ${r.build} | ${r.round + 1} | ${r.build === "floor" ? "—" : `${r.booked} (${r.bookedInDb})`} | ${r.soldOut} | ${r.waitlisted} | ${r.overloaded} | ${[other, joins].filter((x) => x !== "").join(", ") || "—"} | ${r.p50} | ${r.p99} | ${r.lastMs} | ${r.cpuMsPerGuest} | ${reads} | ${stale} | ${r.loadBefore} → ${r.loadAfter} |`
   })
   return [...head, ...lines].join("\n")
 }
