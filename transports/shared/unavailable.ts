@@ -11,8 +11,10 @@ const NETWORK = new Set([
   "ENOTFOUND",
   "EAI_AGAIN"
 ])
+// "timeout expired": pg's own connect time-out (connectionTimeoutMillis), met when a new connection's handshake is not
+// done in DB_TIMEOUT_MS, for example while a crowd keeps the event loop busy.
 const MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database does not answer|the database did not answer|Client was closed and is not queryable/i
+  /^timeout expired$|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database does not answer|the database did not answer|Client was closed and is not queryable/i
 
 const unreachable = (e: unknown, depth = 0): boolean => {
   if (depth > 5 || typeof e !== "object" || e === null) return false
