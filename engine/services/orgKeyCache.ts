@@ -23,11 +23,27 @@ import {
  * listen (its listening connection dropped, not yet back), nothing new is remembered, and everything is forgotten when
  * the connection drops and again once it listens anew (notices may have been missed meanwhile).
  */
+/** How long a key resolved once counts against its own rate limit (a window of the limiter). */
+const SEEN_MS = 60_000
+
 export const orgKeyCache = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const clock = yield* EngineClock
   const signals = yield* Signals
   const keys = new Map<string, { readonly org: Authenticated; readonly at: number }>()
+  // Keys resolved to an org lately (hash -> when), for the rate limit's choice only: kept apart from `keys`, which a
+  // listener's reset empties and which nothing refills while the listener is down. Were the choice read from `keys`, a
+  // good key's requests would then count against their address's small limit and, once it is spent, never reach a
+  // lookup again until the window turns (a run of 429s seen in the http bench).
+  const seen = new Map<string, number>()
+  const resolved = (hash: string) => {
+    if (seen.size >= KEY_CACHE_MAX) seen.clear()
+    seen.set(hash, Date.now())
+  }
+  const unresolved = (hash: string) => {
+    keys.delete(hash)
+    seen.delete(hash)
+  }
   // Counts the changes forgotten: a lookup that read its row before a change and returns after it must not put
   // what it read back in the cache (the revoked key would then act for 5 s more).
   let changes = 0
@@ -102,7 +118,7 @@ export const orgKeyCache = Effect.gen(function* () {
       // A token's expiry is engine time: checked on every use, the cache never outlives it.
       return Effect.map(clock.now, (now) => {
         if (now.getTime() < expiresAt) return Option.some(cached.org)
-        keys.delete(hash)
+        unresolved(hash)
         return Option.none()
       })
     }
@@ -111,8 +127,12 @@ export const orgKeyCache = Effect.gen(function* () {
       return Effect.tap(
         accessToken(hash),
         Option.match({
-          onNone: () => Effect.sync(() => keys.delete(hash)),
-          onSome: (org: Authenticated) => Effect.sync(() => remember(hash, org, since))
+          onNone: () => Effect.sync(() => unresolved(hash)),
+          onSome: (org: Authenticated) =>
+            Effect.sync(() => {
+              resolved(hash)
+              remember(hash, org, since)
+            })
         })
       )
     }
@@ -139,15 +159,27 @@ export const orgKeyCache = Effect.gen(function* () {
       ),
       Effect.tap(
         Option.match({
-          onNone: () => Effect.sync(() => keys.delete(hash)),
-          onSome: (org) => Effect.sync(() => remember(hash, org, since))
+          onNone: () => Effect.sync(() => unresolved(hash)),
+          onSome: (org) =>
+            Effect.sync(() => {
+              resolved(hash)
+              remember(hash, org, since)
+            })
         })
       )
     )
   }
 
-  /** Whether this instance resolved the key lately (and it was not revoked since): which rate limit it counts against. */
-  const isKnown = (key: string) => keys.has(hashKey(key))
+  /**
+   * Whether this instance resolved the key to an org within the last minute (a lookup since that found nothing
+   * forgets it): which rate limit it counts against. Authentication itself never reads this.
+   */
+  const isKnown = (key: string) => {
+    const hash = hashKey(key)
+    if (keys.has(hash)) return true
+    const at = seen.get(hash)
+    return at !== undefined && Date.now() - at < SEEN_MS
+  }
 
   return { changed, authenticate, isKnown } as const
 })
