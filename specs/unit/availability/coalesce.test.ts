@@ -42,7 +42,8 @@ describe("makeCoalescer: reads of one key share runs, each caller answered by a 
       for (const f of later) expect(yield* Fiber.join(f)).toBe(2)
       yield* settle
       expect(runs.length).toBe(2)
-    }))
+    })
+  )
 
   it.live("keys do not share", () =>
     Effect.gen(function* () {
@@ -56,7 +57,8 @@ describe("makeCoalescer: reads of one key share runs, each caller answered by a 
       expect(yield* Fiber.join(y)).toBe(2)
       yield* release(1)
       expect(yield* Fiber.join(x)).toBe(1)
-    }))
+    })
+  )
 
   it.live("a failure reaches every caller of its run, and the next caller runs afresh", () =>
     Effect.gen(function* () {
@@ -72,7 +74,8 @@ describe("makeCoalescer: reads of one key share runs, each caller answered by a 
       for (const f of joiners) expect(yield* Effect.exit(Fiber.join(f))).toEqual(Exit.fail("gone"))
       expect(yield* shared("k", failing)).toBe(3)
       expect(calls).toBe(3)
-    }))
+    })
+  )
 
   it.live("a caller who goes away does not take the run from those who share it", () =>
     Effect.gen(function* () {
@@ -92,5 +95,6 @@ describe("makeCoalescer: reads of one key share runs, each caller answered by a 
       yield* Fiber.interrupt(leader)
       yield* release(2)
       expect(yield* Fiber.join(stays)).toBe(2)
-    }))
+    })
+  )
 })
