@@ -41,6 +41,7 @@ import { Orgs } from "../engine/services/Orgs.ts"
 import { OAuth } from "../engine/services/oauth/OAuth.ts"
 import { Offerings } from "../engine/services/offerings/Offerings.ts"
 import { Photos } from "../engine/services/offerings/Photos.ts"
+import { Parked } from "../engine/services/Parked.ts"
 import { GiftPurchases } from "../engine/services/payments/GiftPurchases.ts"
 import { Payments } from "../engine/services/payments/Payments.ts"
 import { Promos } from "../engine/services/promos/Promos.ts"
@@ -273,6 +274,7 @@ const Composed = <A, E, R>(
       Layer.mergeAll(
         withPrepared(database).pipe(Layer.orDie),
         Wakeups.Default,
+        Parked.Default,
         ClockLive(config),
         mailer,
         TexterLive(config),

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net"
 import { HttpServer } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
-import { Bookings } from "../../engine/services/bookings/Bookings.ts"
+import { Parked } from "../../engine/services/Parked.ts"
 import { errorReply, send } from "../shared/reply.ts"
 import { StreamLimits } from "../shared/streams.ts"
 import { RequestHandler, RequestHandlerLive } from "./mounts.ts"
@@ -19,8 +19,8 @@ export class ListenOptions extends Context.Tag("ListenOptions")<
     readonly host: string
     readonly bodyLimit?: number | undefined
     /**
-     * MAX_INFLIGHT: requests doing work at once on this instance; more are answered 503 overloaded at once. A booking
-     * waiting its turn at a busy time (the bookings gate) is not work and does not count.
+     * MAX_INFLIGHT: requests doing work at once on this instance; more are answered 503 overloaded at once. A request
+     * waiting its turn in memory (a booking at a busy time, a waitlist join of a time) is not work and does not count.
      */
     readonly maxInflight?: number | undefined
     /** LISTEN_BACKLOG: connections the kernel keeps waiting to be accepted (capped by net.core.somaxconn). */
@@ -69,11 +69,11 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
         RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT)
       )
       // Requests being served; past maxInflight new ones are shed (503 overloaded) instead of queueing without end.
-      // Bookings waiting at the gate (their time's turn, or the sync of what the instance heard) are open but idle:
-      // they hold a socket and a few objects, no connection of the pool and no CPU, so they are not counted.
+      // Requests parked in memory for their turn (bookings at the gate, waitlist joins: engine/services/Parked.ts) are
+      // open but idle: they hold a socket and a few objects, no connection of the pool and no CPU, so they are not counted.
       let inflight = 0
-      const bookings = yield* Effect.serviceOption(Bookings)
-      const waiting = Option.match(bookings, { onNone: () => () => 0, onSome: (b) => b.waiting })
+      const parked = yield* Effect.serviceOption(Parked)
+      const waiting = Option.match(parked, { onNone: () => () => 0, onSome: (p) => p.count })
       const working = () => inflight - waiting()
       let draining = false
       const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT

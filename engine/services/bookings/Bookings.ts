@@ -246,8 +246,6 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
 
     return {
       create,
-      /** Guests of this instance waiting their turn at a busy time (or a sync of the places it heard): not work. */
-      waiting: () => creator.waiting,
       holdForGuest,
       reserve,
       list,

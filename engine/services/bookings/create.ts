@@ -251,10 +251,6 @@ export const bookingCreator = Effect.gen(function* () {
     })
 
   return {
-    create,
-    /** Guests waiting at the gate (for a turn at a busy time, or a sync), doing no work meanwhile. */
-    get waiting() {
-      return gate.waiting
-    }
+    create
   } as const
 })

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Signals } from "../../ports/Signals.ts"
+import { Parked } from "../Parked.ts"
 
 /** Where the database tells every instance a time's places as a commit left them (engine/store/rules/places.sql). */
 export const PLACES_CHANNEL = "session_places"
@@ -68,6 +69,7 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const signals = yield* Signals
+    const parking = yield* Parked
     const entries = new Map<string, Entry<R>>()
     const lanes = new Map<string, Lane>()
     // Offering notices and resets heard: what a READ begun before one saw of the offering is not kept.
@@ -178,15 +180,9 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       })
     }
 
-    // Guests of this instance waiting here (for a turn, or for a sync), doing no work meanwhile: the listener's request
-    // budget (MAX_INFLIGHT) does not count them.
-    let waiting = 0
-    const parked = <A>(effect: Effect.Effect<A>) =>
-      Effect.acquireUseRelease(
-        Effect.sync(() => waiting++),
-        () => effect,
-        () => Effect.sync(() => waiting--)
-      )
+    // Guests of this instance waiting here (for a turn, or for a sync) do no work meanwhile: they are parked, which the
+    // listener's request budget (MAX_INFLIGHT) does not count.
+    const parked = <A>(effect: Effect.Effect<A>) => parking.park(effect)
 
     /** Waits until a turn may be free or the time's places changed. */
     const wait = (id: string) =>
@@ -234,9 +230,6 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       }),
       get epoch() {
         return epoch
-      },
-      get waiting() {
-        return waiting
       }
     } as const
   })

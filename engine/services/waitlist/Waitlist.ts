@@ -19,6 +19,8 @@ import { fn } from "../../tracing.ts"
 import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
+import { makeLanes } from "../lanes.ts"
+import { Parked } from "../Parked.ts"
 import { endEntries } from "./open.ts"
 
 interface EntryRow {
@@ -50,6 +52,9 @@ const toEntry = (r: EntryRow): WaitlistEntry => ({
 })
 
 /** waitlist.join, list and remove: guests waiting for a full calendar time of an offering with waitlist_enabled. */
+/** Waitlist joins of one time that reach the database at once on one instance. */
+const JOINS_PER_TIME = 2
+
 export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
   dependencies: [Events.Default],
   effect: Effect.gen(function* () {
@@ -57,6 +62,10 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
     const clock = yield* EngineClock
     const events = yield* Events
     const customers = yield* customerStore
+    // Joins of one time lock its row and the org's event clock, so they go one after another in the database anyway:
+    // at most JOINS_PER_TIME of them hold a connection at once, the rest wait here, parked (a crowd told sold_out that
+    // joins at once is then neither 503 overloaded nor a queue on the pool).
+    const joins = makeLanes(yield* Parked, JOINS_PER_TIME)
     const entrySql = (where: ReturnType<typeof sql.and>) =>
       sql<EntryRow>`select e.*, s.starts_at, c.name as c_name, c.email as c_email
         from waitlist_entries e join sessions s on s.id = e.session_id join customers c on c.id = e.customer_id where ${where} order by e.seq`
@@ -76,65 +85,70 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
           message: "give session_id, or offering_id and starts_at of one of its times"
         })
       }
-      return yield* Effect.gen(function* () {
-        const [t] = yield* sql<{
-          id: string
-          offering_id: string
-          state: string
-          cap: number
-          booked: number
-          kind: string
-          schedule: string | null
-          course: boolean
-          waitlist_enabled: boolean
-          max_per_booking: number
-        }>`
+      const time =
+        input.session_id !== undefined ? input.session_id : `${input.offering_id} ${input.starts_at?.toISOString()}`
+      return yield* joins(
+        `${org.id} ${time}`,
+        Effect.gen(function* () {
+          const [t] = yield* sql<{
+            id: string
+            offering_id: string
+            state: string
+            cap: number
+            booked: number
+            kind: string
+            schedule: string | null
+            course: boolean
+            waitlist_enabled: boolean
+            max_per_booking: number
+          }>`
           select s.id, s.offering_id, s.state, s.cap, s.booked, o.kind, o.schedule, o.course, o.waitlist_enabled, o.max_per_booking
           from sessions s join offerings o on o.id = s.offering_id
           where s.org_id = ${org.id} and ${input.session_id !== undefined ? sql`s.id = ${input.session_id}` : sql`s.offering_id = ${input.offering_id!} and s.starts_at = ${input.starts_at!}`}
           for update of s`
-        if (t === undefined) {
-          if (input.offering_id !== undefined) {
-            const [o] = yield* sql<{
-              kind: string
-              schedule: string | null
-            }>`select kind, schedule from offerings where org_id = ${org.id} and id = ${input.offering_id}`
-            if (o !== undefined && (o.kind === "rental" || o.schedule === "hours")) {
-              return yield* new WaitlistNotSupported({
-                message: "weekly hours and rentals have no waitlist: their times are not on a calendar"
-              })
+          if (t === undefined) {
+            if (input.offering_id !== undefined) {
+              const [o] = yield* sql<{
+                kind: string
+                schedule: string | null
+              }>`select kind, schedule from offerings where org_id = ${org.id} and id = ${input.offering_id}`
+              if (o !== undefined && (o.kind === "rental" || o.schedule === "hours")) {
+                return yield* new WaitlistNotSupported({
+                  message: "weekly hours and rentals have no waitlist: their times are not on a calendar"
+                })
+              }
             }
+            return yield* notFound("time")
           }
-          return yield* notFound("time")
-        }
-        if (t.course)
-          return yield* new WaitlistConflict({
-            message: "a course is booked whole: it has no waitlist for one of its times"
-          })
-        if (!t.waitlist_enabled)
-          return yield* new WaitlistDisabled({ message: "this offering's waitlist is off (waitlist_enabled false)" })
-        if (t.state !== "scheduled") return yield* new TimeNotAvailable({ message: "this time is cancelled" })
-        if (places > t.max_per_booking)
-          return yield* new InvalidPlaces({ message: `places: at most ${t.max_per_booking}, as in one booking` })
-        const needed = t.kind === "appointment" ? 1 : places
-        if (t.cap - t.booked >= needed)
-          return yield* new HasRoom({ message: `the time has room for ${places}: book it instead` })
-        const customer = yield* customers.findOrCreate(org.id, input.customer, now)
-        const out = [...customer.events]
-        const [live] = yield* sql<{
-          id: string
-        }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
-        const id = live?.id ?? randomUUID()
-        if (live === undefined) {
-          yield* sql`insert into waitlist_entries ${sql.insert({ id, org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now, leave_token: newHandle() })}`
-        } else {
-          yield* sql`update waitlist_entries set places = ${places}, updated_at = ${now} where id = ${id}`
-        }
-        const [entry] = yield* entrySql(sql.and([sql`e.id = ${id}`]))
-        out.push({ type: "waitlist.joined", data: toEntry(entry) })
-        yield* events.append(org.id, out)
-        return toEntry(entry)
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+          if (t.course)
+            return yield* new WaitlistConflict({
+              message: "a course is booked whole: it has no waitlist for one of its times"
+            })
+          if (!t.waitlist_enabled)
+            return yield* new WaitlistDisabled({ message: "this offering's waitlist is off (waitlist_enabled false)" })
+          if (t.state !== "scheduled") return yield* new TimeNotAvailable({ message: "this time is cancelled" })
+          if (places > t.max_per_booking)
+            return yield* new InvalidPlaces({ message: `places: at most ${t.max_per_booking}, as in one booking` })
+          const needed = t.kind === "appointment" ? 1 : places
+          if (t.cap - t.booked >= needed)
+            return yield* new HasRoom({ message: `the time has room for ${places}: book it instead` })
+          const customer = yield* customers.findOrCreate(org.id, input.customer, now)
+          const out = [...customer.events]
+          const [live] = yield* sql<{
+            id: string
+          }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
+          const id = live?.id ?? randomUUID()
+          if (live === undefined) {
+            yield* sql`insert into waitlist_entries ${sql.insert({ id, org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now, leave_token: newHandle() })}`
+          } else {
+            yield* sql`update waitlist_entries set places = ${places}, updated_at = ${now} where id = ${id}`
+          }
+          const [entry] = yield* entrySql(sql.and([sql`e.id = ${id}`]))
+          out.push({ type: "waitlist.joined", data: toEntry(entry) })
+          yield* events.append(org.id, out)
+          return toEntry(entry)
+        }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      )
     })
 
     const list = fn("Waitlist.list")(function* (q: {

@@ -55,6 +55,27 @@ describe.sequential("a crowd past MAX_INFLIGHT", () => {
     expect(tally(replies)).toEqual({ "201": 5, "409 sold_out": 195 })
   })
 
+  it("the 195 told sold_out then join the time's waitlist at once: every one gets a place on it, no 503", async () => {
+    const { offering, session } = await org.classWithSession({ capacity: 5, waitlist_enabled: true })
+    ok(await app.call(pk, "GET", `/api/v1/public/offerings/${offering.id}`))
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const customer = guest(`join-${i}`)
+        const booked = await app.call(pk, "POST", "/api/v1/public/bookings", {
+          offering_id: offering.id,
+          session_id: session.id,
+          customer
+        })
+        if (booked.status !== 409) return booked
+        // Joins of one time lock its row and the org's event clock: they wait their turn parked in memory, not as work.
+        return app.call(pk, "POST", "/api/v1/public/waitlist", { session_id: session.id, customer })
+      })
+    )
+    expect(tally(replies)).toEqual({ "201": 200 })
+    const listed = ok(await org.call("GET", `/waitlist?session_id=${session.id}`))
+    expect(listed.data.length).toBe(195)
+  })
+
   it("the public surface still says not found for a paused offering's full time, and sold_out once it is active", async () => {
     const { offering, session } = await org.classWithSession({ capacity: 1 })
     const body = (who: string) => ({ offering_id: offering.id, session_id: session.id, customer: guest(who) })
