@@ -51,10 +51,10 @@ const toEntry = (r: EntryRow): WaitlistEntry => ({
   end_reason: r.end_reason
 })
 
-/** waitlist.join, list and remove: guests waiting for a full calendar time of an offering with waitlist_enabled. */
 /** Waitlist joins of one time that reach the database at once on one instance. */
 const JOINS_PER_TIME = 2
 
+/** waitlist.join, list and remove: guests waiting for a full calendar time of an offering with waitlist_enabled. */
 export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
   dependencies: [Events.Default],
   effect: Effect.gen(function* () {
