@@ -1,18 +1,11 @@
-// Builds what `npm start` and the `booking-engine` bin run: one bundled ES module each (no tsx at run time, and one
-// file to load instead of the ~1,500 modules of effect and friends; see bundle.mjs), the library entry points and the widget.
+// `npm run build` (and npm start's prestart, npm pack's prepack): all of dist but the type declarations; see buildAll.mjs.
 
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
-import { gzipSync } from "node:zlib"
-import { build } from "esbuild"
-import { build as viteBuild } from "vite"
-import { bundleServer } from "./bundle.mjs"
+import { existsSync, readdirSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { buildAll } from "./buildAll.mjs"
 
 // `--if-stale` (npm start's prestart): build only when dist/server.mjs is missing or older than a source file.
 if (process.argv.includes("--if-stale") && !stale()) process.exit(0)
-
-const require = createRequire(import.meta.url)
 
 function stale() {
   if (!existsSync("dist/server.mjs") || !existsSync("dist/widget.js")) return true
@@ -26,33 +19,4 @@ function stale() {
     .some(newer)
 }
 
-const started = Date.now()
-await bundleServer()
-// The library entry points (createEngine, the webhook signature helpers, the typed API client): the project's own code in one module each,
-// its dependencies left to the host's node_modules. Their type declarations are built by `npm run build:types`.
-await build({
-  entryPoints: { index: "index.ts", sdk: "sdk.ts", client: "client.ts", layers: "layers.ts" },
-  outdir: "dist",
-  outExtension: { ".js": ".mjs" },
-  bundle: true,
-  packages: "external",
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  sourcemap: true,
-  logLevel: "warning"
-})
-// /docs runs Scalar's standalone bundle (a devDependency): the package ships that one file, not the package.
-mkdirSync("dist/docs", { recursive: true })
-copyFileSync(join(dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js"), "dist/docs/scalar.js")
-// The booking widget (Preact, in a shadow root): one file the engine serves at /widget.js.
-await viteBuild({ configFile: "vite.widget.config.ts" })
-const widget = readFileSync("dist/widget.js")
-// The console (Preact, its own page at /dashboard): dist/console/index.html and its hashed script and stylesheet.
-await viteBuild({ configFile: "vite.console.config.ts" })
-const consoleFiles = readdirSync("dist/console/assets").map((f) => readFileSync(`dist/console/assets/${f}`))
-const consoleSize = consoleFiles.reduce((n, f) => n + f.length, 0)
-const consoleGzip = consoleFiles.reduce((n, f) => n + gzipSync(f).length, 0)
-console.log(
-  `built dist/server.mjs, dist/cli.mjs, dist/index.mjs, dist/sdk.mjs, dist/client.mjs, dist/widget.js (${(widget.length / 1024).toFixed(1)} KiB, ${(gzipSync(widget).length / 1024).toFixed(1)} KiB gzipped) and dist/console (${(consoleSize / 1024).toFixed(1)} KiB, ${(consoleGzip / 1024).toFixed(1)} KiB gzipped) in ${Date.now() - started} ms`
-)
+console.log(await buildAll())

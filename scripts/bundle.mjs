@@ -1,6 +1,5 @@
-// The server and CLI bundles (what `npm start` and the bin run), shared by scripts/build.mjs and the test run's
-// globalSetup (specs/support/setup.ts), which rebuilds dist/server.mjs so the suites that start a process test
-// the current source as `npm start` runs it. PGlite stays external: it loads its own wasm.
+// The server and CLI bundles (what `npm start` and the bin run), built by scripts/buildAll.mjs (npm run build and
+// the test run's globalSetup) and by the benches that compare builds. PGlite stays external: it loads its own wasm.
 // Each is split: what only some deployments load (NATS, SMTP, Stripe, inbound SMTP; see transports/app.ts) goes to
 // dist/chunks/ and is imported when configured, so a start compiles about 4 MB instead of 8.
 

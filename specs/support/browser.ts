@@ -68,29 +68,3 @@ export const cspViolations = (page: Page) => {
   })
   return seen
 }
-
-/** dist/widget.js, built again when any file of widget/ is newer (the engine serves the built file). */
-export const ensureWidget = async () => {
-  const { readdirSync, statSync } = await import("node:fs")
-  const built = join(process.cwd(), "dist", "widget.js")
-  const newest = Math.max(
-    ...readdirSync(join(process.cwd(), "widget")).map((f) => statSync(join(process.cwd(), "widget", f)).mtimeMs)
-  )
-  if (existsSync(built) && statSync(built).mtimeMs >= newest) return
-  const { build } = await import("vite")
-  await build({ configFile: join(process.cwd(), "vite.widget.config.ts") })
-}
-
-/** dist/console, built again when any file of console/ is newer (the engine serves the built files at /dashboard). */
-export const ensureConsole = async () => {
-  const { readdirSync, statSync } = await import("node:fs")
-  const built = join(process.cwd(), "dist", "console", "index.html")
-  const newest = Math.max(
-    ...readdirSync(join(process.cwd(), "console"), { recursive: true, encoding: "utf8" }).map(
-      (f) => statSync(join(process.cwd(), "console", f)).mtimeMs
-    )
-  )
-  if (existsSync(built) && statSync(built).mtimeMs >= newest) return
-  const { build } = await import("vite")
-  await build({ configFile: join(process.cwd(), "vite.console.config.ts") })
-}

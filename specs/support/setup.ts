@@ -1,12 +1,14 @@
 import { Socket } from "node:net"
 import type { TestProject } from "vitest/node"
-import { bundleServer } from "../../scripts/bundle.mjs"
+import { buildAll } from "../../scripts/buildAll.mjs"
 import { admin, dropPostgresTemplate, pgliteTemplate, pgliteTemplateDir, postgresTemplate } from "./template.ts"
 
 /**
  * globalSetup, once per run: a server named in DATABASE_URL or NATS_URL must answer (else the run stops with one line),
- * then the migrated template every test database is copied from (see template.ts), and dist/server.mjs built from the
- * current source for the suites that start the engine as a process (`node dist/server.mjs`, as `npm start` does).
+ * then the migrated template every test database is copied from (see template.ts), and dist built from the current
+ * source (all of it but the types, ~5 s): the suites that start the engine as a process (`node dist/server.mjs`, as
+ * `npm start` does), the browser suites (the widget and the console it serves) and the pack suite read it, and none
+ * builds it: a build removes dist/chunks, which a server another suite had just started would then fail to load.
  */
 const configured = (name: string) => process.env[name] ?? ""
 
@@ -45,7 +47,7 @@ export default async function setup(project: TestProject) {
       )
     )
   }
-  await bundleServer()
+  await buildAll()
   // Always made (cached by the migrations' hash): suites that start the engine or the CLI over a data dir seed it from this.
   const embedded = await pgliteTemplate()
   project.provide("pgliteTemplateDir", await pgliteTemplateDir(embedded))

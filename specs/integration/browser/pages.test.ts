@@ -2,7 +2,7 @@ import { createServer } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
-import { cspViolations, ensureWidget, launch } from "../../support/browser.ts"
+import { cspViolations, launch } from "../../support/browser.ts"
 import { lastLink } from "../auth/helpers.ts"
 import { advanceTo, type BookingsOrg, bookingsOrg, ok, PIN } from "../bookings/helpers.ts"
 import { handleFromMail } from "../guest/helpers.ts"
@@ -27,7 +27,6 @@ const freePort = () =>
   })
 
 beforeAll(async () => {
-  await ensureWidget()
   const port = await freePort()
   app = await startApp({ port, publicUrl: `http://127.0.0.1:${port}` })
   await advanceTo(app, PIN)

@@ -2,7 +2,7 @@ import { createServer } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type TestApp } from "../../support/app.ts"
-import { cspViolations, ensureWidget, expectAccessible, launch } from "../../support/browser.ts"
+import { cspViolations, expectAccessible, launch } from "../../support/browser.ts"
 import { advanceTo, type BookingsOrg, bookingsOrg, ok, PIN } from "../bookings/helpers.ts"
 
 /** A visitor asks a question on the org's booking page (the widget on /book), as they would: clicking and typing. */
@@ -13,7 +13,6 @@ let page: Page
 let violations: Array<string>
 
 beforeAll(async () => {
-  await ensureWidget()
   const port = await new Promise<number>((resolve) => {
     const s = createServer().listen(0, "127.0.0.1", () => {
       const p = (s.address() as { port: number }).port

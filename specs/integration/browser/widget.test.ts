@@ -3,7 +3,7 @@ import { type AddressInfo, createServer as createNetServer } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
-import { ensureWidget, expectAccessible, launch, screenshots } from "../../support/browser.ts"
+import { expectAccessible, launch, screenshots } from "../../support/browser.ts"
 import { advanceTo, type BookingsOrg, bookingsOrg, guest, ok, PIN } from "../bookings/helpers.ts"
 
 let app: TestApp
@@ -20,7 +20,6 @@ const shopPage = (offering?: string) =>
   `<body><main><h1>Our shop</h1><script src="${app.url}/widget.js" data-key="${pk}"${offering ? ` data-offering="${offering}"` : ""}></script></main></body></html>`
 
 beforeAll(async () => {
-  await ensureWidget()
   // PUBLIC_URL is the app's own address, as in production: the checkout and guest pages it links to are that origin,
   // and their forms post to it (form-action 'self').
   const port = await new Promise<number>((resolve) => {

@@ -2,7 +2,6 @@ import { type AddressInfo, createServer as createNetServer } from "node:net"
 import type { Page } from "playwright-core"
 import { expect } from "vitest"
 import { startApp, type TestApp } from "../../../support/app.ts"
-import { ensureConsole, ensureWidget } from "../../../support/browser.ts"
 import { lastLink } from "../../auth/helpers.ts"
 import { advanceTo, clockNow, PIN } from "../../bookings/helpers.ts"
 
@@ -13,8 +12,6 @@ export { clockNow }
  * (unless `clock` is "system").
  */
 export const consoleApp = async (host = "127.0.0.1", clock: "test" | "system" = "test") => {
-  await ensureWidget()
-  await ensureConsole()
   const port = await new Promise<number>((resolve) => {
     const s = createNetServer().listen(0, "127.0.0.1", () => {
       const p = (s.address() as AddressInfo).port
