@@ -52,7 +52,7 @@ const toEntry = (r: EntryRow): WaitlistEntry => ({
 })
 
 /** Waitlist joins of one time that reach the database at once on one instance. */
-const JOINS_PER_TIME = 2
+const JOINS_PER_TIME = 4
 
 /** waitlist.join, list and remove: guests waiting for a full calendar time of an offering with waitlist_enabled. */
 export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
@@ -62,9 +62,10 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
     const clock = yield* EngineClock
     const events = yield* Events
     const customers = yield* customerStore
-    // Joins of one time lock its row and the org's event clock, so they go one after another in the database anyway:
-    // at most JOINS_PER_TIME of them hold a connection at once, the rest wait here, parked (a crowd told sold_out that
-    // joins at once is then neither 503 overloaded nor a queue on the pool).
+    // Joins of one time share its row's lock (a booking or a cancel of the time waits for them, and they for it, so
+    // "the time is full" holds until the entry commits) and meet at the org's event row only for their last statement
+    // and commit: at most JOINS_PER_TIME of them hold a connection at once, the rest wait here, parked (a crowd told
+    // sold_out that joins at once is then neither 503 overloaded nor a queue on the pool).
     const joins = makeLanes(yield* Parked, JOINS_PER_TIME)
     const entrySql = (where: ReturnType<typeof sql.and>) =>
       sql<EntryRow>`select e.*, s.starts_at, c.name as c_name, c.email as c_email
@@ -93,6 +94,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
           const [t] = yield* sql<{
             id: string
             offering_id: string
+            starts_at: Date
             state: string
             cap: number
             booked: number
@@ -102,10 +104,10 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
             waitlist_enabled: boolean
             max_per_booking: number
           }>`
-          select s.id, s.offering_id, s.state, s.cap, s.booked, o.kind, o.schedule, o.course, o.waitlist_enabled, o.max_per_booking
+          select s.id, s.offering_id, s.starts_at, s.state, s.cap, s.booked, o.kind, o.schedule, o.course, o.waitlist_enabled, o.max_per_booking
           from sessions s join offerings o on o.id = s.offering_id
           where s.org_id = ${org.id} and ${input.session_id !== undefined ? sql`s.id = ${input.session_id}` : sql`s.offering_id = ${input.offering_id!} and s.starts_at = ${input.starts_at!}`}
-          for update of s`
+          for share of s`
           if (t === undefined) {
             if (input.offering_id !== undefined) {
               const [o] = yield* sql<{
@@ -133,20 +135,32 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
           if (t.cap - t.booked >= needed)
             return yield* new HasRoom({ message: `the time has room for ${places}: book it instead` })
           const customer = yield* customers.findOrCreate(org.id, input.customer, now)
-          const out = [...customer.events]
-          const [live] = yield* sql<{
+          // One statement: a new entry, or the guest's live one with the places they now ask for (the unique index
+          // waitlist_live orders two joins of one guest at once).
+          const [row] = yield* sql<{
             id: string
-          }>`select id from waitlist_entries where session_id = ${t.id} and customer_id = ${customer.id} and ended_at is null for update`
-          const id = live?.id ?? randomUUID()
-          if (live === undefined) {
-            yield* sql`insert into waitlist_entries ${sql.insert({ id, org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now, leave_token: newHandle() })}`
-          } else {
-            yield* sql`update waitlist_entries set places = ${places}, updated_at = ${now} where id = ${id}`
-          }
-          const [entry] = yield* entrySql(sql.and([sql`e.id = ${id}`]))
-          out.push({ type: "waitlist.joined", data: toEntry(entry) })
-          yield* events.append(org.id, out)
-          return toEntry(entry)
+            places: number
+            created_at: Date
+            told_at: Date | null
+          }>`insert into waitlist_entries ${sql.insert({ id: randomUUID(), org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now, leave_token: newHandle() })}
+            on conflict (session_id, customer_id) where ended_at is null do update set places = excluded.places, updated_at = excluded.created_at
+            returning id, places, created_at, told_at`
+          const entry = toEntry({
+            id: row.id,
+            offering_id: t.offering_id,
+            session_id: t.id,
+            starts_at: t.starts_at,
+            customer_id: customer.id,
+            c_name: customer.customer.name,
+            c_email: customer.customer.email,
+            places: row.places,
+            created_at: row.created_at,
+            told_at: row.told_at,
+            ended_at: null,
+            end_reason: null
+          })
+          yield* events.append(org.id, [...customer.events, { type: "waitlist.joined", data: entry }])
+          return entry
         }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
       )
     })

@@ -228,4 +228,47 @@ describe("the waitlist under a race", () => {
     )
     expect(booked).toBeLessThanOrEqual(cap)
   })
+
+  it("one guest joining ten times at once has one live entry, on the places of the last join to commit; none fails", async () => {
+    const { offering, session } = await org.classWithSession({
+      capacity: 1,
+      max_per_booking: 10,
+      waitlist_enabled: true
+    })
+    ok(await org.book({ offering_id: offering.id, session_id: session.id, customer: guest("same-holder") }), 201)
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => join({ session_id: session.id, places: i + 1, customer: guest("same") }))
+    )
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201))
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1)
+    const live = await waiting(session.id)
+    expect(live.map((e) => e.id)).toEqual([results[0].body.id])
+    const joined = (await org.events("waitlist.joined")).filter((e) => e.data.session_id === session.id)
+    expect(joined).toHaveLength(10)
+    expect(live[0].places).toBe(joined[joined.length - 1].data.places)
+  })
+
+  it("joins racing a cancel: every guest told 201 is told of the opening, every later one is told has_room", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { offering, session } = await org.classWithSession({ capacity: 1, waitlist_enabled: true })
+      const holder = ok(
+        await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(`cancel-${round}`) }),
+        201
+      )
+      const joins = Array.from({ length: 30 }, (_, i) =>
+        join({ session_id: session.id, places: 1, customer: guest(`racer-${round}-${i}`) })
+      )
+      const [cancel, ...results] = await Promise.all([
+        new Promise((r) => setTimeout(r, 5 * round)).then(() => org.act(holder.id, "cancel")),
+        ...joins
+      ])
+      ok(cancel)
+      for (const r of results) expect([201, 409]).toContain(r.status)
+      for (const r of results.filter((r) => r.status === 409)) expect(r.body.error.code).toBe("has_room")
+      const entered = results.filter((r) => r.status === 201).map((r) => r.body.id as string)
+      const opened = (await org.events("waitlist.opened")).filter((e) => e.data.session_id === session.id)
+      const told = opened.flatMap((e) => e.data.entry_ids as Array<string>)
+      expect(told.sort()).toEqual(entered.sort())
+    }
+  })
 })
