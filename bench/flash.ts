@@ -86,8 +86,8 @@ export const startEngine = async (
   nodeArgs: ReadonlyArray<string> = []
 ): Promise<Instance> => {
   const port = await freePort()
-  // MAX_INFLIGHT at its default (512): the instance's documented limit.
-  const { MAX_INFLIGHT: _, ...env } = process.env
+  // MAX_INFLIGHT, MAX_QUEUED and QUEUE_TIMEOUT_MS at their defaults (512, 10,000, 30 s): the documented limits.
+  const { MAX_INFLIGHT: _, MAX_QUEUED: __, QUEUE_TIMEOUT_MS: ___, ...env } = process.env
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: root,
     // BENCH_FLASH_LOGS=1: the engines' logs (LOG_LEVEL error) on this process's output.

@@ -58,7 +58,7 @@ try {
   )
   const file = join(dir, readdirSync(dir).find((n) => n.endsWith(".cpuprofile"))!)
   reportProfile(file, 40, 40, [from, to])
-  console.log(`profile: ${file}`)
+  console.log(`profile: ${file} (the crowd: ${from} to ${to} ms after the start)`)
 } finally {
   await adminQuery(`drop database if exists ${db} with (force)`)
 }

@@ -216,7 +216,8 @@ export const ready = Effect.flatMap(SqlClient.SqlClient, databaseAnswers)
 
 /** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
 export const NodeServerLive = (
-  config: Pick<AppConfig, "port" | "host"> & Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "shutdownGraceMs">>
+  config: Pick<AppConfig, "port" | "host"> &
+    Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "maxQueued" | "queueTimeoutMs" | "shutdownGraceMs">>
 ) =>
   Layer.merge(
     Layer.succeed(ListenOptions, {
@@ -224,6 +225,8 @@ export const NodeServerLive = (
       host: config.host,
       bodyLimit: config.bodyLimit,
       maxInflight: config.maxInflight,
+      maxQueued: config.maxQueued,
+      queueTimeoutMs: config.queueTimeoutMs,
       shutdownGraceMs: config.shutdownGraceMs
     }),
     NodeContext.layer

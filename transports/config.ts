@@ -34,8 +34,12 @@ export interface AppConfig {
   readonly clock: "system" | "test"
   /** Largest request body in bytes (BODY_LIMIT, 2 MiB by default); larger is 413. */
   readonly bodyLimit?: number | undefined
-  /** MAX_INFLIGHT: requests one instance serves at once before it sheds load (503 overloaded). */
+  /** MAX_INFLIGHT: requests one instance serves at once; more wait for a turn (MAX_QUEUED, QUEUE_TIMEOUT_MS). */
   readonly maxInflight?: number | undefined
+  /** MAX_QUEUED: requests that wait for a turn past MAX_INFLIGHT; more are 503 overloaded at once. */
+  readonly maxQueued?: number | undefined
+  /** QUEUE_TIMEOUT_MS: how long a request waits for a turn before it is 503 overloaded. */
+  readonly queueTimeoutMs?: number | undefined
   /** MAX_STREAMS, STREAMS_PER_ORG, STREAMS_PER_KEY: long-lived streams (SSE) open at once, outside MAX_INFLIGHT. */
   readonly maxStreams?: number | undefined
   readonly streamsPerOrg?: number | undefined
@@ -165,6 +169,20 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
       validation: (n) => n >= 1 && n <= 100_000
     }),
     Config.withDefault(512)
+  ),
+  maxQueued: Config.integer("MAX_QUEUED").pipe(
+    Config.validate({
+      message: "MAX_QUEUED must be a number of requests from 0 (none wait) to 1000000",
+      validation: (n) => n >= 0 && n <= 1_000_000
+    }),
+    Config.withDefault(10_000)
+  ),
+  queueTimeoutMs: Config.integer("QUEUE_TIMEOUT_MS").pipe(
+    Config.validate({
+      message: "QUEUE_TIMEOUT_MS must be milliseconds from 100 to 600000",
+      validation: (n) => n >= 100 && n <= 600_000
+    }),
+    Config.withDefault(30_000)
   ),
   maxStreams: Config.integer("MAX_STREAMS").pipe(
     Config.validate({

@@ -8,13 +8,21 @@ import { Effect } from "effect"
 export class Parked extends Effect.Service<Parked>()("Parked", {
   sync: () => {
     let count = 0
+    let onPark = () => {}
     return {
       /** Requests parked now (a function: the service's fields are copied once, a getter would be read once). */
       count: () => count,
+      /** Called each time a request parks (the listener then has a turn free for a request waiting for one). */
+      watch: (f: () => void) => {
+        onPark = f
+      },
       /** Runs `effect` counted as parked while it runs. */
       park: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.acquireUseRelease(
-          Effect.sync(() => count++),
+          Effect.sync(() => {
+            count++
+            onPark()
+          }),
           () => effect,
           () =>
             Effect.sync(() => {

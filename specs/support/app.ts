@@ -46,6 +46,8 @@ export const startApp = async (
         port: overrides.port ?? 0,
         host: "127.0.0.1",
         maxInflight: overrides.maxInflight,
+        maxQueued: overrides.maxQueued,
+        queueTimeoutMs: overrides.queueTimeoutMs,
         shutdownGraceMs: overrides.shutdownGraceMs
       })
     )

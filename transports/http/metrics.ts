@@ -9,7 +9,19 @@ import { bookingCounts, deliveryOutcomes, outboxBacklog } from "../../engine/sto
  * status with their latency, and gauges read at scrape time from the pool and the database (the outbox backlogs,
  * webhook deliveries, bookings by status, holds lapsed). One registry per engine instance.
  */
-export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined, runtime: Runtime.Runtime<never>) => {
+/** What the listener counts now (transports/http/server.ts): requests served, waiting for a turn, parked in memory. */
+export interface Load {
+  readonly working: number
+  readonly queued: number
+  readonly parked: number
+}
+
+export const makeMetrics = (
+  sql: SqlClient.SqlClient,
+  pool: pg.Pool | undefined,
+  runtime: Runtime.Runtime<never>,
+  load?: () => Load
+) => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const requests = new Counter({
@@ -37,6 +49,20 @@ export const makeMetrics = (sql: SqlClient.SqlClient, pool: pg.Pool | undefined,
       this.set({ state: "waiting" }, pool.waitingCount)
     }
   })
+  if (load !== undefined) {
+    new Gauge({
+      name: "http_requests_in_progress",
+      help: "Requests open now: working (counted in MAX_INFLIGHT), queued (waiting for a turn), parked (waiting in memory at a busy time)",
+      labelNames: ["state"],
+      registers: [registry],
+      collect() {
+        const now = load()
+        this.set({ state: "working" }, now.working)
+        this.set({ state: "queued" }, now.queued)
+        this.set({ state: "parked" }, now.parked)
+      }
+    })
+  }
   const fromDatabase = <Row extends Record<string, unknown>>(query: Effect.Effect<ReadonlyArray<Row>, unknown>) =>
     Runtime.runPromise(runtime)(query.pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<Row>)))
   new Gauge({

@@ -53,7 +53,7 @@ import { wrongMethod } from "./fixed.ts"
 import { InboundEmailSecret, inboundEmail } from "./inbound.ts"
 import { makeRateLimit } from "./limit.ts"
 import { makeLimiter } from "./limits.ts"
-import { makeMetrics } from "./metrics.ts"
+import { type Load, makeMetrics } from "./metrics.ts"
 import { PHOTO_UPLOAD_PATH, photoRoutes, SERVED_PHOTO_PATH } from "./photos.ts"
 import { DEFAULT_BODY_LIMIT, makeJsonSurfaces } from "./rest.ts"
 import { eventStream, STREAM_PATH } from "./sse.ts"
@@ -81,7 +81,11 @@ const withHeaders = (res: ServerResponse, headers: Record<string, string>) => {
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v)
 }
 
-export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit: number = DEFAULT_BODY_LIMIT) =>
+export const RequestHandlerLive = (
+  adminToken: Option.Option<string>,
+  bodyLimit: number = DEFAULT_BODY_LIMIT,
+  load?: () => Load
+) =>
   Layer.effect(
     RequestHandler,
     Effect.gen(function* () {
@@ -112,7 +116,7 @@ export const RequestHandlerLive = (adminToken: Option.Option<string>, bodyLimit:
       )
       const pool = yield* Effect.serviceOption(PgPool)
       const sql = yield* SqlClient.SqlClient
-      const metrics = makeMetrics(sql, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime)
+      const metrics = makeMetrics(sql, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime, load)
       const limit = yield* makeRateLimit(sql, credentials, metrics)
       // People signing in (/auth/v1): links limited per client address and per email, whatever RATE_LIMIT says.
       const signInLimit = (name: string, limit: number) => {

@@ -5,6 +5,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { Parked } from "../../engine/services/Parked.ts"
 import { errorReply, send } from "../shared/reply.ts"
 import { StreamLimits } from "../shared/streams.ts"
+import { makeAdmission } from "./admission.ts"
 import { RequestHandler, RequestHandlerLive } from "./mounts.ts"
 import { DEFAULT_BODY_LIMIT } from "./rest.ts"
 import { STREAM_PATH } from "./sse.ts"
@@ -19,10 +20,14 @@ export class ListenOptions extends Context.Tag("ListenOptions")<
     readonly host: string
     readonly bodyLimit?: number | undefined
     /**
-     * MAX_INFLIGHT: requests doing work at once on this instance; more are answered 503 overloaded at once. A request
-     * waiting its turn in memory (a booking at a busy time, a waitlist join of a time) is not work and does not count.
+     * MAX_INFLIGHT: requests doing work at once on this instance; more wait for a turn (MAX_QUEUED). A request waiting
+     * its turn in memory (a booking at a busy time, a waitlist join of a time) is not work and does not count.
      */
     readonly maxInflight?: number | undefined
+    /** MAX_QUEUED: requests past MAX_INFLIGHT that wait for a turn, in arrival order; more are 503 overloaded at once. */
+    readonly maxQueued?: number | undefined
+    /** QUEUE_TIMEOUT_MS: how long a request may wait for a turn before it is answered 503 overloaded. */
+    readonly queueTimeoutMs?: number | undefined
     /** LISTEN_BACKLOG: connections the kernel keeps waiting to be accepted (capped by net.core.somaxconn). */
     readonly backlog?: number | undefined
     /** SHUTDOWN_GRACE_MS: how long requests in flight may take to finish after SIGTERM. */
@@ -31,6 +36,8 @@ export class ListenOptions extends Context.Tag("ListenOptions")<
 >() {}
 
 export const DEFAULT_MAX_INFLIGHT = 512
+export const DEFAULT_MAX_QUEUED = 10_000
+export const DEFAULT_QUEUE_TIMEOUT_MS = 30_000
 /**
  * Node's own default is 511: a crowd connecting in the same second past it has its SYNs dropped, and each of those
  * guests waits for its client to send again (1 s, then 3 s, 7 s...) before the instance even sees it.
@@ -64,11 +71,8 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
     HttpServer.HttpServer,
     Effect.gen(function* () {
       const options = yield* ListenOptions
-      const onRequest = yield* Effect.provide(
-        RequestHandler,
-        RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT)
-      )
-      // Requests being served; past maxInflight new ones are shed (503 overloaded) instead of queueing without end.
+      // Requests being served; past maxInflight new ones wait for a turn (in arrival order, up to maxQueued of them and
+      // queueTimeoutMs each), past that they are shed (503 overloaded) instead of queueing without end.
       // Requests parked in memory for their turn (bookings at the gate, waitlist joins: engine/services/Parked.ts) are
       // open but idle: they hold a socket and a few objects, no connection of the pool and no CPU, so they are not counted.
       let inflight = 0
@@ -77,46 +81,92 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
       const working = () => inflight - waiting()
       let draining = false
       const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT
+      const free = () => working() < maxInflight
+      const queue = makeAdmission(
+        options.maxQueued ?? DEFAULT_MAX_QUEUED,
+        options.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS
+      )
+      const load = () => ({ working: working(), queued: queue.size(), parked: waiting() })
+      const onRequest = yield* Effect.provide(
+        RequestHandler,
+        RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT, load)
+      )
       // Long-lived streams have a budget of their own (StreamLimits): they never fill the one of requests.
       let streams = 0
       const maxStreams = (yield* StreamLimits).max
       const probe = (url: string | undefined) => url === "/healthz" || url === "/readyz" || url === "/metrics"
-      const serve = (req: IncomingMessage, res: ServerResponse) => {
-        if (draining) {
-          return send(
-            res,
-            errorReply(503, "shutting_down", "this instance is shutting down; try again", { "retry-after": "1" }),
-            true
-          )
-        }
-        const streaming = isStream(req)
-        if (streaming ? streams >= maxStreams : working() >= maxInflight && !probe(req.url)) {
-          return send(
-            res,
-            errorReply(503, "overloaded", "too many requests in progress; try again shortly", { "retry-after": "1" }),
-            true
-          )
-        }
-        // Readiness tells a load balancer the truth: an instance whose request budget is spent cannot serve more.
-        if (req.url === "/readyz" && working() >= maxInflight) {
-          return send(
-            res,
-            errorReply(503, "not_ready", "this instance is serving as many requests as it may", { "retry-after": "1" })
-          )
-        }
-        if (streaming) streams++
+      const overloaded = () =>
+        errorReply(503, "overloaded", "too many requests in progress; try again shortly", { "retry-after": "1" })
+      const shuttingDown = () =>
+        errorReply(503, "shutting_down", "this instance is shutting down; try again", { "retry-after": "1" })
+      /** Serves a request, counted in its budget: a stream in MAX_STREAMS, a probe in none, any other in MAX_INFLIGHT. */
+      const start = (req: IncomingMessage, res: ServerResponse, kind: "stream" | "probe" | "request") => {
+        if (kind === "probe") return onRequest(req, res)
+        if (kind === "stream") streams++
         else inflight++
         let done = false
         const finish = () => {
           if (done) return
           done = true
-          if (streaming) streams--
-          else inflight--
+          if (kind === "stream") streams--
+          else {
+            inflight--
+            if (queue.size() > 0) queue.admit(free)
+          }
           if (draining && inflight === 0) idle?.()
         }
         res.once("finish", finish)
         res.once("close", finish)
         onRequest(req, res)
+      }
+      // A request that parks frees a turn without finishing: the next waiting one starts (on the next turn of the event
+      // loop, not inside the parking fiber). The sweep sheds those that waited too long, and admits as a backstop.
+      let admitting = false
+      const admitSoon = () => {
+        if (admitting || queue.size() === 0) return
+        admitting = true
+        setImmediate(() => {
+          admitting = false
+          queue.admit(free)
+        })
+      }
+      Option.map(parked, (p) => p.watch(admitSoon))
+      let sweeping: ReturnType<typeof setInterval> | undefined
+      const sweep = () => {
+        queue.expire()
+        queue.admit(free)
+        if (queue.size() === 0 && sweeping !== undefined) {
+          clearInterval(sweeping)
+          sweeping = undefined
+        }
+      }
+      const serve = (req: IncomingMessage, res: ServerResponse) => {
+        if (draining) return send(res, shuttingDown(), true)
+        const streaming = isStream(req)
+        if (streaming) return streams >= maxStreams ? send(res, overloaded(), true) : start(req, res, "stream")
+        if (probe(req.url)) {
+          // Readiness tells a load balancer the truth: an instance whose request budget is spent cannot serve more.
+          if (req.url === "/readyz" && !free()) {
+            return send(
+              res,
+              errorReply(503, "not_ready", "this instance is serving as many requests as it may", {
+                "retry-after": "1"
+              })
+            )
+          }
+          return start(req, res, "probe")
+        }
+        if (queue.size() === 0 && free()) return start(req, res, "request")
+        const waiter = queue.push(
+          () => start(req, res, "request"),
+          (shutdown) => send(res, shutdown ? shuttingDown() : overloaded(), true)
+        )
+        if (waiter === undefined) return send(res, overloaded(), true)
+        res.once("close", () => queue.leave(waiter))
+        if (sweeping === undefined) {
+          sweeping = setInterval(sweep, 100)
+          sweeping.unref()
+        }
       }
       let idle: (() => void) | undefined
       const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS
@@ -129,6 +179,7 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
         (s) =>
           Effect.async<void>((resume) => {
             draining = true
+            queue.drain()
             s.close(() => resume(Effect.void))
             s.closeIdleConnections()
             const timer = setTimeout(() => s.closeAllConnections(), graceMs)

@@ -2,16 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type TestApp } from "../../support/app.ts"
 import { advanceTo, type BookingsOrg, bookingsOrg, expectError, guest, ok, PIN, type Reply } from "./helpers.ts"
 
-// A crowd far larger than the instance's request budget (MAX_INFLIGHT, 16 here) for one time: the guests waiting
-// their turn at the bookings gate are not work, so none is told 503 overloaded; every guest gets the truth (a place
-// or sold_out), through REST and through the public (widget) surface, whose booking no longer reads the offering
-// before the gate.
+// A crowd far larger than the instance's request budget (MAX_INFLIGHT 16 here, and no queue for a turn: MAX_QUEUED
+// 0) for one time: the guests waiting their turn at the bookings gate are not work, so none is told 503 overloaded;
+// every guest gets the truth (a place or sold_out), through REST and through the public (widget) surface, whose
+// booking no longer reads the offering before the gate.
 
 let app: TestApp
 let org: BookingsOrg
 let pk: string
 beforeAll(async () => {
-  app = await startApp({ maxInflight: 16 })
+  app = await startApp({ maxInflight: 16, maxQueued: 0 })
   await advanceTo(app, PIN)
   org = await bookingsOrg(app)
   pk = ok(await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable", name: "site" }), 201).key

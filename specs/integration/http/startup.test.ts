@@ -102,6 +102,32 @@ describe("start-up", () => {
     expect(Either.isLeft(level("loud"))).toBe(true)
   })
 
+  it("MAX_QUEUED and QUEUE_TIMEOUT_MS: 10,000 and 30 s unless set; a bad value is refused with the range in one line", async () => {
+    const read = (vars: Record<string, string>) =>
+      Effect.runSync(
+        Effect.either(
+          Effect.withConfigProvider(
+            Effect.map(appConfig, (c) => ({ queued: c.maxQueued, timeout: c.queueTimeoutMs })),
+            ConfigProvider.fromMap(new Map(Object.entries(vars)))
+          )
+        )
+      )
+    expect(Either.getOrUndefined(read({}))).toEqual({ queued: 10_000, timeout: 30_000 })
+    expect(Either.getOrUndefined(read({ MAX_QUEUED: "0", QUEUE_TIMEOUT_MS: "500" }))).toEqual({
+      queued: 0,
+      timeout: 500
+    })
+    for (const [vars, says] of [
+      [{ MAX_QUEUED: "-1" }, /MAX_QUEUED must be a number of requests from 0/],
+      [{ MAX_QUEUED: "lots" }, /MAX_QUEUED/],
+      [{ QUEUE_TIMEOUT_MS: "50" }, /QUEUE_TIMEOUT_MS must be milliseconds from 100 to 600000/]
+    ] as const) {
+      const r = read(vars)
+      expect(Either.isLeft(r)).toBe(true)
+      if (Either.isLeft(r)) expect(String(r.left)).toMatch(says)
+    }
+  })
+
   it("fails to start with one JSON log line, a plain message and exit code 1: bad config, port in use, database unreachable", async () => {
     const config = await runMain({ LOG_LEVEL: "loud" })
     const busy = await listenOn(0)

@@ -4,7 +4,7 @@ import { connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
+import { ADMIN_TOKEN, startApp, type TestApp } from "../../support/app.ts"
 import { seededDataDir } from "../../support/database.ts"
 import { waitFor } from "../../support/receiver.ts"
 
@@ -28,39 +28,80 @@ const slowRequest = (port: number, path = "/api/v1/offerings") => {
   }
 }
 
+/** The listener's gauge of open requests (GET /metrics): working, queued and parked. */
+const inProgress = async (app: TestApp, state: string) => {
+  const text = await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text()
+  const line = text.split("\n").find((l) => l.startsWith(`http_requests_in_progress{state="${state}"}`))
+  return line === undefined ? undefined : Number(line.split(" ")[1])
+}
+
 describe("load shedding", () => {
   let app: TestApp
   beforeAll(async () => {
-    app = await startApp({ maxInflight: 2 })
+    app = await startApp({ maxInflight: 2, maxQueued: 2 })
   })
   afterAll(() => app.close())
 
-  it("past MAX_INFLIGHT requests in progress, answers 503 overloaded with Retry-After at once; probes still answer; the slow ones finish", async () => {
+  it("past MAX_INFLIGHT requests wait for a turn in arrival order; past MAX_QUEUED more, 503 overloaded with Retry-After at once; probes still answer", async () => {
     const port = Number(new URL(app.url).port)
     const a = slowRequest(port)
     const b = slowRequest(port)
-    await waitFor(
-      async () => {
-        const r = await fetch(`${app.url}/api/v1/org`)
-        return r.status === 503
-      },
-      60_000,
-      "the third request shed"
-    )
-    const shed = await fetch(`${app.url}/api/v1/org`)
-    expect(shed.status).toBe(503)
-    expect(shed.headers.get("retry-after")).toBe("1")
-    expect(((await shed.json()) as { error: { code: string } }).error.code).toBe("overloaded")
-    expect((await fetch(`${app.url}/healthz`)).status).toBe(200)
     // Readiness says the instance cannot take more, so a load balancer sends the next requests elsewhere.
+    await waitFor(async () => (await fetch(`${app.url}/readyz`)).status === 503, 60_000, "the two slow ones in flight")
     const ready = await fetch(`${app.url}/readyz`)
     expect({ status: ready.status, code: ((await ready.json()) as { error: { code: string } }).error.code }).toEqual({
       status: 503,
       code: "not_ready"
     })
-    // The two in flight get their (401: no key) answers, and then there is room again.
+    const order: Array<string> = []
+    const waiter = (name: string) =>
+      fetch(`${app.url}/api/v1/org`).then((r) => {
+        order.push(name)
+        return r.status
+      })
+    const c = waiter("c")
+    await waitFor(async () => (await inProgress(app, "queued")) === 1, 60_000, "c waiting")
+    const d = waiter("d")
+    await waitFor(async () => (await inProgress(app, "queued")) === 2, 60_000, "d waiting")
+    expect(await inProgress(app, "working")).toBe(2)
+    const shed = await fetch(`${app.url}/api/v1/org`)
+    expect(shed.status).toBe(503)
+    expect(shed.headers.get("retry-after")).toBe("1")
+    expect(((await shed.json()) as { error: { code: string } }).error.code).toBe("overloaded")
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200)
+    expect(order).toEqual([])
+    // A slow one ends (its answer: 401, no key): the first to wait takes its turn, then the next, in arrival order,
+    // while the other slow one is still in flight.
     expect(await a.finish()).toMatch(/^HTTP\/1\.1 401/)
+    expect([await c, await d]).toEqual([401, 401])
+    expect(order).toEqual(["c", "d"])
+    expect(await inProgress(app, "queued")).toBe(0)
     expect(await b.finish()).toMatch(/^HTTP\/1\.1 401/)
+    expect((await fetch(`${app.url}/api/v1/org`)).status).toBe(401)
+  })
+})
+
+describe("a request that waits too long", () => {
+  let app: TestApp
+  beforeAll(async () => {
+    app = await startApp({ maxInflight: 1, queueTimeoutMs: 300 })
+  })
+  afterAll(() => app.close())
+
+  it("is answered 503 overloaded after QUEUE_TIMEOUT_MS; one whose client left is dropped from the queue", async () => {
+    const port = Number(new URL(app.url).port)
+    const slow = slowRequest(port)
+    await waitFor(async () => (await fetch(`${app.url}/readyz`)).status === 503, 60_000, "the slow one in flight")
+    const gone = new AbortController()
+    const left = fetch(`${app.url}/api/v1/org`, { signal: gone.signal }).catch(() => "aborted")
+    await waitFor(async () => (await inProgress(app, "queued")) === 1, 60_000, "one waiting")
+    gone.abort()
+    expect(await left).toBe("aborted")
+    await waitFor(async () => (await inProgress(app, "queued")) === 0, 60_000, "the one that left, dropped")
+    const waited = await fetch(`${app.url}/api/v1/org`)
+    expect(waited.status).toBe(503)
+    expect(((await waited.json()) as { error: { code: string } }).error.code).toBe("overloaded")
+    expect(await slow.finish()).toMatch(/^HTTP\/1\.1 401/)
     expect((await fetch(`${app.url}/api/v1/org`)).status).toBe(401)
   })
 })
