@@ -81,6 +81,23 @@ describe("load shedding", () => {
   })
 })
 
+describe("a crowd past MAX_INFLIGHT", () => {
+  let app: TestApp
+  beforeAll(async () => {
+    app = await startApp({ maxInflight: 4 })
+  })
+  afterAll(() => app.close())
+
+  it("12 requests still arriving, 4 turns: 8 wait, none is shed, and every one is answered truly (here 401: no key)", async () => {
+    const port = Number(new URL(app.url).port)
+    const crowd = Array.from({ length: 12 }, () => slowRequest(port))
+    await waitFor(async () => (await inProgress(app, "queued")) === 8, 60_000, "8 waiting for a turn")
+    expect(await inProgress(app, "working")).toBe(4)
+    const answers = await Promise.all(crowd.map((r) => r.finish()))
+    expect(answers.map((a) => a.split("\r\n")[0])).toEqual(Array(12).fill("HTTP/1.1 401 Unauthorized"))
+  })
+})
+
 describe("a request that waits too long", () => {
   let app: TestApp
   beforeAll(async () => {
