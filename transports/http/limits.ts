@@ -17,12 +17,14 @@ interface Local {
   used: number
   /** The window's count in Postgres after this instance's last lease. */
   seen: number
+  /** The lease being taken now: requests that find the share used wait for it rather than each taking one. */
+  leasing?: Promise<void> | undefined
 }
 
 /**
  * Fixed-window rate limits that hold across instances: each window's count lives in Postgres (rate_windows), and an
- * instance leases a share of it (a twentieth of the limit) at a time, so one request in about twenty makes a round
- * trip and the total can pass the limit by at most one lease per instance. Once the count an instance read has reached
+ * instance leases a share of it (a twentieth of the limit) at a time, one lease in flight per credential, so one
+ * request in about twenty makes a round trip and the total can pass the limit by at most one lease per instance. Once the count an instance read has reached
  * the limit, the window is spent for every instance: its refusals until the window ends are decided here, with no
  * write. Answers carry the IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a
  * refusal also Retry-After.
@@ -33,10 +35,28 @@ export const makeLimiter = (
   name: string,
   policy: LimitPolicy
 ): Limiter => {
+  const run = Runtime.runPromise(runtime)
+  return limiterOver(
+    {
+      lease: (key, windowStart, n) => run(leaseWindow(sql, key, windowStart, n)),
+      prune: (before) => run(pruneWindows(sql, before))
+    },
+    name,
+    policy
+  )
+}
+
+/** Where the windows' counts live: rate_windows in Postgres (makeLimiter), or what a test gives. */
+export interface WindowStore {
+  /** Adds `n` to the window's count; answers the count after. */
+  readonly lease: (key: string, windowStart: Date, n: number) => Promise<number>
+  readonly prune: (before: Date) => Promise<unknown>
+}
+
+export const limiterOver = (store: WindowStore, name: string, policy: LimitPolicy): Limiter => {
   const local = new Map<string, Local>()
   const lease = Math.max(1, Math.ceil(policy.limit / 20))
   const policyHeader = `"${name}";q=${policy.limit};w=${policy.windowSeconds}`
-  const run = Runtime.runPromise(runtime)
 
   const headersFor = (l: Local, windowEnd: number, now: number) => ({
     "ratelimit-policy": policyHeader,
@@ -44,12 +64,12 @@ export const makeLimiter = (
   })
 
   const take = async (key: string, l: Local, windowStart: Date) => {
-    const count = await run(leaseWindow(sql, key, windowStart, lease))
+    const count = await store.lease(key, windowStart, lease)
     const before = count - lease
     const share = Math.max(0, Math.min(lease, policy.limit - before))
     l.granted += share
     l.seen = count
-    if (Math.random() < 0.01) void run(pruneWindows(sql, new Date(windowStart.getTime() - 3_600_000)))
+    if (Math.random() < 0.01) store.prune(new Date(windowStart.getTime() - 3_600_000)).catch(() => undefined)
   }
 
   /** Counts one request of a credential (hashed before it is stored). */
@@ -65,9 +85,15 @@ export const makeLimiter = (
       l = { window, granted: 0, used: 0, seen: 0 }
       local.set(key, l)
     }
-    if (l.used >= l.granted && l.seen < policy.limit) {
+    // One lease at a time per credential: were every request that found the share used to take its own, a burst of n
+    // at once would add n leases to the shared count, spending the window for every instance long before its limit.
+    while (l.used >= l.granted && l.seen < policy.limit) {
+      const current = l
+      current.leasing ??= take(key, current, new Date(window * windowMs)).finally(() => {
+        current.leasing = undefined
+      })
       try {
-        await take(key, l, new Date(window * windowMs))
+        await current.leasing
       } catch {
         // The database is unreachable: the request would wait for it a second time and fail there too.
         return { ok: false, unavailable: true, retryAfter: RETRY_AFTER_SECONDS, headers: {} }
