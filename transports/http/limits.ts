@@ -24,9 +24,9 @@ interface Local {
 /**
  * Fixed-window rate limits that hold across instances: each window's count lives in Postgres (rate_windows), and an
  * instance leases a share of it (a twentieth of the limit) at a time, one lease in flight per credential, so one
- * request in about twenty makes a round trip and the total can pass the limit by at most one lease per instance. Once the count an instance read has reached
- * the limit, the window is spent for every instance: its refusals until the window ends are decided here, with no
- * write. Answers carry the IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a
+ * request in about twenty makes a round trip and the total can pass the limit by at most one lease per instance.
+ * Once the count an instance read has reached the limit, the window is spent for every instance: its refusals until
+ * the window ends are decided here, with no write. Answers carry the IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a
  * refusal also Retry-After.
  */
 export const makeLimiter = (
