@@ -123,6 +123,23 @@ describe("a request that waits too long", () => {
   })
 })
 
+describe("shutdown with requests waiting for a turn", () => {
+  it("answers them 503 shutting_down at once; the one in flight still finishes", async () => {
+    const app = await startApp({ maxInflight: 1, shutdownGraceMs: 60_000 })
+    const port = Number(new URL(app.url).port)
+    const slow = slowRequest(port)
+    await waitFor(async () => (await fetch(`${app.url}/readyz`)).status === 503, 60_000, "the slow one in flight")
+    const waiting = fetch(`${app.url}/api/v1/org`)
+    await waitFor(async () => (await inProgress(app, "queued")) === 1, 60_000, "one waiting")
+    const closed = app.close()
+    const answer = await waiting
+    expect(answer.status).toBe(503)
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("shutting_down")
+    expect(await slow.finish()).toMatch(/^HTTP\/1\.1 401/)
+    await closed
+  })
+})
+
 describe("SIGTERM", () => {
   const dir = mkdtempSync(join(tmpdir(), "be-drain-"))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
