@@ -4,5 +4,5 @@
  * entry point's types stay within what a consumer has (no database client's types).
  */
 
-export { createEngine, type Engine, type EngineOptions } from "./transports/embed.ts"
+export { createEngine, type Engine, type EngineOptions } from "./app/embed.ts"
 export { sign, type VerifyInput, type VerifyResult, verifySignature } from "./transports/webhooks/signature.ts"

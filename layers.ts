@@ -3,4 +3,4 @@
  * name the database clients' own types: a TypeScript consumer of this entry point also needs `@types/pg`.
  */
 
-export { AppLive, EmbeddedLive, EngineLive } from "./transports/app.ts"
+export { AppLive, EmbeddedLive, EngineLive } from "./app/layers.ts"

@@ -1,5 +1,5 @@
 import { Effect, Layer, Ref } from "effect"
-import { EngineClock } from "../engine/services/Clock.ts"
+import { EngineClock } from "../engine/ports/Clock.ts"
 
 export const SystemClockLive = Layer.succeed(EngineClock, {
   now: Effect.sync(() => new Date()),

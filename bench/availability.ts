@@ -29,11 +29,11 @@ import type { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import pg from "pg"
 import { PostgresLive } from "../adapters/db/postgres.ts"
+import { AppLive, NodeServerLive } from "../app/layers.ts"
 import { CurrentOrg } from "../engine/services/CurrentOrg.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { addDays, todayIn, toInstant, weekdayOf } from "../engine/time/local.ts"
 import { ADMIN_TOKEN, testConfig } from "../specs/support/config.ts"
-import { AppLive, NodeServerLive } from "../transports/app.ts"
 
 const ZONE = "Europe/Amsterdam"
 const WINDOW_DAYS = 14

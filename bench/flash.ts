@@ -16,6 +16,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { type CrowdResult, crowd } from "./crowd.ts"
+import type { FlashRow } from "./flashTable.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432"
@@ -205,33 +206,6 @@ export const newTime = async (url: string, key: string, offeringId: string) => {
   const starts = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + hour++ * 3_600_000).toISOString()
   const made = await call(url, key, "POST", "/api/v1/sessions", { offering_id: offeringId, starts_at: starts })
   return { id: made.data[0].id as string, starts }
-}
-
-export interface FlashRow {
-  readonly build: "before" | "after" | "floor"
-  readonly round: number
-  readonly instances: number
-  readonly surface: "rest" | "public"
-  readonly guests: number
-  readonly booked: number
-  readonly bookedInDb: number
-  /** The engines' CPU (user + system, all instances) over the crowd, per guest. */
-  readonly cpuMsPerGuest: number
-  readonly soldOut: number
-  readonly waitlisted: number
-  /** Answers to the joins that were not a place on the waitlist. */
-  readonly joinsOther: Record<string, number>
-  readonly overloaded: number
-  readonly other: Record<string, number>
-  readonly p50: number
-  readonly p99: number
-  readonly lastMs: number
-  readonly polls: number
-  readonly pollP50: number
-  readonly pollP99: number
-  readonly stalePolls: number
-  readonly loadBefore: string
-  readonly loadAfter: string
 }
 
 const pct = (xs: ReadonlyArray<number>, p: number) => {

@@ -1,4 +1,29 @@
-import type { FlashRow } from "./flash.ts"
+export interface FlashRow {
+  readonly build: "before" | "after" | "floor"
+  readonly round: number
+  readonly instances: number
+  readonly surface: "rest" | "public"
+  readonly guests: number
+  readonly booked: number
+  readonly bookedInDb: number
+  /** The engines' CPU (user + system, all instances) over the crowd, per guest. */
+  readonly cpuMsPerGuest: number
+  readonly soldOut: number
+  readonly waitlisted: number
+  /** Answers to the joins that were not a place on the waitlist. */
+  readonly joinsOther: Record<string, number>
+  readonly overloaded: number
+  readonly other: Record<string, number>
+  readonly p50: number
+  readonly p99: number
+  readonly lastMs: number
+  readonly polls: number
+  readonly pollP50: number
+  readonly pollP99: number
+  readonly stalePolls: number
+  readonly loadBefore: string
+  readonly loadAfter: string
+}
 
 /** One line per run, grouped by instances, surface and crowd size, the build before next to this one. */
 export const flashMarkdown = (rows: ReadonlyArray<FlashRow>) => {

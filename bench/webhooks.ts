@@ -16,11 +16,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import pg from "pg"
 import { PostgresLive } from "../adapters/db/postgres.ts"
+import { AppLive, NodeServerLive } from "../app/layers.ts"
 import { Events } from "../engine/services/Events.ts"
 import { ADMIN_TOKEN, testConfig } from "../specs/support/config.ts"
 import { readStream } from "../specs/support/nats.ts"
 import { sleep, waitFor } from "../specs/support/receiver.ts"
-import { AppLive, NodeServerLive } from "../transports/app.ts"
 
 const server = new URL(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test")
 const natsUrl = process.env.NATS_URL || "nats://127.0.0.1:4222"

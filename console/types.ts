@@ -114,3 +114,16 @@ export interface Page<T> {
   data: T[]
   next_after?: string | number | null
 }
+
+/** The org's settings as GET /org answers them (what Settings edits). */
+export interface Org {
+  name: string
+  timezone: string
+  currency: string
+  locale: string
+  payments: "online" | "offline"
+  auto_acknowledge: boolean
+  allowed_origins: string[]
+  guest_cancel_hours: number | null
+  mail_templates: Record<string, { subject?: string; text?: string }>
+}

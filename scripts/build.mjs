@@ -14,7 +14,18 @@ function stale() {
     statSync(path).isDirectory()
       ? readdirSync(path).some((f) => f !== "node_modules" && newer(join(path, f)))
       : statSync(path).mtimeMs > built
-  return ["engine", "transports", "adapters", "widget", "main.ts", "index.ts", "sdk.ts", "client.ts", "package.json"]
+  return [
+    "app",
+    "engine",
+    "transports",
+    "adapters",
+    "widget",
+    "console",
+    "index.ts",
+    "sdk.ts",
+    "client.ts",
+    "package.json"
+  ]
     .filter((p) => existsSync(p))
     .some(newer)
 }

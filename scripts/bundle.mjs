@@ -1,6 +1,6 @@
 // The server and CLI bundles (what `npm start` and the bin run), built by scripts/buildAll.mjs (npm run build and
 // the test run's globalSetup) and by the benches that compare builds. PGlite stays external: it loads its own wasm.
-// Each is split: what only some deployments load (NATS, SMTP, Stripe, inbound SMTP; see transports/app.ts) goes to
+// Each is split: what only some deployments load (NATS, SMTP, Stripe, inbound SMTP; see app/layers.ts) goes to
 // dist/chunks/ and is imported when configured, so a start compiles about 4 MB instead of 8.
 
 import { cpSync, rmSync } from "node:fs"
@@ -30,7 +30,7 @@ const bundle = (name, entry) =>
 /** One build per entry, so the server's chunks are its own (a copy of dist/server.mjs with dist/chunks/ runs alone). */
 export const bundleServer = async () => {
   rmSync("dist/chunks", { recursive: true, force: true })
-  await Promise.all([bundle("server", "main.ts"), bundle("cli", "transports/cli/run.ts")])
+  await Promise.all([bundle("server", "app/main.ts"), bundle("cli", "app/cli/run.ts")])
   copyRules()
 }
 

@@ -2,6 +2,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"
 import pg from "pg"
+import { PoolStats } from "../../engine/ports/PoolStats.ts"
 import { pgTypes } from "./pgTypes.ts"
 import { boundCheckout, makeTimeouts, serverTimeouts, type Timeouts, timedClient } from "./timeouts.ts"
 
@@ -57,9 +58,12 @@ export const poolLayer = (kind: "postgres" | "pglite", config: pg.PoolConfig, ti
           onTimeout: () => new SqlError({ message: "the database did not answer within 10 s" })
         })
       )
-      return Layer.merge(
+      return Layer.mergeAll(
         PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
-        Layer.succeed(PgPool, { pool, kind, timeouts })
+        Layer.succeed(PgPool, { pool, kind, timeouts }),
+        Layer.succeed(PoolStats, {
+          read: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })
+        })
       )
     })
   )

@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
+import { EngineClock } from "../../engine/ports/Clock.ts"
+import { Links } from "../../engine/ports/Links.ts"
 import {
   type Checkout,
   type CheckoutRequest,
@@ -12,9 +14,8 @@ import {
   type Refund,
   type RefundRequest
 } from "../../engine/ports/Payments.ts"
-import { EngineClock } from "../../engine/services/Clock.ts"
-import { Links } from "../../engine/services/Links.ts"
-import { Wakeups } from "../../engine/services/Wakeups.ts"
+import { type SandboxCheckoutRow, SandboxPages } from "../../engine/ports/SandboxPages.ts"
+import { Wakeups } from "../../engine/ports/Wakeups.ts"
 
 /** Stripe's test cards, as the sandbox reads them (spaces ignored). */
 export const CARDS = {
@@ -27,39 +28,6 @@ export const SETTLE_SECONDS = 5
 /** A payment's or refund's event is delivered again after 10 s, then 20, 40, ... (8 times in all), until the engine has taken it. */
 const REDELIVER_SECONDS = 10
 const REDELIVERIES = 8
-
-export interface SandboxCheckoutRow {
-  readonly id: string
-  readonly org_id: string
-  readonly booking_id: string | null
-  readonly gift_purchase_id: string | null
-  readonly amount_cents: number
-  readonly currency: string
-  readonly description: string
-  readonly starts_at: Date | null
-  readonly expires_at: Date
-  readonly status: "open" | "complete" | "expired"
-  readonly payment_intent_id: string | null
-  readonly card_last4: string | null
-  readonly declines: number
-  readonly event_attempts?: number
-  readonly timezone?: string // the org's zone and language (view only), for the checkout page's time
-  readonly locale?: string
-}
-
-export type PayResult =
-  | { readonly _tag: "paid"; readonly checkout: SandboxCheckoutRow; readonly event: RawEvent }
-  | { readonly _tag: "declined" | "invalid_card" | "expired" | "already_paid"; readonly checkout: SandboxCheckoutRow }
-  | { readonly _tag: "not_found" }
-
-/** What the sandbox's own checkout page needs: read a checkout, pay it with a card number. */
-export class SandboxPages extends Context.Tag("SandboxPages")<
-  SandboxPages,
-  {
-    readonly view: (id: string) => Effect.Effect<Option.Option<SandboxCheckoutRow>>
-    readonly pay: (id: string, cardNumber: string) => Effect.Effect<PayResult>
-  }
->() {}
 
 const token = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`
 

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import Stripe from "stripe"
+import { Links } from "../../engine/ports/Links.ts"
 import {
   type CheckoutRequest,
   InvalidSignature,
@@ -10,7 +11,6 @@ import {
   type Refund,
   type RefundRequest
 } from "../../engine/ports/Payments.ts"
-import { Links } from "../../engine/services/Links.ts"
 
 export interface StripeSettings {
   readonly secretKey: string

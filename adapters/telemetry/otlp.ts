@@ -1,9 +1,7 @@
 import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
 import { FetchHttpClient } from "@effect/platform"
-import { Context, Layer } from "effect"
-
-/** Whether spans go anywhere: the request path opens a span per operation only then (it costs nothing otherwise). */
-export class Tracing extends Context.Reference<Tracing>()("Tracing", { defaultValue: () => ({ enabled: false }) }) {}
+import { Layer } from "effect"
+import { Tracing } from "../../engine/ports/Tracing.ts"
 
 /**
  * Traces over OTLP/HTTP (JSON) to OTEL_EXPORTER_OTLP_ENDPOINT (…/v1/traces), batched every second: one span per

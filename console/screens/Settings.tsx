@@ -1,21 +1,10 @@
 import { useEffect, useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
+import type { Org } from "../types.ts"
 import { Alert, Done, Field, Title, value } from "../ui.tsx"
 import { Embed } from "./Embed.tsx"
 import { Templates } from "./Templates.tsx"
-
-export interface Org {
-  name: string
-  timezone: string
-  currency: string
-  locale: string
-  payments: "online" | "offline"
-  auto_acknowledge: boolean
-  allowed_origins: string[]
-  guest_cancel_hours: number | null
-  mail_templates: Record<string, { subject?: string; text?: string }>
-}
 
 /** The org's settings, the sites that may embed the widget, mail templates and the embed code. */
 export const Settings = () => {

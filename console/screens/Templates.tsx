@@ -2,8 +2,8 @@ import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { useAction } from "../state.ts"
 import { MAIL_KINDS, preview } from "../templates.ts"
+import type { Org } from "../types.ts"
 import { Alert, Done, Field, value } from "../ui.tsx"
-import type { Org } from "./Settings.tsx"
 
 /** The wording of one guest mail at a time, with a preview filled with sample values (shown as text). */
 export const Templates = ({ org, saved }: { org: Org; saved: () => void }) => {

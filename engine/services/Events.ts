@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { EngineClock } from "../ports/Clock.ts"
 import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
+import { Wakeups } from "../ports/Wakeups.ts"
 import type { Event, NewEvent } from "../schema/event.ts"
 import { fn, traced } from "../tracing.ts"
-import { EngineClock } from "./Clock.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
-import { Wakeups } from "./Wakeups.ts"
 
 export type { NewEvent } from "../schema/event.ts"
 

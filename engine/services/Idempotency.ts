@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../errors/index.ts"
+import { EngineClock } from "../ports/Clock.ts"
 import { transaction } from "../store/transaction.ts"
-import { EngineClock } from "./Clock.ts"
 import { Jobs } from "./Jobs.ts"
 
 export interface StoredResponse {

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { EngineClock } from "../ports/Clock.ts"
 import { Signals } from "../ports/Signals.ts"
-import { EngineClock } from "./Clock.ts"
 import type { KeyKind, Role } from "./CurrentOrg.ts"
 import {
   ACCESS_TOKEN_PREFIX,

@@ -1,8 +1,8 @@
 import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { AppLive, type DatabaseLayer, NodeServerLive } from "../../transports/app.ts"
-import type { AppConfig } from "../../transports/config.ts"
+import type { AppConfig } from "../../app/config.ts"
+import { AppLive, type DatabaseLayer, NodeServerLive } from "../../app/layers.ts"
 import { ADMIN_TOKEN, testConfig } from "./config.ts"
 import { TestDatabase } from "./database.ts"
 

@@ -1,5 +1,5 @@
 import { Option } from "effect"
-import type { AppConfig } from "../../transports/config.ts"
+import type { AppConfig } from "../../app/config.ts"
 
 // The suites' app settings, apart from app.ts so that a bench can use them without loading vitest.
 

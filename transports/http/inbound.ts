@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto"
 import { Context, Runtime } from "effect"
-import { newText, tokenOf } from "../../adapters/mail/reply.ts"
 import type { Messages } from "../../engine/services/messages/Messages.ts"
+import { newText, tokenOf } from "../mail/reply.ts"
 import { errorReply, json, type Reply } from "../shared/reply.ts"
 import { safeEqual } from "../shared/safeEqual.ts"
 

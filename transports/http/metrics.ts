@@ -1,7 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Runtime } from "effect"
-import type pg from "pg"
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
+import type { PoolStats } from "../../engine/ports/PoolStats.ts"
 import { bookingCounts, deliveryOutcomes, outboxBacklog } from "../../engine/store/probes.ts"
 
 /**
@@ -18,7 +18,7 @@ export interface Load {
 
 export const makeMetrics = (
   sql: SqlClient.SqlClient,
-  pool: pg.Pool | undefined,
+  pool: PoolStats["Type"] | undefined,
   runtime: Runtime.Runtime<never>,
   load?: () => Load
 ) => {
@@ -44,9 +44,10 @@ export const makeMetrics = (
     registers: [registry],
     collect() {
       if (pool === undefined) return
-      this.set({ state: "total" }, pool.totalCount)
-      this.set({ state: "idle" }, pool.idleCount)
-      this.set({ state: "waiting" }, pool.waitingCount)
+      const now = pool.read()
+      this.set({ state: "total" }, now.total)
+      this.set({ state: "idle" }, now.idle)
+      this.set({ state: "waiting" }, now.waiting)
     }
   })
   if (load !== undefined) {

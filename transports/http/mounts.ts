@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Runtime } from "effect"
-import { PgPool } from "../../adapters/db/pool.ts"
-import { SandboxPages } from "../../adapters/payments/sandbox.ts"
 import type { EventBus } from "../../engine/ports/Bus.ts"
+import { Links } from "../../engine/ports/Links.ts"
+import { PoolStats } from "../../engine/ports/PoolStats.ts"
+import { SandboxPages } from "../../engine/ports/SandboxPages.ts"
 import type { Texter } from "../../engine/ports/Texter.ts"
 import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
 import { Auth } from "../../engine/services/auth/Auth.ts"
@@ -11,7 +12,6 @@ import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
 import type { Passkeys } from "../../engine/services/auth/Passkeys.ts"
 import type { Events } from "../../engine/services/Events.ts"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
-import { Links } from "../../engine/services/Links.ts"
 import type { Inbox } from "../../engine/services/messages/Inbox.ts"
 import { Messages } from "../../engine/services/messages/Messages.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
@@ -114,9 +114,9 @@ export const RequestHandlerLive = (
         credentials,
         sessionCredential(yield* Auth, links.publicUrl)
       )
-      const pool = yield* Effect.serviceOption(PgPool)
+      const pool = yield* Effect.serviceOption(PoolStats)
       const sql = yield* SqlClient.SqlClient
-      const metrics = makeMetrics(sql, Option.getOrUndefined(Option.map(pool, (p) => p.pool)), runtime, load)
+      const metrics = makeMetrics(sql, Option.getOrUndefined(pool), runtime, load)
       const limit = yield* makeRateLimit(sql, credentials, metrics)
       // People signing in (/auth/v1): links limited per client address and per email, whatever RATE_LIMIT says.
       const signInLimit = (name: string, limit: number) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Option } from "effect"
+import { EngineClock } from "../../engine/ports/Clock.ts"
 import { Bookings } from "../../engine/services/bookings/Bookings.ts"
-import { EngineClock } from "../../engine/services/Clock.ts"
 import type { OfferingRow } from "../../engine/services/offerings/row.ts"
 import { Resellers } from "../../engine/services/resellers/Resellers.ts"
 import { toLocal } from "../../engine/time/local.ts"

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
+import { EngineClock } from "../../engine/ports/Clock.ts"
 import { Bookings } from "../../engine/services/bookings/Bookings.ts"
-import { EngineClock } from "../../engine/services/Clock.ts"
 import { Resellers } from "../../engine/services/resellers/Resellers.ts"
 import { fn } from "../../engine/tracing.ts"
 import { contactFrom, nullable, type OctoRow, refsOf, unitRefs } from "./booking.ts"

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Either, Option, Runtime } from "effect"
-import type { PayResult, SandboxCheckoutRow, SandboxPages } from "../../adapters/payments/sandbox.ts"
+import type { PayResult, SandboxCheckoutRow, SandboxPages } from "../../engine/ports/SandboxPages.ts"
 import { Payments } from "../../engine/services/payments/Payments.ts"
 import { badLink, escapeHtml, formRefused, HTML, money, page, readForm, send, when } from "../pages/html.ts"
 import { CLOSE, readBytes } from "../shared/body.ts"

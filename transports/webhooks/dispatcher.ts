@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Queue, Schedule, Stream } from "effect"
 import { EventBus } from "../../engine/ports/Bus.ts"
+import { Wakeups, waitForWake } from "../../engine/ports/Wakeups.ts"
 import { Jobs } from "../../engine/services/Jobs.ts"
-import { Wakeups, waitForWake } from "../../engine/services/Wakeups.ts"
 import { WebhookDispatch } from "../../engine/services/webhooks/Dispatch.ts"
 import { nextWebhookRetry } from "../../engine/store/probes.ts"
 

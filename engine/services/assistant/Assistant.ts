@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { notFound } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import { Bookings } from "../bookings/Bookings.ts"
-import { EngineClock } from "../Clock.ts"
 import { CurrentOrg, type Plan, RequestSurface } from "../CurrentOrg.ts"
 import { Public } from "../public/Public.ts"
 

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
 import { fn } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { Team } from "../team/Team.ts"
 import { Auth } from "./Auth.ts"
 

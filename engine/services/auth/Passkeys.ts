@@ -7,11 +7,11 @@ import type {
 } from "@simplewebauthn/server"
 import { Effect } from "effect"
 import { notFound, PasskeyRefused } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
+import { Links } from "../../ports/Links.ts"
 import { authSessionStore } from "../../store/authSessions.ts"
 import { type PasskeyRow, userStore } from "../../store/users.ts"
 import { fn } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
-import { Links } from "../Links.ts"
 import { Auth, type Signed } from "./Auth.ts"
 import { CHALLENGE_MINUTES, sha256 } from "./tokens.ts"
 

@@ -1,10 +1,10 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { retryTransient } from "../../store/transaction.ts"
-import { EngineClock } from "../Clock.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { bookingCascade } from "./cascade.ts"
 

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import { Links } from "../../ports/Links.ts"
 import { BookingReactions } from "../../store/bookings.ts"
 import { captureGift, giveBackGift } from "../../store/giftCards.ts"
-import { Links } from "../Links.ts"
 import { closeCheckouts } from "../payments/checkouts.ts"
 import { openings } from "../waitlist/open.ts"
 

@@ -7,8 +7,8 @@ import {
   InvalidSessionId,
   OfferingPaused
 } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
-import { EngineClock } from "../Clock.ts"
 import type { CurrentOrg } from "../CurrentOrg.ts"
 import { checkAnswers } from "./answers.ts"
 import type { Booked, Read } from "./booked.ts"

@@ -9,16 +9,16 @@ import {
   notFound,
   SeriesHasBookings
 } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
+import { Links } from "../../ports/Links.ts"
 import type { EntryCreate, EntryUpdate } from "../../schema/calendar.ts"
 import { type SessionLife, sessionStore } from "../../store/sessions.ts"
 import { transaction } from "../../store/transaction.ts"
 import { addDays, todayIn } from "../../time/local.ts"
 import { fn } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
-import { Links } from "../Links.ts"
 import { Orgs } from "../Orgs.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import { openingsWhere } from "../waitlist/open.ts"

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { BalanceBelowZero, GiftCardEmpty, GiftCardUnknown, notFound } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
 import type { GiftCard } from "../../schema/gift.ts"
 import {
   adjustCard,
@@ -14,7 +15,6 @@ import {
 } from "../../store/giftCards.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn, traced } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Cause, Effect } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
 import { Mailer } from "../../ports/Mailer.ts"
 import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
 import type { TextKind } from "../../schema/texting.ts"
 import { fn, traced } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
 import { bookingTexts } from "./bookingTexts.ts"
 import {

@@ -1,6 +1,6 @@
+import { guestPage, payAgainPage, waiverPage } from "../../ports/Links.ts"
 import type { MailKind } from "../../schema/mailKinds.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
-import { guestPage, payAgainPage, waiverPage } from "../Links.ts"
 import type { NewMail } from "./Mail.ts"
 import { type MailVars, renderMail } from "./render.ts"
 

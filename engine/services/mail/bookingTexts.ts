@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
 import type { MailKind } from "../../schema/mailKinds.ts"
 import { toE164 } from "../../schema/phone.ts"
 import type { TextKind } from "../../schema/texting.ts"
 import { textStore } from "../../store/texts.ts"
-import { EngineClock } from "../Clock.ts"
 import { formatWhen, type MailVars, renderMail } from "./render.ts"
 
 /** The booking mails that go as texts too, for an org that turned them on (org text_kinds). */

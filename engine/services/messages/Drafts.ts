@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
 import { Drafter, type DraftRequest } from "../../ports/Drafter.ts"
 import { transaction } from "../../store/transaction.ts"
 import { traced } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../Orgs.ts"
 import {
   invalidClient,

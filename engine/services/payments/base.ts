@@ -1,16 +1,16 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
+import { Links } from "../../ports/Links.ts"
 import { PaymentProcessor } from "../../ports/Payments.ts"
+import { Wakeups } from "../../ports/Wakeups.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { transaction } from "../../store/transaction.ts"
-import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
-import { Links } from "../Links.ts"
 import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
 import { Mail } from "../mail/Mail.ts"
-import { Wakeups } from "../Wakeups.ts"
 
 /** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
 export const FRESH_CHECKOUT_MINUTES = 30

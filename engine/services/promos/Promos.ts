@@ -10,12 +10,12 @@ import {
   notFound,
   PromoCodeExists
 } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
 import type { PromoCodeCreate, PromoCodeUpdate } from "../../schema/promo.ts"
 import { isEmailTaken as isUniqueViolation } from "../../store/customerRow.ts"
 import { transaction } from "../../store/transaction.ts"
 import { todayIn } from "../../time/local.ts"
 import { fn, traced } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { discountOf, type PromoRow, refusalOf, toPromo } from "./rules.ts"

@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
+import { Links } from "../../ports/Links.ts"
 import { Texter, type TextFailed } from "../../ports/Texter.ts"
 import { toSentText } from "../../store/textRow.ts"
 import { type NewText, textStore } from "../../store/texts.ts"
 import { fn, traced } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { Jobs } from "../Jobs.ts"
-import { Links } from "../Links.ts"
 import { reminderTexts } from "./reminders.ts"
 
 /** Where Twilio reports a text's delivery, and posts the texts guests send (transports/texts/routes.ts). */

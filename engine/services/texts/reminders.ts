@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { EngineClock } from "../../ports/Clock.ts"
+import { guestPage, Links } from "../../ports/Links.ts"
 import { toE164 } from "../../schema/phone.ts"
 import { textStore } from "../../store/texts.ts"
-import { EngineClock } from "../Clock.ts"
-import { guestPage, Links } from "../Links.ts"
 import { bookingText } from "../mail/bookingTexts.ts"
 
 interface Due {

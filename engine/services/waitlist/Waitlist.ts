@@ -11,12 +11,12 @@ import {
   WaitlistDisabled,
   WaitlistNotSupported
 } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
 import type { WaitlistEntry } from "../../schema/waitlist.ts"
 import { newHandle } from "../../store/codes.ts"
 import { customerStore } from "../../store/customers.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { makeLanes } from "../lanes.ts"

@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { notFound, WaiverClosed, WaiverComplete, WaiverMissing } from "../../errors/index.ts"
+import { EngineClock } from "../../ports/Clock.ts"
 import { type BookingRow, signaturesOf } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
-import { EngineClock } from "../Clock.ts"
 import { Events } from "../Events.ts"
 import { newSignatures } from "./sign.ts"
 

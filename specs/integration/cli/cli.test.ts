@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { holdDataDir } from "../../../adapters/db/pglite.ts"
-import { runCli } from "../../../transports/cli/main.ts"
+import { runCli } from "../../../app/cli/main.ts"
 import { ADMIN_TOKEN, startApp } from "../../support/app.ts"
 import { seededDataDir } from "../../support/database.ts"
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http"
 import { ConfigProvider, Effect, Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { appConfig } from "../../../transports/config.ts"
+import { appConfig } from "../../../app/config.ts"
 import { sql, startApp, type TestApp } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, guest, ok } from "../bookings/helpers.ts"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type PayResult, SandboxPages } from "../../../adapters/payments/sandbox.ts"
+import { type PayResult, SandboxPages } from "../../../engine/ports/SandboxPages.ts"
 import { Payments } from "../../../engine/services/payments/Payments.ts"
 import { sql, type TestApp } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, expectError, guest, ok, startPinned } from "../bookings/helpers.ts"

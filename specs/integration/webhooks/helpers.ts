@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { expect } from "vitest"
+import type { AppConfig } from "../../../app/config.ts"
 import { Events } from "../../../engine/services/Events.ts"
-import type { AppConfig } from "../../../transports/config.ts"
 import type { TestApp } from "../../support/app.ts"
 import { runEngine } from "../../support/engine.ts"
 

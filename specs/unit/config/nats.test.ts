@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { appConfig } from "../../../transports/config.ts"
+import { appConfig } from "../../../app/config.ts"
 
 const load = (env: Record<string, string>) => {
   const provider = ConfigProvider.fromMap(new Map(Object.entries(env)))

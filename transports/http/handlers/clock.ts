@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { ClockNotTest } from "../../../engine/errors/index.ts"
-import { EngineClock } from "../../../engine/services/Clock.ts"
+import { EngineClock } from "../../../engine/ports/Clock.ts"
 import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
 import { isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
 import { Mailer, MailFailed, type OutgoingMail } from "../engine/ports/Mailer.ts"
-import { EmbeddedLive } from "./app.ts"
+import { RequestHandler } from "../transports/http/server.ts"
 import type { AppConfig, LogLevelName } from "./config.ts"
-import { RequestHandler } from "./http/server.ts"
+import { EmbeddedLive } from "./layers.ts"
 
 export interface EngineOptions {
   /** postgres:// URL; without it the engine keeps its data in PGlite (in `dataDir`, or in memory without one). */

@@ -71,7 +71,7 @@ export interface AppConfig {
   readonly stripe?: StripeSettings | undefined
   /** DRAFTS_URL (an OpenAI-compatible API's base URL), DRAFTS_MODEL and DRAFTS_API_KEY: replies drafted for guest messages; unset, off. */
   readonly drafts?: DraftSettings | undefined
-  /** TWILIO_*: texts through Twilio (transports/textsConfig.ts); unset, texts are logged and kept. */
+  /** TWILIO_*: texts through Twilio (app/textsConfig.ts); unset, texts are logged and kept. */
   readonly twilio?: TwilioSettings | undefined
 }
 

@@ -1,39 +1,13 @@
-import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { HttpServer } from "@effect/platform"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SqlClient } from "@effect/sql"
-import { Cause, Console, Context, Effect, Layer, Logger, Option } from "effect"
-import { Auth } from "./engine/services/auth/Auth.ts"
-import { Owners } from "./engine/services/auth/Owners.ts"
-import { Orgs } from "./engine/services/Orgs.ts"
-import { AppLive, NodeServerLive } from "./transports/app.ts"
-import { type AppConfig, appConfig } from "./transports/config.ts"
-
-/**
- * The embedded default's admin token, so that a newcomer has the admin API the README uses (its mail box, reseller
- * keys): without DATABASE_URL and ADMIN_TOKEN, the first start on a new data dir makes one and keeps it in
- * DATA_DIR/admin-token (0600), and every later start reads it from there. `made` is the token made by this start.
- */
-const embeddedAdminToken = (config: AppConfig): { config: AppConfig; made?: string } => {
-  if (Option.isSome(config.databaseUrl) || Option.isSome(config.adminToken) || config.dataDir === "") return { config }
-  const file = join(config.dataDir, "admin-token")
-  const withToken = (token: string) => ({ ...config, adminToken: Option.some(token) })
-  if (existsSync(file)) {
-    const token = readFileSync(file, "utf8").trim()
-    if (token.length < 16) throw new Error(`${file} must hold an admin token of at least 16 characters`)
-    return { config: withToken(token) }
-  }
-  if (existsSync(join(config.dataDir, "PG_VERSION"))) return { config }
-  mkdirSync(config.dataDir, { recursive: true })
-  const made = `adm_${randomBytes(24).toString("base64url")}`
-  writeFileSync(file, `${made}\n`, { mode: 0o600, flag: "wx" })
-  return { config: withToken(made), made }
-}
+import { Console, Effect, Option } from "effect"
+import { Auth } from "../engine/services/auth/Auth.ts"
+import { Owners } from "../engine/services/auth/Owners.ts"
+import { Orgs } from "../engine/services/Orgs.ts"
+import type { AppConfig } from "./config.ts"
 
 /** A newcomer's first start: an empty embedded database and no ADMIN_TOKEN set get a demo org and its key. */
-const demoOrg = (config: AppConfig, adminTokenMade: string | undefined) =>
+export const demoOrg = (config: AppConfig, adminTokenMade: string | undefined) =>
   Effect.gen(function* () {
     if (Option.isSome(config.databaseUrl) || Option.isSome(config.adminToken)) return
     const sql = yield* SqlClient.SqlClient
@@ -132,39 +106,3 @@ const seedDemo = async (base: string, key: string) => {
   // Open daily 9:00 to 17:00 (org time), the default hours.
   await call("PATCH", `/offerings/${surf.id}`, { schedule: "hours" })
 }
-
-/** The one line a failed start leaves: JSON, like every other log line, with a plain message. */
-const startFailed = (cause: Cause.Cause<unknown>) => {
-  const error = Cause.squash(cause)
-  const text = (error instanceof Error ? error.message : Cause.pretty(cause).split("\n")[0]).replace(/^Error: /, "")
-  const message =
-    /^\(?Missing data|Invalid data|Expected/.test(text) ||
-    (Cause.isFailType(cause) && (cause.error as { _tag?: string })?._tag === "ConfigError")
-      ? `configuration error: ${text.replace(/\s+/g, " ")}`
-      : `could not start: ${text.split("\n")[0]}`
-  process.stderr.write(`${JSON.stringify({ timestamp: new Date().toISOString(), level: "FATAL", message })}\n`)
-  process.exit(1)
-}
-
-const program = Effect.gen(function* () {
-  const given = yield* appConfig
-  const { config, made } = yield* Effect.try({ try: () => embeddedAdminToken(given), catch: (e) => e as Error })
-  const app = AppLive(config).pipe(Layer.provideMerge(NodeServerLive(config)))
-  yield* Layer.launch(
-    Layer.effectDiscard(demoOrg(given, made)).pipe(
-      Layer.provideMerge(app),
-      Layer.tap((ctx) => {
-        const address = Context.get(ctx, HttpServer.HttpServer).address
-        const url = address._tag === "TcpAddress" ? `http://${address.hostname}:${address.port}` : address.path
-        return Effect.logInfo(`booking-engine listening on ${url}`).pipe(Effect.annotateLogs({ url }))
-      })
-    )
-  )
-}).pipe(
-  Effect.catchAllCause((cause) =>
-    Cause.isInterruptedOnly(cause) ? Effect.void : Effect.sync(() => startFailed(cause))
-  ),
-  Effect.provide(Logger.json)
-)
-
-NodeRuntime.runMain(program as Effect.Effect<void>, { disablePrettyLogger: true })

@@ -14,7 +14,10 @@ import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { SignalsLive } from "../adapters/signals/postgres.ts"
 import { TracingLive } from "../adapters/telemetry/otlp.ts"
 import { LogTexterLive } from "../adapters/texts/log.ts"
+import { EngineClock } from "../engine/ports/Clock.ts"
+import { Links } from "../engine/ports/Links.ts"
 import type { Mailer } from "../engine/ports/Mailer.ts"
+import { Wakeups, waitForWake } from "../engine/ports/Wakeups.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Auth } from "../engine/services/auth/Auth.ts"
 import { InviteSignIn } from "../engine/services/auth/Invites.ts"
@@ -23,7 +26,6 @@ import { Passkeys } from "../engine/services/auth/Passkeys.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
-import { EngineClock } from "../engine/services/Clock.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
@@ -33,7 +35,6 @@ import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
 import { Jobs } from "../engine/services/Jobs.ts"
-import { Links } from "../engine/services/Links.ts"
 import { Mail } from "../engine/services/mail/Mail.ts"
 import { Inbox } from "../engine/services/messages/Inbox.ts"
 import { Messages } from "../engine/services/messages/Messages.ts"
@@ -50,18 +51,17 @@ import { Public } from "../engine/services/public/Public.ts"
 import { Resellers } from "../engine/services/resellers/Resellers.ts"
 import { Team } from "../engine/services/team/Team.ts"
 import { Texts } from "../engine/services/texts/Texts.ts"
-import { Wakeups, waitForWake } from "../engine/services/Wakeups.ts"
 import { Waitlist } from "../engine/services/waitlist/Waitlist.ts"
 import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { databaseAnswers } from "../engine/store/probes.ts"
+import { InboundEmailSecret } from "../transports/http/inbound.ts"
+import { RateLimits } from "../transports/http/limits.ts"
+import { ListenOptions, RequestHandlerLive, ServeLive } from "../transports/http/server.ts"
+import { Octo } from "../transports/octo/Octo.ts"
+import { StreamLimits } from "../transports/shared/streams.ts"
+import { PhotoFetcherLive } from "../transports/webhooks/fetch.ts"
+import { WebhooksLive } from "../transports/webhooks/live.ts"
 import type { AppConfig } from "./config.ts"
-import { InboundEmailSecret } from "./http/inbound.ts"
-import { RateLimits } from "./http/limits.ts"
-import { ListenOptions, RequestHandlerLive, ServeLive } from "./http/server.ts"
-import { Octo } from "./octo/Octo.ts"
-import { StreamLimits } from "./shared/streams.ts"
-import { PhotoFetcherLive } from "./webhooks/fetch.ts"
-import { WebhooksLive } from "./webhooks/live.ts"
 
 /** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
 /** A database layer: Postgres, or PGlite (which may also fail with DataDirInUse). */
@@ -168,7 +168,7 @@ export const InboundMailLive = (config: Pick<AppConfig, "inboundSmtpPort" | "hos
   config.inboundSmtpPort === undefined
     ? Layer.empty
     : lazy(() =>
-        import("../adapters/mail/inbound.ts").then((m) => m.InboundSmtpLive(config.inboundSmtpPort!, config.host))
+        import("../transports/mail/smtp.ts").then((m) => m.InboundSmtpLive(config.inboundSmtpPort!, config.host))
       )
 
 /** The HTTP app (REST, admin, MCP, health) on its own node:http listener, opened once the engine is ready. */
