@@ -12,16 +12,26 @@ export { clockNow }
  * (unless `clock` is "system").
  */
 export const consoleApp = async (host = "127.0.0.1", clock: "test" | "system" = "test") => {
-  const port = await new Promise<number>((resolve) => {
+  // The port is chosen before the app listens on it, so another process may take it in between: try another then.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const app = await startApp({ port, publicUrl: `http://${host}:${port}`, clock }).catch((e: unknown) => {
+      if (attempt < 5 && String(e).includes("EADDRINUSE")) return undefined
+      throw e
+    })
+    if (app === undefined) continue
+    if (clock === "test") await advanceTo(app, PIN)
+    return app
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
     const s = createNetServer().listen(0, "127.0.0.1", () => {
       const p = (s.address() as AddressInfo).port
       s.close(() => resolve(p))
     })
   })
-  const app = await startApp({ port, publicUrl: `http://${host}:${port}`, clock })
-  if (clock === "test") await advanceTo(app, PIN)
-  return app
-}
 
 /** An org in a zone with people on its team (added by the admin API). */
 export const orgWith = async (
