@@ -12,7 +12,7 @@ export const PublicOffering = Offering.pipe(
 ).annotations({ identifier: "PublicOffering" })
 export const PublicOfferingPage = Schema.Struct({ data: Schema.Array(PublicOffering) })
 
-export const PublicBookingCreate = BookingCreate.pipe(Schema.omit("metadata", "hold_minutes")).annotations({
+export const PublicBookingCreate = BookingCreate.pipe(Schema.omit("metadata", "hold_minutes", "payment")).annotations({
   parseOptions: { onExcessProperty: "error" },
   identifier: "PublicBookingCreate",
   examples: [

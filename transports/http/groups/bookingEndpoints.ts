@@ -16,6 +16,7 @@ import {
   HoldNotLapsed,
   InvalidAfter,
   InvalidAnswers,
+  InvalidPayment,
   InvalidPeriods,
   InvalidPhone,
   InvalidQuantity,
@@ -79,7 +80,7 @@ export const createEndpoint = HttpApiEndpoint.post("create", "/bookings")
   .annotate(OpenApi.Summary, "Book: free is confirmed at once, priced is held until paid or confirmed")
   .annotate(
     OpenApi.Description,
-    "Books a time: starts_at for appointments and rentals (periods for a rental's length), session_id for a class, series_id for a whole course. A free booking is confirmed at once (booking.confirmed); a priced one is held (booking.held) until paid at its checkout_url or confirmed, keeping its place until expires_at (hold_minutes). A promo code takes its discount off total_cents; a gift card pays part (gift_cents). Answers are keyed by question id; an offering asking for a waiver can be signed here (waiver). The customer is found or added by email (customer.updated). Capacity is never oversold (409 sold_out); past the plan's monthly quota is 402 plan_quota_exceeded. Emits booking.held or booking.confirmed, waiver.signed per signature."
+    "Books a time: starts_at for appointments and rentals (periods for a rental's length), session_id for a class, series_id for a whole course. A free booking is confirmed at once (booking.confirmed); a priced one is held (booking.held) until paid at its checkout_url or confirmed, keeping its place until expires_at (hold_minutes). A promo code takes its discount off total_cents; a gift card pays part (gift_cents). The business chooses how a priced booking it takes is paid (payment: online, the default, is the hold; paid, paid to it as booked; unpaid, confirmed now and marked paid later; free, the price waived). Answers are keyed by question id; an offering asking for a waiver can be signed here (waiver). The customer is found or added by email (customer.updated). Capacity is never oversold (409 sold_out); past the plan's monthly quota is 402 plan_quota_exceeded. Emits booking.held or booking.confirmed, waiver.signed per signature."
   )
   .pipe(
     raises(
@@ -87,6 +88,7 @@ export const createEndpoint = HttpApiEndpoint.post("create", "/bookings")
       GiftCardEmpty,
       GiftCardUnknown,
       InvalidAnswers,
+      InvalidPayment,
       InvalidPeriods,
       InvalidPhone,
       InvalidQuantity,
