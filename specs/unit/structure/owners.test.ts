@@ -29,7 +29,10 @@ const OWNERS: Readonly<Record<string, string>> = {
   auth_sessions: "engine/store/authSessions.ts",
   webauthn_challenges: "engine/store/authSessions.ts",
   deployment: "engine/store/deployment.ts",
-  demo_site: "engine/store/demoSite.ts"
+  demo_site: "engine/store/demoSite.ts",
+  hosted_pages: "engine/store/hostedPages.ts",
+  idempotency_keys: "engine/store/idempotency.ts",
+  waitlist_entries: "engine/store/waitlist.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -52,8 +55,6 @@ const PENDING: ReadonlySet<string> = new Set([
   "mail_outbox",
   "mail_queue",
   "gift_purchases",
-  "hosted_pages",
-  "idempotency_keys",
   "oauth_clients",
   "oauth_apps",
   "oauth_codes",
@@ -62,7 +63,6 @@ const PENDING: ReadonlySet<string> = new Set([
   "payment_checkouts",
   "processor_events",
   "promo_codes",
-  "waitlist_entries",
   "sandbox_checkouts",
   "sandbox_refunds"
 ])
