@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { amount, parseMoney } from "../format.ts"
+import { BASE } from "../router.ts"
 import { useAction, useConsole } from "../state.ts"
 import type { Kind, Offering, Question } from "../types.ts"
 import { Alert, Field, value } from "../ui.tsx"
@@ -150,7 +151,14 @@ export const OfferingForm = ({ offering, saved }: { offering?: Offering; saved: 
         </label>
       ) : null}
       <Questions list={questions} change={setQuestions} />
-      <Alert text={act.error} />
+      {act.code === "waiver_missing" ? (
+        <p role="alert" class="alert">
+          Guests cannot sign a waiver yet: write its text in <a href={`${BASE}/settings#waiver`}>Settings</a> first,
+          then tick "Guests sign the waiver" again.
+        </p>
+      ) : (
+        <Alert text={act.error} />
+      )}
       <button type="submit" disabled={act.busy}>
         {offering === undefined ? "Create offering" : "Save changes"}
       </button>

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch } from "../../../support/browser.ts"
+import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
 import { consoleApp, orgWith, signIn } from "./helpers.ts"
 
 let app: TestApp
@@ -54,5 +54,36 @@ describe("editing an offering", () => {
     await page.getByLabel("Location (optional)").fill("Beach pavilion")
     await page.getByRole("button", { name: "Save changes" }).click()
     await expect.poll(async () => (await org.call("GET", `/offerings/${made.id}`)).body.location).toBe("Beach pavilion")
+  })
+})
+
+describe("the waiver", () => {
+  it("is written in Settings with a preview of its signing page; then an offering can ask guests to sign it", async () => {
+    const { org, page } = await owner("waiver@example.com")
+    const made = (await org.call("POST", "/offerings", { kind: "class", name: "Climbing" })).body
+    // Without a waiver, the offering says where to write one, in words.
+    await page.goto(`${app.url}/dashboard/offerings/${made.id}`)
+    await page.getByLabel("Guests sign the waiver").check()
+    await page.getByRole("button", { name: "Save changes" }).click()
+    await page.getByText("Guests cannot sign a waiver yet: write its text in Settings first").waitFor()
+    await page.getByRole("link", { name: "Settings" }).first().click()
+    await page.getByRole("heading", { name: "Waiver" }).waitFor()
+    await page.getByLabel("Waiver text").fill("I climb at my own risk.\nI follow the instructor.")
+    const preview = page.getByRole("region", { name: "Preview of the signing page" })
+    await preview.getByText("Waiver, version 1").waitFor()
+    await preview.getByText(/I climb at my own risk\.\s+I follow the instructor\./).waitFor()
+    await expectAccessible(page)
+    await screenshots(page, "console-waiver")
+    await page.getByRole("button", { name: "Save waiver" }).click()
+    await page.getByText("Saved as version 1.").waitFor()
+    expect((await org.call("GET", "/waiver")).body).toEqual({
+      text: "I climb at my own risk.\nI follow the instructor.",
+      version: 1
+    })
+    await page.goto(`${app.url}/dashboard/offerings/${made.id}`)
+    await page.getByLabel("Guests sign the waiver").check()
+    await page.getByRole("button", { name: "Save changes" }).click()
+    await page.getByText("Saved.").waitFor()
+    expect((await org.call("GET", `/offerings/${made.id}`)).body.waiver_required).toBe(true)
   })
 })
