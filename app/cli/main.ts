@@ -10,7 +10,7 @@ import { ApiKeyCreate, OrgAdminUpdate, OrgCreate, OrgsQuery } from "../../engine
 import { orgsWithoutOwner } from "../../engine/services/auth/withoutOwner.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { transaction } from "../../engine/store/transaction.ts"
-import { appConfig } from "../config.ts"
+import { loadConfig } from "../config.ts"
 import { DatabaseLive } from "../layers.ts"
 import { type Command, commands } from "./commands.ts"
 
@@ -137,7 +137,7 @@ const remote = (base: string, token: string, command: Command, f: Record<string,
   })
 
 const database = Effect.gen(function* () {
-  const config = yield* appConfig
+  const config = yield* loadConfig
   return Orgs.Default.pipe(
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
@@ -166,7 +166,7 @@ const run = (args: ReadonlyArray<string>) =>
       return yield* remote(url, token, command, flags.value)
     }
     const layer = yield* database.pipe(
-      Effect.mapError((e): Failure => ({ code: "invalid_config", message: String(e) }))
+      Effect.mapError((e): Failure => ({ code: "invalid_config", message: e.message }))
     )
     return yield* direct(command.name, flags.value).pipe(
       Effect.provide(layer),
