@@ -16,6 +16,7 @@ import { type Command, commands } from "./commands.ts"
 
 export const usage = `usage:
   booking-engine                         start the server (same as npm start)
+  booking-engine --version               the installed version
 ${commands.map((c) => `  booking-engine ${c.usage}`).join("\n")}
   booking-engine <command> --help        what a command does and its flags
 
@@ -154,7 +155,12 @@ const run = (args: ReadonlyArray<string>) =>
     const command = commands.find((c) => c.name === words)
     if (command === undefined) {
       if (args.includes("--help") || args.includes("-h") || args.length === 0) return { help: usage }
-      return yield* refuse(usage)
+      const group = commands.filter((c) => c.name.startsWith(`${words.split(" ")[0]} `)).map((c) => c.name)
+      return yield* refuse(
+        group.length > 0 && !words.includes(" ")
+          ? `"${words}" needs a command: ${group.join(", ")}`
+          : `unknown command "${words || args[0]}": booking-engine --help lists the commands`
+      )
     }
     const flags = yield* flagsOf(command, args)
     if (Option.isNone(flags)) return { help: `usage: booking-engine ${command.usage}\n\n${command.help}` }
@@ -184,13 +190,12 @@ export const runCli = (args: ReadonlyArray<string>) =>
         "help" in out && typeof out.help === "string"
           ? { code: 0, text: out.help }
           : { code: 0, text: JSON.stringify(out, null, 2) },
+      // One line, so a script (or a person) reads the whole failure at once.
       onFailure: (e: Failure | { _tag: string; message: string }) => ({
         code: 1,
-        text: JSON.stringify(
-          { error: "code" in e ? { code: e.code, message: e.message } : { code: "failed", message: e.message } },
-          null,
-          2
-        )
+        text: JSON.stringify({
+          error: "code" in e ? { code: e.code, message: e.message } : { code: "failed", message: e.message }
+        })
       })
     })
   )
