@@ -83,13 +83,10 @@ export const PublicGroup = HttpApiGroup.make("public")
       .setPayload(PublicBookingCreate)
       .setHeaders(PostHeaders)
       .addSuccess(PublicBooked, { status: 201 })
-      .annotate(
-        OpenApi.Summary,
-        "Book as the guest (source widget): the confirmation, or the checkout to pay, and the guest's page"
-      )
+      .annotate(OpenApi.Summary, "Book as the guest (source widget): the confirmation, or the checkout to pay")
       .annotate(
         OpenApi.Description,
-        "Books as the guest (source widget), with the rules of bookings.create: the confirmation, or a hold with the checkout_url to pay, and page_url, the guest's own page. Emits booking.held or booking.confirmed."
+        "Books as the guest (source widget), with the rules of bookings.create: the confirmation, or a hold with the checkout_url to pay, and mailed_to, the guest's email masked: the link to the guest's own page is mailed to the guest only and is never in the answer, whoever books. Emits booking.held or booking.confirmed."
       )
   )
   .add(

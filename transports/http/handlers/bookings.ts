@@ -9,7 +9,7 @@ export const bookingsHandlers = defineGroup(Api, "bookings", (h) =>
     h
       .handle("list", ({ urlParams }) => bookings.list(urlParams))
       .handle("get", ({ path }) => bookings.get(path.id))
-      .handle("create", ({ payload }) => bookings.create(payload))
+      .handle("create", ({ payload }) => bookings.take(payload))
       .handle("confirm", ({ path }) => bookings.confirm(path.id))
       .handle("cancel", ({ path, payload }) => bookings.cancel(path.id, payload))
       .handle("move", ({ path, payload }) => bookings.move(path.id, payload))
