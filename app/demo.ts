@@ -4,6 +4,7 @@ import { Console, Effect, Option } from "effect"
 import { Auth } from "../engine/services/auth/Auth.ts"
 import { Owners } from "../engine/services/auth/Owners.ts"
 import { Orgs } from "../engine/services/Orgs.ts"
+import { demoOwnerEmail, rememberDemo } from "../engine/store/demoSite.ts"
 import type { AppConfig } from "./config.ts"
 
 /** A newcomer's first start: an empty embedded database and no ADMIN_TOKEN set get a demo org and its key. */
@@ -21,7 +22,7 @@ export const demoOrg = (config: AppConfig, adminTokenMade: string | undefined) =
       plan: "free"
     })
     const publishable = yield* orgs.createKey(org.id, { kind: "publishable", name: "demo page" })
-    yield* sql`insert into demo_site (org_id, publishable_key) values (${org.id}, ${publishable.key})`
+    yield* rememberDemo(sql, org.id, publishable.key)
     yield* (yield* Owners).welcome(org.id, org.name, DEMO_OWNER)
     yield* Effect.promise(() => seedDemo(`http://${config.host}:${config.port}`, api_key.key)).pipe(
       Effect.catchAllDefect((e) => Effect.logWarning(`the demo offerings could not be made: ${String(e)}`))
@@ -45,11 +46,10 @@ const DEMO_OWNER = "owner@demo.example"
 const demoSignIn = () =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const [owner] = yield* sql<{ email: string }>`select m.email from demo_site d join members m on m.org_id = d.org_id
-      where m.role = 'owner' and m.removed_at is null order by m.created_at limit 1`
+    const owner = yield* demoOwnerEmail(sql)
     if (owner === undefined) return
-    const link = yield* (yield* Auth).ticket(owner.email, 24)
-    yield* Console.log(`Sign in to the console as the demo owner (${owner.email}), once, within a day:\n\n  ${link}\n`)
+    const link = yield* (yield* Auth).ticket(owner, 24)
+    yield* Console.log(`Sign in to the console as the demo owner (${owner}), once, within a day:\n\n  ${link}\n`)
   })
 
 /** The demo org's offerings, made through its own API: a free class with a week of sessions and a paid appointment. */

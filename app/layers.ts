@@ -56,7 +56,7 @@ import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { databaseAnswers } from "../engine/store/probes.ts"
 import { InboundEmailSecret } from "../transports/http/inbound.ts"
 import { RateLimits } from "../transports/http/limits.ts"
-import { ListenOptions, RequestHandlerLive, ServeLive } from "../transports/http/server.ts"
+import { FrontedHandlerLive, ListenOptions, ServeLive } from "../transports/http/server.ts"
 import { Octo } from "../transports/octo/Octo.ts"
 import { StreamLimits } from "../transports/shared/streams.ts"
 import { PhotoFetcherLive } from "../transports/webhooks/fetch.ts"
@@ -258,7 +258,7 @@ export const AppLive = (config: AppConfig, database: DatabaseLayer = configuredD
 
 /** The engine with its request handler only (no listener of its own): what createEngine mounts in a host app. */
 export const EmbeddedLive = (config: AppConfig, mailer: Layer.Layer<Mailer> = MailerLive(config)) =>
-  Composed(config, configuredDatabase(config), RequestHandlerLive(config.adminToken, config.bodyLimit), mailer)
+  Composed(config, configuredDatabase(config), FrontedHandlerLive(config.adminToken, config), mailer)
 
 const Composed = <A, E, R>(
   config: AppConfig,

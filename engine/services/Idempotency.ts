@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../errors/index.ts"
 import { EngineClock } from "../ports/Clock.ts"
+import { forgetKeys, keepResponse, keptResponse, lockKey } from "../store/idempotency.ts"
 import { transaction } from "../store/transaction.ts"
 import { Jobs } from "./Jobs.ts"
 
@@ -11,7 +12,6 @@ export interface StoredResponse {
   readonly body: string
 }
 
-const LOCK_NAMESPACE = 0x1de0
 /** Keys are kept at least 24 hours; the purge job removes them after 48. */
 const KEEP_MS = 48 * 3600_000
 
@@ -34,23 +34,12 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
       work: Effect.Effect<StoredResponse & { store: boolean }, E, R>
     ) =>
       Effect.gen(function* () {
-        const [lock] = yield* sql<{
-          ok: boolean
-        }>`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${orgId + key})) as ok`.pipe(Effect.orDie)
-        if (!lock.ok)
+        const locked = yield* lockKey(sql, orgId, key).pipe(Effect.orDie)
+        if (!locked)
           return yield* new IdempotencyInProgress({
             message: "a request with this Idempotency-Key is still running; retry later"
           })
-        const found = yield* sql<{
-          request_hash: string
-          status: number
-          headers: { "content-type": string }
-          body: string
-        }>`
-          select request_hash, status, headers, body from idempotency_keys where org_id = ${orgId} and key = ${key}`.pipe(
-          Effect.orDie
-        )
-        const previous = Option.fromNullable(found[0])
+        const previous = Option.fromNullable(yield* keptResponse(sql, orgId, key).pipe(Effect.orDie))
         if (Option.isSome(previous)) {
           if (previous.value.request_hash !== requestHash) {
             return yield* new IdempotencyKeyReused({ message: "this Idempotency-Key was used with another request" })
@@ -60,15 +49,8 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
         }
         const response = yield* work
         if (response.store) {
-          yield* sql`insert into idempotency_keys ${sql.insert({
-            org_id: orgId,
-            key,
-            request_hash: requestHash,
-            status: response.status,
-            headers: JSON.stringify({ "content-type": response.contentType }),
-            body: response.body,
-            created_at: yield* clock.now
-          })}`.pipe(Effect.orDie)
+          const at = yield* clock.now
+          yield* keepResponse(sql, { orgId, key, requestHash, ...response, at }).pipe(Effect.orDie)
         }
         return { replayed: false, ...response }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
@@ -77,7 +59,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
       name: "idempotency.purge",
       run: Effect.gen(function* () {
         const cutoff = new Date((yield* clock.now).getTime() - KEEP_MS)
-        yield* sql`delete from idempotency_keys where created_at < ${cutoff}`
+        yield* forgetKeys(sql, cutoff)
       }).pipe(Effect.orDie)
     })
 

@@ -146,14 +146,10 @@ const normalizeUrlParams = (params: Record<string, string | Array<string>>, ast:
   return out
 }
 
-/** Collects what a group's build function registers, instead of building the platform's router. */
+/** Collects the handlers a group's build function gives (handlers/define.ts), by operation id. */
 export const collect = (group: string, into: Map<string, Handler>) => {
   const collector = {
     handle(name: string, handler: Handler) {
-      into.set(`${group}.${name}`, handler)
-      return collector
-    },
-    handleRaw(name: string, handler: Handler) {
       into.set(`${group}.${name}`, handler)
       return collector
     }

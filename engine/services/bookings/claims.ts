@@ -4,6 +4,7 @@ import { PromoCodeUsedUp, TooManySignatures, WaiverMissing, WaiverNotAsked } fro
 import { EngineClock } from "../../ports/Clock.ts"
 import type { Booking, BookingCreate } from "../../schema/booking.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
+import { liveEntryOf } from "../../store/waitlist.ts"
 import { Events } from "../Events.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
 import { endEntries } from "../waitlist/open.ts"
@@ -67,10 +68,9 @@ export const bookingClaims = Effect.gen(function* () {
   const bookedFromWaitlist = (orgId: string, booking: Booking) =>
     Effect.gen(function* () {
       const now = yield* clock.now
-      const [entry] = yield* sql<{ id: string }>`select id from waitlist_entries
-        where session_id = ${booking.session_id} and customer_id = ${booking.customer_id} and ended_at is null`
+      const entry = yield* liveEntryOf(sql, booking.session_id, booking.customer_id)
       if (entry === undefined) return
-      const left = yield* endEntries(sql, { ids: [entry.id] }, "booked", now)
+      const left = yield* endEntries(sql, { ids: [entry] }, "booked", now)
       yield* events.append(
         orgId,
         left.map(({ type, data }) => ({ type, data }))

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { notFound } from "../../errors/index.ts"
+import { keepPageKey, pageKey } from "../../store/hostedPages.ts"
 import { transaction } from "../../store/transaction.ts"
 import { Orgs } from "../Orgs.ts"
 
@@ -24,13 +25,10 @@ export class Hosted extends Effect.Service<Hosted>()("Hosted", {
         if (o === undefined) return yield* notFound("offering")
         return yield* Effect.gen(function* () {
           yield* sql`select id from orgs where id = ${o.org_id} for update`
-          const [kept] = yield* sql<{ publishable_key: string }>`
-            select h.publishable_key from hosted_pages h join api_keys k on k.org_id = h.org_id and k.prefix = left(h.publishable_key, 12)
-            where h.org_id = ${o.org_id} and k.revoked_at is null`
-          if (kept !== undefined) return { key: kept.publishable_key, name: o.name }
+          const kept = yield* pageKey(sql, o.org_id)
+          if (kept !== undefined) return { key: kept, name: o.name }
           const made = yield* orgs.createKey(o.org_id, { kind: "publishable", name: "hosted booking page" })
-          yield* sql`insert into hosted_pages (org_id, publishable_key) values (${o.org_id}, ${made.key})
-            on conflict (org_id) do update set publishable_key = excluded.publishable_key`
+          yield* keepPageKey(sql, o.org_id, made.key)
           return { key: made.key, name: o.name }
         }).pipe(transaction(sql))
       }).pipe(Effect.catchTag("SqlError", Effect.die))

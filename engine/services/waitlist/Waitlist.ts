@@ -16,27 +16,13 @@ import type { WaitlistEntry } from "../../schema/waitlist.ts"
 import { newHandle } from "../../store/codes.ts"
 import { customerStore } from "../../store/customers.ts"
 import { transaction } from "../../store/transaction.ts"
+import { type EntryRow, entryByToken, entryRows, joinEntry } from "../../store/waitlist.ts"
 import { fn } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events } from "../Events.ts"
 import { makeLanes } from "../lanes.ts"
 import { Parked } from "../Parked.ts"
 import { endEntries } from "./open.ts"
-
-interface EntryRow {
-  readonly id: string
-  readonly offering_id: string
-  readonly session_id: string
-  readonly starts_at: Date
-  readonly customer_id: string
-  readonly c_name: string | null
-  readonly c_email: string | null
-  readonly places: number
-  readonly created_at: Date
-  readonly told_at: Date | null
-  readonly ended_at: Date | null
-  readonly end_reason: WaitlistEntry["end_reason"]
-}
 
 const toEntry = (r: EntryRow): WaitlistEntry => ({
   id: r.id,
@@ -67,9 +53,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
     // and commit: at most JOINS_PER_TIME of them hold a connection at once, the rest wait here, parked (a crowd told
     // sold_out that joins at once is then neither 503 overloaded nor a queue on the pool).
     const joins = makeLanes(yield* Parked, JOINS_PER_TIME)
-    const entrySql = (where: ReturnType<typeof sql.and>) =>
-      sql<EntryRow>`select e.*, s.starts_at, c.name as c_name, c.email as c_email
-        from waitlist_entries e join sessions s on s.id = e.session_id join customers c on c.id = e.customer_id where ${where} order by e.seq`
+    const entrySql = (where: ReturnType<typeof sql.and>) => entryRows(sql, where)
 
     const join = fn("Waitlist.join")(function* (input: {
       session_id?: string | undefined
@@ -135,16 +119,16 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
           if (t.cap - t.booked >= needed)
             return yield* new HasRoom({ message: `the time has room for ${places}: book it instead` })
           const customer = yield* customers.findOrCreate(org.id, input.customer, now)
-          // One statement: a new entry, or the guest's live one with the places they now ask for (the unique index
-          // waitlist_live orders two joins of one guest at once).
-          const [row] = yield* sql<{
-            id: string
-            places: number
-            created_at: Date
-            told_at: Date | null
-          }>`insert into waitlist_entries ${sql.insert({ id: randomUUID(), org_id: org.id, offering_id: t.offering_id, session_id: t.id, customer_id: customer.id, places, created_at: now, leave_token: newHandle() })}
-            on conflict (session_id, customer_id) where ended_at is null do update set places = excluded.places, updated_at = excluded.created_at
-            returning id, places, created_at, told_at`
+          const row = yield* joinEntry(sql, {
+            id: randomUUID(),
+            org_id: org.id,
+            offering_id: t.offering_id,
+            session_id: t.id,
+            customer_id: customer.id,
+            places,
+            created_at: now,
+            leave_token: newHandle()
+          })
           const entry = toEntry({
             id: row.id,
             offering_id: t.offering_id,
@@ -200,18 +184,7 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
     const byToken = (token: string) =>
       Effect.gen(function* () {
         if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return yield* notFound("waitlist entry")
-        const [row] = yield* sql<{
-          id: string
-          org_id: string
-          ended_at: Date | null
-          end_reason: string | null
-          starts_at: Date
-          name: string
-          timezone: string
-        }>`
-          select e.id, e.org_id, e.ended_at, e.end_reason, s.starts_at, o.name, g.timezone from waitlist_entries e
-          join sessions s on s.id = e.session_id join offerings o on o.id = e.offering_id join orgs g on g.id = e.org_id
-          where e.leave_token = ${token}`.pipe(Effect.orDie)
+        const row = yield* entryByToken(sql, token).pipe(Effect.orDie)
         return row === undefined ? yield* notFound("waitlist entry") : row
       })
     const leave = (token: string) =>

@@ -1,22 +1,9 @@
 import { randomUUID } from "node:crypto"
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { type EndReason, type EntryScope, endLive, tellFitting, timesWaitedFor } from "../../store/waitlist.ts"
 import type { NewEvent } from "../Events.ts"
 import { insertMail } from "../mail/outbox.ts"
-
-type EndReason = "removed" | "left" | "booked" | "called_off" | "closed"
-
-interface Live {
-  readonly id: string
-  readonly org_id: string
-  readonly session_id: string
-  readonly offering_id: string
-  readonly customer_id: string
-  readonly places: number
-  readonly email: string | null
-  readonly name: string | null
-  readonly leave_token?: string | null
-}
 
 /** Guest mail without the rendered templates: plain facts, written beside the change that causes it. */
 const mailRow = (orgId: string, to: string, kind: string, subject: string, body: string, now: Date) => ({
@@ -32,24 +19,9 @@ const mailRow = (orgId: string, to: string, kind: string, subject: string, body:
 })
 
 /** Ends live entries (all of a time, or those given) with a reason: waitlist.left for each; `closed` ones are emailed. */
-export const endEntries = (
-  sql: SqlClient.SqlClient,
-  where: { session_id?: string; offering_id?: string; ids?: ReadonlyArray<string> },
-  reason: EndReason,
-  now: Date
-) =>
+export const endEntries = (sql: SqlClient.SqlClient, where: EntryScope, reason: EndReason, now: Date) =>
   Effect.gen(function* () {
-    const scope =
-      where.ids !== undefined
-        ? sql`e.id in ${sql.in([...where.ids])}`
-        : where.session_id !== undefined
-          ? sql`e.session_id = ${where.session_id}`
-          : sql`e.offering_id = ${where.offering_id!}`
-    const ended = yield* sql<Live & { starts_at: Date; offering_name: string }>`
-      update waitlist_entries e set ended_at = ${now}, end_reason = ${reason}, updated_at = ${now}
-      from customers c, sessions s, offerings o
-      where ${scope} and e.ended_at is null and c.id = e.customer_id and s.id = e.session_id and o.id = e.offering_id
-      returning e.*, c.email, c.name, s.starts_at, o.name as offering_name`
+    const ended = yield* endLive(sql, where, reason, now)
     for (const e of ended) {
       if (reason === "closed" && e.email !== null) {
         yield* insertMail(
@@ -103,13 +75,7 @@ export const openings = (sql: SqlClient.SqlClient, sessionId: string, now: Date,
     if (t.state !== "scheduled") return yield* endEntries(sql, { session_id: sessionId }, "called_off", now)
     const remaining = t.cap - t.booked
     if (!t.waitlist_enabled || remaining <= 0) return []
-    const fits = t.kind === "appointment" ? sql`1 <= ${remaining}` : sql`e.places <= ${remaining}`
-    const told = yield* sql<Live>`
-      update waitlist_entries e set told_at = ${now}
-      from customers c
-      where e.session_id = ${sessionId} and e.ended_at is null and c.id = e.customer_id and ${fits}
-        and (e.told_at is null or e.told_at < coalesce((select max(b.created_at) from bookings b where b.session_id = ${sessionId}), '-infinity'::timestamptz))
-      returning e.*, c.email, c.name`
+    const told = yield* tellFitting(sql, sessionId, remaining, t.kind === "appointment", now)
     if (told.length === 0) return []
     const link = `${publicUrl}/book?offering_id=${t.offering_id}&session_id=${sessionId}`
     for (const e of told) {
@@ -155,13 +121,7 @@ export const openingsWhere = (
   publicUrl: string
 ) =>
   Effect.gen(function* () {
-    const scope =
-      "offering_id" in where ? sql`s.offering_id = ${where.offering_id}` : sql`s.series_id = ${where.series_id}`
-    const times = yield* sql<{ id: string }>`
-      select s.id from sessions s
-      where ${scope} and s.starts_at > ${now} and s.state = 'scheduled'
-        and exists (select 1 from waitlist_entries e where e.session_id = s.id and e.ended_at is null)
-      order by s.starts_at`
+    const times = yield* timesWaitedFor(sql, where, now)
     const out: Array<NewEvent & { org: string }> = []
     for (const t of times) out.push(...(yield* openings(sql, t.id, now, publicUrl)))
     return out

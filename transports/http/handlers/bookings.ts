@@ -4,7 +4,7 @@ import { Payments } from "../../../engine/services/payments/Payments.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "bookings", (h) =>
+export const bookingsHandlers = defineGroup(Api, "bookings", (h) =>
   Effect.map(Effect.all([Bookings, Payments]), ([bookings, payments]) =>
     h
       .handle("list", ({ urlParams }) => bookings.list(urlParams))
