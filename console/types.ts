@@ -62,6 +62,7 @@ export interface Booking {
   offering_id: string
   customer_id: string
   session_id: string | null
+  series_id: string | null
   starts_at: string
   ends_at: string
   quantity: number

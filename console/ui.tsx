@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact"
-import { useEffect, useRef } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 
 /** Small shared pieces: every free text is a child (Preact escapes it), never markup. */
 
@@ -95,4 +95,31 @@ export const Confirm = ({
       </div>
     </section>
   )
+}
+
+export interface Asked {
+  readonly title: string
+  readonly text: ComponentChildren
+  readonly action: string
+  readonly keep?: string
+  readonly run: () => Promise<unknown>
+}
+
+/** One question at a time for a screen: `ask` opens it; the panel (placed where the screen wants it) does it or not. */
+export const useConfirm = (busy: boolean) => {
+  const [q, setQ] = useState<Asked | undefined>(undefined)
+  const panel =
+    q === undefined ? null : (
+      <Confirm
+        title={q.title}
+        action={q.action}
+        keep={q.keep ?? "Keep it"}
+        busy={busy}
+        confirm={() => void q.run().then(() => setQ(undefined))}
+        cancel={() => setQ(undefined)}
+      >
+        {q.text}
+      </Confirm>
+    )
+  return { panel, ask: setQ }
 }
