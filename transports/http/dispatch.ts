@@ -150,7 +150,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       const q = req.url.indexOf("?")
       const pathname = q === -1 ? req.url : req.url.slice(0, q)
       const fixed = special(req.method, pathname)
-      if (fixed !== undefined) return fixed
+      if (fixed !== undefined) return fixed.then((reply) => ({ ...reply, route: pathname }))
       const found = match(req.method, pathname)
       if (found === undefined)
         return Promise.resolve(errorReply(404, "not_found", `no route for ${req.method} ${clip(pathname)}`))
@@ -182,8 +182,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         }
       }
 
+      let orgId: string | undefined
       const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
+        orgId = org?.id
         // A person's session is the console: what it books has source "dashboard" (keys stay "api").
         const surface: Surface = req.surface === "api" && org?.sessionId !== undefined ? "dashboard" : req.surface
         // The role the operation declares (RequiredRole), for keys and sessions alike.
@@ -267,7 +269,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         }
         return run(Effect.logError("unexpected failure", exit.cause)).then(internal)
       })
-      return answered.then((reply) => ({ ...reply, operation: route.operationId }))
+      return answered.then((reply) => ({ ...reply, operation: route.operationId, route: route.template, org: orgId }))
     }
 
     return dispatch

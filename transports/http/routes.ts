@@ -22,6 +22,8 @@ export interface Route {
   readonly method: string
   /** The path split on "/", with ":name" for a parameter. */
   readonly segments: ReadonlyArray<string>
+  /** The path as the docs write it: /api/v1/bookings/{id}. */
+  readonly template: string
   readonly auth: "org" | "admin" | "public" | "none"
   /** The role an org operation needs (RequiredRole), checked for every credential. */
   readonly role: Role | undefined
@@ -66,6 +68,7 @@ export const routesOf = (api: HttpApi.HttpApi.Any, handlers: ReadonlyMap<string,
         operationId,
         method: endpoint.method,
         segments: endpoint.path.split("/"),
+        template: endpoint.path.replace(/:(\w+)/g, "{$1}"),
         auth: authOf(middleware),
         role: requiredRole(endpoint, group as never, middleware),
         hasPayload: Option.isSome(endpoint.payloadSchema),
