@@ -217,12 +217,7 @@ export const ready = Effect.flatMap(SqlClient.SqlClient, databaseAnswers)
 /** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
 export const NodeServerLive = (
   config: Pick<AppConfig, "port" | "host"> &
-    Partial<
-      Pick<
-        AppConfig,
-        "bodyLimit" | "maxInflight" | "maxQueued" | "queueTimeoutMs" | "shutdownGraceMs" | "bodyTimeoutMs"
-      >
-    >
+    Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "maxQueued" | "queueTimeoutMs" | "shutdownGraceMs">>
 ) =>
   Layer.merge(
     Layer.succeed(ListenOptions, {
@@ -232,8 +227,7 @@ export const NodeServerLive = (
       maxInflight: config.maxInflight,
       maxQueued: config.maxQueued,
       queueTimeoutMs: config.queueTimeoutMs,
-      shutdownGraceMs: config.shutdownGraceMs,
-      bodyTimeoutMs: config.bodyTimeoutMs
+      shutdownGraceMs: config.shutdownGraceMs
     }),
     NodeContext.layer
   )

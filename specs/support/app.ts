@@ -48,8 +48,7 @@ export const startApp = async (
         maxInflight: overrides.maxInflight,
         maxQueued: overrides.maxQueued,
         queueTimeoutMs: overrides.queueTimeoutMs,
-        shutdownGraceMs: overrides.shutdownGraceMs,
-        bodyTimeoutMs: overrides.bodyTimeoutMs
+        shutdownGraceMs: overrides.shutdownGraceMs
       })
     )
   )
