@@ -164,6 +164,6 @@ describe("drafting settings", () => {
     const noModel = read({ DRAFTS_URL: "https://api.openai.com/v1" })
     expect(Either.isLeft(noModel) && String(noModel.left)).toContain("DRAFTS_URL needs DRAFTS_MODEL")
     const badUrl = read({ DRAFTS_URL: "api.openai.com", DRAFTS_MODEL: "m" })
-    expect(Either.isLeft(badUrl) && String(badUrl.left)).toContain("DRAFTS_URL must be the http(s) base URL")
+    expect(Either.isLeft(badUrl) && String(badUrl.left)).toContain("DRAFTS_URL must be an http(s) URL")
   })
 })
