@@ -59,6 +59,8 @@ export interface AppConfig {
   readonly streamsPerKey?: number | undefined
   /** SHUTDOWN_GRACE_MS: after SIGTERM, how long requests in flight may take before their connections close. */
   readonly shutdownGraceMs?: number | undefined
+  /** BODY_TIMEOUT_MS: how long a request's body may take to arrive (a second more per 16 KiB); slower is 408. */
+  readonly bodyTimeoutMs?: number | undefined
   /** RATE_LIMIT: requests per minute per API key (0: off); RATE_LIMIT_ANONYMOUS: per client address without a key. */
   readonly rateLimit?: number | undefined
   readonly rateLimitAnonymous?: number | undefined
@@ -134,6 +136,7 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   streamsPerOrg: integer("streamsPerOrg", "a number of streams", 1, 100_000, 100),
   streamsPerKey: integer("streamsPerKey", "a number of streams", 1, 100_000, 20),
   shutdownGraceMs: integer("shutdownGraceMs", "milliseconds", 0, 600_000, 10_000),
+  bodyTimeoutMs: integer("bodyTimeoutMs", "milliseconds", 100, 600_000, 10_000),
   rateLimit: integer("rateLimit", "requests per minute", 0, 1_000_000, 1200, "0 (off)"),
   rateLimitAnonymous: integer("rateLimitAnonymous", "requests per minute", 0, 1_000_000, 300, "0 (off)"),
   dbPoolSize: integer("dbPoolSize", "a number of connections", 1, 500, 20),

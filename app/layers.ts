@@ -217,7 +217,12 @@ export const ready = Effect.flatMap(SqlClient.SqlClient, databaseAnswers)
 /** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
 export const NodeServerLive = (
   config: Pick<AppConfig, "port" | "host"> &
-    Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "maxQueued" | "queueTimeoutMs" | "shutdownGraceMs">>
+    Partial<
+      Pick<
+        AppConfig,
+        "bodyLimit" | "maxInflight" | "maxQueued" | "queueTimeoutMs" | "shutdownGraceMs" | "bodyTimeoutMs"
+      >
+    >
 ) =>
   Layer.merge(
     Layer.succeed(ListenOptions, {
@@ -227,7 +232,8 @@ export const NodeServerLive = (
       maxInflight: config.maxInflight,
       maxQueued: config.maxQueued,
       queueTimeoutMs: config.queueTimeoutMs,
-      shutdownGraceMs: config.shutdownGraceMs
+      shutdownGraceMs: config.shutdownGraceMs,
+      bodyTimeoutMs: config.bodyTimeoutMs
     }),
     NodeContext.layer
   )

@@ -47,6 +47,8 @@ export interface Settings {
   readonly streamsPerKey?: number
   /** SHUTDOWN_GRACE_MS: on stop, how long requests in flight may take, 0 to 600000 (10000). */
   readonly shutdownGraceMs?: number
+  /** BODY_TIMEOUT_MS: how long a request's body may take to arrive, a second more per 16 KiB, 100 to 600000 (10000); slower is 408. */
+  readonly bodyTimeoutMs?: number
   /** RATE_LIMIT: requests per minute per API key, 0 (off) to 1000000 (1200). */
   readonly rateLimit?: number
   /** RATE_LIMIT_ANONYMOUS: requests per minute per client address without a known key, 0 (off) to 1000000 (300). */
@@ -136,6 +138,7 @@ export const ENV = {
   streamsPerOrg: "STREAMS_PER_ORG",
   streamsPerKey: "STREAMS_PER_KEY",
   shutdownGraceMs: "SHUTDOWN_GRACE_MS",
+  bodyTimeoutMs: "BODY_TIMEOUT_MS",
   rateLimit: "RATE_LIMIT",
   rateLimitAnonymous: "RATE_LIMIT_ANONYMOUS",
   webhookAllowInsecure: "WEBHOOK_ALLOW_INSECURE",

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, FiberRef, FiberRefs, LogLevel, Option, Runtime } from "effect"
 import { Parked } from "../../engine/services/Parked.ts"
+import { afterBody, readsBody } from "../shared/body.ts"
 import { errorReply, send } from "../shared/reply.ts"
 import { factsOf, type RequestFacts } from "../shared/requestLog.ts"
 import { StreamLimits } from "../shared/streams.ts"
 import { makeAdmission } from "./admission.ts"
+import { DEFAULT_BODY_TIMEOUT_MS, watchBody } from "./bodyTime.ts"
 import type { Load } from "./metrics.ts"
 import { STREAM_PATH } from "./sse.ts"
 
@@ -12,11 +14,13 @@ export const DEFAULT_MAX_INFLIGHT = 512
 export const DEFAULT_MAX_QUEUED = 10_000
 export const DEFAULT_QUEUE_TIMEOUT_MS = 30_000
 
-/** The request budget: MAX_INFLIGHT, MAX_QUEUED and QUEUE_TIMEOUT_MS (defaults above). */
+/** The request budget: MAX_INFLIGHT, MAX_QUEUED, QUEUE_TIMEOUT_MS and BODY_TIMEOUT_MS (defaults above). */
 export interface Budget {
   readonly maxInflight?: number | undefined
   readonly maxQueued?: number | undefined
   readonly queueTimeoutMs?: number | undefined
+  /** How long a body may take to arrive (more for a large one: bodyTime.ts); slower is 408. */
+  readonly bodyTimeoutMs?: number | undefined
 }
 
 /** A request that holds its answer open (Server-Sent Events): the event stream and MCP sessions' GET streams. */
@@ -53,7 +57,8 @@ const requestLine = (req: IncomingMessage, res: ServerResponse, facts: RequestFa
  * What stands between a listener and the request handler, the same for the server's own listener and for a host app
  * that mounts createEngine's handler: the request budget (past MAX_INFLIGHT requests wait for a turn in arrival order,
  * up to MAX_QUEUED of them and QUEUE_TIMEOUT_MS each, past that 503 overloaded), the streams' budget (MAX_STREAMS),
- * probes outside both, and the drain of a shutdown (new requests 503 shutting_down).
+ * probes outside both, a body's time to arrive (BODY_TIMEOUT_MS; a request takes its turn once its body is in), and
+ * the drain of a shutdown (new requests 503 shutting_down).
  */
 export const makeFront = (budget: Budget) =>
   Effect.gen(function* () {
@@ -71,7 +76,10 @@ export const makeFront = (budget: Budget) =>
       budget.maxQueued ?? DEFAULT_MAX_QUEUED,
       budget.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS
     )
-    const load = (): Load => ({ working: working(), queued: queue.size(), parked: waiting() })
+    // Requests whose body is still arriving: they hold a socket and what came so far, no turn (`reading`).
+    let reading = 0
+    const bodyTimeoutMs = budget.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS
+    const load = (): Load => ({ working: working(), queued: queue.size(), parked: waiting(), reading })
     let onRequest: (req: IncomingMessage, res: ServerResponse) => void = () => {}
     // Long-lived streams have a budget of their own (StreamLimits): they never fill the one of requests.
     let streams = 0
@@ -81,6 +89,12 @@ export const makeFront = (budget: Budget) =>
       errorReply(503, "overloaded", "too many requests in progress; try again shortly", { "retry-after": "1" })
     const shuttingDown = () =>
       errorReply(503, "shutting_down", "this instance is shutting down; try again", { "retry-after": "1" })
+    const tooSlow = () =>
+      errorReply(
+        408,
+        "request_timeout",
+        `the request's body did not arrive in time (${bodyTimeoutMs / 1000} s, and a second more for each 16 KiB); send it again`
+      )
     /** Serves a request, counted in its budget: a stream in MAX_STREAMS, a probe in none, any other in MAX_INFLIGHT. */
     const start = (req: IncomingMessage, res: ServerResponse, kind: "stream" | "probe" | "request") => {
       if (kind === "probe") return onRequest(req, res)
@@ -95,10 +109,57 @@ export const makeFront = (budget: Budget) =>
           inflight--
           if (queue.size() > 0) queue.admit(free)
         }
-        if (draining && inflight === 0) idle?.()
+        if (draining && inflight + reading === 0) idle?.()
       }
       res.once("finish", finish)
       res.once("close", finish)
+      onRequest(req, res)
+    }
+    /**
+     * A request with a body takes its turn only once the body is in (the reader asks for it: shared/body.ts), so
+     * clients that send slowly hold sockets, never turns; a body slower than BODY_TIMEOUT_MS allows is 408. While it
+     * arrives, the surface may answer from the headers alone (a wrong type, a length past its limit, no key).
+     */
+    const startReading = (req: IncomingMessage, res: ServerResponse) => {
+      reading++
+      let phase: "reading" | "working" | "done" = "reading"
+      const clock = watchBody(req, bodyTimeoutMs, () => {
+        // The surface's reader never hands this body on; the rest that arrives is dropped so the answer is read.
+        req.removeAllListeners("data")
+        req.resume()
+        send(res, tooSlow(), true)
+      })
+      const finish = () => {
+        if (phase === "done") return
+        clock.stop()
+        if (phase === "reading") reading--
+        else {
+          inflight--
+          if (queue.size() > 0) queue.admit(free)
+        }
+        phase = "done"
+        if (draining && inflight + reading === 0) idle?.()
+      }
+      res.once("finish", finish)
+      res.once("close", finish)
+      afterBody(
+        req,
+        () =>
+          new Promise<void>((resolve) => {
+            clock.stop()
+            if (phase !== "reading") return
+            const go = () => {
+              if (phase !== "reading") return
+              reading--
+              inflight++
+              phase = "working"
+              resolve()
+            }
+            // A body that arrived as the instance drains is served: it was taken before the drain began.
+            if (draining || (queue.size() === 0 && free())) return go()
+            wait(res, go)
+          })
+      )
       onRequest(req, res)
     }
     // A request that parks frees a turn without finishing: the next waiting one starts (on the next turn of the event
@@ -122,6 +183,19 @@ export const makeFront = (budget: Budget) =>
         sweeping = undefined
       }
     }
+    const sweepSoon = () => {
+      if (sweeping === undefined) {
+        sweeping = setInterval(sweep, 100)
+        sweeping.unref()
+      }
+    }
+    /** Waits for a turn in arrival order (`go` when it comes), or answers 503 when the queue is full or it waited too long. */
+    const wait = (res: ServerResponse, go: () => void) => {
+      const waiter = queue.push(go, (shutdown) => send(res, shutdown ? shuttingDown() : overloaded(), true))
+      if (waiter === undefined) return send(res, overloaded(), true)
+      res.once("close", () => queue.leave(waiter))
+      sweepSoon()
+    }
     const admit = (req: IncomingMessage, res: ServerResponse) => {
       if (draining) return send(res, shuttingDown(), true)
       const streaming = isStream(req)
@@ -138,17 +212,9 @@ export const makeFront = (budget: Budget) =>
         }
         return start(req, res, "probe")
       }
+      if (readsBody(req)) return startReading(req, res)
       if (queue.size() === 0 && free()) return start(req, res, "request")
-      const waiter = queue.push(
-        () => start(req, res, "request"),
-        (shutdown) => send(res, shutdown ? shuttingDown() : overloaded(), true)
-      )
-      if (waiter === undefined) return send(res, overloaded(), true)
-      res.once("close", () => queue.leave(waiter))
-      if (sweeping === undefined) {
-        sweeping = setInterval(sweep, 100)
-        sweeping.unref()
-      }
+      wait(res, () => start(req, res, "request"))
     }
     // Every answer carries its Request-Id; at LOG_LEVEL info or finer each request leaves one line when it ends.
     const runtime = yield* Effect.runtime<never>()
@@ -188,7 +254,7 @@ export const makeFront = (budget: Budget) =>
         draining = true
         queue.drain()
         idle = whenIdle
-        if (inflight === 0) whenIdle()
+        if (inflight + reading === 0) whenIdle()
       }
     }
   })

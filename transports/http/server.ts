@@ -28,6 +28,8 @@ export class ListenOptions extends Context.Tag("ListenOptions")<
     readonly backlog?: number | undefined
     /** SHUTDOWN_GRACE_MS: how long requests in flight may take to finish after SIGTERM. */
     readonly shutdownGraceMs?: number | undefined
+    /** BODY_TIMEOUT_MS: how long a body may take to arrive (more for a large one: bodyTime.ts); slower is 408. */
+    readonly bodyTimeoutMs?: number | undefined
   }
 >() {}
 
@@ -39,6 +41,7 @@ export { DEFAULT_MAX_INFLIGHT, DEFAULT_MAX_QUEUED, DEFAULT_QUEUE_TIMEOUT_MS } fr
 export const DEFAULT_LISTEN_BACKLOG = 4096
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
 
+export { DEFAULT_BODY_TIMEOUT_MS } from "./bodyTime.ts"
 export { DEFAULT_BODY_LIMIT } from "./rest.ts"
 /** Request line and headers together; the URL alone past MAX_URL is 414 in the error shape, past this it is 431. */
 export const MAX_HEADER_SIZE = 32 * 1024
