@@ -116,7 +116,7 @@ const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
 const COMMON =
   '\n\nEvery error is `{ "error": { "code", "message" } }`. Each operation lists the codes it can answer, by status ' +
   "(also as `x-error-codes`). Any operation may also answer `503 unavailable`, `overloaded` or `shutting_down` (with Retry-After), `500 internal_error`, " +
-  "`404 not_found` or `405 method_not_allowed` for a path or method that is not an operation, `414 uri_too_long`; " +
+  "`408 request_timeout` for a body slower than the instance's body time-out, `404 not_found` or `405 method_not_allowed` for a path or method that is not an operation, `414 uri_too_long`; " +
   "a code names only the operation's own fields: a body key it does not know is `400 unknown_field` and a query " +
   "parameter it does not take that is not valid Unicode `400 invalid_query`, whatever they are called.\n\n" +
   "Money is in the currency's minor units (fields ending `_cents`). Instants (`*_at`) are ISO 8601 UTC; local dates and times " +
