@@ -32,7 +32,8 @@ const OWNERS: Readonly<Record<string, string>> = {
   demo_site: "engine/store/demoSite.ts",
   hosted_pages: "engine/store/hostedPages.ts",
   idempotency_keys: "engine/store/idempotency.ts",
-  waitlist_entries: "engine/store/waitlist.ts"
+  waitlist_entries: "engine/store/waitlist.ts",
+  promo_codes: "engine/store/promos.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -62,7 +63,6 @@ const PENDING: ReadonlySet<string> = new Set([
   "payments",
   "payment_checkouts",
   "processor_events",
-  "promo_codes",
   "sandbox_checkouts",
   "sandbox_refunds"
 ])
