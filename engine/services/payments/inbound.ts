@@ -4,9 +4,10 @@ import { decideBooking } from "../../machines/booking.ts"
 import type { ProcessorEvent, RawEvent } from "../../ports/Payments.ts"
 import { machineRow, toBooking } from "../../store/bookingRow.ts"
 import { retakeGift } from "../../store/giftCards.ts"
+import { lockPurchase, purchaseExpired } from "../../store/giftPurchases.ts"
 import { fn } from "../../tracing.ts"
 import type { NewEvent } from "../Events.ts"
-import { issuePurchased, type PurchaseRow } from "../gifts/purchased.ts"
+import { issuePurchased } from "../gifts/purchased.ts"
 import { later, type PaymentRow, type PaymentsBase } from "./base.ts"
 import { REFUND_BACKOFF } from "./refunds.ts"
 
@@ -118,8 +119,7 @@ export const paymentInbound = (base: PaymentsBase) => {
       Effect.gen(function* () {
         const now = yield* clock.now
         if (yield* seen(e.event_id, e._tag, now)) return
-        const [p] =
-          yield* sql<PurchaseRow>`select * from gift_purchases where id = ${e.gift_purchase_id}::uuid and org_id = ${e.org_id}::uuid for update`
+        const p = yield* lockPurchase(sql, e.org_id, e.gift_purchase_id)
         if (p === undefined)
           return yield* Effect.logWarning(
             `payments: ${e.payment_intent_id} names no gift purchase ${e.gift_purchase_id}`
@@ -214,7 +214,7 @@ export const paymentInbound = (base: PaymentsBase) => {
         return once(() =>
           Effect.zipRight(
             sql`update payment_checkouts set status = 'expired' where id = ${e.checkout_id} and status in ('open', 'expiring')`,
-            sql`update gift_purchases set status = 'expired' where checkout_id = ${e.checkout_id} and status = 'open'`
+            purchaseExpired(sql, e.checkout_id)
           )
         )
       case "RefundSucceeded":

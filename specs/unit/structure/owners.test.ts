@@ -33,7 +33,8 @@ const OWNERS: Readonly<Record<string, string>> = {
   hosted_pages: "engine/store/hostedPages.ts",
   idempotency_keys: "engine/store/idempotency.ts",
   waitlist_entries: "engine/store/waitlist.ts",
-  promo_codes: "engine/store/promos.ts"
+  promo_codes: "engine/store/promos.ts",
+  gift_purchases: "engine/store/giftPurchases.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -55,7 +56,6 @@ const PENDING: ReadonlySet<string> = new Set([
   "relay_queue",
   "mail_outbox",
   "mail_queue",
-  "gift_purchases",
   "oauth_clients",
   "oauth_apps",
   "oauth_codes",
