@@ -34,7 +34,10 @@ const OWNERS: Readonly<Record<string, string>> = {
   idempotency_keys: "engine/store/idempotency.ts",
   waitlist_entries: "engine/store/waitlist.ts",
   promo_codes: "engine/store/promos.ts",
-  gift_purchases: "engine/store/giftPurchases.ts"
+  gift_purchases: "engine/store/giftPurchases.ts",
+  payments: "engine/store/payments.ts",
+  payment_checkouts: "engine/store/payments.ts",
+  processor_events: "engine/store/payments.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -60,9 +63,6 @@ const PENDING: ReadonlySet<string> = new Set([
   "oauth_apps",
   "oauth_codes",
   "oauth_tokens",
-  "payments",
-  "payment_checkouts",
-  "processor_events",
   "sandbox_checkouts",
   "sandbox_refunds"
 ])
