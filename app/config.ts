@@ -1,19 +1,32 @@
-import { Config, Option } from "effect"
+import { Config, Data, Effect, Option } from "effect"
 import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
 import type { DraftSettings } from "../adapters/drafts/openai.ts"
 import type { StripeSettings } from "../adapters/payments/stripe.ts"
 import type { TwilioSettings } from "../adapters/texts/twilio.ts"
+import {
+  checked,
+  choice,
+  configProblem,
+  flag,
+  httpUrl,
+  integer,
+  optionalInteger,
+  serviceUrl,
+  string,
+  text
+} from "./configKinds.ts"
+import { ENV } from "./options.ts"
 import { twilioConfig } from "./textsConfig.ts"
+
+/**
+ * The one configuration schema: every setting (app/options.ts names them, documents them and gives each its variable)
+ * read and checked here, for the server and the CLI from the environment, for createEngine from its options (and the
+ * environment unless told not to: app/embed.ts). A value that will not do is one sentence naming it (configProblem).
+ */
 
 /** LOG_LEVEL, in any case; warn is warning. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warning", "error", "fatal", "none"] as const
 export type LogLevelName = (typeof LOG_LEVELS)[number]
-
-const logLevelOf = (raw: string): LogLevelName | undefined => {
-  const name = raw.trim().toLowerCase()
-  const level = name === "warn" ? "warning" : name
-  return (LOG_LEVELS as ReadonlyArray<string>).includes(level) ? (level as LogLevelName) : undefined
-}
 
 export interface AppConfig {
   readonly port: number
@@ -46,6 +59,8 @@ export interface AppConfig {
   readonly streamsPerKey?: number | undefined
   /** SHUTDOWN_GRACE_MS: after SIGTERM, how long requests in flight may take before their connections close. */
   readonly shutdownGraceMs?: number | undefined
+  /** BODY_TIMEOUT_MS: how long a request's body may take to arrive (a second more per 16 KiB); slower is 408. */
+  readonly bodyTimeoutMs?: number | undefined
   /** RATE_LIMIT: requests per minute per API key (0: off); RATE_LIMIT_ANONYMOUS: per client address without a key. */
   readonly rateLimit?: number | undefined
   readonly rateLimitAnonymous?: number | undefined
@@ -75,204 +90,73 @@ export interface AppConfig {
   readonly twilio?: TwilioSettings | undefined
 }
 
-const optionalString = (name: string) =>
-  Config.string(name).pipe(Config.option, Config.map(Option.filter((s) => s.trim() !== "")))
+const optionalPort = optionalInteger("inboundSmtpPort", "a port", 1, 65535)
 
-/** An optional name checked by `valid`, `fallback` when unset or blank. */
-const named = (name: string, fallback: string, message: string, valid: (s: string) => boolean) =>
-  optionalString(name).pipe(
-    Config.validate({ message, validation: Option.match({ onNone: () => true, onSome: valid }) }),
-    Config.map(Option.getOrElse(() => fallback))
-  )
-
-/** A public service's base URL: http(s), "off" for none. */
-const serviceUrl = (name: string, fallback: string) =>
-  Config.string(name).pipe(
-    Config.withDefault(fallback),
-    Config.validate({
-      message: `${name} must be an http(s) URL or off`,
-      validation: (u) => u.trim().toLowerCase() === "off" || /^https?:\/\/[^\s]+$/.test(u.trim())
-    }),
-    Config.map((u) => (u.trim().toLowerCase() === "off" ? undefined : u.trim().replace(/\/+$/, "")))
-  )
+const named = (path: Parameters<typeof text>[0], fallback: string, message: string, valid: (s: string) => boolean) =>
+  checked(path, message, valid).pipe(Config.map(Option.getOrElse(() => fallback)))
 
 export const appConfig: Config.Config<AppConfig> = Config.all({
-  port: Config.port("PORT").pipe(Config.withDefault(3000)),
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  databaseUrl: optionalString("DATABASE_URL").pipe(
-    Config.validate({
-      message: "must be a postgres:// or postgresql:// URL",
-      validation: Option.match({ onNone: () => true, onSome: (u) => /^postgres(ql)?:\/\//.test(u) })
-    })
+  port: integer("port", "a port", 0, 65535, 3000),
+  host: string("host", "127.0.0.1"),
+  databaseUrl: checked("databaseUrl", "must be a postgres:// or postgresql:// URL", (u) =>
+    /^postgres(ql)?:\/\//i.test(u)
   ),
-  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
-  natsUrl: optionalString("NATS_URL").pipe(
-    Config.validate({
-      message: "must be a nats:// URL (or host:port)",
-      validation: Option.match({ onNone: () => true, onSome: (u) => /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(u) })
-    })
+  // Set but blank keeps PGlite in memory.
+  dataDir: Config.string(ENV.dataDir).pipe(
+    Config.withDefault("./.data"),
+    Config.map((d) => d.trim())
+  ),
+  natsUrl: checked("natsUrl", "must be a nats:// URL (or host:port)", (u) =>
+    /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/i.test(u)
   ),
   natsStream: named(
-    "NATS_STREAM",
+    "natsStream",
     DEFAULT_STREAM,
-    "NATS_STREAM must be a JetStream stream name such as EVENTS: no spaces, '.', '*', '>', '/' or '\\'",
+    "must be a JetStream stream name such as EVENTS: no spaces, '.', '*', '>', '/' or '\\'",
     isStreamName
   ),
   natsSubjectPrefix: named(
-    "NATS_SUBJECT_PREFIX",
+    "natsSubjectPrefix",
     DEFAULT_SUBJECT_PREFIX,
-    "NATS_SUBJECT_PREFIX must be dot-separated subject tokens such as events or acme.bookings: no spaces, '*' or '>'",
+    "must be dot-separated subject tokens such as events or acme.bookings: no spaces, '*' or '>'",
     isSubjectPrefix
   ),
-  smtpUrl: optionalString("SMTP_URL").pipe(
-    Config.validate({
-      message: "must be an smtp:// or smtps:// URL",
-      validation: Option.match({ onNone: () => true, onSome: (u) => /^smtps?:\/\//.test(u) })
-    })
+  smtpUrl: checked("smtpUrl", "must be an smtp:// or smtps:// URL", (u) => /^smtps?:\/\//i.test(u)),
+  mailFrom: string("mailFrom", "bookings@localhost"),
+  adminToken: checked("adminToken", "must be at least 16 characters", (t) => t.length >= 16),
+  publicUrl: httpUrl("publicUrl", "https://book.example.com").pipe(Config.map(Option.getOrElse(() => ""))),
+  logLevel: choice("logLevel", LOG_LEVELS, "info", { warn: "warning" }),
+  webhookAllowInsecure: flag("webhookAllowInsecure", false),
+  clock: choice("clock", ["system", "test"], "system"),
+  bodyLimit: integer("bodyLimit", "a number of bytes", 1024, 100 * 1024 * 1024, 2 * 1024 * 1024),
+  maxInflight: integer("maxInflight", "a number of requests", 1, 100_000, 512),
+  maxQueued: integer("maxQueued", "a number of requests", 0, 1_000_000, 10_000, "0 (none wait)"),
+  queueTimeoutMs: integer("queueTimeoutMs", "milliseconds", 100, 600_000, 30_000),
+  maxStreams: integer("maxStreams", "a number of streams", 1, 100_000, 1000),
+  streamsPerOrg: integer("streamsPerOrg", "a number of streams", 1, 100_000, 100),
+  streamsPerKey: integer("streamsPerKey", "a number of streams", 1, 100_000, 20),
+  shutdownGraceMs: integer("shutdownGraceMs", "milliseconds", 0, 600_000, 10_000),
+  bodyTimeoutMs: integer("bodyTimeoutMs", "milliseconds", 100, 600_000, 10_000),
+  rateLimit: integer("rateLimit", "requests per minute", 0, 1_000_000, 1200, "0 (off)"),
+  rateLimitAnonymous: integer("rateLimitAnonymous", "requests per minute", 0, 1_000_000, 300, "0 (off)"),
+  dbPoolSize: integer("dbPoolSize", "a number of connections", 1, 500, 20),
+  dbTimeoutMs: integer("dbTimeoutMs", "milliseconds", 100, 600_000, 3000),
+  mailDomain: checked(
+    "mailDomain",
+    "must be a domain name such as mail.example.com",
+    (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".")
   ),
-  mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("bookings@localhost")),
-  adminToken: optionalString("ADMIN_TOKEN").pipe(
-    Config.validate({
-      message: "must be at least 16 characters",
-      validation: Option.match({ onNone: () => true, onSome: (t) => t.length >= 16 })
-    })
-  ),
-  publicUrl: Config.string("PUBLIC_URL").pipe(Config.withDefault("")),
-  logLevel: Config.string("LOG_LEVEL").pipe(
-    Config.withDefault("info"),
-    Config.validate({
-      message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (or warn)`,
-      validation: (s) => logLevelOf(s) !== undefined
-    }),
-    Config.map((s) => logLevelOf(s)!)
-  ),
-  webhookAllowInsecure: Config.literal(
-    "0",
-    "1",
-    "true",
-    "false"
-  )("WEBHOOK_ALLOW_INSECURE").pipe(
-    Config.withDefault("0" as const),
-    Config.map((v) => v === "1" || v === "true")
-  ),
-  clock: Config.literal("system", "test")("CLOCK").pipe(Config.withDefault("system" as const)),
-  bodyLimit: Config.integer("BODY_LIMIT").pipe(
-    Config.validate({
-      message: "BODY_LIMIT must be a number of bytes from 1024 to 104857600",
-      validation: (n) => n >= 1024 && n <= 100 * 1024 * 1024
-    }),
-    Config.withDefault(2 * 1024 * 1024)
-  ),
-  maxInflight: Config.integer("MAX_INFLIGHT").pipe(
-    Config.validate({
-      message: "MAX_INFLIGHT must be a number of requests from 1 to 100000",
-      validation: (n) => n >= 1 && n <= 100_000
-    }),
-    Config.withDefault(512)
-  ),
-  maxQueued: Config.integer("MAX_QUEUED").pipe(
-    Config.validate({
-      message: "MAX_QUEUED must be a number of requests from 0 (none wait) to 1000000",
-      validation: (n) => n >= 0 && n <= 1_000_000
-    }),
-    Config.withDefault(10_000)
-  ),
-  queueTimeoutMs: Config.integer("QUEUE_TIMEOUT_MS").pipe(
-    Config.validate({
-      message: "QUEUE_TIMEOUT_MS must be milliseconds from 100 to 600000",
-      validation: (n) => n >= 100 && n <= 600_000
-    }),
-    Config.withDefault(30_000)
-  ),
-  maxStreams: Config.integer("MAX_STREAMS").pipe(
-    Config.validate({
-      message: "MAX_STREAMS must be a number of streams from 1 to 100000",
-      validation: (n) => n >= 1 && n <= 100_000
-    }),
-    Config.withDefault(1000)
-  ),
-  streamsPerOrg: Config.integer("STREAMS_PER_ORG").pipe(
-    Config.validate({
-      message: "STREAMS_PER_ORG must be a number of streams from 1 to 100000",
-      validation: (n) => n >= 1 && n <= 100_000
-    }),
-    Config.withDefault(100)
-  ),
-  streamsPerKey: Config.integer("STREAMS_PER_KEY").pipe(
-    Config.validate({
-      message: "STREAMS_PER_KEY must be a number of streams from 1 to 100000",
-      validation: (n) => n >= 1 && n <= 100_000
-    }),
-    Config.withDefault(20)
-  ),
-  shutdownGraceMs: Config.integer("SHUTDOWN_GRACE_MS").pipe(
-    Config.validate({
-      message: "SHUTDOWN_GRACE_MS must be milliseconds from 0 to 600000",
-      validation: (n) => n >= 0 && n <= 600_000
-    }),
-    Config.withDefault(10_000)
-  ),
-  rateLimit: Config.integer("RATE_LIMIT").pipe(
-    Config.validate({
-      message: "RATE_LIMIT must be requests per minute from 0 (off) to 1000000",
-      validation: (n) => n >= 0 && n <= 1_000_000
-    }),
-    Config.withDefault(1200)
-  ),
-  rateLimitAnonymous: Config.integer("RATE_LIMIT_ANONYMOUS").pipe(
-    Config.validate({
-      message: "RATE_LIMIT_ANONYMOUS must be requests per minute from 0 (off) to 1000000",
-      validation: (n) => n >= 0 && n <= 1_000_000
-    }),
-    Config.withDefault(300)
-  ),
-  dbPoolSize: Config.integer("DB_POOL_SIZE").pipe(
-    Config.validate({
-      message: "DB_POOL_SIZE must be a number of connections from 1 to 500",
-      validation: (n) => n >= 1 && n <= 500
-    }),
-    Config.withDefault(20)
-  ),
-  dbTimeoutMs: Config.integer("DB_TIMEOUT_MS").pipe(
-    Config.validate({
-      message: "DB_TIMEOUT_MS must be milliseconds from 100 to 600000",
-      validation: (n) => n >= 100 && n <= 600_000
-    }),
-    Config.withDefault(3000)
-  ),
-  mailDomain: optionalString("MAIL_DOMAIN").pipe(
-    Config.validate({
-      message: "MAIL_DOMAIN must be a domain name such as mail.example.com",
-      validation: Option.match({ onNone: () => true, onSome: (d) => /^[a-z0-9.-]+$/i.test(d) && !d.startsWith(".") })
-    })
-  ),
-  inboundSmtpPort: Config.port("INBOUND_SMTP_PORT").pipe(Config.option),
-  inboundEmailSecret: optionalString("INBOUND_EMAIL_SECRET").pipe(
-    Config.validate({
-      message: "INBOUND_EMAIL_SECRET must be at least 16 characters",
-      validation: Option.match({ onNone: () => true, onSome: (s) => s.length >= 16 })
-    })
-  ),
-  otelEndpoint: optionalString("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
-    Config.validate({
-      message: "OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://collector:4318",
-      validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) })
-    }),
-    Config.map(Option.getOrUndefined)
-  ),
-  otelServiceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("booking-engine")),
-  weatherUrl: serviceUrl("WEATHER_URL", "https://api.open-meteo.com"),
-  gaugeUrl: serviceUrl("GAUGE_URL", "https://waterservices.usgs.gov"),
-  stripeSecretKey: optionalString("STRIPE_SECRET_KEY"),
-  stripeWebhookSecret: optionalString("STRIPE_WEBHOOK_SECRET"),
-  draftsUrl: optionalString("DRAFTS_URL").pipe(
-    Config.validate({
-      message: "DRAFTS_URL must be the http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1",
-      validation: Option.match({ onNone: () => true, onSome: (u) => /^https?:\/\/\S+$/.test(u.trim()) })
-    })
-  ),
-  draftsModel: optionalString("DRAFTS_MODEL"),
-  draftsApiKey: optionalString("DRAFTS_API_KEY"),
+  inboundSmtpPort: optionalPort,
+  inboundEmailSecret: checked("inboundEmailSecret", "must be at least 16 characters", (s) => s.length >= 16),
+  otelEndpoint: httpUrl("tracing.endpoint", "http://collector:4318").pipe(Config.map(Option.getOrUndefined)),
+  otelServiceName: string("tracing.serviceName", "booking-engine"),
+  weatherUrl: serviceUrl("weatherUrl", "https://api.open-meteo.com"),
+  gaugeUrl: serviceUrl("gaugeUrl", "https://waterservices.usgs.gov"),
+  stripeSecretKey: text("stripe.secretKey"),
+  stripeWebhookSecret: text("stripe.webhookSecret"),
+  draftsUrl: httpUrl("drafts.url", "https://api.openai.com/v1"),
+  draftsModel: text("drafts.model"),
+  draftsApiKey: text("drafts.apiKey"),
   twilio: twilioConfig
 }).pipe(
   Config.validate({
@@ -282,6 +166,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   Config.validate({
     message: "STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the endpoint's signing secret, whsec_...)",
     validation: (c) => Option.isNone(c.stripeSecretKey) || Option.isSome(c.stripeWebhookSecret)
+  }),
+  Config.validate({
+    message: "STRIPE_WEBHOOK_SECRET needs STRIPE_SECRET_KEY (the account's secret key, sk_live_... or sk_test_...)",
+    validation: (c) => Option.isNone(c.stripeWebhookSecret) || Option.isSome(c.stripeSecretKey)
   }),
   Config.map(
     ({
@@ -298,11 +186,7 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
       ...c,
       drafts:
         Option.isSome(draftsUrl) && Option.isSome(draftsModel)
-          ? {
-              url: draftsUrl.value.trim(),
-              model: draftsModel.value.trim(),
-              apiKey: Option.getOrUndefined(draftsApiKey)
-            }
+          ? { url: draftsUrl.value, model: draftsModel.value, apiKey: Option.getOrUndefined(draftsApiKey) }
           : undefined,
       inboundEmailSecret: Option.getOrUndefined(inboundEmailSecret),
       mailDomain: Option.getOrElse(mailDomain, () => c.mailFrom.split("@").pop() || "localhost"),
@@ -314,4 +198,13 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
           : undefined
     })
   )
+)
+
+/** A configuration that will not do, as the one line the server, the CLI and createEngine print. */
+export class ConfigProblem extends Data.TaggedError("ConfigProblem")<{ readonly message: string }> {}
+
+/** The configuration from the current ConfigProvider (the environment unless one is given), its error one line. */
+export const loadConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.mapError(
+  appConfig,
+  (e) => new ConfigProblem({ message: configProblem(e) })
 )

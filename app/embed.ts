@@ -1,40 +1,36 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
-import { isStreamName, isSubjectPrefix } from "../adapters/bus/subjects.ts"
+import { ConfigProvider, Effect, Either, Layer, Logger, ManagedRuntime } from "effect"
 import { Mailer, MailFailed, type OutgoingMail } from "../engine/ports/Mailer.ts"
 import { RequestHandler } from "../transports/http/server.ts"
-import type { AppConfig, LogLevelName } from "./config.ts"
+import { type AppConfig, loadConfig } from "./config.ts"
 import { EmbeddedLive } from "./layers.ts"
+import { asEnvironment, inOptionTerms, type Settings } from "./options.ts"
 
-export interface EngineOptions {
-  /** postgres:// URL; without it the engine keeps its data in PGlite (in `dataDir`, or in memory without one). */
-  readonly databaseUrl?: string
-  readonly dataDir?: string
-  /** nats:// URL: committed events also go to JetStream; without it they stay in process (webhooks still work). */
-  readonly natsUrl?: string
-  /** The JetStream stream ("EVENTS") and subject prefix ("events"), as NATS_STREAM and NATS_SUBJECT_PREFIX. */
-  readonly natsStream?: string
-  readonly natsSubjectPrefix?: string
-  /** Where guests reach the engine: the base of every link in guest mail, with the prefix it is mounted under. */
-  readonly publicUrl: string
-  /** Bearer token of the admin API (/admin/v1), at least 16 characters; without it the admin API is off. */
-  readonly adminToken?: string
-  /** Guest mail: an SMTP URL, or your own sender; without either, mail is logged. */
-  readonly smtpUrl?: string
-  readonly mailFrom?: string
+/**
+ * Every setting of the engine (app/options.ts: each the option of an environment variable, validated as the server
+ * validates it), and what only an embedded engine has. Options the call leaves out are read from the environment
+ * (`env`), so a host's DATABASE_URL or TWILIO_* reach its engine as they reach the server.
+ */
+export interface EngineOptions extends Settings {
+  /**
+   * Where guests reach the engine: the base of every link in guest mail, with the prefix it is mounted under
+   * (PUBLIC_URL); needed, from here or the environment.
+   */
+  readonly publicUrl?: string
+  /** Guest mail through a sender of your own (else smtpUrl; without either, mail is logged). */
   readonly sendMail?: (mail: OutgoingMail) => Promise<void>
-  /** Stripe keys; without them the built-in sandbox processor takes payments. */
-  readonly stripe?: { readonly secretKey: string; readonly webhookSecret: string }
-  /** "test": the engine clock moves only through the admin API (for your own tests). */
-  readonly clock?: "system" | "test"
-  readonly logLevel?: LogLevelName
-  readonly bodyLimit?: number
   /**
    * For a plain node:http server: the path the engine is mounted under ("/booking"), stripped from each request's
    * URL; requests outside it go to `next` (or get 404). Frameworks that strip their mount path (Express's app.use)
    * need none.
    */
   readonly prefix?: string
+  /**
+   * Where settings the options leave out come from: the process's environment (the default), another set of
+   * variables, or `false` for none (the options and the defaults only). Without dataDir (option or DATA_DIR), PGlite
+   * is kept in memory.
+   */
+  readonly env?: false | Readonly<Record<string, string | undefined>>
 }
 
 export interface Engine {
@@ -44,57 +40,32 @@ export interface Engine {
   readonly stop: () => Promise<void>
 }
 
-const configOf = (o: EngineOptions): AppConfig => ({
-  port: 0,
-  host: "127.0.0.1",
-  databaseUrl: Option.fromNullable(o.databaseUrl),
-  dataDir: o.dataDir ?? "",
-  natsUrl: Option.fromNullable(o.natsUrl),
-  natsStream: o.natsStream,
-  natsSubjectPrefix: o.natsSubjectPrefix,
-  smtpUrl: Option.fromNullable(o.smtpUrl),
-  mailFrom: o.mailFrom ?? "bookings@localhost",
-  adminToken: Option.fromNullable(o.adminToken),
-  publicUrl: o.publicUrl.replace(/\/$/, ""),
-  logLevel: o.logLevel ?? "info",
-  webhookAllowInsecure: false,
-  clock: o.clock ?? "system",
-  bodyLimit: o.bodyLimit,
-  stripe: o.stripe
-})
-
-/** Refuses options a person could get wrong, with one clear message each. */
-const check = (o: EngineOptions) => {
-  if (!/^https?:\/\//.test(o.publicUrl ?? ""))
-    throw new Error("createEngine: publicUrl must be the http(s) URL guests reach the engine at")
-  if (o.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.databaseUrl))
-    throw new Error("createEngine: databaseUrl must be a postgres:// URL")
-  if (o.adminToken !== undefined && o.adminToken.length < 16)
-    throw new Error("createEngine: adminToken must be at least 16 characters")
-  if (o.natsStream !== undefined && !isStreamName(o.natsStream)) {
-    throw new Error(
-      "createEngine: natsStream must be a JetStream stream name such as EVENTS: " +
-        "no spaces, '.', '*', '>', '/' or '\\'"
-    )
-  }
-  if (o.natsSubjectPrefix !== undefined && !isSubjectPrefix(o.natsSubjectPrefix)) {
-    throw new Error(
-      "createEngine: natsSubjectPrefix must be dot-separated subject tokens such as events: " + "no spaces, '*' or '>'"
-    )
-  }
-  if (o.prefix !== undefined && !/^\/[^?#]*[^/?#]$/.test(o.prefix))
+/** The options and the environment through the one configuration schema; a value that will not do is one line. */
+const configOf = (options: EngineOptions): AppConfig => {
+  const { sendMail: _, prefix, env, ...settings } = options
+  if (prefix !== undefined && !/^\/[^?#]*[^/?#]$/.test(prefix))
     throw new Error("createEngine: prefix must look like /booking (no trailing slash)")
+  const given = asEnvironment(settings)
+  const environment = env === false ? {} : (env ?? process.env)
+  const variables = new Map<string, string>([["DATA_DIR", ""]])
+  for (const [k, v] of Object.entries(environment)) if (v !== undefined) variables.set(k, v)
+  for (const [k, v] of given) variables.set(k, v)
+  const names = new Set(given.keys())
+  if ((variables.get("PUBLIC_URL") ?? "").trim() === "")
+    throw new Error("createEngine: publicUrl is needed: the http(s) URL guests reach the engine at (or PUBLIC_URL)")
+  const loaded = Effect.runSync(Effect.either(Effect.withConfigProvider(loadConfig, ConfigProvider.fromMap(variables))))
+  if (Either.isLeft(loaded)) throw new Error(`createEngine: ${inOptionTerms(loaded.left.message, names)}`)
+  return loaded.right
 }
 
 /**
  * The booking engine inside your own app: migrations run, background work starts, and the returned handler serves
  * the same REST, MCP, admin and guest routes as the standalone server.
  *
- *   const engine = await createEngine({ publicUrl: "https://example.com/booking", databaseUrl: process.env.DATABASE_URL })
+ *   const engine = await createEngine({ publicUrl: "https://example.com/booking", twilio: { accountSid, authToken, from } })
  *   app.use("/booking", engine.handler)   // Express
  */
 export const createEngine = async (options: EngineOptions): Promise<Engine> => {
-  check(options)
   const config = configOf(options)
   const mailer =
     options.sendMail === undefined

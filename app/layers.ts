@@ -56,7 +56,7 @@ import { Waivers } from "../engine/services/waivers/Waivers.ts"
 import { databaseAnswers } from "../engine/store/probes.ts"
 import { InboundEmailSecret } from "../transports/http/inbound.ts"
 import { RateLimits } from "../transports/http/limits.ts"
-import { ListenOptions, RequestHandlerLive, ServeLive } from "../transports/http/server.ts"
+import { FrontedHandlerLive, ListenOptions, ServeLive } from "../transports/http/server.ts"
 import { Octo } from "../transports/octo/Octo.ts"
 import { StreamLimits } from "../transports/shared/streams.ts"
 import { PhotoFetcherLive } from "../transports/webhooks/fetch.ts"
@@ -217,7 +217,12 @@ export const ready = Effect.flatMap(SqlClient.SqlClient, databaseAnswers)
 /** Where the app listens (AppLive provides the HttpServer with its address once it listens). */
 export const NodeServerLive = (
   config: Pick<AppConfig, "port" | "host"> &
-    Partial<Pick<AppConfig, "bodyLimit" | "maxInflight" | "maxQueued" | "queueTimeoutMs" | "shutdownGraceMs">>
+    Partial<
+      Pick<
+        AppConfig,
+        "bodyLimit" | "maxInflight" | "maxQueued" | "queueTimeoutMs" | "shutdownGraceMs" | "bodyTimeoutMs"
+      >
+    >
 ) =>
   Layer.merge(
     Layer.succeed(ListenOptions, {
@@ -227,7 +232,8 @@ export const NodeServerLive = (
       maxInflight: config.maxInflight,
       maxQueued: config.maxQueued,
       queueTimeoutMs: config.queueTimeoutMs,
-      shutdownGraceMs: config.shutdownGraceMs
+      shutdownGraceMs: config.shutdownGraceMs,
+      bodyTimeoutMs: config.bodyTimeoutMs
     }),
     NodeContext.layer
   )
@@ -258,7 +264,7 @@ export const AppLive = (config: AppConfig, database: DatabaseLayer = configuredD
 
 /** The engine with its request handler only (no listener of its own): what createEngine mounts in a host app. */
 export const EmbeddedLive = (config: AppConfig, mailer: Layer.Layer<Mailer> = MailerLive(config)) =>
-  Composed(config, configuredDatabase(config), RequestHandlerLive(config.adminToken, config.bodyLimit), mailer)
+  Composed(config, configuredDatabase(config), FrontedHandlerLive(config.adminToken, config), mailer)
 
 const Composed = <A, E, R>(
   config: AppConfig,

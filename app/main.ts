@@ -2,7 +2,7 @@ import { HttpServer } from "@effect/platform"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Context, Effect, Layer, Logger } from "effect"
 import { embeddedAdminToken } from "./adminToken.ts"
-import { appConfig } from "./config.ts"
+import { ConfigProblem, loadConfig } from "./config.ts"
 import { demoOrg } from "./demo.ts"
 import { AppLive, NodeServerLive } from "./layers.ts"
 
@@ -13,16 +13,13 @@ const startFailed = (cause: Cause.Cause<unknown>) => {
   const error = Cause.squash(cause)
   const text = (error instanceof Error ? error.message : Cause.pretty(cause).split("\n")[0]).replace(/^Error: /, "")
   const message =
-    /^\(?Missing data|Invalid data|Expected/.test(text) ||
-    (Cause.isFailType(cause) && (cause.error as { _tag?: string })?._tag === "ConfigError")
-      ? `configuration error: ${text.replace(/\s+/g, " ")}`
-      : `could not start: ${text.split("\n")[0]}`
+    error instanceof ConfigProblem ? `configuration error: ${text}` : `could not start: ${text.split("\n")[0]}`
   process.stderr.write(`${JSON.stringify({ timestamp: new Date().toISOString(), level: "FATAL", message })}\n`)
   process.exit(1)
 }
 
 const program = Effect.gen(function* () {
-  const given = yield* appConfig
+  const given = yield* loadConfig
   const { config, made } = yield* Effect.try({ try: () => embeddedAdminToken(given), catch: (e) => e as Error })
   const app = AppLive(config).pipe(Layer.provideMerge(NodeServerLive(config)))
   yield* Layer.launch(

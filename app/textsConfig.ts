@@ -1,13 +1,7 @@
 import { Config, Option } from "effect"
 import type { TwilioSettings } from "../adapters/texts/twilio.ts"
 import { toE164 } from "../engine/schema/phone.ts"
-
-const optional = (name: string) =>
-  Config.string(name).pipe(
-    Config.option,
-    Config.map(Option.map((s) => s.trim())),
-    Config.map(Option.filter((s) => s !== ""))
-  )
+import { text } from "./configKinds.ts"
 
 /**
  * TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN, and the sender: TWILIO_FROM (a number of the account, typed any way) or
@@ -15,11 +9,11 @@ const optional = (name: string) =>
  * None set: texts are logged (undefined).
  */
 export const twilioConfig: Config.Config<TwilioSettings | undefined> = Config.all({
-  sid: optional("TWILIO_ACCOUNT_SID"),
-  token: optional("TWILIO_AUTH_TOKEN"),
-  from: optional("TWILIO_FROM"),
-  service: optional("TWILIO_MESSAGING_SERVICE_SID"),
-  api: optional("TWILIO_API_URL")
+  sid: text("twilio.accountSid"),
+  token: text("twilio.authToken"),
+  from: text("twilio.from"),
+  service: text("twilio.messagingServiceSid"),
+  api: text("twilio.apiUrl")
 }).pipe(
   Config.validate({
     message: "TWILIO_ACCOUNT_SID must be the account's SID: AC followed by 32 hex digits",

@@ -104,7 +104,7 @@ try {
             `${scenario.padEnd(6)} c=${String(connections).padStart(2)} r${r} ${s.name} ${res.rps.toFixed(0).padStart(5)} req/s  p99 ${res.p99} ms  cpu ${cpu.toFixed(2)} ms/booking  non-2xx ${res.non2xx + res.errors}  load ${os.loadavg()[0].toFixed(1)}`
           )
       }
-      // Round 0 warms both up and is not counted.
+      // The first round (r = 0) warms both up and is not counted.
       if (r > 0) {
         const base = got.get("A")!
         for (const s of sides.slice(1)) {

@@ -989,7 +989,7 @@ export const toMarkdown = (b: BookingsBench) => {
         `| ${g.a} -> ${g.b} | ${g.cpuMs.a} -> ${g.cpuMs.b} | ${g.cpuMs.ratio} | ${g.p50.a} -> ${g.p50.b} | ${g.p50.ratio} | ${g.loadAverage.min}-${g.loadAverage.max} |`
     ),
     "",
-    `Targets (issue 8): engine/floor >= ${b.targets.ratio}, engine p99 <= ${b.targets.p99Factor}x the floor's, CPU <= ${b.targets.cpuMs} ms per booking, ` +
+    `Targets: engine/floor >= ${b.targets.ratio}, engine p99 <= ${b.targets.p99Factor}x the floor's, CPU <= ${b.targets.cpuMs} ms per booking, ` +
       `growth <= ${b.targets.growth}x.` +
       (b.verdict.failures.length === 0 ? " All met." : " Missed:"),
     ...(b.verdict.failures.length > 0 ? ["", ...b.verdict.failures.map((f) => `- ${f}`)] : [])

@@ -101,5 +101,5 @@ console.log(
     `${(files.reduce((n, f) => n + gzipSync(f).length, 0) / 1024).toFixed(1)} KiB gzipped (JS + CSS)`
 )
 console.log(
-  `first load to Today's agenda drawn (round 1 from the mailed link, then a fresh browser cache each round): ${results.join(", ")} ms; median ${sorted[Math.floor(sorted.length / 2)]} ms`
+  `first load to Today's agenda drawn (the first round from the mailed link, then a fresh browser cache each round): ${results.join(", ")} ms; median ${sorted[Math.floor(sorted.length / 2)]} ms`
 )

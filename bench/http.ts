@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/offerings/{id} (issue 34's read target: at least 0.5x a bare program): the engine as `npm start` runs it
+ * GET /api/v1/offerings/{id} (the read target: at least 0.5x a bare program): the engine as `npm start` runs it
  * (dist/server.mjs, its own process) against bench/bare-http.ts (node:http + pg, its own process, serving the same
  * bytes after the work no server can skip: the key's hash looked up and the offering read by id and org, both
  * prepared, on every request). Optionally a third server, another build of the engine (BENCH_HTTP_BEFORE=<path to its
@@ -247,8 +247,7 @@ export const toMarkdown = (b: HttpBench) => {
         ` ${c.loadAverage.min}-${c.loadAverage.max} |`
     ),
     "",
-    `Target (issue 34): engine/bare >= ${TARGET_RATIO}.` +
-      (b.failures.length === 0 ? " Met in every cell." : " Missed:"),
+    `Target: engine/bare >= ${TARGET_RATIO}.` + (b.failures.length === 0 ? " Met in every cell." : " Missed:"),
     ...(b.failures.length > 0 ? ["", ...b.failures.map((f) => `- ${f}`)] : [])
   ].join("\n")
 }

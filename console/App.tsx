@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks"
-import { whenSignedOut } from "./api.ts"
-import { loadSession } from "./auth.ts"
+import { whenForbidden, whenSignedOut } from "./api.ts"
+import { loadSession, signOut, switchOrg } from "./auth.ts"
 import { Layout } from "./Layout.tsx"
 import { listen } from "./live.ts"
 import { Routes } from "./Routes.tsx"
@@ -14,9 +14,24 @@ export const App = () => {
   const [session, setSession] = useState<Session | undefined | null>(undefined)
   const [live, setLive] = useState(0)
   const where = useLocation()
-  const refreshSession = async () => setSession((await loadSession()) ?? null)
+  const refreshSession = async () => {
+    let s = await loadSession()
+    // Off the team of the session's org (left, or removed) but still on another: go on in that one.
+    if (s !== undefined && s.org === null && s.memberships.length > 0) {
+      await switchOrg(s.memberships[0].org_id).catch(() => undefined)
+      s = await loadSession()
+    }
+    setSession(s ?? null)
+  }
   useEffect(() => {
     whenSignedOut(() => setSession(null))
+    // A 403 may mean the session changed elsewhere (a role, the team): read it again, at most once a second.
+    let last = 0
+    whenForbidden(() => {
+      if (Date.now() - last < 1000) return
+      last = Date.now()
+      void refreshSession()
+    })
     void refreshSession()
   }, [])
   const orgId = session?.org?.id
@@ -26,8 +41,14 @@ export const App = () => {
   if (session.org === null)
     return (
       <main class="signin">
-        <h1>No organisation yet</h1>
-        <p>You are signed in as {session.user.email}, but you are not on any team. Ask an owner to invite you.</p>
+        <h1>Not on a team</h1>
+        <p>
+          You are signed in as {session.user.email}, but you are not on any organisation's team now. Ask an owner to
+          invite you.
+        </p>
+        <button type="button" class="secondary" onClick={() => signOut().finally(() => setSession(null))}>
+          Sign out
+        </button>
       </main>
     )
   const value: Console = {

@@ -37,6 +37,7 @@ export const Layout = ({
   const [error, setError] = useState<string | undefined>(undefined)
   const change = async (e: Event) => {
     const id = (e.currentTarget as HTMLSelectElement).value
+    if (id === c.session.org?.id) return
     try {
       await switchOrg(id)
       await c.refreshSession()

@@ -24,6 +24,15 @@ export const whenSignedOut = (f: () => void) => {
   onSignedOut = f
 }
 
+/**
+ * Called when the server answers 403 to this person: their role may have changed, or they may have left the team, in
+ * another tab or by another owner's hand. The console reads the session again and follows it.
+ */
+let onForbidden: () => void = () => undefined
+export const whenForbidden = (f: () => void) => {
+  onForbidden = f
+}
+
 export const request = async <T>(
   method: string,
   path: string,
@@ -44,6 +53,7 @@ export const request = async <T>(
   if (!res.ok) {
     const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error
     if (res.status === 401 && !path.startsWith("/auth/v1/session")) onSignedOut()
+    if (res.status === 403 && path.startsWith("/api/v1/")) onForbidden()
     throw new ApiError(res.status, error?.code ?? "error", error?.message ?? `${res.status} ${res.statusText}`)
   }
   return json as T

@@ -39,3 +39,22 @@ export const refundState = (b: Booking): RefundState =>
 /** What a cancelled booking gives back of its online payment: refund_cents, or all of it when null. */
 export const refundCents = (b: Booking) =>
   b.refund_cents ?? (b.status === "cancelled" && b.payment_intent_id !== null ? (b.charged_cents ?? 0) : 0)
+
+/** What a booking of an offering costs before any code, as the engine prices it (engine/services/bookings/pricing.ts). */
+export const priceOf = (
+  o: { kind: "class" | "appointment" | "rental"; price_cents: number; guest_price_cents: number | null },
+  quantity: number,
+  periods = 1
+) =>
+  o.kind === "class"
+    ? o.price_cents * quantity
+    : o.kind === "appointment"
+      ? o.price_cents + (quantity - 1) * (o.guest_price_cents ?? o.price_cents)
+      : o.price_cents * quantity * periods
+
+/** Whether the guest still owes something: a priced booking not marked paid (a free one owes nothing). */
+export const owes = (b: Booking) => b.status !== "cancelled" && b.total_cents > 0 && b.paid_at === null
+
+/** A hold past its expires_at no longer keeps its places (the engine's clock; the page's is pinned to it in tests). */
+export const lapsed = (b: Booking, now = Date.now()) =>
+  b.status === "held" && b.expires_at !== null && Date.parse(b.expires_at) <= now

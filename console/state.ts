@@ -1,6 +1,6 @@
 import { createContext } from "preact"
 import { useCallback, useContext, useEffect, useState } from "preact/hooks"
-import { describe } from "./api.ts"
+import { ApiError, describe } from "./api.ts"
 import type { Session } from "./types.ts"
 
 export interface Console {
@@ -51,19 +51,23 @@ export const useLoad = <T>(load: () => Promise<T>, deps: ReadonlyArray<unknown>)
 export const useAction = () => {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | undefined>(undefined)
+  // The API's code of the last refusal (undefined when the server could not be reached): screens explain some codes.
+  const [code, setCode] = useState<string | undefined>(undefined)
   const run = async <T>(action: () => Promise<T>, after?: (t: T) => void) => {
     setBusy(true)
     setError(undefined)
+    setCode(undefined)
     try {
       const t = await action()
       after?.(t)
       return t
     } catch (e) {
       setError(describe(e))
+      setCode(e instanceof ApiError ? e.code : undefined)
       return undefined
     } finally {
       setBusy(false)
     }
   }
-  return { busy, error, run, setError }
+  return { busy, error, code, run, setError }
 }

@@ -8,6 +8,8 @@ export interface Session {
   csrf_token: string
 }
 export type Kind = "class" | "appointment" | "rental"
+/** How the guest pays a priced booking taken in the console (bookings.create `payment`). */
+export type Payment = "paid" | "unpaid" | "online" | "free"
 export interface Question {
   id?: string
   label: string
@@ -24,6 +26,7 @@ export interface Offering {
   capacity: number
   max_per_booking: number
   price_cents: number
+  guest_price_cents: number | null
   deposit_cents: number | null
   buffer_minutes: number
   min_notice_minutes: number
@@ -59,10 +62,13 @@ export interface Booking {
   offering_id: string
   customer_id: string
   session_id: string | null
+  series_id: string | null
   starts_at: string
   ends_at: string
   quantity: number
   total_cents: number
+  discount_cents: number
+  gift_cents: number
   reference: string
   status: "held" | "confirmed" | "cancelled"
   source: string
@@ -70,6 +76,8 @@ export interface Booking {
   answers: Record<string, unknown>
   created_at: string
   expires_at: string | null
+  checkout_url: string | null
+  nudged_at: string | null
   paid_at: string | null
   paid_cents: number | null
   charged_cents: number | null

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact"
-import { useEffect, useRef } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 
 /** Small shared pieces: every free text is a child (Preact escapes it), never markup. */
 
@@ -53,3 +53,73 @@ export const statusTone = (s: string) => (s === "confirmed" ? "good" : s === "he
 
 /** The value of an input from an event. */
 export const value = (e: Event) => (e.currentTarget as HTMLInputElement).value
+
+/**
+ * Asks once before something that cannot be undone: what will stop, said in `children`, then one button that does it
+ * and one that keeps things as they are. Its heading takes focus, so a keyboard user is at the question.
+ */
+export const Confirm = ({
+  title,
+  action,
+  keep,
+  busy,
+  confirm,
+  cancel,
+  children
+}: {
+  title: string
+  action?: string
+  keep: string
+  busy?: boolean
+  confirm?: () => void
+  cancel: () => void
+  children: ComponentChildren
+}) => {
+  const h = useRef<HTMLHeadingElement>(null)
+  useEffect(() => h.current?.focus(), [])
+  return (
+    <section class="panel confirm" aria-label={title}>
+      <h2 tabIndex={-1} ref={h}>
+        {title}
+      </h2>
+      {children}
+      <div class="actions wrap">
+        {action === undefined || confirm === undefined ? null : (
+          <button type="button" class="danger" disabled={busy} onClick={confirm}>
+            {action}
+          </button>
+        )}
+        <button type="button" class="secondary" onClick={cancel}>
+          {keep}
+        </button>
+      </div>
+    </section>
+  )
+}
+
+export interface Asked {
+  readonly title: string
+  readonly text: ComponentChildren
+  readonly action: string
+  readonly keep?: string
+  readonly run: () => Promise<unknown>
+}
+
+/** One question at a time for a screen: `ask` opens it; the panel (placed where the screen wants it) does it or not. */
+export const useConfirm = (busy: boolean) => {
+  const [q, setQ] = useState<Asked | undefined>(undefined)
+  const panel =
+    q === undefined ? null : (
+      <Confirm
+        title={q.title}
+        action={q.action}
+        keep={q.keep ?? "Keep it"}
+        busy={busy}
+        confirm={() => void q.run().then(() => setQ(undefined))}
+        cancel={() => setQ(undefined)}
+      >
+        {q.text}
+      </Confirm>
+    )
+  return { panel, ask: setQ }
+}

@@ -1,19 +1,22 @@
 /**
  * The booking engine mounted inside an Express app under /booking, beside the app's own routes.
  *
- *   npx tsx examples/express.ts            (PGlite in memory; set DATABASE_URL for Postgres)
+ *   npx tsx examples/express.ts            (PGlite in memory; DATABASE_URL and the other variables are read as the server reads them)
  *   curl http://127.0.0.1:4000/booking/healthz
  */
 
 import type { AddressInfo } from "node:net"
 import express from "express"
-import { createEngine } from "../index.ts"
+import { createEngine, type EngineOptions } from "../index.ts"
 
-export const startExpress = async (options: { port?: number; databaseUrl?: string; adminToken?: string } = {}) => {
+export const startExpress = async (
+  options: { port?: number; adminToken?: string; env?: EngineOptions["env"] } = {}
+) => {
   const port = options.port ?? 4000
   const engine = await createEngine({
     publicUrl: `http://127.0.0.1:${port}/booking`,
-    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    // Every other setting (DATABASE_URL, NATS_URL, TWILIO_*, ...) from the environment, as the server reads it.
+    ...(options.env === undefined ? {} : { env: options.env }),
     adminToken: options.adminToken ?? "change-me-to-a-long-secret",
     logLevel: "warning"
   })
@@ -36,6 +39,6 @@ export const startExpress = async (options: { port?: number; databaseUrl?: strin
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { url } = await startExpress({ ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}) })
+  const { url } = await startExpress()
   console.log(`host app on ${url}, booking engine under ${url}/booking`)
 }

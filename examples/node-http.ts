@@ -7,14 +7,17 @@
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createEngine } from "../index.ts"
+import { createEngine, type EngineOptions } from "../index.ts"
 
-export const startNodeHttp = async (options: { port?: number; databaseUrl?: string; adminToken?: string } = {}) => {
+export const startNodeHttp = async (
+  options: { port?: number; adminToken?: string; env?: EngineOptions["env"] } = {}
+) => {
   const port = options.port ?? 4001
   const engine = await createEngine({
     publicUrl: `http://127.0.0.1:${port}/booking`,
     prefix: "/booking",
-    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    // Every other setting (DATABASE_URL, NATS_URL, TWILIO_*, ...) from the environment, as the server reads it.
+    ...(options.env === undefined ? {} : { env: options.env }),
     adminToken: options.adminToken ?? "change-me-to-a-long-secret",
     logLevel: "warning"
   })

@@ -111,11 +111,9 @@ export const App = ({ api, offeringId }: { api: Client; offeringId?: string | un
             <p>
               <strong>{step.offering.name}</strong>, {when(step.booked.starts_at, org.timezone)} ({org.timezone} time)
             </p>
-            <p>Reference {step.booked.reference}. A confirmation is on its way by email.</p>
+            <p>Reference {step.booked.reference}.</p>
+            <p>We mailed your booking page to {step.booked.mailed_to}: see or change your booking from there.</p>
           </div>
-          <p>
-            <a href={step.booked.page_url}>See or change your booking</a>
-          </p>
         </section>
       )}
       {step.name === "waiting" && (

@@ -53,7 +53,7 @@ export interface Booked {
   starts_at: string
   total_cents: number
   checkout_url: string | null
-  page_url: string
+  mailed_to: string
 }
 
 export class ApiError extends Error {

@@ -15,7 +15,7 @@ const PLANS = "free, pro, growth or scale"
 export const commands: ReadonlyArray<Command> = [
   {
     name: "org create",
-    usage: "org create --name N --timezone ZONE --currency CUR --owner-email EMAIL [--plan PLAN] [--locale LANG]",
+    usage: "org create --name N --timezone ZONE --currency CUR [--owner-email EMAIL] [--plan PLAN] [--locale LANG]",
     help: "Makes an org and its first (owner) API key, printed once; the owner joins its team and is mailed a link that signs them in to the console.",
     flags: {
       name: { required: true, text: "the org's name" },

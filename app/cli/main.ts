@@ -10,12 +10,13 @@ import { ApiKeyCreate, OrgAdminUpdate, OrgCreate, OrgsQuery } from "../../engine
 import { orgsWithoutOwner } from "../../engine/services/auth/withoutOwner.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { transaction } from "../../engine/store/transaction.ts"
-import { appConfig } from "../config.ts"
+import { loadConfig } from "../config.ts"
 import { DatabaseLive } from "../layers.ts"
 import { type Command, commands } from "./commands.ts"
 
 export const usage = `usage:
   booking-engine                         start the server (same as npm start)
+  booking-engine --version               the installed version
 ${commands.map((c) => `  booking-engine ${c.usage}`).join("\n")}
   booking-engine <command> --help        what a command does and its flags
 
@@ -137,7 +138,7 @@ const remote = (base: string, token: string, command: Command, f: Record<string,
   })
 
 const database = Effect.gen(function* () {
-  const config = yield* appConfig
+  const config = yield* loadConfig
   return Orgs.Default.pipe(
     Layer.provideMerge(MigrateLive),
     Layer.provideMerge(SignalsLive),
@@ -154,7 +155,12 @@ const run = (args: ReadonlyArray<string>) =>
     const command = commands.find((c) => c.name === words)
     if (command === undefined) {
       if (args.includes("--help") || args.includes("-h") || args.length === 0) return { help: usage }
-      return yield* refuse(usage)
+      const group = commands.filter((c) => c.name.startsWith(`${words.split(" ")[0]} `)).map((c) => c.name)
+      return yield* refuse(
+        group.length > 0 && !words.includes(" ")
+          ? `"${words}" needs a command: ${group.join(", ")}`
+          : `unknown command "${words || args[0]}": booking-engine --help lists the commands`
+      )
     }
     const flags = yield* flagsOf(command, args)
     if (Option.isNone(flags)) return { help: `usage: booking-engine ${command.usage}\n\n${command.help}` }
@@ -166,7 +172,7 @@ const run = (args: ReadonlyArray<string>) =>
       return yield* remote(url, token, command, flags.value)
     }
     const layer = yield* database.pipe(
-      Effect.mapError((e): Failure => ({ code: "invalid_config", message: String(e) }))
+      Effect.mapError((e): Failure => ({ code: "invalid_config", message: e.message }))
     )
     return yield* direct(command.name, flags.value).pipe(
       Effect.provide(layer),
@@ -184,13 +190,12 @@ export const runCli = (args: ReadonlyArray<string>) =>
         "help" in out && typeof out.help === "string"
           ? { code: 0, text: out.help }
           : { code: 0, text: JSON.stringify(out, null, 2) },
+      // One line, so a script (or a person) reads the whole failure at once.
       onFailure: (e: Failure | { _tag: string; message: string }) => ({
         code: 1,
-        text: JSON.stringify(
-          { error: "code" in e ? { code: e.code, message: e.message } : { code: "failed", message: e.message } },
-          null,
-          2
-        )
+        text: JSON.stringify({
+          error: "code" in e ? { code: e.code, message: e.message } : { code: "failed", message: e.message }
+        })
       })
     })
   )

@@ -7,6 +7,7 @@ import type { Booking as B } from "../types.ts"
 import { Alert, Badge, Done, Field, Loading, statusTone, Title, value } from "../ui.tsx"
 import { History } from "./History.tsx"
 import { Move } from "./Move.tsx"
+import { PayActions } from "./PayActions.tsx"
 import { Thread } from "./Thread.tsx"
 
 /** One booking: its facts and answers, what can be done with it, its history and the guest's messages. */
@@ -48,8 +49,7 @@ export const Booking = ({ id }: { id: string }) => {
         <dd>{b.quantity}</dd>
         <dt>Total</dt>
         <dd>
-          {money(b.total_cents, currency)}
-          {b.paid_at !== null ? ` · paid ${money(b.paid_cents ?? b.charged_cents ?? 0, currency)}` : " · not paid"}
+          {paidNote(b, currency)}
           {refundCents(b) > 0 ? ` · refund ${money(refundCents(b), currency)}` : ""}
           {refundNote[refundState(b)](b.refund_error ?? "")}
         </dd>
@@ -80,32 +80,9 @@ export const Booking = ({ id }: { id: string }) => {
       </dl>
       <Alert text={act.error} />
       <Done text={done} />
+      <PayActions b={b} zone={zone} currency={currency} busy={act.busy} post={post} />
       {b.status !== "cancelled" ? (
         <div class="actions wrap">
-          {b.status === "held" ? (
-            <button type="button" disabled={act.busy} onClick={() => post("confirm", "Confirmed.")}>
-              Confirm
-            </button>
-          ) : null}
-          {b.paid_at === null ? (
-            <button
-              type="button"
-              class="secondary"
-              disabled={act.busy}
-              onClick={() => post("mark_paid", "Marked paid.")}
-            >
-              Mark paid
-            </button>
-          ) : b.payment_intent_id === null ? (
-            <button
-              type="button"
-              class="secondary"
-              disabled={act.busy}
-              onClick={() => post("mark_unpaid", "Marked unpaid.")}
-            >
-              Mark unpaid
-            </button>
-          ) : null}
           <button
             type="button"
             class="secondary"
@@ -114,11 +91,6 @@ export const Booking = ({ id }: { id: string }) => {
           >
             Resend confirmation
           </button>
-          {b.status === "held" ? (
-            <button type="button" class="secondary" disabled={act.busy} onClick={() => post("nudge", "Guest nudged.")}>
-              Nudge the guest
-            </button>
-          ) : null}
           <button type="button" class="danger" onClick={() => setCancelling(true)}>
             Cancel booking…
           </button>
@@ -166,6 +138,20 @@ export const Booking = ({ id }: { id: string }) => {
     </section>
   )
 }
+
+/** The total and what was paid of it: free (the price waived), paid so far, or not paid. */
+const paidNote = (b: B, currency: string) =>
+  b.total_cents === 0
+    ? b.discount_cents > 0
+      ? `free (price ${money(b.discount_cents, currency)} waived)`
+      : "free"
+    : `${money(b.total_cents, currency)} · ${
+        b.paid_at !== null
+          ? `paid ${money(b.paid_cents ?? b.charged_cents ?? b.total_cents, currency)}`
+          : (b.paid_cents ?? 0) > 0
+            ? `${money(b.paid_cents ?? 0, currency)} paid, the rest not yet`
+            : "not paid"
+      }`
 
 const answerText = (a: unknown) =>
   a === undefined || a === null ? "—" : typeof a === "boolean" ? (a ? "Yes" : "No") : String(a)

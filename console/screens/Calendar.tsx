@@ -4,7 +4,8 @@ import { addDays, dateIn, dateTime, zonedToUtc } from "../format.ts"
 import { BASE } from "../router.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { TimeSlot } from "../types.ts"
-import { Alert, Field, value } from "../ui.tsx"
+import { Alert, Done, Field, value } from "../ui.tsx"
+import { RemoveSeries } from "./RemoveSeries.tsx"
 
 interface Series {
   id: string
@@ -70,7 +71,10 @@ export const Calendar = ({ offeringId, duration }: { offeringId: string; duratio
     const starts = zonedToUtc(single.date, single.time, zone)
     void act.run(() => api.post("/sessions", { offering_id: offeringId, starts_at: starts.toISOString() }), reload)
   }
-  const remove = (s: Series) => act.run(() => api.del(`/series/${s.id}`), reload)
+  const [removing, setRemoving] = useState<Series | undefined>(undefined)
+  const [done, setDone] = useState<string | undefined>(undefined)
+  const label = (s: Series) =>
+    `${REPEAT[s.repeat] ?? s.repeat} from ${s.starts_on} at ${s.start_time?.slice(0, 5)}${s.ends_on === null ? "" : ` until ${s.ends_on}`}`
   return (
     <section aria-labelledby="times">
       <h2 id="times">Times</h2>
@@ -80,14 +84,24 @@ export const Calendar = ({ offeringId, duration }: { offeringId: string; duratio
       <ul>
         {data?.[0].map((s) => (
           <li key={s.id}>
-            {REPEAT[s.repeat] ?? s.repeat} from {s.starts_on} at {s.start_time}
-            {s.ends_on === null ? "" : ` until ${s.ends_on}`}{" "}
-            <button type="button" class="link" onClick={() => remove(s)}>
-              Remove <span class="visually-hidden">the times from {s.starts_on}</span>
+            {label(s)}{" "}
+            <button type="button" class="link" onClick={() => (setDone(undefined), setRemoving(s))}>
+              Remove… <span class="visually-hidden">the times from {s.starts_on}</span>
             </button>
           </li>
         ))}
       </ul>
+      {removing === undefined ? null : (
+        <RemoveSeries
+          key={removing.id}
+          seriesId={removing.id}
+          offeringId={offeringId}
+          label={label(removing)}
+          removed={(said) => (setRemoving(undefined), setDone(said), reload())}
+          keep={() => setRemoving(undefined)}
+        />
+      )}
+      <Done text={done} />
       <form class="inline" onSubmit={addEntry} aria-label="Add repeating times">
         <Field label="First day">
           <input

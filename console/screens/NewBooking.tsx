@@ -1,14 +1,21 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
+import { priceOf } from "../money.ts"
 import { BASE, navigate } from "../router.ts"
-import { useAction, useLoad } from "../state.ts"
-import type { Booking, Offering } from "../types.ts"
+import { useAction, useConsole, useLoad } from "../state.ts"
+import type { Booking, Offering, Payment } from "../types.ts"
 import { Alert, Field, Loading, Title, value } from "../ui.tsx"
+import { LINK_MINUTES, PayChoice } from "./PayChoice.tsx"
 import { type Slot, Slots } from "./Slots.tsx"
 
-/** A booking taken for a guest (over the phone, at the desk): source dashboard, confirmed at once. */
+/**
+ * A booking taken for a guest (over the phone, at the desk): source dashboard. A priced one asks how the guest pays:
+ * paid now, later at the door (both confirmed at once), a payment link (held until paid) or free.
+ */
 export const NewBooking = () => {
+  const { currency } = useConsole()
   const { data, error } = useLoad(() => api.get<{ data: Offering[] }>("/offerings").then((r) => r.data), [])
+  const [payment, setPayment] = useState<Payment | undefined>(undefined)
   const [offeringId, setOfferingId] = useState("")
   const [slot, setSlot] = useState<Slot | undefined>(undefined)
   const [guest, setGuest] = useState({ name: "", email: "", phone: "" })
@@ -19,9 +26,10 @@ export const NewBooking = () => {
   if (data === undefined) return <Loading error={error} />
   const active = data.filter((o) => o.active)
   const offering = active.find((o) => o.id === offeringId)
+  const total = offering === undefined ? 0 : priceOf(offering, Math.max(1, Number(quantity) || 1))
   const submit = (e: Event) => {
     e.preventDefault()
-    if (offering === undefined || slot === undefined) return
+    if (offering === undefined || slot === undefined || (total > 0 && payment === undefined)) return
     void act.run(
       () =>
         api.post<Booking>("/bookings", {
@@ -38,7 +46,9 @@ export const NewBooking = () => {
             ...(guest.phone ? { phone: guest.phone } : {})
           },
           ...(notes === "" ? {} : { notes }),
-          ...(Object.keys(answers).length > 0 ? { answers } : {})
+          ...(Object.keys(answers).length > 0 ? { answers } : {}),
+          ...(total > 0 && payment !== undefined ? { payment } : {}),
+          ...(total > 0 && payment === "online" ? { hold_minutes: LINK_MINUTES } : {})
         }),
       (b) => navigate(`${BASE}/bookings/${b.id}`)
     )
@@ -109,6 +119,7 @@ export const NewBooking = () => {
           <Field label="Notes (optional)">
             <textarea rows={2} value={notes} onInput={(e) => setNotes(value(e))} />
           </Field>
+          {total > 0 ? <PayChoice total={total} currency={currency} chosen={payment} choose={setPayment} /> : null}
           <Alert text={act.error} />
           <button type="submit" disabled={act.busy || slot === undefined}>
             Book

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { amount, parseMoney } from "../format.ts"
+import { BASE } from "../router.ts"
 import { useAction, useConsole } from "../state.ts"
 import type { Kind, Offering, Question } from "../types.ts"
 import { Alert, Field, value } from "../ui.tsx"
@@ -57,6 +58,14 @@ export const offeringBody = (d: Draft, questions: Question[], currency: string, 
   }
 }
 
+/**
+ * What an edit changed: the fields of `after` whose value differs from `before` (both bodies made from the form, so a
+ * field the form shows as it was is not sent). offerings.update reads a field sent as a change: a `location` sent again
+ * would clear the offering's map point (lat, lon, place_id), which the form does not show.
+ */
+export const changedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])))
+
 /** Creating or editing an offering of any kind, with every field and its questions. */
 export const OfferingForm = ({ offering, saved }: { offering?: Offering; saved: (o: Offering) => void }) => {
   const { currency } = useConsole()
@@ -70,13 +79,11 @@ export const OfferingForm = ({ offering, saved }: { offering?: Offering; saved: 
     e.preventDefault()
     const made = offeringBody(d, questions, currency, offering === undefined)
     if ("error" in made) return act.setError(made.error)
-    void act.run(
-      () =>
-        offering === undefined
-          ? api.post<Offering>("/offerings", made.body)
-          : api.patch<Offering>(`/offerings/${offering.id}`, made.body),
-      saved
-    )
+    if (offering === undefined) return void act.run(() => api.post<Offering>("/offerings", made.body), saved)
+    const was = offeringBody(draftOf(offering, currency), offering.questions, currency, false)
+    const patch = "error" in was ? made.body : changedFields(was.body, made.body)
+    if (Object.keys(patch).length === 0) return saved(offering)
+    void act.run(() => api.patch<Offering>(`/offerings/${offering.id}`, patch), saved)
   }
   const num = (k: string, label: string, hint?: string) => (
     <Field label={label} hint={hint}>
@@ -144,7 +151,14 @@ export const OfferingForm = ({ offering, saved }: { offering?: Offering; saved: 
         </label>
       ) : null}
       <Questions list={questions} change={setQuestions} />
-      <Alert text={act.error} />
+      {act.code === "waiver_missing" ? (
+        <p role="alert" class="alert">
+          Guests cannot sign a waiver yet: write its text in <a href={`${BASE}/settings#waiver`}>Settings</a> first,
+          then tick "Guests sign the waiver" again.
+        </p>
+      ) : (
+        <Alert text={act.error} />
+      )}
       <button type="submit" disabled={act.busy}>
         {offering === undefined ? "Create offering" : "Save changes"}
       </button>

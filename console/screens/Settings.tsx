@@ -5,8 +5,9 @@ import type { Org } from "../types.ts"
 import { Alert, Done, Field, Title, value } from "../ui.tsx"
 import { Embed } from "./Embed.tsx"
 import { Templates } from "./Templates.tsx"
+import { Waiver } from "./Waiver.tsx"
 
-/** The org's settings, the sites that may embed the widget, mail templates and the embed code. */
+/** The org's settings, the sites that may embed the widget, the waiver, mail templates and the embed code. */
 export const Settings = () => {
   const { refreshSession } = useConsole()
   const { data, reload } = useLoad(() => api.get<Org>("/org"), [])
@@ -98,6 +99,7 @@ export const Settings = () => {
           </button>
         </form>
       )}
+      <Waiver />
       {data === undefined ? null : <Templates org={data} saved={reload} />}
       <Embed />
     </section>

@@ -3,7 +3,7 @@ import { api } from "../api.ts"
 import { dateTime } from "../format.ts"
 import { EVENT_TYPES } from "../live.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
-import { Alert, Done, Field, value } from "../ui.tsx"
+import { Alert, Done, Field, useConfirm, value } from "../ui.tsx"
 
 interface Endpoint {
   id: string
@@ -28,6 +28,7 @@ export const Webhooks = () => {
   const [log, setLog] = useState<Delivery[]>([])
   const [done, setDone] = useState<string | undefined>(undefined)
   const act = useAction()
+  const confirm = useConfirm(act.busy)
   const show = (id: string) =>
     act.run(
       () => api.get<{ data: Delivery[] }>(`/webhooks/${id}/deliveries`),
@@ -45,6 +46,7 @@ export const Webhooks = () => {
       <h2 id="webhooks">Webhook endpoints</h2>
       <Alert text={act.error} />
       <Done text={done} />
+      {confirm.panel}
       <ul class="cards">
         {data?.map((w) => (
           <li key={w.id}>
@@ -53,8 +55,24 @@ export const Webhooks = () => {
               <button type="button" class="link" onClick={() => show(w.id)}>
                 Delivery log <span class="visually-hidden">of {w.url}</span>
               </button>
-              <button type="button" class="link" onClick={() => act.run(() => api.del(`/webhooks/${w.id}`), reload)}>
-                Remove <span class="visually-hidden">{w.url}</span>
+              <button
+                type="button"
+                class="link"
+                onClick={() =>
+                  confirm.ask({
+                    title: `Remove the endpoint ${w.url}?`,
+                    action: "Remove the endpoint",
+                    text: (
+                      <p>
+                        Events stop being sent to it at once, and its delivery log goes. The events themselves stay
+                        readable in the API (GET /events).
+                      </p>
+                    ),
+                    run: () => act.run(() => api.del(`/webhooks/${w.id}`), reload)
+                  })
+                }
+              >
+                Remove… <span class="visually-hidden">{w.url}</span>
               </button>
             </div>
             {open === w.id ? (

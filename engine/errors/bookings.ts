@@ -12,6 +12,8 @@ export class InvalidSessionId extends DomainError<InvalidSessionId>()("InvalidSe
 export class InvalidStartsAt extends DomainError<InvalidStartsAt>()("InvalidStartsAt") {}
 export class InvalidAnswers extends DomainError<InvalidAnswers>()("InvalidAnswers") {}
 export class InvalidPaidCents extends DomainError<InvalidPaidCents>()("InvalidPaidCents") {}
+/** bookings.create with `payment` it cannot take (free with a promo code or a gift card). */
+export class InvalidPayment extends DomainError<InvalidPayment>()("InvalidPayment") {}
 export class InvalidRefundCents extends DomainError<InvalidRefundCents>()("InvalidRefundCents") {}
 /** bookings.retry_refund on a booking none of whose refunds failed for good (none, on its way, or refunded). */
 export class NoFailedRefund extends DomainError<NoFailedRefund>()("NoFailedRefund") {}

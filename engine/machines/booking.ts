@@ -46,9 +46,9 @@ const initialContext = (input: BookingInput): BookingContext => ({
   cancelled_at: null,
   nudged_at: null,
   choose_by: null,
-  paid_at: input.paid === true ? input.at : null,
+  paid_at: input.paid === true || input.paid_by_hand === true ? input.at : null,
   paid_online_at: input.paid === true ? input.at : null,
-  paid_by_hand: false,
+  paid_by_hand: input.paid_by_hand === true && input.paid !== true,
   checked_in_at: null,
   no_show_at: null,
   previous: null

@@ -35,6 +35,8 @@ export interface BookingInput extends Times {
   readonly expires_at: string | null
   /** Paid as it is booked: a gift card covers the whole of it. */
   readonly paid?: boolean
+  /** Paid to the business by hand as it is booked (bookings.create with payment `paid`). */
+  readonly paid_by_hand?: boolean
 }
 
 type At = { readonly at: string }

@@ -44,7 +44,8 @@ const meaning = {
   quantity: "class: seats; appointment: people (1 for one-on-one); rental: items",
   total_cents: "What is left to pay after a promo code, in minor units",
   promo_code: "As stored; kept after the code is deleted",
-  discount_cents: "What the promo code took off, in minor units; 0 without one",
+  discount_cents:
+    "What the promo code took off, in minor units (the whole price when the business made the booking free); 0 without one",
   gift_card_id: "The gift card that paid part",
   gift_cents:
     "What the gift card paid, in minor units, counted as paid: taken off the card once confirmed, returned if cancelled",
@@ -162,8 +163,14 @@ const input = {
   customer: "The guest, found in the org by email or added (customer.updated)",
   promo_code: "A promo code of the org, any case",
   metadata: "Free-form JSON object for the caller's own use",
-  waiver: "The booker signs the org's waiver as they book, for themselves and any children named"
+  waiver: "The booker signs the org's waiver as they book, for themselves and any children named",
+  payment:
+    "How the guest pays a priced booking the business takes (at the desk, on the phone): online (the default) is held until paid at checkout_url; paid: paid to the business as it was booked (confirmed, paid by hand in full); unpaid: confirmed now, paid later (mark_paid); free: the business waives the price (confirmed, total_cents 0, discount_cents the price). Not on the public surface"
 }
+
+/** How a priced booking taken by the business is paid (bookings.create `payment`, docs/payments.md). */
+export const PaymentChoice = Schema.Literal("online", "paid", "unpaid", "free")
+export type PaymentChoice = typeof PaymentChoice.Type
 
 export const BookingCreate = Schema.Struct(
   described(input, {
@@ -180,6 +187,7 @@ export const BookingCreate = Schema.Struct(
     hold_minutes: Schema.optional(Int(1, 30)),
     promo_code: Schema.optional(PromoCodeText),
     gift_card_code: Schema.optional(GiftCardCode),
+    payment: Schema.optional(PaymentChoice),
     waiver: Schema.optional(
       Schema.Struct({
         accept: Schema.Literal(true),

@@ -12,7 +12,7 @@ export const PublicOffering = Offering.pipe(
 ).annotations({ identifier: "PublicOffering" })
 export const PublicOfferingPage = Schema.Struct({ data: Schema.Array(PublicOffering) })
 
-export const PublicBookingCreate = BookingCreate.pipe(Schema.omit("metadata", "hold_minutes")).annotations({
+export const PublicBookingCreate = BookingCreate.pipe(Schema.omit("metadata", "hold_minutes", "payment")).annotations({
   parseOptions: { onExcessProperty: "error" },
   identifier: "PublicBookingCreate",
   examples: [
@@ -39,8 +39,9 @@ export const PublicBooked = Schema.Struct({
   gift_cents: Schema.Int,
   expires_at: Schema.NullOr(Schema.String),
   checkout_url: Schema.NullOr(Schema.String).annotations({ description: "Where the guest pays, when payment is due" }),
-  page_url: Schema.String.annotations({
-    description: "The guest's own page (/b/{handle}); the widget's user is the guest"
+  mailed_to: Schema.String.annotations({
+    description:
+      "The guest's email, masked (a…@example.com): where the link to the guest's own page was mailed. The page's link is never in the answer, whoever books"
   })
 }).annotations({ identifier: "PublicBooked" })
 

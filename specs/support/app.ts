@@ -48,7 +48,8 @@ export const startApp = async (
         maxInflight: overrides.maxInflight,
         maxQueued: overrides.maxQueued,
         queueTimeoutMs: overrides.queueTimeoutMs,
-        shutdownGraceMs: overrides.shutdownGraceMs
+        shutdownGraceMs: overrides.shutdownGraceMs,
+        bodyTimeoutMs: overrides.bodyTimeoutMs
       })
     )
   )

@@ -1,7 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../../engine/errors/index.ts"
 import { eventSchemas } from "../../engine/schema/eventCatalogue.ts"
-import { BadRequestWire, wireOf } from "./errors.ts"
+import { BadRequestWire, declaringRaised, wireOf } from "./errors.ts"
 import { AdminGroup } from "./groups/admin.ts"
 import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
@@ -23,38 +23,41 @@ import { WebhooksGroup } from "./groups/webhooks.ts"
 
 /**
  * The one contract. Group = resource, endpoint = verb: group `offerings` + endpoint `list` is the
- * operation `offerings.list`, the OpenAPI operationId, and the MCP tool `offerings_list`.
+ * operation `offerings.list`, the OpenAPI operationId, and the MCP tool `offerings_list`. Each endpoint declares the
+ * domain errors its handler can fail with (raised.ts, derived from the handlers: operations.ts).
  */
-export class Api extends HttpApi.make("booking-engine")
-  .add(OfferingsGroup)
-  .add(CustomersGroup)
-  .add(EventsGroup)
-  .add(OrgGroup)
-  .add(TeamGroup)
-  .add(InvitesGroup)
-  .add(WaiverGroup)
-  .add(WaiversGroup)
-  .add(ApiKeysGroup)
-  .add(OAuthAppsGroup)
-  .add(AvailabilityGroup)
-  .add(SeriesGroup)
-  .add(SessionsGroup)
-  .add(BookingsGroup)
-  .add(PromoCodesGroup)
-  .add(GiftCardsGroup)
-  .add(MessagesGroup)
-  .add(WaitlistGroup)
-  .add(PublicGroup)
-  .add(GuestGroup)
-  .add(WebhooksGroup)
-  .add(ClockGroup)
-  .add(AdminGroup)
-  // What the transport answers around any handler: a field that does not decode, an Idempotency-Key in use or reused.
-  .addError(BadRequestWire)
-  .addError(wireOf(IdempotencyInProgress))
-  .addError(wireOf(IdempotencyKeyReused))
-  .annotate(HttpApi.AdditionalSchemas, eventSchemas)
-  .annotate(OpenApi.Title, "Booking engine API")
-  .annotate(OpenApi.Version, "1")
-  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/licenses/MIT" })
-  .annotate(OpenApi.Description, "Classes, appointments and rentals. Every operation is also an MCP tool at /mcp.") {}
+export class Api extends declaringRaised(
+  HttpApi.make("booking-engine")
+    .add(OfferingsGroup)
+    .add(CustomersGroup)
+    .add(EventsGroup)
+    .add(OrgGroup)
+    .add(TeamGroup)
+    .add(InvitesGroup)
+    .add(WaiverGroup)
+    .add(WaiversGroup)
+    .add(ApiKeysGroup)
+    .add(OAuthAppsGroup)
+    .add(AvailabilityGroup)
+    .add(SeriesGroup)
+    .add(SessionsGroup)
+    .add(BookingsGroup)
+    .add(PromoCodesGroup)
+    .add(GiftCardsGroup)
+    .add(MessagesGroup)
+    .add(WaitlistGroup)
+    .add(PublicGroup)
+    .add(GuestGroup)
+    .add(WebhooksGroup)
+    .add(ClockGroup)
+    .add(AdminGroup)
+    // What the transport answers around any handler: a field that does not decode, an Idempotency-Key in use or reused.
+    .addError(BadRequestWire)
+    .addError(wireOf(IdempotencyInProgress))
+    .addError(wireOf(IdempotencyKeyReused))
+    .annotate(HttpApi.AdditionalSchemas, eventSchemas)
+    .annotate(OpenApi.Title, "Booking engine API")
+    .annotate(OpenApi.Version, "1")
+    .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/licenses/MIT" })
+    .annotate(OpenApi.Description, "Classes, appointments and rentals. Every operation is also an MCP tool at /mcp.")
+) {}

@@ -11,15 +11,14 @@ import { Orgs } from "../../engine/services/Orgs.ts"
 import { databaseAnswers } from "../../engine/store/probes.ts"
 import { sessionCredential } from "../auth/apiSession.ts"
 import { bearerFrom, makeCredentials } from "../shared/credentials.ts"
+import { canonicalJson, clip, type Documented, parseBody, refuseBadQuery } from "../shared/json.ts"
 import { errorReply, type Incoming, JSON_CONTENT, json, type Reply } from "../shared/reply.ts"
+import { databaseUnreachable, RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { BadRequest, expectedError, Unauthorized } from "./errors.ts"
-import "./handlers/all.ts"
-import { canonicalJson, clip, type Documented, parseBody, refuseBadQuery } from "../shared/json.ts"
-import { databaseUnreachable, RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
-import { groupBuilds } from "./handlers/define.ts"
 import { adminDocument, openApiDocument } from "./openapi.ts"
+import { operations } from "./operations.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
 
 /** Control characters (NUL among them) and lone surrogates: no key a client can mean, and Postgres refuses NUL. */
@@ -59,7 +58,7 @@ const header = (headers: Incoming["headers"], name: string) => {
 export const makeDispatcher = (adminToken: Option.Option<string>) =>
   Effect.gen(function* () {
     const handlers = new Map<string, Handler>()
-    for (const [name, build] of groupBuilds) {
+    for (const { name, build } of Object.values(operations)) {
       const built = build(collect(name, handlers) as never)
       if (Effect.isEffect(built)) yield* built as Effect.Effect<unknown, never, never>
     }
@@ -151,7 +150,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       const q = req.url.indexOf("?")
       const pathname = q === -1 ? req.url : req.url.slice(0, q)
       const fixed = special(req.method, pathname)
-      if (fixed !== undefined) return fixed
+      if (fixed !== undefined) return fixed.then((reply) => ({ ...reply, route: pathname }))
       const found = match(req.method, pathname)
       if (found === undefined)
         return Promise.resolve(errorReply(404, "not_found", `no route for ${req.method} ${clip(pathname)}`))
@@ -183,8 +182,10 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         }
       }
 
+      let orgId: string | undefined
       const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
+        orgId = org?.id
         // A person's session is the console: what it books has source "dashboard" (keys stay "api").
         const surface: Surface = req.surface === "api" && org?.sessionId !== undefined ? "dashboard" : req.surface
         // The role the operation declares (RequiredRole), for keys and sessions alike.
@@ -268,7 +269,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         }
         return run(Effect.logError("unexpected failure", exit.cause)).then(internal)
       })
-      return answered.then((reply) => ({ ...reply, operation: route.operationId }))
+      return answered.then((reply) => ({ ...reply, operation: route.operationId, route: route.template, org: orgId }))
     }
 
     return dispatch

@@ -1,7 +1,9 @@
-import { type HttpApiEndpoint, HttpApiSchema } from "@effect/platform"
+import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiSchema } from "@effect/platform"
 import { Context, Option, ParseResult, Schema } from "effect"
-import type { DomainErrorClass } from "../../engine/errors/index.ts"
+import { type DomainErrorClass, domainErrors } from "../../engine/errors/index.ts"
 import { domainStatus } from "../shared/status.ts"
+import { RAISED } from "./raised.ts"
 
 /** The spec's error shape. Every expected failure is sent as this, with the status of its class. */
 export const ErrorBody = Schema.Struct({
@@ -28,11 +30,8 @@ export const wireOf = <C extends DomainErrorClass>(cls: C) => {
 /** The domain error classes an endpoint declares (read by transports/http/openapi.ts for its documented codes). */
 export class Raises extends Context.Tag("booking-engine/Raises")<Raises, ReadonlyArray<DomainErrorClass>>() {}
 
-/**
- * Declares the domain errors an operation's handler may fail with: HttpApiBuilder then refuses (at compile time) a
- * handler whose error type names a class the endpoint does not declare, and the OpenAPI document lists their codes.
- */
-export const raises =
+/** Adds the domain errors an endpoint can answer with: their wire shapes under their statuses, and their classes. */
+const raises =
   <const Cs extends ReadonlyArray<DomainErrorClass>>(...classes: Cs) =>
   <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(
     endpoint: E
@@ -42,6 +41,39 @@ export const raises =
     const added = classes.reduce((acc, cls) => acc.addError(wireOf(cls)), e)
     return added.annotate(Raises, [...before, ...classes]) as never
   }
+
+type Raised<Op> = Op extends keyof typeof RAISED
+  ? InstanceType<(typeof domainErrors)[(typeof RAISED)[Op][number]]>
+  : never
+type Endpoints<G extends string, E> = E extends HttpApiEndpoint.HttpApiEndpoint.Any
+  ? HttpApiEndpoint.HttpApiEndpoint.AddError<E, Raised<`${G}.${HttpApiEndpoint.HttpApiEndpoint.Name<E>}`>, never>
+  : never
+type Groups<G> =
+  G extends HttpApiGroup.HttpApiGroup<infer Id, infer E, infer Err, infer R, infer Top>
+    ? HttpApiGroup.HttpApiGroup<Id, Endpoints<Id, E>, Err, R, Top>
+    : never
+
+/**
+ * Every endpoint of the contract declares the domain errors its handler can fail with, as raised.ts lists them by
+ * operation (derived from the handlers' types, and checked against them: operations.ts). A handler that can fail with
+ * a class its endpoint does not declare does not compile; the OpenAPI document lists the classes' codes.
+ */
+export const declaringRaised = <Id extends string, G extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, G, E, R>
+): HttpApi.HttpApi<Id, Groups<G>, E, R> => {
+  const all = api as unknown as HttpApi.HttpApi.AnyWithProps
+  const raised: Record<string, ReadonlyArray<keyof typeof domainErrors>> = RAISED
+  return Object.values(all.groups).reduce(
+    (out, group) =>
+      out.add(
+        Object.values(group.endpoints).reduce(
+          (g, e) => g.add(raises(...(raised[`${group.identifier}.${e.name}`] ?? []).map((t) => domainErrors[t]))(e)),
+          group
+        )
+      ),
+    all
+  ) as never
+}
 
 /** The 401 as the platform's security middleware declares it (transports/http/security.ts). */
 export const UnauthorizedWire = Schema.transform(ErrorBody, Schema.typeSchema(Unauthorized), {

@@ -14,6 +14,8 @@ export interface Load {
   readonly working: number
   readonly queued: number
   readonly parked: number
+  /** Requests whose body is still arriving (no turn yet). */
+  readonly reading?: number
 }
 
 export const makeMetrics = (
@@ -53,7 +55,7 @@ export const makeMetrics = (
   if (load !== undefined) {
     new Gauge({
       name: "http_requests_in_progress",
-      help: "Requests open now: working (counted in MAX_INFLIGHT), queued (waiting for a turn), parked (waiting in memory at a busy time)",
+      help: "Requests open now: working (counted in MAX_INFLIGHT), queued (waiting for a turn), parked (waiting in memory at a busy time), reading (the body still arriving, no turn yet)",
       labelNames: ["state"],
       registers: [registry],
       collect() {
@@ -61,6 +63,7 @@ export const makeMetrics = (
         this.set({ state: "working" }, now.working)
         this.set({ state: "queued" }, now.queued)
         this.set({ state: "parked" }, now.parked)
+        this.set({ state: "reading" }, now.reading ?? 0)
       }
     })
   }

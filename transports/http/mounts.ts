@@ -42,6 +42,7 @@ import { clientAddress } from "../shared/client.ts"
 import { makeCredentials } from "../shared/credentials.ts"
 import { makeFailed } from "../shared/failure.ts"
 import { errorReply, send } from "../shared/reply.ts"
+import { note } from "../shared/requestLog.ts"
 import { makeStreamBudget, StreamLimits } from "../shared/streams.ts"
 import { TEXTS_PATH, textRoutes } from "../texts/routes.ts"
 import { Api } from "./Api.ts"
@@ -70,6 +71,8 @@ export class RequestHandler extends Context.Tag("RequestHandler")<
 
 /** One surface: which requests it takes, and how it answers them (`limited`: the rate limit's headers to add). */
 export interface Mount {
+  /** What the request's log line calls the route when no finer one is noted (never the path: it may hold a token). */
+  readonly name: string
   readonly match: (path: string, method: string, req: IncomingMessage) => boolean
   readonly handle: (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => void
 }
@@ -160,25 +163,33 @@ export const RequestHandlerLive = (
 
       /** The table, first match wins; what matches nothing is the contract's (REST, admin, MCP, inbound mail). */
       const mounts: ReadonlyArray<Mount> = [
-        { match: (p, m) => GET(m) && p === "/metrics", handle: scrape },
-        { match: (p, m) => m === "OPTIONS" && PUBLIC_PATH.test(p), handle: (req, res) => send(res, preflight(req)) },
+        { name: "metrics", match: (p, m) => GET(m) && p === "/metrics", handle: scrape },
         {
+          name: "preflight",
+          match: (p, m) => m === "OPTIONS" && PUBLIC_PATH.test(p),
+          handle: (req, res) => send(res, preflight(req))
+        },
+        {
+          name: "wrong method",
           match: (p, m) => wrongMethod(p, m) !== undefined,
           handle: (req, res) => send(res, wrongMethod((req.url ?? "/").split("?")[0], req.method ?? "")!)
         },
-        { match: (p, m) => READ(m) && p === FAVICON_PATH, handle: serveFavicon },
-        { match: (p, m) => READ(m) && p === "/widget.js", handle: serveWidget },
-        { match: (p, m) => READ(m) && CONSOLE_PATH.test(p), handle: serveConsole },
+        { name: "favicon", match: (p, m) => READ(m) && p === FAVICON_PATH, handle: serveFavicon },
+        { name: "widget", match: (p, m) => READ(m) && p === "/widget.js", handle: serveWidget },
+        { name: "console", match: (p, m) => READ(m) && CONSOLE_PATH.test(p), handle: serveConsole },
         {
+          name: "docs",
           match: (p, m) => READ(m) && (p === DOCS_PATH || p === DOCS_BUNDLE_PATH),
           handle: (req, res) => serveDocs(req, res, (req.url ?? "/").split("?")[0])
         },
         {
+          name: "photos",
           match: (p, m) => SERVED_PHOTO_PATH.test(p) || (m === "PUT" && PHOTO_UPLOAD_PATH.test(p)),
           handle: limitedPromise(photos)
         },
-        { match: (p) => HOSTED_PATH.test(p), handle: limitedPromise(hosted) },
+        { name: "hosted pages", match: (p) => HOSTED_PATH.test(p), handle: limitedPromise(hosted) },
         {
+          name: "mcp stream",
           match: (p, m) => GET(m) && p === "/mcp",
           handle: (req, res, limited) => {
             withHeaders(res, limited)
@@ -186,6 +197,7 @@ export const RequestHandlerLive = (
           }
         },
         {
+          name: "event stream",
           match: (p, m) => GET(m) && p === STREAM_PATH,
           handle: (req, res, limited) => {
             withHeaders(res, limited)
@@ -193,6 +205,7 @@ export const RequestHandlerLive = (
           }
         },
         {
+          name: "demo",
           match: (p, m) => GET(m) && p === "/demo",
           handle: (_req, res) =>
             Runtime.runPromise(runtime)(demoKey(sql)).then(
@@ -201,8 +214,9 @@ export const RequestHandlerLive = (
             )
         },
         // The guest's pages, the processor's events and the checkout pages read their own (raw or form) bodies.
-        { match: (p) => PAGES_PATH.test(p), handle: limitedPromise(pages) },
+        { name: "guest pages", match: (p) => PAGES_PATH.test(p), handle: limitedPromise(pages) },
         {
+          name: "payments",
           match: (p) => PAYMENT_PATH.test(p),
           handle: limitedPromise((req, res) =>
             payments(req, res).then((handled) =>
@@ -210,17 +224,21 @@ export const RequestHandlerLive = (
             )
           )
         },
-        { match: (p) => OAUTH_PATH.test(p), handle: limitedPromise(oauth) },
-        { match: (p) => AUTH_PATH.test(p), handle: limitedPromise(auth) },
-        { match: (p) => OCTO_PATH.test(p), handle: limitedPromise(octo) },
-        { match: (p) => TEXTS_PATH.test(p), handle: limitedPromise(texting) },
-        { match: () => true, handle: json }
+        { name: "oauth", match: (p) => OAUTH_PATH.test(p), handle: limitedPromise(oauth) },
+        { name: "auth", match: (p) => AUTH_PATH.test(p), handle: limitedPromise(auth) },
+        { name: "octo", match: (p) => OCTO_PATH.test(p), handle: limitedPromise(octo) },
+        { name: "texts", match: (p) => TEXTS_PATH.test(p), handle: limitedPromise(texting) },
+        { name: "api", match: () => true, handle: json }
       ]
 
       const handle = (req: IncomingMessage, res: ServerResponse, limited: Record<string, string>) => {
         const path = (req.url ?? "/").split("?")[0]
         const method = req.method ?? "GET"
-        for (const mount of mounts) if (mount.match(path, method, req)) return mount.handle(req, res, limited)
+        for (const mount of mounts) {
+          if (!mount.match(path, method, req)) continue
+          note(req, { route: mount.name })
+          return mount.handle(req, res, limited)
+        }
       }
       return limit.gate(handle, failed)
     })

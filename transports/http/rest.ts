@@ -4,6 +4,7 @@ import type { makeMcp } from "../mcp/http.ts"
 import { JSON_TYPE, readText } from "../shared/body.ts"
 import { refusalReply } from "../shared/failure.ts"
 import { type Dispatch, NO_HEADERS, type Reply, send } from "../shared/reply.ts"
+import { note } from "../shared/requestLog.ts"
 import { corsFor } from "./cors.ts"
 import { INBOUND_PATH } from "./inbound.ts"
 import type { Metrics } from "./metrics.ts"
@@ -46,6 +47,7 @@ export const makeJsonSurfaces = (s: JsonSurfaces) => {
               : s.dispatch({ method: req.method ?? "GET", url, headers: req.headers, body: body.value, surface: "api" })
         return reply.then(
           (r) => {
+            if (r.route !== undefined) note(req, { route: r.route, operation: r.operation, org: r.org })
             s.metrics.observe(
               isMcp ? "mcp" : book !== null ? "assistant" : (r.operation ?? "unmatched"),
               r.status,

@@ -22,6 +22,8 @@ export interface Route {
   readonly method: string
   /** The path split on "/", with ":name" for a parameter. */
   readonly segments: ReadonlyArray<string>
+  /** The path as the docs write it: /api/v1/bookings/{id}. */
+  readonly template: string
   readonly auth: "org" | "admin" | "public" | "none"
   /** The role an org operation needs (RequiredRole), checked for every credential. */
   readonly role: Role | undefined
@@ -66,6 +68,7 @@ export const routesOf = (api: HttpApi.HttpApi.Any, handlers: ReadonlyMap<string,
         operationId,
         method: endpoint.method,
         segments: endpoint.path.split("/"),
+        template: endpoint.path.replace(/:(\w+)/g, "{$1}"),
         auth: authOf(middleware),
         role: requiredRole(endpoint, group as never, middleware),
         hasPayload: Option.isSome(endpoint.payloadSchema),
@@ -146,14 +149,10 @@ const normalizeUrlParams = (params: Record<string, string | Array<string>>, ast:
   return out
 }
 
-/** Collects what a group's build function registers, instead of building the platform's router. */
+/** Collects the handlers a group's build function gives (handlers/define.ts), by operation id. */
 export const collect = (group: string, into: Map<string, Handler>) => {
   const collector = {
     handle(name: string, handler: Handler) {
-      into.set(`${group}.${name}`, handler)
-      return collector
-    },
-    handleRaw(name: string, handler: Handler) {
       into.set(`${group}.${name}`, handler)
       return collector
     }

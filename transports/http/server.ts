@@ -1,14 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createServer, type Server } from "node:http"
 import type { Socket } from "node:net"
 import { HttpServer } from "@effect/platform"
-import { Context, Effect, Layer, Option } from "effect"
-import { Parked } from "../../engine/services/Parked.ts"
-import { errorReply, send } from "../shared/reply.ts"
-import { StreamLimits } from "../shared/streams.ts"
-import { makeAdmission } from "./admission.ts"
+import { Context, Effect, Layer, type Option } from "effect"
+import { makeFront } from "./front.ts"
 import { RequestHandler, RequestHandlerLive } from "./mounts.ts"
 import { DEFAULT_BODY_LIMIT } from "./rest.ts"
-import { STREAM_PATH } from "./sse.ts"
 
 export { ASSISTANT_HOLDS_PER_HOUR, RequestHandler, RequestHandlerLive } from "./mounts.ts"
 
@@ -32,12 +28,12 @@ export class ListenOptions extends Context.Tag("ListenOptions")<
     readonly backlog?: number | undefined
     /** SHUTDOWN_GRACE_MS: how long requests in flight may take to finish after SIGTERM. */
     readonly shutdownGraceMs?: number | undefined
+    /** BODY_TIMEOUT_MS: how long a body may take to arrive (more for a large one: bodyTime.ts); slower is 408. */
+    readonly bodyTimeoutMs?: number | undefined
   }
 >() {}
 
-export const DEFAULT_MAX_INFLIGHT = 512
-export const DEFAULT_MAX_QUEUED = 10_000
-export const DEFAULT_QUEUE_TIMEOUT_MS = 30_000
+export { DEFAULT_MAX_INFLIGHT, DEFAULT_MAX_QUEUED, DEFAULT_QUEUE_TIMEOUT_MS } from "./front.ts"
 /**
  * Node's own default is 511: a crowd connecting in the same second past it has its SYNs dropped, and each of those
  * guests waits for its client to send again (1 s, then 3 s, 7 s...) before the instance even sees it.
@@ -45,6 +41,7 @@ export const DEFAULT_QUEUE_TIMEOUT_MS = 30_000
 export const DEFAULT_LISTEN_BACKLOG = 4096
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
 
+export { DEFAULT_BODY_TIMEOUT_MS } from "./bodyTime.ts"
 export { DEFAULT_BODY_LIMIT } from "./rest.ts"
 /** Request line and headers together; the URL alone past MAX_URL is 414 in the error shape, past this it is 431. */
 export const MAX_HEADER_SIZE = 32 * 1024
@@ -53,13 +50,6 @@ export const MAX_HEADER_SIZE = 32 * 1024
 const rawError = (status: number, reason: string, code: string, message: string) => {
   const body = JSON.stringify({ error: { code, message } })
   return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-}
-
-/** A request that holds its answer open (Server-Sent Events): the event stream and MCP sessions' GET streams. */
-const isStream = (req: IncomingMessage) => {
-  if (req.method !== "GET") return false
-  const path = (req.url ?? "/").split("?")[0]
-  return path === STREAM_PATH || path === "/mcp"
 }
 
 /**
@@ -71,124 +61,30 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
     HttpServer.HttpServer,
     Effect.gen(function* () {
       const options = yield* ListenOptions
-      // Requests being served; past maxInflight new ones wait for a turn (in arrival order, up to maxQueued of them and
-      // queueTimeoutMs each), past that they are shed (503 overloaded) instead of queueing without end.
-      // Requests parked in memory for their turn (bookings at the gate, waitlist joins: engine/services/Parked.ts) are
-      // open but idle: they hold a socket and a few objects, no connection of the pool and no CPU, so they are not counted.
-      let inflight = 0
-      const parked = yield* Effect.serviceOption(Parked)
-      const waiting = Option.match(parked, { onNone: () => () => 0, onSome: (p) => p.count })
-      const working = () => inflight - waiting()
-      let draining = false
-      const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT
-      const free = () => working() < maxInflight
-      const queue = makeAdmission(
-        options.maxQueued ?? DEFAULT_MAX_QUEUED,
-        options.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS
-      )
-      const load = () => ({ working: working(), queued: queue.size(), parked: waiting() })
-      const onRequest = yield* Effect.provide(
-        RequestHandler,
-        RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT, load)
-      )
-      // Long-lived streams have a budget of their own (StreamLimits): they never fill the one of requests.
-      let streams = 0
-      const maxStreams = (yield* StreamLimits).max
-      const probe = (url: string | undefined) => url === "/healthz" || url === "/readyz" || url === "/metrics"
-      const overloaded = () =>
-        errorReply(503, "overloaded", "too many requests in progress; try again shortly", { "retry-after": "1" })
-      const shuttingDown = () =>
-        errorReply(503, "shutting_down", "this instance is shutting down; try again", { "retry-after": "1" })
-      /** Serves a request, counted in its budget: a stream in MAX_STREAMS, a probe in none, any other in MAX_INFLIGHT. */
-      const start = (req: IncomingMessage, res: ServerResponse, kind: "stream" | "probe" | "request") => {
-        if (kind === "probe") return onRequest(req, res)
-        if (kind === "stream") streams++
-        else inflight++
-        let done = false
-        const finish = () => {
-          if (done) return
-          done = true
-          if (kind === "stream") streams--
-          else {
-            inflight--
-            if (queue.size() > 0) queue.admit(free)
-          }
-          if (draining && inflight === 0) idle?.()
-        }
-        res.once("finish", finish)
-        res.once("close", finish)
-        onRequest(req, res)
-      }
-      // A request that parks frees a turn without finishing: the next waiting one starts (on the next turn of the event
-      // loop, not inside the parking fiber). The sweep sheds those that waited too long, and admits as a backstop.
-      let admitting = false
-      const admitSoon = () => {
-        if (admitting || queue.size() === 0) return
-        admitting = true
-        setImmediate(() => {
-          admitting = false
-          queue.admit(free)
-        })
-      }
-      Option.map(parked, (p) => p.watch(admitSoon))
-      let sweeping: ReturnType<typeof setInterval> | undefined
-      const sweep = () => {
-        queue.expire()
-        queue.admit(free)
-        if (queue.size() === 0 && sweeping !== undefined) {
-          clearInterval(sweeping)
-          sweeping = undefined
-        }
-      }
-      const serve = (req: IncomingMessage, res: ServerResponse) => {
-        if (draining) return send(res, shuttingDown(), true)
-        const streaming = isStream(req)
-        if (streaming) return streams >= maxStreams ? send(res, overloaded(), true) : start(req, res, "stream")
-        if (probe(req.url)) {
-          // Readiness tells a load balancer the truth: an instance whose request budget is spent cannot serve more.
-          if (req.url === "/readyz" && !free()) {
-            return send(
-              res,
-              errorReply(503, "not_ready", "this instance is serving as many requests as it may", {
-                "retry-after": "1"
-              })
-            )
-          }
-          return start(req, res, "probe")
-        }
-        if (queue.size() === 0 && free()) return start(req, res, "request")
-        const waiter = queue.push(
-          () => start(req, res, "request"),
-          (shutdown) => send(res, shutdown ? shuttingDown() : overloaded(), true)
+      const front = yield* makeFront(options)
+      front.handle(
+        yield* Effect.provide(
+          RequestHandler,
+          RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT, front.load)
         )
-        if (waiter === undefined) return send(res, overloaded(), true)
-        res.once("close", () => queue.leave(waiter))
-        if (sweeping === undefined) {
-          sweeping = setInterval(sweep, 100)
-          sweeping.unref()
-        }
-      }
-      let idle: (() => void) | undefined
+      )
       const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS
       const server: Server = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          createServer({ maxHeaderSize: MAX_HEADER_SIZE, requestTimeout: 60_000, headersTimeout: 30_000 }, serve)
+          createServer({ maxHeaderSize: MAX_HEADER_SIZE, requestTimeout: 60_000, headersTimeout: 30_000 }, front.serve)
         ),
         // Drain: stop taking connections, answer new requests on open ones 503, let those in flight finish (up to the
         // grace period), then close what is left. The engine's jobs stop after this, at their next safe point.
         (s) =>
           Effect.async<void>((resume) => {
-            draining = true
-            queue.drain()
             s.close(() => resume(Effect.void))
             s.closeIdleConnections()
             const timer = setTimeout(() => s.closeAllConnections(), graceMs)
             timer.unref()
-            idle = () => {
+            front.drain(() => {
               clearTimeout(timer)
               s.closeAllConnections()
-            }
-            if (inflight === 0) idle()
+            })
           })
       )
       server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -229,5 +125,42 @@ export const ServeLive = (adminToken: Option.Option<string>) =>
             : { _tag: "TcpAddress", hostname: address.address, port: address.port },
         serve: () => Effect.dieMessage("this server runs the lean dispatcher; it serves no HttpApp")
       })
+    })
+  )
+
+/**
+ * The request handler behind the same front as the server's listener, for a host app's own listener (createEngine):
+ * the request and stream budgets apply to what the host hands it, and on stop new requests are answered 503
+ * shutting_down while those in flight get SHUTDOWN_GRACE_MS to finish.
+ */
+export const FrontedHandlerLive = (
+  adminToken: Option.Option<string>,
+  options: Omit<ListenOptions["Type"], "port" | "host" | "backlog">
+) =>
+  Layer.scoped(
+    RequestHandler,
+    Effect.gen(function* () {
+      const front = yield* makeFront(options)
+      front.handle(
+        yield* Effect.provide(
+          RequestHandler,
+          RequestHandlerLive(adminToken, options.bodyLimit ?? DEFAULT_BODY_LIMIT, front.load)
+        )
+      )
+      const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS
+      yield* Effect.addFinalizer(() =>
+        Effect.async<void>((resume) => {
+          let done = false
+          const end = () => {
+            if (done) return
+            done = true
+            clearTimeout(timer)
+            resume(Effect.void)
+          }
+          const timer = setTimeout(end, graceMs)
+          front.drain(end)
+        })
+      )
+      return front.serve
     })
   )

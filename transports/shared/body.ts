@@ -36,6 +36,23 @@ export const hasBody = (req: IncomingMessage) => {
   return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined
 }
 
+/** Whether the reader reads the request's body: a body-taking method that sent one (GET and HEAD bodies are not read). */
+export const readsBody = (req: IncomingMessage) => BODY_METHODS.has(req.method ?? "") && hasBody(req)
+
+/**
+ * The listener's turn for a request whose body it lets arrive first (transports/http/server.ts): the reader calls it
+ * once the whole body is in, and hands the body to the surface when it resolves (never, when the listener answered
+ * the request itself: too slow, overloaded, shutting down). Without one (a host's server, createEngine) the body is
+ * handed over at once.
+ */
+const turns = new WeakMap<IncomingMessage, () => Promise<void>>()
+export const afterBody = (req: IncomingMessage, turn: () => Promise<void>) => void turns.set(req, turn)
+const turnOf = (req: IncomingMessage) => {
+  const turn = turns.get(req)
+  turns.delete(req)
+  return turn
+}
+
 const sized = (limit: number) => (limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`)
 
 export const tooLarge = (rule: BodyRule): Refusal => ({
@@ -59,7 +76,7 @@ const drop = (req: IncomingMessage) => {
  * The body's bytes (undefined when a body-taking method sent none; GET and HEAD bodies are not read), or the refusal.
  */
 export const readBytes = (req: IncomingMessage, rule: BodyRule): Promise<Read<Buffer | undefined>> => {
-  if (!BODY_METHODS.has(req.method ?? "") || !hasBody(req)) return Promise.resolve({ ok: true, value: undefined })
+  if (!readsBody(req)) return Promise.resolve({ ok: true, value: undefined })
   const type = String(req.headers["content-type"] ?? "").trim()
   if (rule.type !== undefined && !rule.type.test(type)) {
     drop(req)
@@ -87,7 +104,12 @@ export const readBytes = (req: IncomingMessage, rule: BodyRule): Promise<Read<Bu
       finish({ ok: false, refusal: tooLarge(rule) })
     }
     req.on("data", onData)
-    req.on("end", () => finish({ ok: true, value: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }))
+    req.on("end", () => {
+      const read: Read<Buffer> = { ok: true, value: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }
+      const turn = turnOf(req)
+      if (turn === undefined) finish(read)
+      else turn().then(() => finish(read))
+    })
     req.on("error", () =>
       finish({ ok: false, refusal: { status: 400, code: "invalid_body", message: "the body could not be read" } })
     )

@@ -19,6 +19,9 @@ export interface Reply {
   readonly body: string
   /** The operation that answered (for metrics), when the request matched one. */
   readonly operation?: string
+  /** Its path template (/api/v1/bookings/{id}) and the org it acted for: the request's log line says them. */
+  readonly route?: string
+  readonly org?: string
 }
 
 export type Dispatch = (req: Incoming) => Promise<Reply>

@@ -27,6 +27,7 @@ export const domainStatus: { readonly [Tag in DomainErrorTag]: ErrorStatus } = {
   InvalidHours: 400,
   InvalidOfferingIds: 400,
   InvalidPaidCents: 400,
+  InvalidPayment: 400,
   InvalidPeriods: 400,
   InvalidPhoto: 400,
   InvalidPlaces: 400,

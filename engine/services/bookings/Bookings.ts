@@ -14,6 +14,7 @@ import { bookingActs, type Plan } from "./acts.ts"
 import { bookingCreator, type CreateOptions } from "./create.ts"
 import { holdLapses } from "./lapse.ts"
 import { listBookings } from "./list.ts"
+import { checkPayment } from "./payment.ts"
 import { type Placement, placementOf } from "./placement.ts"
 
 export { HOLD_MINUTES } from "./create.ts"
@@ -44,8 +45,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
 
     const { tx, notify, act, at, expired, precheck, replace } = yield* bookingActs(store, placement, lapses)
 
-    // name says where it is.
-    const create = (input: BookingCreate, options: Pick<CreateOptions, "activeOnly"> = {}) =>
+    const book = (input: BookingCreate, options: Pick<CreateOptions, "activeOnly" | "payment">) =>
       Effect.gen(function* () {
         const booking = yield* creator.create(yield* CurrentOrg, yield* RequestSurface, input, options)
         if (booking.status !== "held" || booking.total_cents - booking.gift_cents <= 0) return booking
@@ -53,6 +53,13 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
         const url = yield* payments.checkoutFor(booking.id)
         return Option.isSome(url) ? { ...booking, checkout_url: url.value } : booking
       }).pipe(traced("Bookings.create", { captureStackTrace: false }))
+
+    /** A guest's booking on the public surface: what it costs is paid online. */
+    const create = (input: BookingCreate, options: Pick<CreateOptions, "activeOnly"> = {}) => book(input, options)
+
+    /** bookings.create of the REST API: the business says how the guest pays (`payment`, docs/payments.md). */
+    const take = (input: BookingCreate) =>
+      Effect.zipRight(checkPayment(input.payment, input), book(input, { payment: input.payment }))
 
     /**
      * A hold an assistant makes for a guest (/api/mcp/book/{slug}): always held, for 30 minutes, the guest emailed a
@@ -246,6 +253,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
 
     return {
       create,
+      take,
       holdForGuest,
       reserve,
       list,

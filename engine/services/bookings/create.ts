@@ -6,7 +6,7 @@ import { EngineClock } from "../../ports/Clock.ts"
 import { Links } from "../../ports/Links.ts"
 import { Prepared } from "../../ports/Prepared.ts"
 import { Wakeups } from "../../ports/Wakeups.ts"
-import type { Booking, BookingCreate } from "../../schema/booking.ts"
+import type { Booking, BookingCreate, PaymentChoice } from "../../schema/booking.ts"
 import { toBookingWith } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { toCustomer } from "../../store/customerRow.ts"
@@ -23,6 +23,7 @@ import { foundGuest, NO_GUEST, NotWritten, type Read } from "./booked.ts"
 import { bookingClaims } from "./claims.ts"
 import { placesGate } from "./gate.ts"
 import { insertValues, newRow } from "./newRow.ts"
+import { settle } from "./payment.ts"
 import { onHours, type Placement, soldOut } from "./placement.ts"
 import { refused } from "./refused.ts"
 import { bookingScreen } from "./screen.ts"
@@ -38,6 +39,8 @@ export interface CreateOptions {
   readonly quiet?: boolean
   /** The public surface: an offering that is not active is not found there (404), as its reads say. */
   readonly activeOnly?: boolean
+  /** How the business's booking is paid (bookings.create `payment`; the REST API's only). */
+  readonly payment?: PaymentChoice
 }
 
 /** A hold keeps its place this long unless the caller asks for less (hold_minutes, 1 to 30). */
@@ -88,16 +91,18 @@ export const bookingCreator = Effect.gen(function* () {
         input.promo_code === undefined
           ? undefined
           : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
-      const total = price - (promo?.discount ?? 0)
       const gift =
-        input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
+        input.gift_card_code === undefined
+          ? undefined
+          : yield* gifts.check(org.id, input.gift_card_code, price - (promo?.discount ?? 0))
       const giftCents = gift?.cents ?? 0
       yield* checkAnswers(o.questions, input.answers ?? {})
       const { placed: p, full } = yield* place(o, input, quantity, org.timezone, now)
       if (full) return { _tag: "full" as const, o, p }
       const customer = customerPlan(foundGuest(o, org.id), input.customer, org.id, now)
-      // What the gift card pays counts as paid: only the rest is held for a checkout.
-      const hold = options.hold === true || total - giftCents > 0
+      // What the gift card pays counts as paid: only the rest is held for a checkout (or paid as the business says).
+      const settled = settle(options.payment, price, promo?.discount ?? 0, giftCents, options.hold === true)
+      const { total, hold } = settled
       const expires = hold ? new Date(now.getTime() + (input.hold_minutes ?? HOLD_MINUTES) * MINUTE_MS) : null
       const started = startBooking({
         at: now.toISOString(),
@@ -108,10 +113,11 @@ export const bookingCreator = Effect.gen(function* () {
         series_id: p.series_id,
         is_reseller: options.reseller === true,
         expires_at: expires?.toISOString() ?? null,
-        paid: giftCents > 0 && !hold
+        paid: settled.paidOnline,
+        paid_by_hand: settled.paidByHand
       })
       const parts = { org, source, input, o, p, customer, started, quantity, total, promo, gift, giftCents, hold, now }
-      const row = newRow(parts)
+      const row = newRow(parts, settled)
       const signed = input.waiver === undefined ? undefined : yield* bookerSigns(org.id, o, row, input.waiver, now)
       if (signed !== undefined)
         Object.assign(row, { waiver_signed: signed.signatures.length, waiver_signatures: signed.signatures })
@@ -139,7 +145,11 @@ export const bookingCreator = Effect.gen(function* () {
       // A promo code's use and a gift card's part are taken with the booking, in one transaction (undone with it when
       // the booking is not written).
       const written = yield* (
-        promo === undefined && gift === undefined && signed === undefined
+        promo === undefined &&
+        gift === undefined &&
+        signed === undefined &&
+        !settled.paidByHand &&
+        settled.discount === 0
           ? write
           : Effect.gen(function* () {
               yield* claims(org.id, row, promo, gift, now)

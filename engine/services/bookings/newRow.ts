@@ -9,6 +9,7 @@ import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
 import type { NewEvent } from "../Events.ts"
 import type { bookingMail } from "../mail/bookingMails.ts"
 import type { Gift, Promo, Read } from "./booked.ts"
+import type { Settled } from "./payment.ts"
 import { type Placement, placesOf } from "./placement.ts"
 import { MONTHLY_QUOTA } from "./quota.ts"
 
@@ -35,7 +36,7 @@ export interface RowParts {
  * Written out property by property: V8 (Node 20) builds `{ ...columns, id, ... }` with some 40 properties after the
  * spread through its slow path, about 0.2 ms per booking (bench/README.md, "Latest A/B").
  */
-export const newRow = (parts: RowParts): BookingRow => {
+export const newRow = (parts: RowParts, settled: Pick<Settled, "discount" | "paidCents">): BookingRow => {
   const { org, source, input, o, p, customer, started, quantity, total, promo, gift, giftCents, hold, now } = parts
   const l = lifecycleColumns(started.state, started.context)
   return {
@@ -63,7 +64,7 @@ export const newRow = (parts: RowParts): BookingRow => {
     machine: started.context,
     previous: null,
     total_cents: total,
-    discount_cents: promo?.discount ?? 0,
+    discount_cents: settled.discount,
     promo_code: promo?.code ?? null,
     gift_card_id: gift?.id ?? null,
     gift_cents: giftCents,
@@ -76,7 +77,7 @@ export const newRow = (parts: RowParts): BookingRow => {
     answers: input.answers ?? {},
     metadata: input.metadata ?? {},
     checkout_url: null,
-    paid_cents: giftCents > 0 ? giftCents : null,
+    paid_cents: settled.paidCents,
     payment_intent_id: null,
     charged_cents: null,
     refund_id: null,

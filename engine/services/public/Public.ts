@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { Forbidden, InvalidPeriods, InvalidQuantity, notFound } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
-import { guestPage, Links } from "../../ports/Links.ts"
+import { Links } from "../../ports/Links.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import type { GiftCardPurchase } from "../../schema/gift.ts"
 import { PublicOffering } from "../../schema/public.ts"
@@ -19,6 +19,7 @@ import { Offerings } from "../offerings/Offerings.ts"
 import { GiftPurchases } from "../payments/GiftPurchases.ts"
 import { Promos } from "../promos/Promos.ts"
 import { Waitlist } from "../waitlist/Waitlist.ts"
+import { maskEmail } from "./maskEmail.ts"
 
 const publicFields = Schema.encodeSync(PublicOffering)
 
@@ -157,9 +158,7 @@ export class Public extends Effect.Service<Public>()("Public", {
         const b = yield* bookings
           .create(input, { activeOnly: true })
           .pipe(Effect.provideService(RequestSurface, "widget"))
-        const [{ handle }] = yield* sql<{ handle: string }>`select handle from bookings where id = ${b.id}`.pipe(
-          Effect.orDie
-        )
+        // The guest's page is mailed to the guest only: whoever books (a widget, a secret key, an agent) learns where.
         return {
           id: b.id,
           reference: b.reference,
@@ -174,7 +173,7 @@ export class Public extends Effect.Service<Public>()("Public", {
           gift_cents: b.gift_cents,
           expires_at: b.expires_at,
           checkout_url: b.checkout_url,
-          page_url: guestPage(links.publicUrl, handle)
+          mailed_to: maskEmail(input.customer.email)
         }
       })
 

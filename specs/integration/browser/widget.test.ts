@@ -81,8 +81,17 @@ describe("the booking widget, embedded in a page of another origin", () => {
     expect(bookings).toEqual([
       expect.objectContaining({ source: "widget", status: "confirmed", offering_id: offering.id, quantity: 1 })
     ])
-    await widget().getByRole("link", { name: "See or change your booking" }).click()
-    await page.waitForURL(/\/b\//)
+    // The page's link went to the guest's email only: the widget says where, and has no link to it.
+    await widget().getByText("We mailed your booking page to n…@example.com").waitFor()
+    expect(await widget().locator('a[href*="/b/"]').count()).toBe(0)
+    const [mail] = await sql(
+      app,
+      (s) =>
+        s<{
+          body: string
+        }>`select body from mail_outbox where to_address = 'noor@example.com' and kind = 'booking.confirmed'`
+    )
+    await page.goto(/(http\S+\/b\/[^\s/]+)/.exec(mail.body)![1])
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Morning class")
   })
 

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { holdDataDir } from "../../../adapters/db/pglite.ts"
-import { runCli } from "../../../app/cli/main.ts"
+import { runCli, usage } from "../../../app/cli/main.ts"
 import { ADMIN_TOKEN, startApp } from "../../support/app.ts"
 import { seededDataDir } from "../../support/database.ts"
 
@@ -66,8 +66,16 @@ describe("booking-engine CLI", () => {
     expect(bad.json.error.code).toBe("invalid_input")
     const unknown = await cli("key", "revoke", "--id", "00000000-0000-4000-8000-000000000000")
     expect(unknown).toMatchObject({ code: 1, json: { error: { code: "not_found" } } })
-    const usage = await cli("frobnicate")
-    expect(usage).toMatchObject({ code: 1, json: { error: { code: "usage" } } })
+    const usage = await run(["frobnicate"])
+    // One line naming the command, not the whole usage.
+    expect(usage.code).toBe(1)
+    expect(usage.text.split("\n")).toHaveLength(1)
+    expect(JSON.parse(usage.text)).toEqual({
+      error: { code: "usage", message: 'unknown command "frobnicate": booking-engine --help lists the commands' }
+    })
+    expect(JSON.parse((await run(["org"])).text).error.message).toBe(
+      '"org" needs a command: org create, org without-owner, org list, org get, org plan'
+    )
   }, 180_000)
 
   it("prints plain help for every command and names a missing or unknown flag", async () => {
@@ -93,6 +101,39 @@ describe("booking-engine CLI", () => {
     expect(unknown.code).toBe(1)
     expect(unknown.json.error.message).toContain("--colour")
   }, 180_000)
+
+  it("its usage is the README's, line for line; --version and a bare start say what they do", async () => {
+    const root = join(import.meta.dirname, "../../..")
+    const readme = readFileSync(join(root, "README.md"), "utf8")
+    const block = /The CLI prints JSON[\s\S]*?```text\n([\s\S]*?)```/.exec(readme)?.[1] ?? ""
+    const documented = block
+      .trim()
+      .split("\n")
+      .map((l) => l.replace(/^npx /, "").replace(/\s+/g, " "))
+    const lines = usage
+      .split("\n")
+      .filter((l) => l.startsWith("  booking-engine") && !l.includes("<command>"))
+      .map((l) => l.trim().replace(/\s+/g, " "))
+    expect(documented).toEqual(lines)
+    expect(lines.find((l) => l.includes("org create"))).toContain("[--owner-email EMAIL]")
+
+    const bin = join(root, "bin/booking-engine.js")
+    const version = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" })
+    expect(version.status).toBe(0)
+    expect(version.stdout).toBe(`${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`)
+    // Bare: one line on stderr saying it starts the server, where, and over what, before the server's own lines.
+    const bare = spawnSync(process.execPath, [bin], {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dir, PORT: "nope" }
+    })
+    const [said, ...rest] = bare.stderr.split("\n")
+    expect(said).toBe(
+      `booking-engine: no command given, so starting the server on http://127.0.0.1:nope over the embedded database in ${dir} (made on the first start, with a demo org); Ctrl-C stops it. booking-engine --help lists the admin commands.`
+    )
+    expect(rest.join("\n")).toContain("PORT must be a port")
+    expect(bare.status).toBe(1)
+  }, 120_000)
 
   it("lists orgs and keys, and changes a plan", async () => {
     const created = await cli("org", "create", "--name", "Plans", "--timezone", "UTC", "--currency", "EUR")

@@ -43,8 +43,9 @@ describe("createEngine mounted in a host app (examples/)", () => {
   let express: Awaited<ReturnType<typeof startExpress>>
   let plain: Awaited<ReturnType<typeof startNodeHttp>>
   beforeAll(async () => {
-    express = await startExpress({ port: 0, adminToken: ADMIN })
-    plain = await startNodeHttp({ port: 0, adminToken: ADMIN })
+    // The test run's own DATABASE_URL is not theirs: PGlite in memory.
+    express = await startExpress({ port: 0, adminToken: ADMIN, env: false })
+    plain = await startNodeHttp({ port: 0, adminToken: ADMIN, env: false })
   }, 180_000)
   afterAll(async () => {
     await express?.stop()
@@ -84,17 +85,22 @@ describe("createEngine mounted in a host app (examples/)", () => {
 
 describe("createEngine options", () => {
   it("refuses what a person could get wrong, each with one clear message", async () => {
-    await expect(createEngine({ publicUrl: "example.com" })).rejects.toThrow(/publicUrl must be/)
-    await expect(createEngine({ publicUrl: "http://x", databaseUrl: "mysql://x" })).rejects.toThrow(
+    await expect(createEngine({ env: false, publicUrl: "example.com" })).rejects.toThrow(/publicUrl must be/)
+    await expect(createEngine({ env: false, publicUrl: "http://x", databaseUrl: "mysql://x" })).rejects.toThrow(
       /databaseUrl must be a postgres/
     )
-    await expect(createEngine({ publicUrl: "http://x", adminToken: "short" })).rejects.toThrow(/at least 16/)
-    await expect(createEngine({ publicUrl: "http://x", prefix: "booking/" })).rejects.toThrow(/prefix must look like/)
+    await expect(createEngine({ env: false, publicUrl: "http://x", adminToken: "short" })).rejects.toThrow(
+      /adminToken must be at least 16/
+    )
+    await expect(createEngine({ env: false, publicUrl: "http://x", prefix: "booking/" })).rejects.toThrow(
+      /prefix must look like/
+    )
   })
 
   it("sends guest mail through a sender of your own, and stops cleanly", async () => {
     const sent: Array<{ to: string; subject: string }> = []
     const engine = await createEngine({
+      env: false,
       publicUrl: "http://127.0.0.1/booking",
       adminToken: ADMIN,
       clock: "test",

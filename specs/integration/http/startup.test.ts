@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { ConfigProvider, Deferred, Effect, Either, Layer, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { appConfig } from "../../../app/config.ts"
+import { loadConfig } from "../../../app/config.ts"
 import { AppLive, NodeServerLive } from "../../../app/layers.ts"
 import { testConfig } from "../../support/app.ts"
 import { seededDataDir, TestDatabase } from "../../support/database.ts"
@@ -81,7 +81,7 @@ describe("start-up", () => {
       Effect.runSync(
         Effect.either(
           Effect.withConfigProvider(
-            Effect.map(appConfig, (c) => c.logLevel),
+            Effect.map(loadConfig, (c) => c.logLevel),
             ConfigProvider.fromMap(new Map([["LOG_LEVEL", value]]))
           )
         )
@@ -107,7 +107,7 @@ describe("start-up", () => {
       Effect.runSync(
         Effect.either(
           Effect.withConfigProvider(
-            Effect.map(appConfig, (c) => ({ queued: c.maxQueued, timeout: c.queueTimeoutMs })),
+            Effect.map(loadConfig, (c) => ({ queued: c.maxQueued, timeout: c.queueTimeoutMs })),
             ConfigProvider.fromMap(new Map(Object.entries(vars)))
           )
         )
@@ -124,7 +124,7 @@ describe("start-up", () => {
     ] as const) {
       const r = read(vars)
       expect(Either.isLeft(r)).toBe(true)
-      if (Either.isLeft(r)) expect(String(r.left)).toMatch(says)
+      if (Either.isLeft(r)) expect(r.left.message).toMatch(says)
     }
   })
 
@@ -149,7 +149,11 @@ describe("start-up", () => {
         plain: !String(line.message).includes("\n") && !String(line.message).includes("    at ")
       }).toEqual({ name, level: "FATAL", plain: true })
       expect(line.message).toMatch(says)
+      expect(line.message).not.toMatch(/Invalid data|Missing data/)
     }
+    expect(JSON.parse(config.lines[0]).message).toBe(
+      'configuration error: LOG_LEVEL must be one of trace, debug, info, warning, error, fatal, none, warn, not "loud"'
+    )
   }, 180_000)
 
   it("logs the URL it listens on", async () => {

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer as createHttpServer, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
 import { connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -8,7 +10,7 @@ import { ADMIN_TOKEN, startApp, type TestApp } from "../../support/app.ts"
 import { seededDataDir } from "../../support/database.ts"
 import { waitFor } from "../../support/receiver.ts"
 
-/** A request whose body is still on its way: it stays in flight until `finish` sends the rest. */
+/** A request whose body is still on its way: `finish` sends the rest and answers what came back. */
 const slowRequest = (port: number, path = "/api/v1/offerings") => {
   const socket: Socket = connect(port, "127.0.0.1")
   const body = JSON.stringify({ name: "Slow", kind: "class" })
@@ -28,7 +30,45 @@ const slowRequest = (port: number, path = "/api/v1/offerings") => {
   }
 }
 
-/** The listener's gauge of open requests (GET /metrics): working, queued and parked. */
+/**
+ * Requests that work until the test lets them end: each sets an offering's photo from a URL of a stand-in server
+ * that answers only when released (then 404: the photo is 400 photo_unreachable). Its body is whole, so it has a turn.
+ */
+const holders = async (app: TestApp) => {
+  const org = await app.newOrg()
+  const waiting = new Map<string, ServerResponse>()
+  const released = new Set<string>()
+  const server: Server = createHttpServer((req, res) => {
+    const name = req.url ?? "/"
+    if (released.has(name)) return res.writeHead(404).end()
+    waiting.set(name, res)
+  })
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const made = await app.call(org.key, "POST", "/api/v1/offerings", { name: "Held", kind: "class" })
+  const offering = made.body.id as string
+  return {
+    hold: (name: string) => {
+      const answer = app.call(org.key, "PUT", `/api/v1/offerings/${offering}/photo`, { url: `${base}/${name}.jpg` })
+      return {
+        /** Lets it end; answers its status (400 photo_unreachable). */
+        finish: async () => {
+          released.add(`/${name}.jpg`)
+          waiting.get(`/${name}.jpg`)?.writeHead(404).end()
+          waiting.delete(`/${name}.jpg`)
+          return (await answer).status
+        }
+      }
+    },
+    close: () => {
+      for (const res of waiting.values()) res.writeHead(404).end()
+      waiting.clear()
+      return new Promise((r) => server.close(r))
+    }
+  }
+}
+
+/** The listener's gauge of open requests (GET /metrics): working, queued, parked and reading. */
 const inProgress = async (app: TestApp, state: string) => {
   const text = await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text()
   const line = text.split("\n").find((l) => l.startsWith(`http_requests_in_progress{state="${state}"}`))
@@ -37,15 +77,19 @@ const inProgress = async (app: TestApp, state: string) => {
 
 describe("load shedding", () => {
   let app: TestApp
+  let held: Awaited<ReturnType<typeof holders>>
   beforeAll(async () => {
     app = await startApp({ maxInflight: 2, maxQueued: 2 })
+    held = await holders(app)
   })
-  afterAll(() => app.close())
+  afterAll(async () => {
+    await held?.close()
+    await app?.close()
+  })
 
   it("past MAX_INFLIGHT requests wait for a turn in arrival order; past MAX_QUEUED more, 503 overloaded with Retry-After at once; probes still answer", async () => {
-    const port = Number(new URL(app.url).port)
-    const a = slowRequest(port)
-    const b = slowRequest(port)
+    const a = held.hold("a")
+    const b = held.hold("b")
     // Readiness says the instance cannot take more, so a load balancer sends the next requests elsewhere.
     await waitFor(async () => (await fetch(`${app.url}/readyz`)).status === 503, 60_000, "the two slow ones in flight")
     const ready = await fetch(`${app.url}/readyz`)
@@ -70,44 +114,104 @@ describe("load shedding", () => {
     expect(((await shed.json()) as { error: { code: string } }).error.code).toBe("overloaded")
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200)
     expect(order).toEqual([])
-    // A slow one ends (its answer: 401, no key): the first to wait takes its turn, then the next, in arrival order,
+    // A slow one ends: the first to wait takes its turn, then the next, in arrival order (their answer: 401, no key),
     // while the other slow one is still in flight.
-    expect(await a.finish()).toMatch(/^HTTP\/1\.1 401/)
+    expect(await a.finish()).toBe(400)
     expect([await c, await d]).toEqual([401, 401])
     expect(order).toEqual(["c", "d"])
     expect(await inProgress(app, "queued")).toBe(0)
-    expect(await b.finish()).toMatch(/^HTTP\/1\.1 401/)
+    expect(await b.finish()).toBe(400)
     expect((await fetch(`${app.url}/api/v1/org`)).status).toBe(401)
   })
 })
 
 describe("a crowd past MAX_INFLIGHT", () => {
   let app: TestApp
+  let held: Awaited<ReturnType<typeof holders>>
   beforeAll(async () => {
     app = await startApp({ maxInflight: 4 })
+    held = await holders(app)
+  })
+  afterAll(async () => {
+    await held?.close()
+    await app?.close()
+  })
+
+  it("12 slow requests, 4 turns: 8 wait, none is shed, and every one is answered truly", async () => {
+    const crowd = Array.from({ length: 12 }, (_, i) => held.hold(`crowd-${i}`))
+    await waitFor(async () => (await inProgress(app, "queued")) === 8, 60_000, "8 waiting for a turn")
+    expect(await inProgress(app, "working")).toBe(4)
+    expect(await Promise.all(crowd.map((r) => r.finish()))).toEqual(Array(12).fill(400))
+  })
+})
+
+/** A POST whose body comes a byte at a time (every `everyMs`) until the server answers; the answer as text. */
+const trickle = (port: number, key: string, everyMs = 250) => {
+  const socket: Socket = connect(port, "127.0.0.1")
+  let answer = ""
+  socket.on("data", (d) => (answer += d.toString()))
+  socket.on("error", () => {})
+  socket.write(
+    `POST /api/v1/offerings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`
+  )
+  const drip = setInterval(() => socket.write(" "), everyMs)
+  return new Promise<string>((resolve) =>
+    socket.on("close", () => {
+      clearInterval(drip)
+      resolve(answer)
+    })
+  )
+}
+
+describe("bodies that trickle in", () => {
+  let app: TestApp
+  beforeAll(async () => {
+    app = await startApp({ maxInflight: 8, bodyTimeoutMs: 10_000 })
   })
   afterAll(() => app.close())
 
-  it("12 requests still arriving, 4 turns: 8 wait, none is shed, and every one is answered truly (here 401: no key)", async () => {
+  it("hold no turn: with MAX_INFLIGHT=8 and 12 of them, another org is served and /readyz is 200; each is 408 in the error shape", async () => {
     const port = Number(new URL(app.url).port)
-    const crowd = Array.from({ length: 12 }, () => slowRequest(port))
-    await waitFor(async () => (await inProgress(app, "queued")) === 8, 60_000, "8 waiting for a turn")
-    expect(await inProgress(app, "working")).toBe(4)
-    const answers = await Promise.all(crowd.map((r) => r.finish()))
-    expect(answers.map((a) => a.split("\r\n")[0])).toEqual(Array(12).fill("HTTP/1.1 401 Unauthorized"))
+    const slow = await app.newOrg()
+    const other = await app.newOrg()
+    const started = performance.now()
+    const crowd = Array.from({ length: 12 }, () => trickle(port, slow.key))
+    await waitFor(async () => (await inProgress(app, "reading")) === 12, 60_000, "12 bodies arriving")
+    const answer = await app.call(other.key, "GET", "/api/v1/org")
+    expect({ status: answer.status, id: answer.body.id }).toEqual({ status: 200, id: other.id })
+    expect((await fetch(`${app.url}/readyz`)).status).toBe(200)
+    expect(await inProgress(app, "working")).toBe(0)
+    // All of that while the 12 are still arriving: none of them has had its answer yet.
+    expect(await inProgress(app, "reading")).toBe(12)
+    const answers = await Promise.all(crowd)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(10_000)
+    for (const a of answers) {
+      expect(a.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout")
+      expect(a.toLowerCase()).toContain("connection: close")
+      expect(JSON.parse(a.slice(a.indexOf("\r\n\r\n") + 4)).error.code).toBe("request_timeout")
+    }
+    expect(await inProgress(app, "reading")).toBe(0)
+    // A body that arrives whole within the time-out is served as before.
+    const whole = slowRequest(port)
+    await new Promise((r) => setTimeout(r, 500))
+    expect(await whole.finish()).toMatch(/^HTTP\/1\.1 401/)
   })
 })
 
 describe("a request that waits too long", () => {
   let app: TestApp
+  let held: Awaited<ReturnType<typeof holders>>
   beforeAll(async () => {
     app = await startApp({ maxInflight: 1, queueTimeoutMs: 300 })
+    held = await holders(app)
   })
-  afterAll(() => app.close())
+  afterAll(async () => {
+    await held?.close()
+    await app?.close()
+  })
 
   it("is answered 503 overloaded after QUEUE_TIMEOUT_MS; one whose client left is dropped from the queue", async () => {
-    const port = Number(new URL(app.url).port)
-    const slow = slowRequest(port)
+    const slow = held.hold("slow")
     await waitFor(async () => (await fetch(`${app.url}/readyz`)).status === 503, 60_000, "the slow one in flight")
     const gone = new AbortController()
     const left = fetch(`${app.url}/api/v1/org`, { signal: gone.signal }).catch(() => "aborted")
@@ -118,7 +222,7 @@ describe("a request that waits too long", () => {
     const waited = await fetch(`${app.url}/api/v1/org`)
     expect(waited.status).toBe(503)
     expect(((await waited.json()) as { error: { code: string } }).error.code).toBe("overloaded")
-    expect(await slow.finish()).toMatch(/^HTTP\/1\.1 401/)
+    expect(await slow.finish()).toBe(400)
     expect((await fetch(`${app.url}/api/v1/org`)).status).toBe(401)
   })
 })
@@ -126,8 +230,8 @@ describe("a request that waits too long", () => {
 describe("shutdown with requests waiting for a turn", () => {
   it("answers them 503 shutting_down at once; the one in flight still finishes", async () => {
     const app = await startApp({ maxInflight: 1, shutdownGraceMs: 60_000 })
-    const port = Number(new URL(app.url).port)
-    const slow = slowRequest(port)
+    const held = await holders(app)
+    const slow = held.hold("slow")
     await waitFor(async () => (await fetch(`${app.url}/readyz`)).status === 503, 60_000, "the slow one in flight")
     const waiting = fetch(`${app.url}/api/v1/org`)
     await waitFor(async () => (await inProgress(app, "queued")) === 1, 60_000, "one waiting")
@@ -135,8 +239,9 @@ describe("shutdown with requests waiting for a turn", () => {
     const answer = await waiting
     expect(answer.status).toBe(503)
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("shutting_down")
-    expect(await slow.finish()).toMatch(/^HTTP\/1\.1 401/)
+    expect(await slow.finish()).toBe(400)
     await closed
+    await held.close()
   })
 })
 

@@ -37,7 +37,7 @@ describe("publishable keys and the public surface", () => {
     expect(owned.key).toMatch(/^pk_live_/)
   })
 
-  it("shows active offerings with public fields, their times, and books as the guest with source widget and a page link", async () => {
+  it("shows active offerings with public fields, their times, and books as the guest with source widget and says where the page was mailed", async () => {
     const { offering, session } = await org.classWithSession({
       name: "Open class",
       capacity: 4,
@@ -70,7 +70,8 @@ describe("publishable keys and the public surface", () => {
       (s) => s<{ handle: string; source: string }>`select handle, source from bookings where id = ${booked.id}`
     )
     expect(source).toBe("widget")
-    expect(booked.page_url).toBe(`http://127.0.0.1/b/${handle}`)
+    expect(booked.mailed_to).toBe("g…@example.com")
+    expect(JSON.stringify(booked)).not.toContain(handle)
     expect(
       (
         await pub("POST", "/bookings", {
@@ -106,6 +107,44 @@ describe("publishable keys and the public surface", () => {
       404,
       "not_found"
     )
+  })
+
+  it("never gives whoever books the guest's handle or page: publishable key, secret key, MCP public_book", async () => {
+    const { offering, session } = await org.classWithSession({ capacity: 10 })
+    const body = (n: string) => ({
+      offering_id: offering.id,
+      session_id: session.id,
+      customer: { email: `${n}.${offering.id.slice(0, 6)}@example.com`, name: "Guest" }
+    })
+    const handleOf = async (id: string) =>
+      (await sql(app, (s) => s<{ handle: string }>`select handle from bookings where id = ${id}`))[0].handle
+    const mcp = await fetch(`${app.url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${org.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream"
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "public_book", arguments: body("mcp") }
+      })
+    })
+    const viaMcp = JSON.parse((await mcp.json()).result.content[0].text)
+    const answers = [
+      ok(await pub("POST", "/bookings", body("publishable")), 201),
+      ok(await org.call("POST", "/public/bookings", body("secret")), 201),
+      viaMcp,
+      ok(await org.call("POST", "/bookings", body("api")), 201)
+    ]
+    for (const answer of answers) {
+      const text = JSON.stringify(answer)
+      expect(text).not.toContain(await handleOf(answer.id))
+      expect(text).not.toMatch(/\/b\/|page_url|handle/)
+    }
+    expect(answers.slice(0, 3).map((a) => a.mailed_to)).toEqual(["p…@example.com", "s…@example.com", "m…@example.com"])
   })
 
   it("answers web pages of the org's allowed origins (CORS) and refuses others", async () => {

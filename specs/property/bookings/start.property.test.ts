@@ -16,7 +16,9 @@ const input: fc.Arbitrary<BookingInput> = fc.record({
   session_id: fc.option(fc.uuid(), { nil: null }),
   series_id: fc.option(fc.uuid(), { nil: null }),
   is_reseller: fc.boolean(),
-  expires_at: fc.option(iso, { nil: null })
+  expires_at: fc.option(iso, { nil: null }),
+  paid: fc.option(fc.boolean(), { nil: undefined }),
+  paid_by_hand: fc.option(fc.boolean(), { nil: undefined })
 })
 
 describe("startBooking", () => {

@@ -20,6 +20,8 @@ describe("NATS_STREAM and NATS_SUBJECT_PREFIX", () => {
   it("default to EVENTS and events (subjects events.<org_id>.<type>, as before); blank is unset", () => {
     expect(nats({})).toEqual(DEFAULTS)
     expect(nats({ NATS_STREAM: "", NATS_SUBJECT_PREFIX: "  " })).toEqual(DEFAULTS)
+    // Spaces around a value are not part of it.
+    expect(nats({ NATS_STREAM: " EVENTS ", NATS_SUBJECT_PREFIX: "events " })).toEqual(DEFAULTS)
   })
 
   it("take a stream name and a prefix of dot-separated tokens", () => {
@@ -34,8 +36,8 @@ describe("NATS_STREAM and NATS_SUBJECT_PREFIX", () => {
     }
   })
 
-  it("refuse a stream name with whitespace, '.', '*', '>', a path separator or over 255 characters, by name", () => {
-    const bad = ["MY EVENTS", " EVENTS", "my.events", "EVENTS*", "EVENTS>", "a/b", "a\\b", "tab\there", "x".repeat(256)]
+  it("refuse a stream name with whitespace inside, '.', '*', '>', a path separator or over 255 characters, by name", () => {
+    const bad = ["MY EVENTS", "my.events", "EVENTS*", "EVENTS>", "a/b", "a\\b", "tab\there", "x".repeat(256)]
     for (const stream of bad) {
       const line = problem({ NATS_STREAM: stream })
       const says = expect.stringContaining("NATS_STREAM must be a JetStream stream name")

@@ -1,7 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Forbidden, NotAMember, NotFound } from "../../../engine/errors/index.ts"
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyPage, ApiKeyRevoked } from "../../../engine/schema/org.ts"
-import { raises } from "../errors.ts"
 import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
@@ -18,7 +16,6 @@ export const ApiKeysGroup = HttpApiGroup.make("keys")
         OpenApi.Description,
         "The org's API keys with their kind, name, member and when they were revoked; never the secrets. Owners only (403 for a staff member's key). Emits nothing."
       )
-      .pipe(raises(Forbidden))
   )
   .add(
     HttpApiEndpoint.post("create", "/api_keys")
@@ -33,7 +30,6 @@ export const ApiKeysGroup = HttpApiGroup.make("keys")
         OpenApi.Description,
         "Makes an API key: a secret key for a team member (user_id, carrying their role), an owner key, a publishable key (kind publishable, pk_live_…) for web pages, which reaches only /api/v1/public, or a reseller key (rk_live_…) for the OCTO API. The key is in this answer only. Owners only. Emits nothing."
       )
-      .pipe(raises(Forbidden, NotAMember, NotFound))
   )
   .add(
     HttpApiEndpoint.del("revoke")`/api_keys/${IdParam}`
@@ -43,7 +39,6 @@ export const ApiKeysGroup = HttpApiGroup.make("keys")
         OpenApi.Description,
         "Revokes an API key: it is refused everywhere from the moment this answers, and every webhook endpoint it created is switched off. Owners only. Emits nothing."
       )
-      .pipe(raises(Forbidden, NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

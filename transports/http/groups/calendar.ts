@@ -1,25 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
-  CapacityNotSupported,
-  InvalidEndsAt,
-  InvalidEndsOn,
-  InvalidEntry,
-  InvalidStartsOn,
-  InvalidStartTime,
-  InvalidTimes,
-  InvalidTo,
-  NotAMember,
-  NotFound,
-  NotOnCalendar,
-  ScheduleIsHours,
-  SeriesHasBookings,
-  SessionBooked,
-  SessionCancelled,
-  SessionRemoved,
-  SessionStarted
-} from "../../../engine/errors/index.ts"
-import {
   Availability,
   AvailabilityQuery,
   Entry,
@@ -33,7 +14,6 @@ import {
   SessionUpdate
 } from "../../../engine/schema/calendar.ts"
 import { ListOf } from "../../../engine/schema/common.ts"
-import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { CancelBookings, IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -51,7 +31,6 @@ export const AvailabilityGroup = HttpApiGroup.make("availability")
         OpenApi.Description,
         "Bookable times of an offering between two local dates of the org's time zone (default: the next 14 days; at most 92 days, and to not before from: 400 invalid_to). Slots are UTC with capacity and remaining places (seats, parallel bookings or items); class slots carry session_id; a course is one slot per calendar entry with series_id, sessions and repeat. Emits nothing."
       )
-      .pipe(raises(InvalidTo, NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")
@@ -70,7 +49,6 @@ export const SeriesGroup = HttpApiGroup.make("series")
         OpenApi.Description,
         "An offering's calendar entries (series), with made_until and teacher. Emits nothing."
       )
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("create", "/series")
@@ -82,20 +60,6 @@ export const SeriesGroup = HttpApiGroup.make("series")
         OpenApi.Description,
         "Adds a calendar entry to a class or to an appointment on its calendar (a rental is 409 not_on_calendar; an appointment on hours 409 schedule_is_hours). Local starts_on, start_time and end_time (both null: all day), repeat none, daily, weekly, monthly (that weekday of the month), yearly or weekdays, until ends_on. Its times are made about a year ahead. A course's repeating entry needs ends_on (409 invalid_entry). capacity is for classes only; teacher must be on the team. Emits offering.calendar_updated."
       )
-      .pipe(
-        raises(
-          CapacityNotSupported,
-          InvalidEndsOn,
-          InvalidEntry,
-          InvalidStartTime,
-          InvalidStartsOn,
-          InvalidTimes,
-          NotAMember,
-          NotFound,
-          NotOnCalendar,
-          ScheduleIsHours
-        )
-      )
   )
   .add(
     HttpApiEndpoint.patch("update")`/series/${IdParam}`
@@ -105,18 +69,6 @@ export const SeriesGroup = HttpApiGroup.make("series")
       .annotate(
         OpenApi.Description,
         "Changes an entry. Future times nobody booked are remade; booked ones keep their time; a new teacher teaches every time to come. Emits offering.calendar_updated."
-      )
-      .pipe(
-        raises(
-          CapacityNotSupported,
-          InvalidEndsOn,
-          InvalidEntry,
-          InvalidStartTime,
-          InvalidStartsOn,
-          InvalidTimes,
-          NotAMember,
-          NotFound
-        )
       )
   )
   .add(
@@ -128,7 +80,6 @@ export const SeriesGroup = HttpApiGroup.make("series")
         OpenApi.Description,
         "Removes an entry and its future times; past ones stay on record. When a future time is booked this needs cancel_bookings=true (409 series_has_bookings otherwise), which cancels those bookings, emails the guests and refunds online payments. Emits booking.cancelled for each, then offering.calendar_updated."
       )
-      .pipe(raises(NotFound, SeriesHasBookings))
   )
   .middleware(Authentication)
   .prefix("/api/v1")
@@ -147,7 +98,6 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
         OpenApi.Description,
         "Times on calendars (UTC), scheduled or cancelled, optionally of one offering and between two instants, each with booked (seats of a class, bookings of an appointment). Emits nothing."
       )
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("create", "/sessions")
@@ -159,7 +109,6 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
         OpenApi.Description,
         "Schedules a time on its own (not from an entry) for a class or an appointment on its calendar: starts_at (UTC), ends_at (default: the offering's length), repeat_weeks for that many weeks at the same local time, capacity (classes only), teacher. Emits session.created for each time."
       )
-      .pipe(raises(CapacityNotSupported, InvalidEndsAt, NotAMember, NotFound, NotOnCalendar, ScheduleIsHours))
   )
   .add(
     HttpApiEndpoint.patch("update")`/sessions/${IdParam}`
@@ -169,18 +118,6 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
       .annotate(
         OpenApi.Description,
         "Moves a scheduled time nobody booked (starts_at and ends_at together; 409 session_booked when booked, session_cancelled when cancelled), and/or changes its teacher (allowed when booked). Emits no event (the event types have none for it); sessions.list shows the change."
-      )
-      .pipe(
-        raises(
-          InvalidEndsAt,
-          InvalidTimes,
-          NotAMember,
-          NotFound,
-          SessionBooked,
-          SessionCancelled,
-          SessionRemoved,
-          SessionStarted
-        )
       )
   )
   .add(
@@ -193,7 +130,6 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
         OpenApi.Description,
         "Cancels a time, scheduled or already cancelled. guests refund (default): every booking is cancelled and what was paid online refunded. guests choose: holds and resellers' bookings are cancelled; every other booking stays confirmed with choose_by (end of the 7th day, org time) while its guest picks another time or cancels; a course booking loses only this time. Again on a cancelled time with refund: cancels whoever is still choosing. Emits session.cancelled, and per booking booking.cancelled, booking.called_off or booking.session_cancelled; waitlist.left for those waiting."
       )
-      .pipe(raises(NotFound, SessionBooked, SessionCancelled, SessionRemoved, SessionStarted))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

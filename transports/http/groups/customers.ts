@@ -1,5 +1,4 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CustomerExists, InvalidAfter, InvalidCsv, NotFound, TooManyRows } from "../../../engine/errors/index.ts"
 import {
   Customer,
   CustomerCreate,
@@ -9,7 +8,6 @@ import {
   CustomerUpdate,
   ImportResult
 } from "../../../engine/schema/customer.ts"
-import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -30,7 +28,6 @@ export const CustomersGroup = HttpApiGroup.make("customers")
         OpenApi.Description,
         "Customers oldest first; q matches any part of a name, email or phone, in any case. Page with after (the last id of a page). Erased customers are listed without their personal data. Emits nothing."
       )
-      .pipe(raises(InvalidAfter))
   )
   .add(
     HttpApiEndpoint.post("create", "/customers")
@@ -42,7 +39,6 @@ export const CustomersGroup = HttpApiGroup.make("customers")
         OpenApi.Description,
         "Adds a customer. The email is required and unique in the org (409 customer_exists, in any case). Emits customer.updated."
       )
-      .pipe(raises(CustomerExists))
   )
   .add(
     HttpApiEndpoint.post("import", "/customers/import")
@@ -57,14 +53,12 @@ export const CustomersGroup = HttpApiGroup.make("customers")
         OpenApi.Description,
         "Imports customers from CSV text with a header naming email, name and phone, up to 10,000 rows. A new email adds a customer; an existing one only gains the name or phone it was missing; a row without a valid email is skipped. Emits customers.imported once per 500 rows (created, updated and skipped counts; never the rows)."
       )
-      .pipe(raises(InvalidCsv, TooManyRows))
   )
   .add(
     HttpApiEndpoint.get("get")`/customers/${IdParam}`
       .addSuccess(Customer)
       .annotate(OpenApi.Summary, "Get a customer (erased ones too)")
       .annotate(OpenApi.Description, "One customer, erased ones too (their personal data null). Emits nothing.")
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.patch("update")`/customers/${IdParam}`
@@ -75,7 +69,6 @@ export const CustomersGroup = HttpApiGroup.make("customers")
         OpenApi.Description,
         "Changes a customer's name, email or phone; the email stays unique in the org. Emits customer.updated."
       )
-      .pipe(raises(CustomerExists, NotFound))
   )
   .add(
     HttpApiEndpoint.del("erase")`/customers/${IdParam}`
@@ -85,7 +78,6 @@ export const CustomersGroup = HttpApiGroup.make("customers")
         OpenApi.Description,
         "Erases a customer's personal data on request: name, email and phone become null; the record and its bookings stay, anonymised. Emits customer.deleted."
       )
-      .pipe(raises(NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

@@ -1,46 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import {
-  AlreadyCalledOff,
-  AlreadyNudged,
-  AlreadyPaid,
-  BookingBusy,
-  BookingCancelled,
-  BookingNotConfirmed,
-  BookingNotHeld,
-  ChooseByNotPassed,
-  ChooseByPassed,
-  CourseBooking,
-  GuestCannotCancel,
-  GuestCannotConfirm,
-  GuestCannotMove,
-  HoldLapsed,
-  HoldNotExpired,
-  HoldNotLapsed,
-  InvalidBody,
-  InvalidConversation,
-  InvalidPeriods,
-  InvalidRefundCents,
-  InvalidSeriesId,
-  InvalidSessionId,
-  InvalidStartsAt,
-  InvalidTo,
-  NotACourse,
-  NotChoosing,
-  NotFound,
-  NotPaidByHand,
-  NotStarted,
-  OutsideBookingWindow,
-  PlacesOnHold,
-  RecipientErased,
-  ResellerBooking,
-  SoldOut,
-  TimeNotAvailable,
-  TooManyHolds
-} from "../../../engine/errors/index.ts"
 import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar.ts"
 import { GuestMessage, GuestMove, GuestThread, GuestView, GuestWrite } from "../../../engine/schema/guest.ts"
-import { raises } from "../errors.ts"
 
 const HandleParam = HttpApiSchema.param(
   "handle",
@@ -61,7 +22,6 @@ export const GuestGroup = HttpApiGroup.make("guest")
         OpenApi.Description,
         "The guest's booking by the handle from their email (no API key), with what they may do now (actions: cancel_until, move_until, can_confirm, why_not). Emits nothing."
       )
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("confirm")`/guest/${HandleParam}/confirm`
@@ -73,38 +33,6 @@ export const GuestGroup = HttpApiGroup.make("guest")
       .annotate(
         OpenApi.Description,
         "Confirms a hold made for the guest (by an assistant) when there is nothing to pay (actions.can_confirm; 409 guest_cannot_confirm otherwise). Emits booking.confirmed."
-      )
-      .pipe(
-        raises(
-          AlreadyCalledOff,
-          AlreadyNudged,
-          AlreadyPaid,
-          BookingBusy,
-          BookingCancelled,
-          BookingNotConfirmed,
-          BookingNotHeld,
-          ChooseByNotPassed,
-          ChooseByPassed,
-          GuestCannotConfirm,
-          HoldLapsed,
-          HoldNotExpired,
-          HoldNotLapsed,
-          InvalidPeriods,
-          InvalidSeriesId,
-          InvalidSessionId,
-          InvalidStartsAt,
-          NotACourse,
-          NotChoosing,
-          NotFound,
-          NotPaidByHand,
-          NotStarted,
-          OutsideBookingWindow,
-          PlacesOnHold,
-          ResellerBooking,
-          SoldOut,
-          TimeNotAvailable,
-          TooManyHolds
-        )
       )
   )
   .add(
@@ -118,34 +46,6 @@ export const GuestGroup = HttpApiGroup.make("guest")
         OpenApi.Description,
         "Cancels as the guest, until actions.cancel_until under the org's rule (409 guest_cannot_cancel after); what was paid online goes back. Emits booking.cancelled, then booking.refunded."
       )
-      .pipe(
-        raises(
-          AlreadyCalledOff,
-          AlreadyNudged,
-          AlreadyPaid,
-          BookingBusy,
-          BookingCancelled,
-          BookingNotConfirmed,
-          BookingNotHeld,
-          ChooseByNotPassed,
-          ChooseByPassed,
-          GuestCannotCancel,
-          HoldLapsed,
-          HoldNotExpired,
-          HoldNotLapsed,
-          InvalidRefundCents,
-          NotACourse,
-          NotChoosing,
-          NotFound,
-          NotPaidByHand,
-          NotStarted,
-          PlacesOnHold,
-          ResellerBooking,
-          SoldOut,
-          TimeNotAvailable,
-          TooManyHolds
-        )
-      )
   )
   .add(
     HttpApiEndpoint.post("move")`/guest/${HandleParam}/move`
@@ -156,40 +56,6 @@ export const GuestGroup = HttpApiGroup.make("guest")
         OpenApi.Description,
         "Moves to another time as the guest until actions.move_until, or picks one after a call-off before choose_by (409 guest_cannot_move otherwise; a course never moves). Emits booking.moved."
       )
-      .pipe(
-        raises(
-          AlreadyCalledOff,
-          AlreadyNudged,
-          AlreadyPaid,
-          BookingBusy,
-          BookingCancelled,
-          BookingNotConfirmed,
-          BookingNotHeld,
-          ChooseByNotPassed,
-          ChooseByPassed,
-          CourseBooking,
-          GuestCannotMove,
-          HoldLapsed,
-          HoldNotExpired,
-          HoldNotLapsed,
-          InvalidBody,
-          InvalidPeriods,
-          InvalidSeriesId,
-          InvalidSessionId,
-          InvalidStartsAt,
-          NotACourse,
-          NotChoosing,
-          NotFound,
-          NotPaidByHand,
-          NotStarted,
-          OutsideBookingWindow,
-          PlacesOnHold,
-          ResellerBooking,
-          SoldOut,
-          TimeNotAvailable,
-          TooManyHolds
-        )
-      )
   )
   .add(
     HttpApiEndpoint.get("availability")`/guest/${HandleParam}/availability`
@@ -197,7 +63,6 @@ export const GuestGroup = HttpApiGroup.make("guest")
       .addSuccess(Availability)
       .annotate(OpenApi.Summary, "The booking's offering's times, to move to (as availability.get)")
       .annotate(OpenApi.Description, "The booking's offering's times, to move to (as availability.get). Emits nothing.")
-      .pipe(raises(InvalidTo, NotFound))
   )
   .add(
     HttpApiEndpoint.get("messages")`/guest/${HandleParam}/messages`
@@ -207,7 +72,6 @@ export const GuestGroup = HttpApiGroup.make("guest")
         OpenApi.Description,
         "The messages between the guest and the business about this booking, oldest first. Emits nothing."
       )
-      .pipe(raises(InvalidConversation, NotFound))
   )
   .add(
     HttpApiEndpoint.post("write")`/guest/${HandleParam}/messages`
@@ -218,6 +82,5 @@ export const GuestGroup = HttpApiGroup.make("guest")
         OpenApi.Description,
         "Writes to the business about this booking; the owner is emailed. Emits message.received (channel page), and message.sent (channel system) when the org acknowledges guests."
       )
-      .pipe(raises(NotFound, RecipientErased))
   )
   .prefix("/api/v1")

@@ -1,7 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { InvalidConversation, NoPhone, NotFound, RecipientErased } from "../../../engine/errors/index.ts"
 import { Message, MessagePage, MessageSend, MessagesQuery } from "../../../engine/schema/message.ts"
-import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders } from "./common.ts"
 
@@ -22,7 +20,6 @@ export const MessagesGroup = HttpApiGroup.make("messages")
         OpenApi.Description,
         "One conversation, oldest first: about a booking (booking_id) or with a customer (customer_id); exactly one of them (400 invalid_conversation). Emits nothing."
       )
-      .pipe(raises(InvalidConversation, NotFound))
   )
   .add(
     HttpApiEndpoint.post("send", "/messages")
@@ -34,7 +31,6 @@ export const MessagesGroup = HttpApiGroup.make("messages")
         OpenApi.Description,
         "Emails or texts the guest of a booking, or a customer; their reply comes back into the same conversation (message.received). channel text goes to the guest's phone (400 no_phone without one); unset, the org's preferred_channel decides (email for a guest without a phone). A text shows its segments; a text to a guest who replied STOP is not sent: the message is answered with failed_at and the reason, and emits nothing. Refused for an erased guest (400 customer_erased). Emits message.sent."
       )
-      .pipe(raises(InvalidConversation, NoPhone, NotFound, RecipientErased))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

@@ -1,7 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Forbidden, NotFound } from "../../../engine/errors/index.ts"
 import { OAuthApp, OAuthAppPage } from "../../../engine/schema/oauth.ts"
-import { raises } from "../errors.ts"
 import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdParam } from "./common.ts"
@@ -21,7 +19,6 @@ export const OAuthAppsGroup = HttpApiGroup.make("oauth_apps")
         OpenApi.Description,
         "The connector apps (MCP clients signed in with OAuth) the org approved, revoked ones too. Owners only (403 for a staff member's key). Emits nothing."
       )
-      .pipe(raises(Forbidden))
   )
   .add(
     HttpApiEndpoint.del("revoke")`/oauth_apps/${IdParam}`
@@ -34,7 +31,6 @@ export const OAuthAppsGroup = HttpApiGroup.make("oauth_apps")
         OpenApi.Description,
         "Revokes a connector app: every access and refresh token it holds is refused from the moment this answers. Owners only. Emits nothing."
       )
-      .pipe(raises(Forbidden, NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

@@ -1,14 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import {
-  InvalidDates,
-  InvalidDiscount,
-  InvalidOfferingIds,
-  MaxUsesBelowUses,
-  NotFound,
-  PromoCodeExists
-} from "../../../engine/errors/index.ts"
 import { PromoCode, PromoCodeCreate, PromoCodePage, PromoCodeUpdate } from "../../../engine/schema/promo.ts"
-import { raises } from "../errors.ts"
 import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
@@ -35,14 +26,12 @@ export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
         OpenApi.Description,
         "Adds a code (unique in the org in any case) with exactly one of percent_off and amount_off_cents (minor units), an optional max_uses, local starts_on and ends_on, and offering_ids it is limited to. Emits promo_code.created."
       )
-      .pipe(raises(InvalidDates, InvalidDiscount, InvalidOfferingIds, PromoCodeExists))
   )
   .add(
     HttpApiEndpoint.get("get")`/promo_codes/${IdParam}`
       .addSuccess(PromoCode)
       .annotate(OpenApi.Summary, "Get a promo code")
       .annotate(OpenApi.Description, "One promo code with its uses. Emits nothing.")
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.patch("update")`/promo_codes/${IdParam}`
@@ -53,7 +42,6 @@ export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
         OpenApi.Description,
         "Switches a code on or off, or changes its limit (never below its uses: 409 max_uses_below_uses), dates or offerings. Emits promo_code.updated."
       )
-      .pipe(raises(InvalidDates, InvalidOfferingIds, MaxUsesBelowUses, NotFound))
   )
   .add(
     HttpApiEndpoint.del("delete")`/promo_codes/${IdParam}`
@@ -63,7 +51,6 @@ export const PromoCodesGroup = HttpApiGroup.make("promo_codes")
         OpenApi.Description,
         "Deletes a code; bookings made with it keep promo_code and discount_cents. Emits promo_code.deleted."
       )
-      .pipe(raises(NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

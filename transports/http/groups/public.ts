@@ -1,47 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import {
-  BookingBusy,
-  CheckoutUnavailable,
-  Forbidden,
-  GiftCardEmpty,
-  GiftCardUnknown,
-  HasRoom,
-  InvalidAmount,
-  InvalidAnswers,
-  InvalidPeriods,
-  InvalidPhone,
-  InvalidPlaces,
-  InvalidQuantity,
-  InvalidSeriesId,
-  InvalidSessionId,
-  InvalidStartsAt,
-  InvalidTo,
-  NotFound,
-  NotPaidOnline,
-  OfferingPaused,
-  OutsideBookingWindow,
-  PlacesOnHold,
-  PlanQuotaExceeded,
-  PromoCodeExpired,
-  PromoCodeInactive,
-  PromoCodeNotForOffering,
-  PromoCodeNotStarted,
-  PromoCodeUnknown,
-  PromoCodeUsedUp,
-  RecipientErased,
-  SoldOut,
-  TimeNotAvailable,
-  TooManyHolds,
-  TooManyQuestions,
-  TooManySignatures,
-  TotalTooLarge,
-  WaitlistConflict,
-  WaitlistDisabled,
-  WaitlistNotSupported,
-  WaiverMissing,
-  WaiverNotAsked
-} from "../../../engine/errors/index.ts"
 import { Availability, AvailabilityQuery } from "../../../engine/schema/calendar.ts"
 import { GiftCardPurchase, GiftCardPurchased } from "../../../engine/schema/gift.ts"
 import {
@@ -57,7 +15,6 @@ import {
   PublicWaitlisted
 } from "../../../engine/schema/public.ts"
 import { WaitlistJoin } from "../../../engine/schema/waitlist.ts"
-import { raises } from "../errors.ts"
 import { PublicAuth } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -89,7 +46,6 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "The org's name, time zone and currency, for a booking page. With a publishable key, a browser's Origin must be among the org's allowed_origins (403 forbidden). Emits nothing."
       )
-      .pipe(raises(Forbidden))
   )
   .add(
     HttpApiEndpoint.get("offerings", "/public/offerings")
@@ -97,7 +53,6 @@ export const PublicGroup = HttpApiGroup.make("public")
       .addSuccess(PublicOfferingPage)
       .annotate(OpenApi.Summary, "The org's active offerings, public fields only")
       .annotate(OpenApi.Description, "The org's active offerings, public fields only. Emits nothing.")
-      .pipe(raises(Forbidden))
   )
   .add(
     HttpApiEndpoint.get("offering")`/public/offerings/${IdParam}`
@@ -108,7 +63,6 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "One active offering, public fields only; a paused or deleted one is 404. Emits nothing."
       )
-      .pipe(raises(Forbidden, NotFound))
   )
   .add(
     HttpApiEndpoint.get("availability")`/public/offerings/${IdParam}/availability`
@@ -123,53 +77,16 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "An active offering's bookable times, as availability.get; with waitlist_enabled its full calendar times too, with remaining 0, so a guest can join their waitlist. Emits nothing."
       )
-      .pipe(raises(Forbidden, InvalidTo, NotFound))
   )
   .add(
     HttpApiEndpoint.post("book", "/public/bookings")
       .setPayload(PublicBookingCreate)
       .setHeaders(PostHeaders)
       .addSuccess(PublicBooked, { status: 201 })
-      .annotate(
-        OpenApi.Summary,
-        "Book as the guest (source widget): the confirmation, or the checkout to pay, and the guest's page"
-      )
+      .annotate(OpenApi.Summary, "Book as the guest (source widget): the confirmation, or the checkout to pay")
       .annotate(
         OpenApi.Description,
-        "Books as the guest (source widget), with the rules of bookings.create: the confirmation, or a hold with the checkout_url to pay, and page_url, the guest's own page. Emits booking.held or booking.confirmed."
-      )
-      .pipe(
-        raises(
-          BookingBusy,
-          Forbidden,
-          GiftCardEmpty,
-          GiftCardUnknown,
-          InvalidAnswers,
-          InvalidPeriods,
-          InvalidPhone,
-          InvalidQuantity,
-          InvalidSeriesId,
-          InvalidSessionId,
-          InvalidStartsAt,
-          NotFound,
-          OfferingPaused,
-          OutsideBookingWindow,
-          PlacesOnHold,
-          PlanQuotaExceeded,
-          PromoCodeExpired,
-          PromoCodeInactive,
-          PromoCodeNotForOffering,
-          PromoCodeNotStarted,
-          PromoCodeUnknown,
-          PromoCodeUsedUp,
-          SoldOut,
-          TimeNotAvailable,
-          TooManyHolds,
-          TooManySignatures,
-          TotalTooLarge,
-          WaiverMissing,
-          WaiverNotAsked
-        )
+        "Books as the guest (source widget), with the rules of bookings.create: the confirmation, or a hold with the checkout_url to pay, and mailed_to, the guest's email masked: the link to the guest's own page is mailed to the guest only and is never in the answer, whoever books. Emits booking.held or booking.confirmed."
       )
   )
   .add(
@@ -185,23 +102,6 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "What a booking would cost (minor units): price, discount of a promo code, gift card part and what is due; a refused code or card is 400 with its reason. Changes nothing; emits nothing."
       )
-      .pipe(
-        raises(
-          Forbidden,
-          GiftCardEmpty,
-          GiftCardUnknown,
-          InvalidPeriods,
-          InvalidQuantity,
-          NotFound,
-          PromoCodeExpired,
-          PromoCodeInactive,
-          PromoCodeNotForOffering,
-          PromoCodeNotStarted,
-          PromoCodeUnknown,
-          PromoCodeUsedUp,
-          TotalTooLarge
-        )
-      )
   )
   .add(
     HttpApiEndpoint.post("wait", "/public/waitlist")
@@ -215,19 +115,6 @@ export const PublicGroup = HttpApiGroup.make("public")
       .annotate(
         OpenApi.Description,
         "Joins the waitlist of a full time as the guest, with the rules of waitlist.join; the guest is emailed when a place opens. Emits waitlist.joined."
-      )
-      .pipe(
-        raises(
-          Forbidden,
-          HasRoom,
-          InvalidPlaces,
-          InvalidSessionId,
-          NotFound,
-          TimeNotAvailable,
-          WaitlistConflict,
-          WaitlistDisabled,
-          WaitlistNotSupported
-        )
       )
   )
   .add(
@@ -243,7 +130,6 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "A visitor's question from the org's booking page or the widget, without booking and without an account: the guest is found or added by email, and the question starts (or joins) a thread on the guest alone, which the business answers with messages.send (by email). At most 5 questions from one email address an hour (429 too_many_questions). Emits message.received with channel page and no booking_id."
       )
-      .pipe(raises(Forbidden, RecipientErased, TooManyQuestions))
   )
   .add(
     HttpApiEndpoint.post("buy_gift_card", "/public/gift_cards")
@@ -258,7 +144,6 @@ export const PublicGroup = HttpApiGroup.make("public")
         OpenApi.Description,
         "The guest's side of gift_cards.purchase, with a publishable key from an allowed origin: opens a checkout for a gift card of amount_cents (at least one whole unit of the org's currency). Once paid the card is issued once and the code is emailed to for_email. Emits gift_card.purchased (never the code) once paid. 409 not_paid_online when the org takes payments offline, checkout_unavailable when the processor cannot open a checkout."
       )
-      .pipe(raises(CheckoutUnavailable, Forbidden, InvalidAmount, NotPaidOnline))
   )
   .middleware(PublicAuth)
   .prefix("/api/v1")

@@ -1,16 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import {
-  HasRoom,
-  InvalidPlaces,
-  InvalidSessionId,
-  NotFound,
-  TimeNotAvailable,
-  WaitlistConflict,
-  WaitlistDisabled,
-  WaitlistNotSupported
-} from "../../../engine/errors/index.ts"
 import { WaitlistEntry, WaitlistJoin, WaitlistPage, WaitlistQuery } from "../../../engine/schema/waitlist.ts"
-import { raises } from "../errors.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
 
@@ -29,18 +18,6 @@ export const WaitlistGroup = HttpApiGroup.make("waitlist")
         OpenApi.Description,
         "Puts a guest (found or added by email) on the waitlist of a full calendar time, by session_id or offering_id and starts_at, for a party of places. Only offerings with waitlist_enabled and times on a calendar; a time with room is 409 has_room (book it instead); a course has none (waitlist_conflict). Joining again changes the places. Emits waitlist.joined, and customer.updated for a new customer."
       )
-      .pipe(
-        raises(
-          HasRoom,
-          InvalidPlaces,
-          InvalidSessionId,
-          NotFound,
-          TimeNotAvailable,
-          WaitlistConflict,
-          WaitlistDisabled,
-          WaitlistNotSupported
-        )
-      )
   )
   .add(
     HttpApiEndpoint.get("list", "/waitlist")
@@ -54,7 +31,6 @@ export const WaitlistGroup = HttpApiGroup.make("waitlist")
       .addSuccess(WaitlistEntry)
       .annotate(OpenApi.Summary, "Take a guest off the waitlist (waitlist.left, reason removed)")
       .annotate(OpenApi.Description, "Takes a guest off the waitlist. Emits waitlist.left with reason removed.")
-      .pipe(raises(NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

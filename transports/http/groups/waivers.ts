@@ -1,33 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import {
-  AlreadyCalledOff,
-  AlreadyNudged,
-  AlreadyPaid,
-  BookingCancelled,
-  BookingNotConfirmed,
-  BookingNotHeld,
-  ChooseByNotPassed,
-  ChooseByPassed,
-  HoldLapsed,
-  HoldNotExpired,
-  HoldNotLapsed,
-  NotACourse,
-  NotChoosing,
-  NotFound,
-  NotPaidByHand,
-  NotStarted,
-  PlacesOnHold,
-  ResellerBooking,
-  SoldOut,
-  TimeNotAvailable,
-  TooManyHolds,
-  WaiverClosed,
-  WaiverComplete,
-  WaiverMissing
-} from "../../../engine/errors/index.ts"
 import { strict, Text } from "../../../engine/schema/common.ts"
-import { raises } from "../errors.ts"
 import { IdempotencyHeaders } from "./common.ts"
 
 const TokenParam = HttpApiSchema.param("waiver_token", Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{16,64}$/)))
@@ -77,7 +50,6 @@ export const WaiversGroup = HttpApiGroup.make("waivers")
         OpenApi.Description,
         "A booking's waiver by the token in its signing link (no API key): the text and version, who signed, how many signatures are needed (one per seat or person, one per rental). open is false once the booking is cancelled or its hold lapsed. Emits nothing."
       )
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("sign")`/waivers/${TokenParam}/signatures`
@@ -91,34 +63,6 @@ export const WaiversGroup = HttpApiGroup.make("waivers")
       .annotate(
         OpenApi.Description,
         "Signs the booking's waiver for one person (no API key), accepting its current version, until every signature needed is in (409 waiver_complete after). Refused on a cancelled booking or lapsed hold (409 waiver_closed) or when the org has no waiver text (409 waiver_missing). Emits waiver.signed."
-      )
-      .pipe(
-        raises(
-          AlreadyCalledOff,
-          AlreadyNudged,
-          AlreadyPaid,
-          BookingCancelled,
-          BookingNotConfirmed,
-          BookingNotHeld,
-          ChooseByNotPassed,
-          ChooseByPassed,
-          HoldLapsed,
-          HoldNotExpired,
-          HoldNotLapsed,
-          NotACourse,
-          NotChoosing,
-          NotFound,
-          NotPaidByHand,
-          NotStarted,
-          PlacesOnHold,
-          ResellerBooking,
-          SoldOut,
-          TimeNotAvailable,
-          TooManyHolds,
-          WaiverClosed,
-          WaiverComplete,
-          WaiverMissing
-        )
       )
   )
   .prefix("/api/v1")

@@ -1,13 +1,4 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import {
-  EndpointBusy,
-  EndpointDeleted,
-  EndpointOff,
-  InvalidEvents,
-  InvalidUrl,
-  NotFound,
-  TooManyWebhooks
-} from "../../../engine/errors/index.ts"
 import { ListOf } from "../../../engine/schema/common.ts"
 import {
   Redeliver,
@@ -17,7 +8,6 @@ import {
   WebhookDelivery,
   WebhookEndpoint
 } from "../../../engine/schema/webhook.ts"
-import { raises } from "../errors.ts"
 import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
@@ -38,7 +28,6 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
         OpenApi.Description,
         "Creates an HTTPS endpoint for a non-empty list of event types (the event catalogue). It receives each as a signed POST (Service-Signature), in order, at least once, starting with the org's next event; the signing secret is in this answer only. At most 50 active endpoints per org (429 too_many_webhooks, no Retry-After). Emits nothing."
       )
-      .pipe(raises(InvalidEvents, InvalidUrl, TooManyWebhooks))
   )
   .add(
     HttpApiEndpoint.get("list", "/webhooks")
@@ -54,14 +43,12 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
       .addSuccess(WebhookEndpoint)
       .annotate(OpenApi.Summary, "Get a webhook endpoint")
       .annotate(OpenApi.Description, "One webhook endpoint. Emits nothing.")
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.del("delete")`/webhooks/${IdParam}`
       .addSuccess(WebhookDeleted)
       .annotate(OpenApi.Summary, "Delete a webhook endpoint and its delivery log")
       .annotate(OpenApi.Description, "Deletes an endpoint (active or off) and its delivery log. Emits nothing.")
-      .pipe(raises(EndpointDeleted, EndpointOff, NotFound))
   )
   .add(
     HttpApiEndpoint.get("deliveries")`/webhooks/${IdParam}/deliveries`
@@ -71,7 +58,6 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
         OpenApi.Description,
         "The endpoint's last 50 delivery attempts, newest first: event_id, status (null when no answer), duration_ms, error, at. Emits nothing."
       )
-      .pipe(raises(NotFound))
   )
   .add(
     HttpApiEndpoint.post("redeliver")`/webhooks/${IdParam}/redeliver`
@@ -83,7 +69,6 @@ export const WebhooksGroup = HttpApiGroup.make("webhooks")
         OpenApi.Description,
         "Sends one past event of the org that an active endpoint subscribes to again (404 for another event), between delivery runs, and answers the attempt; the cursor does not move. An endpoint that is off is 409 endpoint_off; one busy for more than 2 s 409 endpoint_busy. Emits nothing."
       )
-      .pipe(raises(EndpointBusy, EndpointOff, NotFound))
   )
   .middleware(Authentication)
   .prefix("/api/v1")

@@ -10,7 +10,7 @@ import { Texts } from "../../../engine/services/texts/Texts.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "admin", (h) =>
+export const adminHandlers = defineGroup(Api, "admin", (h) =>
   Effect.gen(function* () {
     const orgs = yield* Orgs
     const clock = yield* EngineClock

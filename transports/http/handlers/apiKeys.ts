@@ -3,7 +3,7 @@ import { Orgs } from "../../../engine/services/Orgs.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "keys", (h) =>
+export const keysHandlers = defineGroup(Api, "keys", (h) =>
   Effect.map(Orgs, (orgs) =>
     h
       .handle("list", () => orgs.ownKeys)

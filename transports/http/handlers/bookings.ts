@@ -4,12 +4,12 @@ import { Payments } from "../../../engine/services/payments/Payments.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "bookings", (h) =>
+export const bookingsHandlers = defineGroup(Api, "bookings", (h) =>
   Effect.map(Effect.all([Bookings, Payments]), ([bookings, payments]) =>
     h
       .handle("list", ({ urlParams }) => bookings.list(urlParams))
       .handle("get", ({ path }) => bookings.get(path.id))
-      .handle("create", ({ payload }) => bookings.create(payload))
+      .handle("create", ({ payload }) => bookings.take(payload))
       .handle("confirm", ({ path }) => bookings.confirm(path.id))
       .handle("cancel", ({ path, payload }) => bookings.cancel(path.id, payload))
       .handle("move", ({ path, payload }) => bookings.move(path.id, payload))

@@ -5,13 +5,13 @@ import { Sessions } from "../../../engine/services/calendar/Sessions.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "availability", (h) =>
+export const availabilityHandlers = defineGroup(Api, "availability", (h) =>
   Effect.map(Availability, (availability) =>
     h.handle("get", ({ path, urlParams }) => availability.get(path.id, urlParams))
   )
 )
 
-defineGroup(Api, "series", (h) =>
+export const seriesHandlers = defineGroup(Api, "series", (h) =>
   Effect.map(Series, (series) =>
     h
       .handle("list", ({ urlParams }) => series.list(urlParams.offering_id))
@@ -21,7 +21,7 @@ defineGroup(Api, "series", (h) =>
   )
 )
 
-defineGroup(Api, "sessions", (h) =>
+export const sessionsHandlers = defineGroup(Api, "sessions", (h) =>
   Effect.map(Sessions, (sessions) =>
     h
       .handle("list", ({ urlParams }) => sessions.list(urlParams))

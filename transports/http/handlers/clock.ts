@@ -5,7 +5,7 @@ import { Jobs } from "../../../engine/services/Jobs.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "clock", (h) =>
+export const clockHandlers = defineGroup(Api, "clock", (h) =>
   Effect.gen(function* () {
     const clock = yield* EngineClock
     const jobs = yield* Jobs

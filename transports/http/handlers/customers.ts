@@ -3,7 +3,7 @@ import { Customers } from "../../../engine/services/customers/Customers.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "customers", (h) =>
+export const customersHandlers = defineGroup(Api, "customers", (h) =>
   Effect.gen(function* () {
     const customers = yield* Customers
     return h

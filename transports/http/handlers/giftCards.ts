@@ -4,7 +4,7 @@ import { GiftPurchases } from "../../../engine/services/payments/GiftPurchases.t
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "gift_cards", (h) =>
+export const giftCardsHandlers = defineGroup(Api, "gift_cards", (h) =>
   Effect.map(Effect.all([GiftCards, GiftPurchases]), ([cards, purchases]) =>
     h
       .handle("list", () => cards.list)

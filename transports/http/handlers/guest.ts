@@ -3,7 +3,7 @@ import { Guest } from "../../../engine/services/guest/Guest.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "guest", (h) =>
+export const guestHandlers = defineGroup(Api, "guest", (h) =>
   Effect.map(Guest, (guest) =>
     h
       .handle("get", ({ path }) => guest.get(path.handle))

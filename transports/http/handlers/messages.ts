@@ -3,7 +3,7 @@ import { Messages } from "../../../engine/services/messages/Messages.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "messages", (h) =>
+export const messagesHandlers = defineGroup(Api, "messages", (h) =>
   Effect.map(Messages, (messages) =>
     h
       .handle("list", ({ urlParams }) => messages.list(urlParams))

@@ -4,7 +4,7 @@ import { Photos } from "../../../engine/services/offerings/Photos.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "offerings", (h) =>
+export const offeringsHandlers = defineGroup(Api, "offerings", (h) =>
   Effect.gen(function* () {
     const offerings = yield* Offerings
     const photos = yield* Photos

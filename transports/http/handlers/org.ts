@@ -5,11 +5,11 @@ import { Team } from "../../../engine/services/team/Team.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "org", (h) =>
+export const orgHandlers = defineGroup(Api, "org", (h) =>
   Effect.map(Orgs, (orgs) => h.handle("get", () => orgs.get).handle("update", ({ payload }) => orgs.update(payload)))
 )
 
-defineGroup(Api, "team", (h) =>
+export const teamHandlers = defineGroup(Api, "team", (h) =>
   Effect.map(Team, (team) =>
     h
       .handle("list", () => team.list)
@@ -20,7 +20,7 @@ defineGroup(Api, "team", (h) =>
   )
 )
 
-defineGroup(Api, "invites", (h) =>
+export const invitesHandlers = defineGroup(Api, "invites", (h) =>
   Effect.map(Team, (team) =>
     h
       .handle("accept", ({ path, payload }) => team.accept(path.token, payload))
@@ -28,12 +28,12 @@ defineGroup(Api, "invites", (h) =>
   )
 )
 
-defineGroup(Api, "waiver", (h) =>
+export const waiverHandlers = defineGroup(Api, "waiver", (h) =>
   Effect.map(Orgs, (orgs) =>
     h.handle("get", () => orgs.waiver).handle("set", ({ payload }) => orgs.setWaiver(payload.text))
   )
 )
 
-defineGroup(Api, "events", (h) =>
+export const eventsHandlers = defineGroup(Api, "events", (h) =>
   Effect.map(Events, (events) => h.handle("list", ({ urlParams }) => events.list(urlParams)))
 )

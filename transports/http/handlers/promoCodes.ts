@@ -3,7 +3,7 @@ import { Promos } from "../../../engine/services/promos/Promos.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "promo_codes", (h) =>
+export const promoCodesHandlers = defineGroup(Api, "promo_codes", (h) =>
   Effect.map(Promos, (promos) =>
     h
       .handle("list", () => promos.list)

@@ -3,7 +3,7 @@ import { Public } from "../../../engine/services/public/Public.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "public", (h) =>
+export const publicHandlers = defineGroup(Api, "public", (h) =>
   Effect.map(Public, (pub) =>
     h
       .handle("org", ({ headers }) => pub.org(headers.origin))

@@ -3,7 +3,7 @@ import { Waitlist } from "../../../engine/services/waitlist/Waitlist.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "waitlist", (h) =>
+export const waitlistHandlers = defineGroup(Api, "waitlist", (h) =>
   Effect.map(Waitlist, (waitlist) =>
     h
       .handle("join", ({ payload }) => waitlist.join(payload))

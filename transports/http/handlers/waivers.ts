@@ -3,7 +3,7 @@ import { Waivers } from "../../../engine/services/waivers/Waivers.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "waivers", (h) =>
+export const waiversHandlers = defineGroup(Api, "waivers", (h) =>
   Effect.map(Waivers, (waivers) =>
     h
       .handle("get", ({ path }) => waivers.get(path.waiver_token))

@@ -3,7 +3,7 @@ import { Webhooks } from "../../../engine/services/webhooks/Webhooks.ts"
 import { Api } from "../Api.ts"
 import { defineGroup } from "./define.ts"
 
-defineGroup(Api, "webhooks", (h) =>
+export const webhooksHandlers = defineGroup(Api, "webhooks", (h) =>
   Effect.map(Webhooks, (webhooks) =>
     h
       .handle("create", ({ payload }) => webhooks.create(payload))

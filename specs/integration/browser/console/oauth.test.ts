@@ -107,8 +107,10 @@ describe("approving an OAuth app in Chromium", () => {
     await mcp.close()
     expect((await app.call(tokens.access_token, "GET", "/api/v1/org")).status).toBe(401)
 
-    // The owner sees the app in the console and can revoke it there.
+    // The owner sees the app in the console and can revoke it there, after being told what stops.
     await page.goto(`${app.url}/dashboard/developers`)
+    await page.getByRole("button", { name: "Revoke… Chromium connector" }).click()
+    await page.getByText(/The app loses its access to this organisation at once/).waitFor()
     await page.getByRole("button", { name: "Revoke Chromium connector" }).waitFor()
   })
 
