@@ -16,6 +16,7 @@ import {
 } from "../../engine/ports/Payments.ts"
 import { type SandboxCheckoutRow, SandboxPages } from "../../engine/ports/SandboxPages.ts"
 import { Wakeups } from "../../engine/ports/Wakeups.ts"
+import * as store from "./sandboxStore.ts"
 
 /** Stripe's test cards, as the sandbox reads them (spaces ignored). */
 export const CARDS = {
@@ -52,7 +53,7 @@ export const SandboxLive = Layer.effectContext(
     const createCheckout = (r: CheckoutRequest) =>
       Effect.gen(function* () {
         const id = `cs_sandbox_${createHash("sha256").update(r.idempotency_key).digest("hex").slice(0, 24)}`
-        yield* sql`insert into sandbox_checkouts ${sql.insert({
+        const expiresAt = yield* store.openCheckout(sql, {
           id,
           org_id: r.org_id,
           booking_id: r.booking_id,
@@ -63,16 +64,12 @@ export const SandboxLive = Layer.effectContext(
           starts_at: r.starts_at,
           expires_at: r.expires_at,
           created_at: yield* clock.now
-        })} on conflict (id) do nothing`
-        const [row] = yield* sql<{ expires_at: Date }>`select expires_at from sandbox_checkouts where id = ${id}`
+        })
         const { publicUrl } = yield* Links
-        return { id, url: `${publicUrl}/pay/${id}`, expires_at: row.expires_at } satisfies Checkout
+        return { id, url: `${publicUrl}/pay/${id}`, expires_at: expiresAt } satisfies Checkout
       }).pipe(Effect.mapError(failed))
 
-    const expireCheckout = (id: string) =>
-      Effect.asVoid(sql`update sandbox_checkouts set status = 'expired' where id = ${id} and status = 'open'`).pipe(
-        Effect.mapError(failed)
-      )
+    const expireCheckout = (id: string) => store.expireCheckout(sql, id).pipe(Effect.mapError(failed))
 
     const toRefund = (r: { id: string; status: Refund["status"]; failure_reason: string | null }): Refund => ({
       id: r.id,
@@ -83,11 +80,8 @@ export const SandboxLive = Layer.effectContext(
     const refund = (r: RefundRequest) =>
       Effect.gen(function* () {
         const now = yield* clock.now
-        const [paid] = yield* sql<{ amount_cents: number; taken: number }>`select c.amount_cents,
-          coalesce((select sum(amount_cents) from sandbox_refunds f where f.payment_intent_id = c.payment_intent_id and f.status <> 'failed'), 0)::int as taken
-        from sandbox_checkouts c where c.payment_intent_id = ${r.payment_intent_id}`
-        const [again] = yield* sql<{ id: string; status: Refund["status"]; failure_reason: string | null }>`
-        select id, status, failure_reason from sandbox_refunds where idempotency_key = ${r.idempotency_key}`
+        const paid = yield* store.refundable(sql, r.payment_intent_id)
+        const again = yield* store.refundByKey(sql, r.idempotency_key)
         if (again !== undefined) return toRefund(again)
         if (paid === undefined) return yield* Effect.fail(`no such payment ${r.payment_intent_id}`)
         if (r.amount_cents > paid.amount_cents - paid.taken)
@@ -104,20 +98,16 @@ export const SandboxLive = Layer.effectContext(
           due_at: new Date(now.getTime() + SETTLE_SECONDS * 1000),
           created_at: now
         }
-        yield* sql`insert into sandbox_refunds ${sql.insert(row)}`
+        yield* store.insertRefund(sql, row)
         yield* wakeups.poke
         return toRefund(row)
       }).pipe(sql.withTransaction, Effect.mapError(failed))
 
     const readRefund = (id: string) =>
-      sql<{
-        id: string
-        status: Refund["status"]
-        failure_reason: string | null
-      }>`select id, status, failure_reason from sandbox_refunds where id = ${id}`.pipe(
+      store.refundById(sql, id).pipe(
         Effect.mapError(failed),
-        Effect.flatMap((rows) =>
-          rows[0] === undefined ? Effect.fail(failed(`no such refund ${id}`)) : Effect.succeed(toRefund(rows[0]))
+        Effect.flatMap((row) =>
+          row === undefined ? Effect.fail(failed(`no such refund ${id}`)) : Effect.succeed(toRefund(row))
         )
       )
 
@@ -133,79 +123,58 @@ export const SandboxLive = Layer.effectContext(
     /** Refunds whose settle time came: a payment by the 5126 card fails its refunds, every other succeeds. */
     const due = Effect.gen(function* () {
       const now = yield* clock.now
-      const rows = yield* sql<{ id: string; payment_intent_id: string; card_last4: string | null }>`
-      select f.id, f.payment_intent_id, c.card_last4 from sandbox_refunds f join sandbox_checkouts c on c.payment_intent_id = f.payment_intent_id
-      where f.status = 'pending' and f.due_at <= ${now} order by f.due_at limit 100 for update of f skip locked`
+      const rows = yield* store.refundsToSettle(sql, now, 100)
       const out: RawEvent[] = []
       for (const r of rows) {
         const fails = r.card_last4 === CARDS.refundFails.slice(-4)
         const reason = fails ? "the card 4000 0000 0000 5126 refuses refunds (sandbox)" : null
-        yield* sql`update sandbox_refunds set status = ${fails ? "failed" : "succeeded"}, failure_reason = ${reason},
-        event_due_at = ${new Date(now.getTime() + REDELIVER_SECONDS * 1000)} where id = ${r.id}`
+        yield* store.settleRefund(sql, r.id, reason, now, REDELIVER_SECONDS)
         out.push(refundEvent({ ...r, status: fails ? "failed" : "succeeded", failure_reason: reason }))
       }
       // Settled refunds whose event the engine has not taken (it still waits on the payment's refund): told again.
-      const untold = yield* sql<{
-        id: string
-        payment_intent_id: string
-        status: string
-        failure_reason: string | null
-        event_attempts: number
-        waiting: boolean
-      }>`
-      select f.id, f.payment_intent_id, f.status, f.failure_reason, f.event_attempts,
-        exists (select 1 from payments p where p.payment_intent_id = f.payment_intent_id and p.refund_state in ('pending', 'taken')) as waiting
-      from sandbox_refunds f where f.event_due_at <= ${now} and f.status <> 'pending'
-      order by f.event_due_at limit 100 for update of f skip locked`
+      const untold = yield* store.refundsUntold(sql, now, 100)
       for (const f of untold) {
         const again = f.waiting && f.event_attempts < REDELIVERIES
-        yield* sql`update sandbox_refunds set event_attempts = event_attempts + 1,
-        event_due_at = ${again ? new Date(now.getTime() + REDELIVER_SECONDS * 1000 * 2 ** f.event_attempts) : null} where id = ${f.id}`
+        yield* store.refundTold(
+          sql,
+          f.id,
+          again ? new Date(now.getTime() + REDELIVER_SECONDS * 1000 * 2 ** f.event_attempts) : null
+        )
         if (f.waiting) out.push(refundEvent(f))
       }
       // Payments whose event the engine has not taken (a crash right after paying): delivered again, as Stripe retries.
-      const unheard = yield* sql<SandboxCheckoutRow>`
-      select c.* from sandbox_checkouts c
-      where c.event_due_at <= ${now} and c.status = 'complete'
-      order by c.event_due_at limit 100 for update of c skip locked`
-      for (const c of unheard) {
-        const [taken] = yield* sql<{
-          ok: boolean
-        }>`select exists (select 1 from payments where payment_intent_id = ${c.payment_intent_id}) as ok`
+      const unheard = yield* store.checkoutsUnheard(sql, now, 100)
+      for (const { taken, ...c } of unheard) {
         const attempts = c.event_attempts ?? 0
-        const again = !taken.ok && attempts < REDELIVERIES
-        yield* sql`update sandbox_checkouts set event_attempts = event_attempts + 1,
-        event_due_at = ${again ? new Date(now.getTime() + REDELIVER_SECONDS * 1000 * 2 ** attempts) : null} where id = ${c.id}`
-        if (!taken.ok) out.push(paidEvent(c))
+        const again = !taken && attempts < REDELIVERIES
+        yield* store.checkoutTold(
+          sql,
+          c.id,
+          again ? new Date(now.getTime() + REDELIVER_SECONDS * 1000 * 2 ** attempts) : null
+        )
+        if (!taken) out.push(paidEvent(c))
       }
       return out as ReadonlyArray<RawEvent>
     }).pipe(sql.withTransaction, Effect.orDie)
 
-    const view = (id: string) =>
-      sql<SandboxCheckoutRow>`select c.*, o.timezone, o.locale from sandbox_checkouts c join orgs o on o.id = c.org_id
-        where c.id = ${id}`.pipe(
-        Effect.orDie,
-        Effect.map((r) => Option.fromNullable(r[0]))
-      )
+    const view = (id: string) => store.checkoutView(sql, id).pipe(Effect.orDie, Effect.map(Option.fromNullable))
 
     const pay = (id: string, cardNumber: string) =>
       Effect.gen(function* () {
         const now = yield* clock.now
-        const [c] = yield* sql<SandboxCheckoutRow>`select * from sandbox_checkouts where id = ${id} for update`
+        const c = yield* store.lockCheckout(sql, id)
         if (c === undefined) return { _tag: "not_found" } as const
         if (c.status === "complete") return { _tag: "already_paid", checkout: c } as const
         if (c.status === "expired" || c.expires_at.getTime() <= now.getTime())
           return { _tag: "expired", checkout: c } as const
         const card = cardNumber.replace(/[\s-]/g, "")
         if (card === CARDS.declined) {
-          yield* sql`update sandbox_checkouts set declines = declines + 1 where id = ${id}`
+          yield* store.checkoutDeclined(sql, id)
           return { _tag: "declined", checkout: c } as const
         }
         if (card !== CARDS.pays && card !== CARDS.refundFails) return { _tag: "invalid_card", checkout: c } as const
         const pi = token("pi_sandbox")
-        const [paid] =
-          yield* sql<SandboxCheckoutRow>`update sandbox_checkouts set status = 'complete', payment_intent_id = ${pi}, card_last4 = ${card.slice(-4)},
-        event_due_at = ${new Date(now.getTime() + REDELIVER_SECONDS * 1000)} where id = ${id} returning *`
+        const paid = yield* store.checkoutPaid(sql, id, pi, card.slice(-4), now, REDELIVER_SECONDS)
         return { _tag: "paid", checkout: paid, event: paidEvent(paid) } as const
       }).pipe(sql.withTransaction, Effect.orDie)
 
@@ -260,8 +229,7 @@ export const SandboxLive = Layer.effectContext(
       readRefund,
       verifyEvent,
       due,
-      next: sql`least((select min(due_at) from sandbox_refunds where status = 'pending'), (select min(event_due_at) from sandbox_checkouts where event_due_at is not null),
-      (select min(event_due_at) from sandbox_refunds where event_due_at is not null))`
+      next: store.nextDue(sql)
     })
     return Context.make(PaymentProcessor, processor).pipe(Context.add(SandboxPages, { view, pay }))
   })

@@ -4,6 +4,7 @@ import { PromoCodeUsedUp, TooManySignatures, WaiverMissing, WaiverNotAsked } fro
 import { EngineClock } from "../../ports/Clock.ts"
 import type { Booking, BookingCreate } from "../../schema/booking.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
+import { claimUse } from "../../store/promos.ts"
 import { liveEntryOf } from "../../store/waitlist.ts"
 import { Events } from "../Events.ts"
 import { GiftCards } from "../gifts/GiftCards.ts"
@@ -26,9 +27,7 @@ export const bookingClaims = Effect.gen(function* () {
   const claims = (orgId: string, row: BookingRow, promo: Promo | undefined, gift: Gift | undefined, now: Date) =>
     Effect.gen(function* () {
       if (promo !== undefined) {
-        const claimed = yield* sql`update promo_codes set uses = uses + 1
-          where id = ${promo.id} and active and (max_uses is null or uses < max_uses) returning uses`
-        if (claimed.length === 0)
+        if (!(yield* claimUse(sql, promo.id)))
           return yield* new PromoCodeUsedUp({
             message: `promo_code: ${promo.code} was used up or switched off just now`
           })

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { EngineClock } from "../../ports/Clock.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
+import { giveBackUse } from "../../store/promos.ts"
 import { retryTransient } from "../../store/transaction.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { bookingCascade } from "./cascade.ts"
@@ -33,7 +34,7 @@ export const holdLapses = Effect.gen(function* () {
       const lapsed = yield* store.apply(row, { type: "lapse", at: now.toISOString() }, now)
       // The promo code's use is given back (a code deleted since has nothing to give back to).
       if (row.promo_code !== null) {
-        yield* sql`update promo_codes set uses = uses - 1 where org_id = ${row.org_id} and upper(code) = upper(${row.promo_code}) and uses > 0`
+        yield* giveBackUse(sql, row.org_id, row.promo_code)
       }
       if (lapsed.booking.nudged_at !== null || lapsed.booking.source === "octo")
         return { booking: lapsed.booking, events: lapsed.events }

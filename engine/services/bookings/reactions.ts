@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import { Links } from "../../ports/Links.ts"
 import { BookingReactions } from "../../store/bookings.ts"
 import { captureGift, giveBackGift } from "../../store/giftCards.ts"
-import { closeCheckouts } from "../payments/checkouts.ts"
+import { closeCheckouts } from "../../store/payments.ts"
 import { openings } from "../waitlist/open.ts"
 
 /**

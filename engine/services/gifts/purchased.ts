@@ -3,29 +3,11 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { minorUnits } from "../../schema/currency.ts"
 import { hashGiftCode, insertCard, newGiftCode } from "../../store/giftCards.ts"
+import { type PurchaseRow, purchasePaid } from "../../store/giftPurchases.ts"
 import type { NewEvent } from "../Events.ts"
 import type { Mail } from "../mail/Mail.ts"
 
-/** A purchase as stored (migration 0086). */
-export interface PurchaseRow {
-  readonly id: string
-  readonly org_id: string
-  readonly amount_cents: number
-  readonly currency: string
-  readonly for_email: string
-  readonly message: string | null
-  readonly buyer_email: string | null
-  readonly buyer_name: string | null
-  readonly source: string
-  readonly status: "open" | "paid" | "expired" | "failed"
-  readonly checkout_id: string | null
-  readonly checkout_url: string | null
-  readonly expires_at: Date | null
-  readonly payment_intent_id: string | null
-  readonly gift_card_id: string | null
-  readonly created_at: Date
-  readonly paid_at: Date | null
-}
+export type { PurchaseRow }
 
 /** 1234 minor units of EUR in en as "€12.34"; an unknown locale falls back to en. */
 export const formatAmount = (cents: number, currency: string, locale: string) => {
@@ -70,7 +52,7 @@ export const issuePurchased = (
       },
       hashGiftCode(code)
     )
-    yield* sql`update gift_purchases set status = 'paid', gift_card_id = ${cardId}, payment_intent_id = ${paymentIntentId}, paid_at = ${now} where id = ${p.id}`
+    yield* purchasePaid(sql, p.id, cardId, paymentIntentId, now)
     const [org] = yield* sql<{ name: string; locale: string }>`select name, locale from orgs where id = ${p.org_id}`
     const amount = formatAmount(p.amount_cents, p.currency, org?.locale ?? "en")
     const from = p.buyer_name ?? p.buyer_email ?? "Someone"

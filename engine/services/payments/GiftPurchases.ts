@@ -5,9 +5,10 @@ import { CheckoutUnavailable, InvalidAmount, NotPaidOnline } from "../../errors/
 import { EngineClock } from "../../ports/Clock.ts"
 import { currencyDecimals, minorUnits } from "../../schema/currency.ts"
 import type { GiftCardPurchase, GiftCardPurchased } from "../../schema/gift.ts"
+import { insertPurchase, type PurchaseRow, purchaseFailed, purchaseOpened } from "../../store/giftPurchases.ts"
 import { fn } from "../../tracing.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
-import { formatAmount, type PurchaseRow } from "../gifts/purchased.ts"
+import { formatAmount } from "../gifts/purchased.ts"
 import { Payments } from "./Payments.ts"
 
 /** A purchase's checkout stays open this long (Stripe keeps its sessions open at least 30 minutes). */
@@ -76,7 +77,7 @@ export class GiftPurchases extends Effect.Service<GiftPurchases>()("GiftPurchase
         created_at: now,
         paid_at: null
       }
-      yield* sql`insert into gift_purchases ${sql.insert({ ...row })}`.pipe(Effect.orDie)
+      yield* insertPurchase(sql, row).pipe(Effect.orDie)
       const checkout = yield* payments
         .giftCheckout({
           id: row.id,
@@ -92,7 +93,7 @@ export class GiftPurchases extends Effect.Service<GiftPurchases>()("GiftPurchase
             Effect.zipRight(
               Effect.zipRight(
                 Effect.logWarning("payments: no checkout for a gift card purchase", e.message),
-                sql`update gift_purchases set status = 'failed' where id = ${row.id}`.pipe(Effect.orDie)
+                purchaseFailed(sql, row.id).pipe(Effect.orDie)
               ),
               Effect.fail(
                 new CheckoutUnavailable({
@@ -102,9 +103,7 @@ export class GiftPurchases extends Effect.Service<GiftPurchases>()("GiftPurchase
             )
           )
         )
-      const [stored] =
-        yield* sql<PurchaseRow>`update gift_purchases set checkout_id = ${checkout.id}, checkout_url = ${checkout.url}, expires_at = ${checkout.expires_at}
-        where id = ${row.id} returning *`.pipe(Effect.orDie)
+      const stored = yield* purchaseOpened(sql, row.id, checkout).pipe(Effect.orDie)
       return toPurchased(stored, now)
     })
 

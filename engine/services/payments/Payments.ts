@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { nextCheckoutToExpire, nextRefundDue } from "../../store/payments.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
 import { Mail } from "../mail/Mail.ts"
@@ -29,12 +30,12 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     yield* jobs.register({
       name: "payments.refunds",
       run: refunds,
-      next: sql`(select min(refund_next_at) from payments where refund_state in ('pending', 'taken'))`
+      next: nextRefundDue(sql)
     })
     yield* jobs.register({
       name: "payments.expire_checkouts",
       run: expire,
-      next: sql`(select min(created_at) from payment_checkouts where status = 'expiring')`
+      next: nextCheckoutToExpire(sql)
     })
     yield* jobs.register({
       name: "payments.processor",

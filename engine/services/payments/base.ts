@@ -6,6 +6,7 @@ import { PaymentProcessor } from "../../ports/Payments.ts"
 import { Wakeups } from "../../ports/Wakeups.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
+import type { PaymentRow } from "../../store/payments.ts"
 import { transaction } from "../../store/transaction.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
@@ -19,19 +20,7 @@ export const POLL_SECONDS = 3600
 /** A refund being taken is leased this long, so another instance leaves it alone. */
 export const LEASE_SECONDS = 60
 
-export interface PaymentRow {
-  readonly id: string
-  readonly org_id: string
-  /** null for the payment of a gift card purchase (gift_purchase_id). */
-  readonly booking_id: string | null
-  readonly gift_purchase_id: string | null
-  readonly payment_intent_id: string
-  readonly amount_cents: number
-  readonly refund_cents: number
-  readonly refund_state: "pending" | "taken" | "refunded" | "failed" | null
-  readonly refund_id: string | null
-  readonly refund_attempts: number
-}
+export type { PaymentRow }
 
 export interface CheckoutSource extends BookingRow {
   readonly o_name: string

@@ -4,19 +4,45 @@ import { decideBooking } from "../../machines/booking.ts"
 import type { ProcessorEvent, RawEvent } from "../../ports/Payments.ts"
 import { machineRow, toBooking } from "../../store/bookingRow.ts"
 import { retakeGift } from "../../store/giftCards.ts"
+import { lockPurchase, purchaseExpired } from "../../store/giftPurchases.ts"
+import {
+  checkoutComplete,
+  checkoutLapsed,
+  insertPayment,
+  lockRefunding,
+  refundChanged,
+  refundInFull,
+  seenBefore
+} from "../../store/payments.ts"
 import { fn } from "../../tracing.ts"
 import type { NewEvent } from "../Events.ts"
-import { issuePurchased, type PurchaseRow } from "../gifts/purchased.ts"
-import { later, type PaymentRow, type PaymentsBase } from "./base.ts"
+import { issuePurchased } from "../gifts/purchased.ts"
+import { later, type PaymentsBase } from "./base.ts"
 import { REFUND_BACKOFF } from "./refunds.ts"
 
 /** The processor's events: payments landed (bookings and gift cards) and refunds settled, each handled once. */
 export const paymentInbound = (base: PaymentsBase) => {
   const { sql, clock, processor, events, mail, wakeups, store, mailTo, tx } = base
-  const seen = (id: string, type: string, now: Date) =>
-    Effect.map(
-      sql`insert into processor_events (id, type, received_at) values (${id}, ${type}, ${now}) on conflict (id) do nothing returning id`,
-      (r) => r.length === 0
+  const seen = (id: string, type: string, now: Date) => seenBefore(sql, id, type, now)
+
+  /** A payment landed on its checkout: the checkout complete, and the payment in the ledger once (whether it was new). */
+  const ledger = (
+    e: Extract<ProcessorEvent, { _tag: "PaymentLanded" | "GiftPaymentLanded" }>,
+    of: { readonly booking_id: string } | { readonly booking_id: null; readonly gift_purchase_id: string },
+    now: Date
+  ) =>
+    Effect.zipRight(
+      checkoutComplete(sql, e.checkout_id),
+      insertPayment(sql, {
+        id: randomUUID(),
+        org_id: e.org_id,
+        ...of,
+        checkout_id: e.checkout_id,
+        payment_intent_id: e.payment_intent_id,
+        amount_cents: e.amount_cents,
+        currency: e.currency,
+        created_at: now
+      })
     )
 
   const lockBooking = (id: string, orgId: string) => Effect.option(store.lock(orgId, id))
@@ -41,32 +67,21 @@ export const paymentInbound = (base: PaymentsBase) => {
           if (Option.isNone(row))
             return yield* Effect.logWarning(`payments: ${e.payment_intent_id} names no booking ${e.booking_id}`)
           const b = row.value
-          yield* sql`update payment_checkouts set status = 'complete' where id = ${e.checkout_id}`
-          const inserted = yield* sql`insert into payments ${sql.insert({
-            id: randomUUID(),
-            org_id: e.org_id,
-            booking_id: b.id,
-            checkout_id: e.checkout_id,
-            payment_intent_id: e.payment_intent_id,
-            amount_cents: e.amount_cents,
-            currency: e.currency,
-            created_at: now
-          })} on conflict (payment_intent_id) do nothing returning id`
-          if (inserted.length === 0) return
+          if (!(yield* ledger(e, { booking_id: b.id }, now))) return
           const paid = { payment_intent_id: e.payment_intent_id, charged_cents: e.amount_cents }
-          const refundInFull = sql`update payments set refund_cents = amount_cents, refund_state = 'pending', refund_next_at = ${now} where payment_intent_id = ${e.payment_intent_id}`
+          const backWhole = refundInFull(sql, e.payment_intent_id, now)
           // The booking has its payment: this one goes back whole.
-          if (b.payment_intent_id !== null) return yield* refundInFull
+          if (b.payment_intent_id !== null) return yield* backWhole
           const pay = { type: "pay", at: now.toISOString() } as const
           if (b.status === "confirmed") {
             // Confirmed by hand before its checkout closed: the payment pays it, unless it was paid by hand already.
-            if (!decideBooking(machineRow(b), pay).ok) return yield* refundInFull
+            if (!decideBooking(machineRow(b), pay).ok) return yield* backWhole
             const gift = b.gift_returned_at == null ? b.gift_cents : 0
             const applied = yield* store.apply(b, pay, now, { ...paid, paid_cents: e.amount_cents + gift })
             return yield* appendFor(b.org_id, applied.events)
           }
           if (b.status === "cancelled") {
-            yield* refundInFull
+            yield* backWhole
             return yield* store.recordMoney(
               b.id,
               e.payment_intent_id,
@@ -88,7 +103,7 @@ export const paymentInbound = (base: PaymentsBase) => {
             yield* mailTo("confirmed", applied.booking)
             return yield* appendFor(b.org_id, applied.events)
           }
-          yield* refundInFull
+          yield* backWhole
           const applied = yield* store.apply(b, { type: "cancel", at: now.toISOString() }, now, {
             ...paid,
             cancel_reason: "paid_after_hold_lapsed_no_room",
@@ -118,29 +133,13 @@ export const paymentInbound = (base: PaymentsBase) => {
       Effect.gen(function* () {
         const now = yield* clock.now
         if (yield* seen(e.event_id, e._tag, now)) return
-        const [p] =
-          yield* sql<PurchaseRow>`select * from gift_purchases where id = ${e.gift_purchase_id}::uuid and org_id = ${e.org_id}::uuid for update`
+        const p = yield* lockPurchase(sql, e.org_id, e.gift_purchase_id)
         if (p === undefined)
           return yield* Effect.logWarning(
             `payments: ${e.payment_intent_id} names no gift purchase ${e.gift_purchase_id}`
           )
-        yield* sql`update payment_checkouts set status = 'complete' where id = ${e.checkout_id}`
-        const inserted = yield* sql`insert into payments ${sql.insert({
-          id: randomUUID(),
-          org_id: e.org_id,
-          booking_id: null,
-          gift_purchase_id: p.id,
-          checkout_id: e.checkout_id,
-          payment_intent_id: e.payment_intent_id,
-          amount_cents: e.amount_cents,
-          currency: e.currency,
-          created_at: now
-        })} on conflict (payment_intent_id) do nothing returning id`
-        if (inserted.length === 0) return
-        if (p.gift_card_id !== null) {
-          yield* sql`update payments set refund_cents = amount_cents, refund_state = 'pending', refund_next_at = ${now} where payment_intent_id = ${e.payment_intent_id}`
-          return
-        }
+        if (!(yield* ledger(e, { booking_id: null, gift_purchase_id: p.id }, now))) return
+        if (p.gift_card_id !== null) return yield* refundInFull(sql, e.payment_intent_id, now)
         yield* appendFor(p.org_id, yield* issuePurchased(sql, mail, p, e.payment_intent_id, now))
       })
     ).pipe(Effect.zipLeft(wakeups.poke))
@@ -154,9 +153,7 @@ export const paymentInbound = (base: PaymentsBase) => {
   const settled = (refundId: string | null, pi: string, outcome: { ok: true } | { ok: false; reason: string }) =>
     Effect.gen(function* () {
       const now = yield* clock.now
-      const [p] =
-        yield* sql<PaymentRow>`select * from payments where payment_intent_id = ${pi} and refund_state in ('pending', 'taken')
-        and (${refundId}::text is null or refund_id is null or refund_id = ${refundId}) for update`
+      const p = yield* lockRefunding(sql, pi, refundId)
       if (p === undefined) return
       const attempts = p.refund_attempts + 1
       const final = !outcome.ok && attempts > REFUND_BACKOFF.length
@@ -169,7 +166,7 @@ export const paymentInbound = (base: PaymentsBase) => {
             refund_failed_at: now,
             refund_next_at: final ? null : later(now, REFUND_BACKOFF[attempts - 1])
           }
-      yield* sql`update payments set ${sql.update({ ...change, refund_id: refundId ?? p.refund_id })} where id = ${p.id}`
+      yield* refundChanged(sql, p.id, { ...change, refund_id: refundId ?? p.refund_id })
       // A gift purchase's payment (refunded only when paid twice) has no booking to mirror it or event to tell.
       if (p.booking_id === null) return
       const { refund_state: _, refund_attempts: __, ...mirror } = change as Record<string, unknown>
@@ -211,12 +208,7 @@ export const paymentInbound = (base: PaymentsBase) => {
       case "GiftPaymentLanded":
         return giftLanded(e).pipe(Effect.orDie)
       case "CheckoutExpired":
-        return once(() =>
-          Effect.zipRight(
-            sql`update payment_checkouts set status = 'expired' where id = ${e.checkout_id} and status in ('open', 'expiring')`,
-            sql`update gift_purchases set status = 'expired' where checkout_id = ${e.checkout_id} and status = 'open'`
-          )
-        )
+        return once(() => Effect.zipRight(checkoutLapsed(sql, e.checkout_id), purchaseExpired(sql, e.checkout_id)))
       case "RefundSucceeded":
         return once(() => settled(e.refund_id, e.payment_intent_id, { ok: true }))
       case "RefundFailed":

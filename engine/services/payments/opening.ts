@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { BookingNotHeld, NotPaidOnline, notFound } from "../../errors/index.ts"
+import { checkoutCount, insertCheckout } from "../../store/payments.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
 import { type CheckoutSource, FRESH_CHECKOUT_MINUTES, later, type PaymentsBase } from "./base.ts"
@@ -24,9 +25,7 @@ export const paymentCheckouts = (base: PaymentsBase) => {
         return Option.none<string>()
       const now = yield* clock.now
       const keeping = b.keeps_place && b.expires_at !== null && b.expires_at.getTime() > now.getTime()
-      const [{ n }] = yield* sql<{
-        n: number
-      }>`select count(*)::int as n from payment_checkouts where booking_id = ${b.id}`.pipe(Effect.orDie)
+      const n = yield* checkoutCount(sql, b.id).pipe(Effect.orDie)
       const amount = chargeOf(b.total_cents - b.gift_cents, b)
       const checkout = yield* processor.createCheckout({
         org_id: b.org_id,
@@ -43,7 +42,7 @@ export const paymentCheckouts = (base: PaymentsBase) => {
       // closed the checkouts it knew of), this one is closed as it is written, and never shown.
       const needed = yield* Effect.gen(function* () {
         const held = yield* store.checkoutOpened(b.org_id, b.id, checkout.url, now)
-        yield* sql`insert into payment_checkouts ${sql.insert({
+        yield* insertCheckout(sql, {
           id: checkout.id,
           org_id: b.org_id,
           booking_id: b.id,
@@ -53,7 +52,7 @@ export const paymentCheckouts = (base: PaymentsBase) => {
           expires_at: checkout.expires_at,
           status: held ? "open" : "expiring",
           created_at: now
-        })} on conflict (id) do nothing`
+        })
         return held
       }).pipe(transaction(sql), Effect.orDie)
       if (!needed) yield* wakeups.poke
@@ -110,7 +109,7 @@ export const paymentCheckouts = (base: PaymentsBase) => {
       customer_email: p.buyer_email,
       idempotency_key: `${p.id}:gift_checkout`
     })
-    yield* sql`insert into payment_checkouts ${sql.insert({
+    yield* insertCheckout(sql, {
       id: checkout.id,
       org_id: p.org_id,
       booking_id: null,
@@ -120,7 +119,7 @@ export const paymentCheckouts = (base: PaymentsBase) => {
       url: checkout.url,
       expires_at: checkout.expires_at,
       created_at: now
-    })} on conflict (id) do nothing`.pipe(Effect.orDie)
+    }).pipe(Effect.orDie)
     return checkout
   })
 

@@ -1,6 +1,14 @@
 import type { Statement } from "@effect/sql"
 import { Effect, Either } from "effect"
 import type { Refund } from "../../ports/Payments.ts"
+import {
+  checkoutExpired,
+  checkoutsExpiring,
+  leaseRefunds,
+  pollAgain,
+  refundStates,
+  refundTaken
+} from "../../store/payments.ts"
 import { LEASE_SECONDS, later, type PaymentRow, type PaymentsBase, POLL_SECONDS } from "./base.ts"
 import type { paymentInbound } from "./inbound.ts"
 
@@ -20,15 +28,7 @@ export const paymentRuns = (base: PaymentsBase, inbound: ReturnType<typeof payme
         )
 
   /** Leases the payments `which` picks (locked, skipping those another instance holds) for this run of refunds. */
-  const lease = (which: Statement.Fragment, now: Date) =>
-    tx(
-      Effect.gen(function* () {
-        const rows = yield* sql<PaymentRow>`select * from payments where ${which} for update skip locked`
-        if (rows.length > 0)
-          yield* sql`update payments set refund_next_at = ${later(now, LEASE_SECONDS)} where id in ${sql.in(rows.map((r) => r.id))}`
-        return rows
-      })
-    )
+  const lease = (which: Statement.Fragment, now: Date) => tx(leaseRefunds(sql, which, later(now, LEASE_SECONDS)))
 
   /** Takes due refunds at the processor (pending), or asks it about those it took and never settled (taken). */
   const refunds = Effect.gen(function* () {
@@ -55,9 +55,7 @@ export const paymentRuns = (base: PaymentsBase, inbound: ReturnType<typeof payme
         yield* lease(sql`payment_intent_id in ${sql.in(paymentIntentIds)} and refund_state = 'pending'`, now),
         now
       )
-      const rows = yield* sql<{ refund_state: string | null; refund_failed_at: Date | null }>`
-        select refund_state, refund_failed_at from payments where payment_intent_id in ${sql.in(paymentIntentIds)}
-        and refund_state is not null`
+      const rows = yield* refundStates(sql, paymentIntentIds)
       const refunded = rows.filter((r) => r.refund_state === "refunded").length
       const failed = rows.filter(
         (r) => r.refund_state === "failed" || (r.refund_state !== "refunded" && r.refund_failed_at !== null)
@@ -71,7 +69,7 @@ export const paymentRuns = (base: PaymentsBase, inbound: ReturnType<typeof payme
         if (p.refund_state === "taken" && p.refund_id !== null) {
           const r = yield* Effect.either(processor.readRefund(p.refund_id))
           if (Either.isLeft(r) || r.right.status === "pending") {
-            yield* sql`update payments set refund_next_at = ${later(now, POLL_SECONDS)} where id = ${p.id} and refund_state = 'taken'`
+            yield* pollAgain(sql, p.id, later(now, POLL_SECONDS))
           } else yield* tx(outcomeOf(p, r.right))
           continue
         }
@@ -93,10 +91,7 @@ export const paymentRuns = (base: PaymentsBase, inbound: ReturnType<typeof payme
         const r = taken.right
         yield* tx(
           Effect.gen(function* () {
-            const moved =
-              yield* sql`update payments set refund_id = ${r.id}, refund_state = 'taken', refund_next_at = ${later(now, POLL_SECONDS)}
-          where id = ${p.id} and refund_state = 'pending' returning id`
-            if (moved.length > 0) {
+            if (yield* refundTaken(sql, p.id, r.id, later(now, POLL_SECONDS))) {
               if (p.booking_id !== null)
                 yield* store.recordMoney(p.booking_id, p.payment_intent_id, {
                   refund_id: r.id,
@@ -111,14 +106,10 @@ export const paymentRuns = (base: PaymentsBase, inbound: ReturnType<typeof payme
 
   /** Checkouts of holds that lapsed or were paid another way: expired at the processor too. */
   const expire = Effect.gen(function* () {
-    const rows = yield* sql<{
-      id: string
-    }>`select id from payment_checkouts where status = 'expiring' order by created_at limit 50`
+    const rows = yield* checkoutsExpiring(sql, 50)
     for (const c of rows) {
       yield* processor.expireCheckout(c.id).pipe(
-        Effect.zipRight(
-          sql`update payment_checkouts set status = 'expired' where id = ${c.id} and status = 'expiring'`
-        ),
+        Effect.zipRight(checkoutExpired(sql, c.id)),
         Effect.catchTag("ProcessorFailed", (e) =>
           Effect.logWarning(`payments: checkout ${c.id} not expired`, e.message)
         )

@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { BookingRow } from "../../store/bookingRow.ts"
+import { refundPart } from "../../store/payments.ts"
 
 /** Retries of a failed refund wait this long (seconds), one after the other; after the last, it failed for good. */
 export const REFUND_BACKOFF = [60, 600, 3600] as const
@@ -30,7 +31,6 @@ export const refundOnCancel = (sql: SqlClient.SqlClient, row: BookingRow, choice
       return choice === null ? {} : { refund_cents: choice }
     const amount = choice ?? row.charged_cents
     if (amount === 0) return { refund_cents: 0 }
-    yield* sql`update payments set refund_cents = ${amount}, refund_state = 'pending', refund_next_at = ${now}
-      where payment_intent_id = ${row.payment_intent_id} and refund_state is null`
+    yield* refundPart(sql, row.payment_intent_id, amount, now)
     return { refund_cents: choice, refund_next_at: now }
   }).pipe(Effect.orDie)

@@ -1,9 +1,10 @@
 import { Effect } from "effect"
 import { NoFailedRefund } from "../../errors/index.ts"
 import { toBooking } from "../../store/bookingRow.ts"
+import { lockPaymentsOf, refundsDueAgain } from "../../store/payments.ts"
 import { fn } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import type { PaymentRow, PaymentsBase } from "./base.ts"
+import type { PaymentsBase } from "./base.ts"
 
 const STATE_SAYS: Record<string, string> = {
   pending: "its refund is on its way (the engine retries it on its own schedule: refund_next_at)",
@@ -32,8 +33,7 @@ export const paymentRetries = (
       Effect.gen(function* () {
         const now = yield* clock.now
         const row = yield* store.lock(org.id, id)
-        const rows = yield* sql<PaymentRow>`select * from payments where booking_id = ${row.id}
-          order by created_at, payment_intent_id for update`
+        const rows = yield* lockPaymentsOf(sql, row.id)
         const failed = rows.filter((p) => p.refund_state === "failed")
         if (failed.length === 0) {
           const own = rows.find((p) => p.payment_intent_id === row.payment_intent_id && p.refund_state !== null)
@@ -42,8 +42,11 @@ export const paymentRetries = (
         }
         // Due again, as a new refund: what failed before stays in its booking.refund_failed event and the owners' mail.
         const again = { refund_next_at: now, refund_failed_at: null, refund_error: null }
-        yield* sql`update payments set ${sql.update({ refund_state: "pending", ...again })}
-          where id in ${sql.in(failed.map((p) => p.id))} and refund_state = 'failed'`
+        yield* refundsDueAgain(
+          sql,
+          failed.map((p) => p.id),
+          now
+        )
         if (failed.some((p) => p.payment_intent_id === row.payment_intent_id) && row.payment_intent_id !== null)
           yield* store.recordMoney(row.id, row.payment_intent_id, again)
         return failed.map((p) => p.payment_intent_id)

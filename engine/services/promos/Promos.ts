@@ -13,6 +13,7 @@ import {
 import { EngineClock } from "../../ports/Clock.ts"
 import type { PromoCodeCreate, PromoCodeUpdate } from "../../schema/promo.ts"
 import { isEmailTaken as isUniqueViolation } from "../../store/customerRow.ts"
+import { deletePromo, insertPromo, promoByCode, promoById, promosOf, updatePromo } from "../../store/promos.ts"
 import { transaction } from "../../store/transaction.ts"
 import { todayIn } from "../../time/local.ts"
 import { fn, traced } from "../../tracing.ts"
@@ -29,9 +30,8 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
     const events = yield* Events
 
     const find = (orgId: string, id: string) =>
-      Effect.flatMap(
-        sql<PromoRow>`select * from promo_codes where org_id = ${orgId} and id = ${id}`.pipe(Effect.orDie),
-        (rows) => (rows.length === 0 ? Effect.fail(notFound("promo code")) : Effect.succeed(rows[0]))
+      Effect.flatMap(promoById(sql, orgId, id).pipe(Effect.orDie), (row) =>
+        row === undefined ? Effect.fail(notFound("promo code")) : Effect.succeed(row)
       )
 
     /** offering_ids must be the org's own offerings. */
@@ -55,10 +55,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
 
     const list = Effect.gen(function* () {
       const org = yield* CurrentOrg
-      const rows =
-        yield* sql<PromoRow>`select * from promo_codes where org_id = ${org.id} order by created_at, code`.pipe(
-          Effect.orDie
-        )
+      const rows = yield* promosOf(sql, org.id).pipe(Effect.orDie)
       return { data: rows.map(toPromo) }
     }).pipe(traced("Promos.list"))
 
@@ -88,7 +85,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
       }
       const promo = toPromo(row)
       return yield* Effect.gen(function* () {
-        yield* sql`insert into promo_codes ${sql.insert({ ...row, offering_ids: row.offering_ids === null ? null : `{${row.offering_ids.join(",")}}` })}`
+        yield* insertPromo(sql, row)
         yield* events.append(org.id, [{ type: "promo_code.created", data: promo }])
         return promo
       }).pipe(
@@ -109,10 +106,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
       const org = yield* CurrentOrg
       yield* checkOfferings(org.id, patch.offering_ids)
       return yield* Effect.gen(function* () {
-        const [row] =
-          yield* sql<PromoRow>`select * from promo_codes where org_id = ${org.id} and id = ${id} for update`.pipe(
-            Effect.orDie
-          )
+        const row = yield* promoById(sql, org.id, id, true).pipe(Effect.orDie)
         if (row === undefined) return yield* notFound("promo code")
         const starts = patch.starts_on === undefined ? row.starts_on : patch.starts_on
         const ends = patch.ends_on === undefined ? row.ends_on : patch.ends_on
@@ -122,21 +116,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
             message: `the code was used ${row.uses} times already; max_uses cannot be lower`
           })
         }
-        const changes = Object.fromEntries(
-          Object.entries({
-            ...patch,
-            offering_ids:
-              patch.offering_ids === undefined
-                ? undefined
-                : patch.offering_ids === null
-                  ? null
-                  : `{${[...new Set(patch.offering_ids)].join(",")}}`
-          }).filter(([, v]) => v !== undefined)
-        )
-        const [updated] = yield* sql<PromoRow>`
-          update promo_codes set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${id} returning *`.pipe(
-          Effect.orDie
-        )
+        const updated = yield* updatePromo(sql, id, patch, yield* clock.now).pipe(Effect.orDie)
         const promo = toPromo(updated)
         yield* events.append(org.id, [{ type: "promo_code.updated", data: promo }])
         return promo
@@ -147,7 +127,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
     const remove = fn("Promos.delete")(function* (id: string) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function* () {
-        const [row] = yield* sql<PromoRow>`delete from promo_codes where org_id = ${org.id} and id = ${id} returning *`
+        const row = yield* deletePromo(sql, org.id, id)
         if (row === undefined) return yield* notFound("promo code")
         const promo = toPromo(row)
         yield* events.append(org.id, [{ type: "promo_code.deleted", data: promo }])
@@ -161,10 +141,7 @@ export class Promos extends Effect.Service<Promos>()("Promos", {
      */
     const check = (orgId: string, zone: string, offeringId: string, code: string, total: number) =>
       Effect.gen(function* () {
-        const [row] =
-          yield* sql<PromoRow>`select * from promo_codes where org_id = ${orgId} and upper(code) = upper(${code})`.pipe(
-            Effect.orDie
-          )
+        const row = yield* promoByCode(sql, orgId, code).pipe(Effect.orDie)
         const refusal = refusalOf(row, offeringId, todayIn(yield* clock.now, zone))
         if (refusal !== undefined) return yield* errorOf(refusal.code, refusal.message)
         return { id: row.id, code: row.code, discount: discountOf(row, total) }

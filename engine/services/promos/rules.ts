@@ -1,20 +1,7 @@
 import type { PromoCode } from "../../schema/promo.ts"
+import type { PromoRow } from "../../store/promos.ts"
 
-export interface PromoRow {
-  readonly id: string
-  readonly org_id: string
-  readonly code: string
-  readonly percent_off: number | null
-  readonly amount_off_cents: number | null
-  readonly max_uses: number | null
-  readonly uses: number
-  readonly starts_on: string | Date | null
-  readonly ends_on: string | Date | null
-  readonly offering_ids: ReadonlyArray<string> | null
-  readonly active: boolean
-  readonly created_at: Date
-  readonly updated_at: Date | null
-}
+export type { PromoRow }
 
 /** A date column as YYYY-MM-DD, whether the driver gives a string or a Date at UTC midnight. */
 const day = (d: string | Date | null) =>

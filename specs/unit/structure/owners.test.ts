@@ -32,7 +32,14 @@ const OWNERS: Readonly<Record<string, string>> = {
   demo_site: "engine/store/demoSite.ts",
   hosted_pages: "engine/store/hostedPages.ts",
   idempotency_keys: "engine/store/idempotency.ts",
-  waitlist_entries: "engine/store/waitlist.ts"
+  waitlist_entries: "engine/store/waitlist.ts",
+  promo_codes: "engine/store/promos.ts",
+  gift_purchases: "engine/store/giftPurchases.ts",
+  payments: "engine/store/payments.ts",
+  payment_checkouts: "engine/store/payments.ts",
+  processor_events: "engine/store/payments.ts",
+  sandbox_checkouts: "adapters/payments/sandboxStore.ts",
+  sandbox_refunds: "adapters/payments/sandboxStore.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -54,17 +61,10 @@ const PENDING: ReadonlySet<string> = new Set([
   "relay_queue",
   "mail_outbox",
   "mail_queue",
-  "gift_purchases",
   "oauth_clients",
   "oauth_apps",
   "oauth_codes",
-  "oauth_tokens",
-  "payments",
-  "payment_checkouts",
-  "processor_events",
-  "promo_codes",
-  "sandbox_checkouts",
-  "sandbox_refunds"
+  "oauth_tokens"
 ])
 
 const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/(^|[^:\\])\/\/.*$/gm, "$1")
