@@ -247,7 +247,7 @@ export const toMarkdown = (b: HttpBench) => {
         ` ${c.loadAverage.min}-${c.loadAverage.max} |`
     ),
     "",
-    `Target: engine/bare >= ${TARGET_RATIO}.` + (b.failures.length === 0 ? " Met in every cell." : " Missed:"),
+    `Target: engine/bare >= ${TARGET_RATIO}.${b.failures.length === 0 ? " Met in every cell." : " Missed:"}`,
     ...(b.failures.length > 0 ? ["", ...b.failures.map((f) => `- ${f}`)] : [])
   ].join("\n")
 }
