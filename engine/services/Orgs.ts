@@ -4,6 +4,15 @@ import { Effect, Option } from "effect"
 import { Forbidden, MemberExists, NotAMember, notFound } from "../errors/index.ts"
 import { EngineClock } from "../ports/Clock.ts"
 import type { Org } from "../schema/org.ts"
+import {
+  insertKey,
+  insertOrg,
+  keysOf as keyRowsOf,
+  orgById,
+  orgsPage,
+  revokeKey as revokeKeyRow,
+  updateOrg
+} from "../store/orgs.ts"
 import { transaction } from "../store/transaction.ts"
 import { webhookStore } from "../store/webhooks.ts"
 import { fn, traced } from "../tracing.ts"
@@ -33,11 +42,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const { changed, authenticate, isKnown } = yield* orgKeyCache
     const { update, waiver, setWaiver } = yield* orgSettings(changed)
 
-    const findRow = (id: string) =>
-      sql<OrgRow>`select * from orgs where id = ${id}`.pipe(
-        Effect.orDie,
-        Effect.map((r) => Option.fromNullable(r[0]))
-      )
+    const findRow = (id: string) => orgById<OrgRow>(sql, id).pipe(Effect.orDie, Effect.map(Option.fromNullable))
 
     /** A team member by user id, or nothing: the check behind not_a_member. */
     const member = (orgId: string, userId: string) =>
@@ -72,16 +77,13 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         kind,
         created_at: yield* clock.now
       }
-      yield* sql`insert into api_keys ${sql.insert(row)}`.pipe(Effect.orDie)
+      yield* insertKey(sql, row).pipe(Effect.orDie)
       const role: Role = Option.match(owner, { onNone: () => "owner", onSome: (m) => m.role })
       return { ...toKey({ ...row, role, revoked_at: null }), key }
     })
 
     const keysOf = (orgId: string) =>
-      sql<KeyRow>`
-        select k.id, k.prefix, k.name, k.user_id, coalesce(m.role, 'owner') as role, k.kind, k.created_at, k.revoked_at
-        from api_keys k left join members m on m.user_id = k.user_id
-        where k.org_id = ${orgId} order by k.created_at, k.id`.pipe(
+      keyRowsOf<KeyRow>(sql, orgId).pipe(
         Effect.orDie,
         Effect.map((rows) => ({ data: rows.map(toKey) }))
       )
@@ -110,7 +112,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         created_at: yield* clock.now
       }
       const result = yield* Effect.gen(function* () {
-        yield* sql`insert into orgs ${sql.insert(row)}`
+        yield* insertOrg(sql, row)
         return yield* createKey(id)
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
       return { org: toOrg({ ...row, mail_templates: {}, payments: "online", updated_at: null }), api_key: result }
@@ -119,9 +121,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     /** Revokes a key, effective on every instance when this returns; scoped to one org when orgId is given. */
     const revokeKey = fn("Orgs.revokeKey")(function* (id: string, orgId?: string) {
       const at = yield* clock.now
-      const rows = yield* sql<{ id: string; revoked_at: Date }>`
-        update api_keys set revoked_at = coalesce(revoked_at, ${at})
-        where id = ${id} ${orgId === undefined ? sql`` : sql`and org_id = ${orgId}`} returning id, revoked_at`.pipe(
+      const rows = yield* revokeKeyRow(sql, id, orgId, at).pipe(
         Effect.tap((rows) => (rows.length === 0 ? Effect.void : webhooks.switchOffForKey(id, at))),
         transaction(sql),
         Effect.orDie
@@ -140,10 +140,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     /** The platform's view: every org, in pages ordered by id. */
     const listOrgs = fn("Orgs.listOrgs")(function* (query: { limit?: number | undefined; after?: string | undefined }) {
       const limit = query.limit ?? 100
-      const rows = yield* sql<OrgRow>`
-        select * from orgs ${query.after === undefined ? sql`` : sql`where id > ${query.after}`} order by id limit ${limit + 1}`.pipe(
-        Effect.orDie
-      )
+      const rows = yield* orgsPage<OrgRow>(sql, query.after, limit).pipe(Effect.orDie)
       const page = rows.slice(0, limit).map(toOrg)
       return { data: page, next_after: rows.length > limit ? page[page.length - 1].id : null }
     })
@@ -155,10 +152,9 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     ) {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
       const updated = yield* Effect.gen(function* () {
-        const rows =
-          yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${orgId} returning *`
-        if (rows.length === 0) return Option.none<Org>()
-        const org = toOrg(rows[0])
+        const row = yield* updateOrg<OrgRow>(sql, orgId, changes, yield* clock.now)
+        if (row === undefined) return Option.none<Org>()
+        const org = toOrg(row)
         yield* events.append(orgId, [{ type: "org.updated", data: org }])
         return Option.some(org)
       }).pipe(transaction(sql), Effect.orDie)

@@ -5,6 +5,7 @@ import { EngineClock } from "../ports/Clock.ts"
 import type { Org } from "../schema/org.ts"
 import type { TextKind } from "../schema/texting.ts"
 import { isEmailTaken as isUniqueViolation } from "../store/customerRow.ts"
+import { lockCurrency, setWaiverText, slugTaken, updateOrg, waiverOf } from "../store/orgs.ts"
 import { transaction } from "../store/transaction.ts"
 import { fn } from "../tracing.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
@@ -66,26 +67,19 @@ export const orgSettings = (changed: Effect.Effect.Success<typeof orgKeyCache>["
       )
       return yield* Effect.gen(function* () {
         if (patch.slug != null) {
-          const [taken] = yield* sql`select 1 from orgs where slug = ${patch.slug} and id <> ${org.id}`
-          if (taken !== undefined)
+          if (yield* slugTaken(sql, patch.slug, org.id))
             return yield* new SlugTaken({ message: `the slug ${patch.slug} belongs to another org` })
         }
         if (patch.currency !== undefined) {
           // Amounts are stored in the org's minor units: once money has moved, they would change meaning.
-          const [current] = yield* sql<{ currency: string; moved: boolean }>`
-            select currency, exists (select 1 from bookings where org_id = ${org.id} and (total_cents > 0 or gift_cents > 0 or paid_cents > 0))
-              or exists (select 1 from payments where org_id = ${org.id}) or exists (select 1 from gift_cards where org_id = ${org.id})
-              or exists (select 1 from gift_purchases where org_id = ${org.id}) as moved
-            from orgs where id = ${org.id} for update`
+          const current = yield* lockCurrency(sql, org.id)
           if (current.currency !== patch.currency && current.moved) {
             return yield* new CurrencyLocked({
               message: `money has moved in ${current.currency} (priced bookings, payments or gift cards): the currency can no longer change`
             })
           }
         }
-        const rows =
-          yield* sql<OrgRow>`update orgs set ${sql.update({ ...changes, updated_at: yield* clock.now })} where id = ${org.id} returning *`
-        const updated = toOrg(rows[0])
+        const updated = toOrg((yield* updateOrg<OrgRow>(sql, org.id, changes, yield* clock.now)) as OrgRow)
         yield* events.append(org.id, [{ type: "org.updated", data: updated }])
         return updated
       }).pipe(
@@ -102,17 +96,14 @@ export const orgSettings = (changed: Effect.Effect.Success<typeof orgKeyCache>["
 
     const waiver = Effect.gen(function* () {
       const org = yield* CurrentOrg
-      const rows = yield* sql<{ waiver_text: string | null; waiver_version: number }>`
-        select waiver_text, waiver_version from orgs where id = ${org.id}`.pipe(Effect.orDie)
-      return { text: rows[0].waiver_text, version: rows[0].waiver_version }
+      const row = yield* waiverOf(sql, org.id).pipe(Effect.orDie)
+      return { text: row.waiver_text, version: row.waiver_version }
     })
 
     const setWaiver = fn("Orgs.setWaiver")(function* (text: string | null) {
       const org = yield* CurrentOrg
       return yield* Effect.gen(function* () {
-        const rows = yield* sql<{ waiver_version: number }>`
-          update orgs set waiver_text = ${text}, waiver_version = waiver_version + 1 where id = ${org.id} returning waiver_version`
-        const result = { text, version: rows[0].waiver_version }
+        const result = { text, version: yield* setWaiverText(sql, org.id, text) }
         yield* events.append(org.id, [{ type: "waiver.updated", data: { version: result.version, body: text } }])
         return result
       }).pipe(transaction(sql), Effect.orDie)

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { Forbidden, InviteExists, InviteExpired, LastOwner, MemberExists, notFound } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
 import { Links } from "../../ports/Links.ts"
+import { orgName, revokeKeysOf } from "../../store/orgs.ts"
 import { sessionStore } from "../../store/sessions.ts"
 import { transaction } from "../../store/transaction.ts"
 import { webhookStore } from "../../store/webhooks.ts"
@@ -117,7 +118,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           on conflict (org_id, lower(email)) where accepted_at is null and ended_at is null do nothing returning id`
           if (inserted.length === 0)
             return yield* new InviteExists({ message: `${email} has a waiting invite; revoke it to send a new one` })
-          const [{ name }] = yield* sql<{ name: string }>`select name from orgs where id = ${org.id}`
+          const name = yield* orgName(sql, org.id)
           yield* mail.enqueue(org.id, {
             to: email,
             kind: "member.invited",
@@ -256,9 +257,7 @@ export class Team extends Effect.Service<Team>()("Team", {
             return yield* new LastOwner({ message: "the team's last owner cannot be removed" })
           }
           yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
-          const keys = yield* sql<{
-            id: string
-          }>`update api_keys set revoked_at = ${now} where user_id = ${userId} and revoked_at is null returning id`
+          const keys = yield* revokeKeysOf(sql, userId, now)
           for (const k of keys) yield* hooks.switchOffForKey(k.id, now)
           yield* times.clearTeacher(userId)
           yield* events.append(org.id, [

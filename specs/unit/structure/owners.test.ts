@@ -39,7 +39,9 @@ const OWNERS: Readonly<Record<string, string>> = {
   payment_checkouts: "engine/store/payments.ts",
   processor_events: "engine/store/payments.ts",
   sandbox_checkouts: "adapters/payments/sandboxStore.ts",
-  sandbox_refunds: "adapters/payments/sandboxStore.ts"
+  sandbox_refunds: "adapters/payments/sandboxStore.ts",
+  orgs: "engine/store/orgs.ts",
+  api_keys: "engine/store/orgs.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -49,8 +51,6 @@ const EXEMPT = [MIGRATIONS]
 
 /** Tables whose writes are still being gathered into their store. */
 const PENDING: ReadonlySet<string> = new Set([
-  "api_keys",
-  "orgs",
   "members",
   "invites",
   "conversations",
