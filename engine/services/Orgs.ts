@@ -13,6 +13,7 @@ import {
   revokeKey as revokeKeyRow,
   updateOrg
 } from "../store/orgs.ts"
+import { insertMember, memberById } from "../store/team.ts"
 import { transaction } from "../store/transaction.ts"
 import { webhookStore } from "../store/webhooks.ts"
 import { fn, traced } from "../tracing.ts"
@@ -46,11 +47,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
 
     /** A team member by user id, or nothing: the check behind not_a_member. */
     const member = (orgId: string, userId: string) =>
-      sql<{ user_id: string; email: string; name: string | null; role: Role }>`
-        select user_id, email, name, role from members where org_id = ${orgId} and user_id = ${userId}::uuid and removed_at is null`.pipe(
-        Effect.orDie,
-        Effect.map((r) => Option.fromNullable(r[0]))
-      )
+      memberById(sql, orgId, userId).pipe(Effect.orDie, Effect.map(Option.fromNullable))
 
     /** A new key for the org; with a member, the key is theirs and carries their role. */
     const createKey = fn("Orgs.createKey")(function* (
@@ -187,11 +184,8 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
         role: input.role,
         created_at: yield* clock.now
       }
-      const inserted =
-        yield* sql`insert into members ${sql.insert(member)} on conflict do nothing returning user_id`.pipe(
-          Effect.orDie
-        )
-      if (inserted.length === 0) return yield* new MemberExists({ message: `${member.email} is already on the team` })
+      if (!(yield* insertMember(sql, member).pipe(Effect.orDie)))
+        return yield* new MemberExists({ message: `${member.email} is already on the team` })
       yield* events.append(orgId, [
         {
           type: "member.joined",

@@ -6,6 +6,23 @@ import { EngineClock } from "../../ports/Clock.ts"
 import { Links } from "../../ports/Links.ts"
 import { orgName, revokeKeysOf } from "../../store/orgs.ts"
 import { sessionStore } from "../../store/sessions.ts"
+import {
+  acceptInvite,
+  endInvite as endInviteRow,
+  endLapsedInvites,
+  type InviteRow,
+  insertInvite,
+  insertMember,
+  isMember,
+  lockInvite,
+  lockInviteByToken,
+  lockMembers as lockMemberRows,
+  type MemberRow,
+  membersOf,
+  removeMember,
+  setMember,
+  waitingInvites
+} from "../../store/team.ts"
 import { transaction } from "../../store/transaction.ts"
 import { webhookStore } from "../../store/webhooks.ts"
 import { fn, traced } from "../../tracing.ts"
@@ -20,24 +37,6 @@ export const INVITE_DAYS = 7
 const DAY_MS = 86_400_000
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex")
-
-interface MemberRow {
-  readonly user_id: string
-  readonly email: string
-  readonly name: string | null
-  readonly role: Role
-}
-interface InviteRow {
-  readonly id: string
-  readonly org_id: string
-  readonly email: string
-  readonly role: Role
-  readonly invited_by: string | null
-  readonly created_at: Date
-  readonly expires_at: Date
-  readonly accepted_at: Date | null
-  readonly ended_at: Date | null
-}
 
 const toInvite = (r: InviteRow) => ({
   id: r.id,
@@ -76,12 +75,8 @@ export class Team extends Effect.Service<Team>()("Team", {
     const list = Effect.gen(function* () {
       const org = yield* CurrentOrg
       const now = yield* clock.now
-      const members = yield* sql<MemberRow>`select user_id, email, name, role from members
-        where org_id = ${org.id} and removed_at is null order by created_at`.pipe(Effect.orDie)
-      const invites = yield* sql<InviteRow>`select * from invites
-        where org_id = ${org.id} and accepted_at is null and ended_at is null and expires_at > ${now} order by created_at, id`.pipe(
-        Effect.orDie
-      )
+      const members = yield* membersOf(sql, org.id).pipe(Effect.orDie)
+      const invites = yield* waitingInvites(sql, org.id, now).pipe(Effect.orDie)
       return { data: members.map(toMember), invites: invites.map(toInvite) }
     }).pipe(traced("Team.list"))
 
@@ -92,14 +87,9 @@ export class Team extends Effect.Service<Team>()("Team", {
       const token = `inv_${randomBytes(24).toString("base64url")}`
       return yield* tx(
         Effect.gen(function* () {
-          const [member] =
-            yield* sql`select user_id from members where org_id = ${org.id} and lower(email) = ${email} and removed_at is null`
-          if (member !== undefined) return yield* new MemberExists({ message: `${email} is already on the team` })
-          yield* sql`update invites set ended_at = ${now}, end_reason = 'expired'
-          where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null and expires_at <= ${now}`
-          const [waiting] =
-            yield* sql`select id from invites where org_id = ${org.id} and lower(email) = ${email} and accepted_at is null and ended_at is null`
-          if (waiting !== undefined)
+          if (yield* isMember(sql, org.id, email))
+            return yield* new MemberExists({ message: `${email} is already on the team` })
+          if (yield* endLapsedInvites(sql, org.id, email, now))
             return yield* new InviteExists({ message: `${email} has a waiting invite; revoke it to send a new one` })
           const row: InviteRow = {
             id: randomUUID(),
@@ -114,9 +104,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           }
           // Another invite for the address may be committing now, unseen by the check above: the waiting-invite index
           // decides (invites_waiting); the loser waits for the winner and answers as if it had seen it.
-          const inserted = yield* sql`insert into invites ${sql.insert({ ...row, token_hash: hashToken(token) })}
-          on conflict (org_id, lower(email)) where accepted_at is null and ended_at is null do nothing returning id`
-          if (inserted.length === 0)
+          if (!(yield* insertInvite(sql, { ...row, token_hash: hashToken(token) })))
             return yield* new InviteExists({ message: `${email} has a waiting invite; revoke it to send a new one` })
           const name = yield* orgName(sql, org.id)
           yield* mail.enqueue(org.id, {
@@ -139,7 +127,7 @@ export class Team extends Effect.Service<Team>()("Team", {
 
     const endInvite = (row: InviteRow, reason: "revoked" | "declined") =>
       Effect.gen(function* () {
-        yield* sql`update invites set ended_at = ${yield* clock.now}, end_reason = ${reason} where id = ${row.id}`
+        yield* endInviteRow(sql, row.id, reason, yield* clock.now)
         yield* events.append(row.org_id, [
           { type: "member.invite_revoked", data: { id: row.id, email: row.email, role: row.role } }
         ])
@@ -150,8 +138,7 @@ export class Team extends Effect.Service<Team>()("Team", {
       const org = yield* ownerOnly
       return yield* tx(
         Effect.gen(function* () {
-          const [row] =
-            yield* sql<InviteRow>`select * from invites where org_id = ${org.id} and id = ${id} and accepted_at is null and ended_at is null for update`
+          const row = yield* lockInvite(sql, org.id, id)
           if (row === undefined) return yield* notFound("invite")
           return yield* endInvite(row, "revoked")
         })
@@ -161,8 +148,7 @@ export class Team extends Effect.Service<Team>()("Team", {
     /** The invite behind a token, locked: unknown, used or ended is 404; past its time is 409 invite_expired. */
     const byToken = (token: string) =>
       Effect.gen(function* () {
-        const [row] =
-          yield* sql<InviteRow>`select * from invites where token_hash = ${hashToken(token)} and accepted_at is null and ended_at is null for update`
+        const row = yield* lockInviteByToken(sql, hashToken(token))
         if (row === undefined) return yield* notFound("invite")
         if (row.expires_at.getTime() <= (yield* clock.now).getTime())
           return yield* new InviteExpired({ message: "this invite has expired; ask an owner for a new one" })
@@ -174,9 +160,8 @@ export class Team extends Effect.Service<Team>()("Team", {
       return yield* tx(
         Effect.gen(function* () {
           const invite = yield* byToken(token)
-          const [taken] =
-            yield* sql`select user_id from members where org_id = ${invite.org_id} and lower(email) = lower(${invite.email}) and removed_at is null`
-          if (taken !== undefined) return yield* new MemberExists({ message: `${invite.email} is already on the team` })
+          if (yield* isMember(sql, invite.org_id, invite.email))
+            return yield* new MemberExists({ message: `${invite.email} is already on the team` })
           const member = {
             user_id: randomUUID(),
             org_id: invite.org_id,
@@ -186,10 +171,9 @@ export class Team extends Effect.Service<Team>()("Team", {
             created_at: now
           }
           // A member added another way at the same moment (the admin API) is decided by members_org_email, as above.
-          const joined =
-            yield* sql`insert into members ${sql.insert(member)} on conflict (org_id, lower(email)) where removed_at is null do nothing returning user_id`
-          if (joined.length === 0) return yield* new MemberExists({ message: `${invite.email} is already on the team` })
-          yield* sql`update invites set accepted_at = ${now} where id = ${invite.id}`
+          if (!(yield* insertMember(sql, member)))
+            return yield* new MemberExists({ message: `${invite.email} is already on the team` })
+          yield* acceptInvite(sql, invite.id, now)
           yield* events.append(invite.org_id, [
             {
               type: "member.joined",
@@ -205,9 +189,7 @@ export class Team extends Effect.Service<Team>()("Team", {
       return yield* tx(Effect.flatMap(byToken(token), (row) => endInvite(row, "declined")))
     })
 
-    /** The org's current members, locked: whoever changes roles or removes someone sees the final count of owners. */
-    const lockMembers = (orgId: string) =>
-      sql<MemberRow>`select user_id, email, name, role from members where org_id = ${orgId} and removed_at is null order by user_id for update`
+    const lockMembers = (orgId: string) => lockMemberRows(sql, orgId)
 
     const update = fn("Team.update")(function* (
       userId: string,
@@ -229,7 +211,7 @@ export class Team extends Effect.Service<Team>()("Team", {
             })
           }
           const next = { ...member, role: patch.role ?? member.role, name: patch.name ?? member.name }
-          yield* sql`update members set role = ${next.role}, name = ${next.name} where user_id = ${userId}`
+          yield* setMember(sql, userId, next.role, next.name)
           const out = []
           if (next.role !== member.role)
             out.push({ type: "member.updated", data: { user_id: userId, email: member.email, role: next.role } })
@@ -256,7 +238,7 @@ export class Team extends Effect.Service<Team>()("Team", {
           if (member.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
             return yield* new LastOwner({ message: "the team's last owner cannot be removed" })
           }
-          yield* sql`update members set removed_at = ${now} where user_id = ${userId}`
+          yield* removeMember(sql, userId, now)
           const keys = yield* revokeKeysOf(sql, userId, now)
           for (const k of keys) yield* hooks.switchOffForKey(k.id, now)
           yield* times.clearTeacher(userId)

@@ -41,7 +41,9 @@ const OWNERS: Readonly<Record<string, string>> = {
   sandbox_checkouts: "adapters/payments/sandboxStore.ts",
   sandbox_refunds: "adapters/payments/sandboxStore.ts",
   orgs: "engine/store/orgs.ts",
-  api_keys: "engine/store/orgs.ts"
+  api_keys: "engine/store/orgs.ts",
+  members: "engine/store/team.ts",
+  invites: "engine/store/team.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -51,8 +53,6 @@ const EXEMPT = [MIGRATIONS]
 
 /** Tables whose writes are still being gathered into their store. */
 const PENDING: ReadonlySet<string> = new Set([
-  "members",
-  "invites",
   "conversations",
   "messages",
   "message_drafts",
