@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { textsDelivered, textsFailed } from "./messages.ts"
 import { optedOutReason, segmentsOf, type TextRow } from "./textRow.ts"
 
 export interface NewText {
@@ -70,7 +71,7 @@ export const textStore = Effect.gen(function* () {
           failure_reason = null, delivered_at = ${delivered ? now : null}
         where id = ${id} returning id
       )
-      update messages set delivered_at = ${now} where ${delivered} and text_id in (select id from t)`
+      ${textsDelivered(sql, sql`select id from t`, now, { when: delivered })}`
 
   /** A failed attempt: retried at `retryAt`, or given up (failed, with the reason on the text and its message). */
   const failed = (id: string, reason: string, retryAt: Date | null, now: Date) =>
@@ -80,22 +81,19 @@ export const textStore = Effect.gen(function* () {
           update texts set next_at = null, attempts = attempts + 1, failed_at = ${now}, failure_reason = ${reason}
           where id = ${id} returning id
         )
-        update messages set failed_at = ${now}, failure_reason = ${reason} where text_id in (select id from t)`
+        ${textsFailed(sql, sql`select id from t`, reason, now)}`
 
   /** The provider's report on a text it took: delivered, or failed (undelivered) with its reason. */
   const reported = (providerId: string, outcome: "delivered" | "failed", reason: string | null, now: Date) =>
     outcome === "delivered"
       ? sql<{ id: string }>`with t as (
           update texts set delivered_at = coalesce(delivered_at, ${now}) where provider_id = ${providerId} returning id
-        ), m as (update messages set delivered_at = coalesce(delivered_at, ${now}) where text_id in (select id from t))
+        ), m as (${textsDelivered(sql, sql`select id from t`, now, { first: true })})
         select id from t`
       : sql<{ id: string }>`with t as (
           update texts set failed_at = coalesce(failed_at, ${now}), failure_reason = ${reason}
           where provider_id = ${providerId} returning id
-        ), m as (
-          update messages set failed_at = coalesce(failed_at, ${now}), failure_reason = ${reason}
-          where text_id in (select id from t)
-        )
+        ), m as (${textsFailed(sql, sql`select id from t`, reason, now, true)})
         select id from t`
 
   /** STOP (or a synonym): no text goes to the number until it replies START. */

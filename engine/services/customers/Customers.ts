@@ -6,6 +6,7 @@ import { EngineClock } from "../../ports/Clock.ts"
 import type { CustomerCreate, CustomersQuery, CustomerUpdate } from "../../schema/customer.ts"
 import { type CustomerRow, containsPattern, isEmailTaken, phoneDigits, toCustomer } from "../../store/customerRow.ts"
 import { customerStore, type Guest } from "../../store/customers.ts"
+import { forgetGuest } from "../../store/messages.ts"
 import { textStore } from "../../store/texts.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
@@ -116,10 +117,7 @@ export class Customers extends Effect.Service<Customers>()("Customers", {
         if (current.phone !== null) yield* texts.forget(org.id, current.phone)
         // What was written with the guest goes too: the messages keep their place in the thread, without their words,
         // and replies drafted for them are dropped.
-        yield* sql`update messages set body = '', failure_reason = null where org_id = ${org.id} and customer_id = ${current.id}`
-        yield* sql`update message_drafts set body = null, error = null, next_at = null,
-            status = case when status = 'pending' then 'failed' else status end
-          where conversation_id in (select id from conversations where org_id = ${org.id} and customer_id = ${current.id})`
+        yield* forgetGuest(sql, org.id, current.id)
         yield* events.append(org.id, [{ type: "customer.deleted", data: { id: current.id } }])
         return toCustomer(erased)
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))

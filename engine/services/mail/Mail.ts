@@ -5,6 +5,7 @@ import { EngineClock } from "../../ports/Clock.ts"
 import { Mailer } from "../../ports/Mailer.ts"
 import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
 import type { TextKind } from "../../schema/texting.ts"
+import { MAIL_DELIVERED, mailFailed } from "../../store/messages.ts"
 import { fn, traced } from "../../tracing.ts"
 import { Jobs } from "../Jobs.ts"
 import { bookingTexts } from "./bookingTexts.ts"
@@ -65,7 +66,7 @@ const SENT: PreparedStatement = {
     ), sent as (
       update mail_outbox set sent_at = $1::timestamptz, next_at = null, attempts = attempts + 1, last_error = null where id = any($2::uuid[])
     )
-    update messages set delivered_at = $1::timestamptz where mail_id = any($3::uuid[])`
+    ${MAIL_DELIVERED}`
 }
 
 /**
@@ -132,7 +133,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
         (now) => sql`with q as (delete from mail_queue where mail_id = ${row.id}), o as (
             update mail_outbox set attempts = ${row.attempts + 1}, last_error = ${COMPLAINED}, failed_at = ${now}, next_at = null
             where id = ${row.id})
-          update messages set failed_at = ${now}, failure_reason = ${COMPLAINED} where mail_id = ${row.id} and failed_at is null`
+          ${mailFailed(sql, row.id, COMPLAINED, now)}`
       ).pipe(Effect.orDie, Effect.as(false))
 
     /** Sends one; true when the mail server took it (marked sent with the others of its batch), else its retry is saved. */

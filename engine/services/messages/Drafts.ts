@@ -3,6 +3,16 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import { EngineClock } from "../../ports/Clock.ts"
 import { Drafter, type DraftRequest } from "../../ports/Drafter.ts"
+import {
+  changeDraft,
+  claimDrafts,
+  conversationSubject,
+  conversationUpTo,
+  type DraftDueRow as DueRow,
+  draftDone,
+  insertDraft,
+  nextDraftAt
+} from "../../store/messages.ts"
 import { transaction } from "../../store/transaction.ts"
 import { traced } from "../../tracing.ts"
 import { Events } from "../Events.ts"
@@ -14,14 +24,6 @@ const LEASE_MS = 2 * 60_000
 const CONTEXT_MESSAGES = 20
 /** Waits before the 2nd, 3rd, 4th and 5th tries; then the draft is given up (failed). */
 const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000]
-
-interface DueRow {
-  readonly id: string
-  readonly org_id: string
-  readonly conversation_id: string
-  readonly in_reply_to: string
-  readonly attempts: number
-}
 
 /**
  * message.drafted: when a drafter is configured, each message a guest writes (by email or on their page) gets a
@@ -39,26 +41,21 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
     /** Asks for a draft of a reply to a guest's message; runs in the transaction that keeps the message. */
     const request = (input: { org_id: string; conversation_id: string; message_id: string }) =>
       drafter.enabled
-        ? Effect.flatMap(
-            clock.now,
-            (now) =>
-              sql`insert into message_drafts ${sql.insert({
-                id: randomUUID(),
-                org_id: input.org_id,
-                conversation_id: input.conversation_id,
-                in_reply_to: input.message_id,
-                created_at: now,
-                next_at: now
-              })} on conflict do nothing`
+        ? Effect.flatMap(clock.now, (now) =>
+            insertDraft(sql, {
+              id: randomUUID(),
+              org_id: input.org_id,
+              conversation_id: input.conversation_id,
+              in_reply_to: input.message_id,
+              created_at: now,
+              next_at: now
+            })
           )
         : Effect.void
 
     const claim = Effect.gen(function* () {
       const now = yield* clock.now
-      return yield* sql<DueRow>`
-        update message_drafts set next_at = ${new Date(now.getTime() + LEASE_MS)}
-        where id in (select id from message_drafts where status = 'pending' and next_at <= ${now} order by next_at, id limit ${BATCH} for update skip locked)
-        returning id, org_id, conversation_id, in_reply_to, attempts`.pipe(transaction(sql))
+      return yield* claimDrafts(sql, now, new Date(now.getTime() + LEASE_MS), BATCH).pipe(transaction(sql))
     })
 
     /** What the drafter sees: the org, the booking, and the conversation up to the guest's message. */
@@ -80,10 +77,7 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
           left join bookings b on b.id = v.booking_id left join offerings o on o.id = b.offering_id
           where v.id = ${row.conversation_id}`
         if (about === undefined || about.erased) return undefined
-        const messages = yield* sql<{ direction: string; body: string; created_at: Date }>`
-          select direction, body, created_at from messages
-          where conversation_id = ${row.conversation_id} and seq <= (select seq from messages where id = ${row.in_reply_to})
-          order by seq desc limit ${CONTEXT_MESSAGES}`
+        const messages = yield* conversationUpTo(sql, row.conversation_id, row.in_reply_to, CONTEXT_MESSAGES)
         const request: DraftRequest = {
           org: { name: about.org_name, timezone: about.timezone, locale: about.locale },
           booking:
@@ -109,7 +103,7 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
       Effect.gen(function* () {
         const request = yield* requestOf(row)
         if (request === undefined) {
-          yield* sql`update message_drafts set status = 'failed', error = 'the guest was erased', next_at = null where id = ${row.id}`
+          yield* changeDraft(sql, row.id, { status: "failed", error: "the guest was erased", next_at: null })
           return
         }
         const result = yield* Effect.either(drafter.draft(request))
@@ -121,24 +115,17 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
           yield* Effect.logWarning(
             `message draft ${row.id}: ${failure.reason}${again ? "; will try again" : "; given up"}`
           )
-          yield* sql`update message_drafts set ${sql.update({
+          yield* changeDraft(sql, row.id, {
             attempts: row.attempts + 1,
             error: failure.reason.slice(0, 500),
             status: again ? "pending" : "failed",
             next_at: again ? new Date(now.getTime() + wait) : null
-          })} where id = ${row.id}`
+          })
           return
         }
         yield* Effect.gen(function* () {
-          const [v] = yield* sql<{
-            booking_id: string | null
-            customer_id: string
-          }>`select booking_id, customer_id from conversations where id = ${row.conversation_id}`
-          const done = yield* sql<{
-            id: string
-          }>`update message_drafts set status = 'drafted', body = ${result.right}, drafted_at = ${now},
-            attempts = ${row.attempts + 1}, error = null, next_at = null where id = ${row.id} and status = 'pending' returning id`
-          if (done.length === 0) return
+          const v = yield* conversationSubject(sql, row.conversation_id)
+          if (!(yield* draftDone(sql, row, result.right, now))) return
           yield* events.append(row.org_id, [
             {
               type: "message.drafted",
@@ -166,7 +153,7 @@ export class Drafts extends Effect.Service<Drafts>()("Drafts", {
       yield* jobs.register({
         name: "messages.drafts",
         run,
-        next: sql`(select min(next_at) from message_drafts where status = 'pending')`
+        next: nextDraftAt(sql)
       })
     }
 

@@ -5,6 +5,7 @@ import { InvalidConversation, NoPhone, notFound, RecipientErased } from "../../e
 import { EngineClock } from "../../ports/Clock.ts"
 import { Links, replyAddress } from "../../ports/Links.ts"
 import { customerStore } from "../../store/customers.ts"
+import { failLatest as failLatestRow, insertConversation, insertMessage, messagesWith } from "../../store/messages.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
@@ -66,14 +67,14 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
         const key = sql`v.org_id = ${orgId} and v.customer_id = ${about.customer_id} and ${about.booking_id === null ? sql`v.booking_id is null` : sql`v.booking_id = ${about.booking_id}`}`
         const [found] = yield* conversationSql(key)
         if (found !== undefined || !create) return Option.fromNullable(found)
-        yield* sql`insert into conversations ${sql.insert({
+        yield* insertConversation(sql, {
           id: randomUUID(),
           org_id: orgId,
           customer_id: about.customer_id,
           booking_id: about.booking_id,
           reply_token: randomBytes(12).toString("hex"),
           created_at: yield* clock.now
-        })} on conflict do nothing`
+        })
         return Option.fromNullable((yield* conversationSql(key))[0])
       })
 
@@ -83,10 +84,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
     }) {
       const org = yield* CurrentOrg
       const about = yield* subjectOf(org.id, q)
-      const rows = yield* sql<MessageRow>`select m.* from messages m join conversations v on v.id = m.conversation_id
-        where v.org_id = ${org.id} and v.customer_id = ${about.customer_id}
-        and ${about.booking_id === null ? sql`v.booking_id is null` : sql`v.booking_id = ${about.booking_id}`}
-        order by m.seq`.pipe(Effect.orDie)
+      const rows = yield* messagesWith(sql, org.id, about.customer_id, about.booking_id).pipe(Effect.orDie)
       return { data: rows.map(toMessage) }
     })
 
@@ -127,7 +125,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
           failed_at: null,
           failure_reason: null
         }
-        yield* sql`insert into messages ${sql.insert(row)}`
+        yield* insertMessage(sql, row)
         const message = toMessage(row)
         yield* events.append(v.org_id, [{ type: "message.sent", data: { ...message, channel: "email" } }])
         return message
@@ -160,7 +158,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
           failed_at: queued.refused === null ? null : now,
           failure_reason: queued.refused
         }
-        yield* sql`insert into messages ${sql.insert(row)}`
+        yield* insertMessage(sql, row)
         const message = toMessage(row)
         if (queued.refused === null) yield* events.append(v.org_id, [{ type: "message.sent", data: message }])
         return message
@@ -209,7 +207,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
           failed_at: null,
           failure_reason: null
         }
-        yield* sql`insert into messages ${sql.insert(row)}`
+        yield* insertMessage(sql, row)
         // A guest who reported our mail as spam and writes in is mailed again.
         yield* customers.complained(v.customer_id, null)
         const owners = yield* sql<{
@@ -248,14 +246,7 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
     const failLatest = (token: string, reason: string) =>
       Effect.gen(function* () {
         const now = yield* clock.now
-        const rows = yield* sql<{
-          id: string
-        }>`update messages set failed_at = ${now}, failure_reason = ${reason.slice(0, 500)}
-          where id = (select m.id from messages m join conversations v on v.id = m.conversation_id
-            where v.reply_token = ${token} and m.direction = 'outbound' and m.channel <> 'system' and m.failed_at is null
-            order by m.seq desc limit 1)
-          returning id`
-        return rows.length > 0
+        return yield* failLatestRow(sql, token, reason, now)
       })
     const bounce = (input: { token: string; reason: string }) =>
       failLatest(input.token, input.reason).pipe(Effect.orDie)

@@ -1,22 +1,7 @@
 import type { Message } from "../../schema/message.ts"
+import type { MessageRow } from "../../store/messages.ts"
 
-export type MessageRow = {
-  readonly id: string
-  readonly org_id: string
-  readonly conversation_id: string
-  readonly booking_id: string | null
-  readonly customer_id: string
-  readonly direction: "outbound" | "inbound"
-  readonly channel: "email" | "system" | "page" | "text"
-  readonly body: string
-  readonly mail_id: string | null
-  readonly text_id?: string | null
-  readonly segments?: number | null
-  readonly created_at: Date
-  readonly delivered_at: Date | null
-  readonly failed_at: Date | null
-  readonly failure_reason: string | null
-}
+export type { MessageRow } from "../../store/messages.ts"
 export interface Conversation {
   readonly id: string
   readonly org_id: string

@@ -43,7 +43,10 @@ const OWNERS: Readonly<Record<string, string>> = {
   orgs: "engine/store/orgs.ts",
   api_keys: "engine/store/orgs.ts",
   members: "engine/store/team.ts",
-  invites: "engine/store/team.ts"
+  invites: "engine/store/team.ts",
+  conversations: "engine/store/messages.ts",
+  messages: "engine/store/messages.ts",
+  message_drafts: "engine/store/messages.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -53,9 +56,6 @@ const EXEMPT = [MIGRATIONS]
 
 /** Tables whose writes are still being gathered into their store. */
 const PENDING: ReadonlySet<string> = new Set([
-  "conversations",
-  "messages",
-  "message_drafts",
   "events",
   "org_events",
   "relay_queue",
