@@ -1,63 +1,24 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { EngineClock } from "../ports/Clock.ts"
-import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
+import { Prepared } from "../ports/Prepared.ts"
 import { Wakeups } from "../ports/Wakeups.ts"
 import type { Event, NewEvent } from "../schema/event.ts"
+import {
+  APPEND,
+  type EventsFilter as EventsFilterOf,
+  LOCK_ORG as LOCK,
+  listStatement,
+  type EventRow as Row
+} from "../store/events.ts"
 import { fn, traced } from "../tracing.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
 
 export type { NewEvent } from "../schema/event.ts"
+export { type EventsFilter, listStatement } from "../store/events.ts"
 
 /** Events are served only once this old, so a cursor never passes one still being written. */
 export const SETTLE_MS = 2000
-const LOCK: PreparedStatement = {
-  name: "events_lock_org",
-  text: `insert into org_events as x (org_id, last_at) values ($1::uuid, $2::timestamptz)
-    on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)`
-}
-
-const APPEND: PreparedStatement = {
-  name: "events_append",
-  text: `with t as (
-      insert into org_events as x (org_id, last_at) values ($1::uuid, $2::timestamptz)
-      on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)
-      returning last_at
-    ), e as (
-      insert into events (org_id, type, data, created_at)
-      select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
-      order by v.n
-      returning id
-    )
-    insert into relay_queue (event_id) select id from e`
-}
-
-export interface Row {
-  readonly id: number
-  readonly type: string
-  readonly data: unknown
-  readonly created_at: Date
-}
-
-export interface EventsFilter {
-  readonly after?: number
-  readonly limit?: number
-  readonly type?: string
-  readonly order?: "asc" | "desc"
-  readonly booking_id?: string
-}
-
-/**
- * The statement of events.list (events/history.test.ts reads its plan). A booking's events are matched by the
- * expression of the index events_booking (migration 0121), written the same way so the planner uses it.
- */
-export const listStatement = (sql: SqlClient.SqlClient, orgId: string, q: EventsFilter, cutoff: Date) =>
-  sql<Row>`
-    select id, type, data, created_at from events
-    where org_id = ${orgId} and id > ${q.after ?? 0} and created_at <= ${cutoff}
-    ${q.type === undefined ? sql`` : sql`and type = ${q.type}`}
-    ${q.booking_id === undefined ? sql`` : sql`and (case when left(type, 8) = 'booking.' then data->>'id' else data->>'booking_id' end) = ${q.booking_id}`}
-    order by id ${q.order === "desc" ? sql`desc` : sql`asc`} limit ${q.limit ?? 50}`
 
 const toEvent = (r: Row): Event => ({ id: r.id, type: r.type, data: r.data, created_at: r.created_at.toISOString() })
 
@@ -97,7 +58,7 @@ export class Events extends Effect.Service<Events>()("Events", {
         yield* prepared.run(LOCK, [orgId, yield* clock.now])
       }).pipe(Effect.orDie)
 
-    const list = fn("Events.list")(function* (q: EventsFilter) {
+    const list = fn("Events.list")(function* (q: EventsFilterOf) {
       const org = yield* CurrentOrg
       const after = q.after ?? 0
       const cutoff = new Date((yield* clock.now).getTime() - SETTLE_MS)

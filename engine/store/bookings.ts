@@ -7,6 +7,7 @@ import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
 import type { NewEvent } from "../schema/event.ts"
 import { type BookingRow, type Joined, lifecycleColumns, machineRow, signaturesOf, toBooking } from "./bookingRow.ts"
 import { CUSTOMER_WRITE, type CustomerMode } from "./customers.ts"
+import { bookingEventsText } from "./events.ts"
 import { type CapacityRefusal, conflictOrDie } from "./refusals.ts"
 import { ofOrg } from "./tenancy.ts"
 import { isTransient } from "./transaction.ts"
@@ -87,19 +88,14 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
     ), mq as (
       insert into mail_queue (mail_id, due_at) select id, next_at from m
       returning 1
-    ), t as (
-      insert into org_events as x (org_id, last_at, month, used, quota) select $1::uuid, $7::timestamptz, $37::text, 1, $38::int from b
-      on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at),
-        used = case when excluded.month > x.month then 1 else x.used + 1 end, month = greatest(x.month, excluded.month), quota = excluded.quota
-      returning last_at
-    ), e as (
-      insert into events (org_id, type, data, created_at)
-      select $1::uuid, v.type, v.data, t.last_at from t, rows from (unnest($39::text[]), jsonb_array_elements($40::jsonb)) with ordinality as v(type, data, n)
-      order by v.n
-      returning id
-    ), r as (
-      insert into relay_queue (event_id) select id from e
-    )
+    ), ${bookingEventsText("b", {
+      org: "$1::uuid",
+      at: "$7::timestamptz",
+      month: "$37::text",
+      quota: "$38::int",
+      types: "$39::text[]",
+      data: "$40::jsonb"
+    })}
     select (select count(*) from b)::int as written, (select count(*) from mq)::int as mails, (select count(*) from e)::int as events,
       ($2::text, $4::text, $5::text, $6::text, $8::text, $9::text) is null as unread`
 })

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Cause, Duration, Effect, Exit, Layer, Option } from "effect"
 import { type BusEvent, DeploymentReused, EventBus } from "../../engine/ports/Bus.ts"
-import { Prepared, type PreparedStatement } from "../../engine/ports/Prepared.ts"
 import { Wakeups, waitForWake } from "../../engine/ports/Wakeups.ts"
 import { Deployment } from "../../engine/store/deployment.ts"
+import { type QueuedEvent as Row, relayQueue } from "../../engine/store/events.ts"
 import { vacuumRelayQueue } from "../../engine/store/probes.ts"
 import { traced } from "../../engine/tracing.ts"
 
@@ -34,39 +34,6 @@ export const VACUUM_EVERY = 10_000
 /** Advisory lock key (namespace, 0): the instance that takes it in a batch's transaction is that batch's relay. */
 const RELAY_LOCK = 0x0e7f
 
-/**
- * A batch's two statements, prepared (in the batch's transaction). READ: the leader check and the oldest queued events
- * in one statement ($1 the lock key, $2 how many): a row with leader false (and no event) when another instance holds
- * the relay's lock, one row with leader true and no event when there is nothing to do. The queue's ids are taken first
- * and the events looked up by them: joined, the planner merged the queue with the whole events table in id order, and
- * each batch read every event written so far. Each row carries the deployment id in force (read once per statement),
- * so an instance publishes under the id another instance renewed. DONE: the batch off the queue ($1 its ids, one
- * array: one text whatever their number).
- */
-const READ: PreparedStatement = {
-  name: "relay_read",
-  text: `with l as (select pg_try_advisory_xact_lock($1::int, 0) as leader)
-    select l.leader, (select d.id from deployment d) as deployment, e.id, e.org_id, e.type, e.data, e.created_at
-    from l left join lateral (
-      select e.id, e.org_id, e.type, e.data, e.created_at from events e
-      where l.leader and e.id = any(array(select q.event_id from relay_queue q order by q.event_id limit $2::int))
-      order by e.id
-    ) e on true`
-}
-const DONE: PreparedStatement = {
-  name: "relay_done",
-  text: `delete from relay_queue where event_id = any($1::bigint[])`
-}
-
-interface Row {
-  readonly id: number
-  readonly deployment: string
-  readonly org_id: string
-  readonly type: string
-  readonly data: unknown
-  readonly created_at: Date
-}
-
 const toBusEvent = (r: Row): BusEvent => ({
   id: r.id,
   deployment: r.deployment,
@@ -78,7 +45,7 @@ const toBusEvent = (r: Row): BusEvent => ({
 
 /**
  * Carries committed events to the bus in id order. Progress is per event: each writer of events queues their ids
- * (relay_queue) in the statement that writes them, and the relay deletes them from the queue once published. Ids of
+ * (relay_queue) in the statement that writes them, and the relay takes them off the queue once published. Ids of
  * different orgs are not handed out in commit order, so a single cursor could pass an event still being written. One
  * batch = one transaction: leader check, read the oldest queued events, publish, take them off the queue. A crash after
  * publish re-publishes the batch and the bus dedupes on (deployment, event id) (Nats-Msg-Id). A batch the bus finds
@@ -93,7 +60,7 @@ export const RelayLive = (options: RelayOptions = {}) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const bus = yield* EventBus
-      const prepared = yield* Prepared
+      const queue = yield* relayQueue
       const size = options.batchSize ?? 1000
       const idle = Duration.millis(options.pollMs ?? 60_000)
       const wakeups = yield* Wakeups
@@ -105,13 +72,13 @@ export const RelayLive = (options: RelayOptions = {}) =>
       yield* Effect.logInfo(`relay: deployment ${claimed.id}${claimed.renewed ? " (new for this database)" : ""}`)
 
       const batch = Effect.gen(function* () {
-        const found = yield* prepared.run<Row & { leader: boolean }>(READ, [RELAY_LOCK, size])
+        const found = yield* queue.next(RELAY_LOCK, size)
         if (found.length > 0 && !found[0].leader) return -1
         const rows = found.filter((r) => r.id !== null)
         if (rows.length === 0) return 0
         if (rows[0].deployment === null) return yield* Effect.dieMessage("relay: the deployment table has no row")
         yield* bus.publish(rows.map(toBusEvent))
-        yield* prepared.run(DONE, [rows.map((r) => r.id)])
+        yield* queue.done(rows.map((r) => r.id))
         return rows.length
       }).pipe(sql.withTransaction, traced("Relay.batch"))
 
