@@ -8,6 +8,7 @@ import type { NewEvent } from "../schema/event.ts"
 import { type BookingRow, type Joined, lifecycleColumns, machineRow, signaturesOf, toBooking } from "./bookingRow.ts"
 import { CUSTOMER_WRITE, type CustomerMode } from "./customers.ts"
 import { bookingEventsText } from "./events.ts"
+import { bookingMailText } from "./mail.ts"
 import { type CapacityRefusal, conflictOrDie } from "./refusals.ts"
 import { ofOrg } from "./tenancy.ts"
 import { isTransient } from "./transaction.ts"
@@ -80,15 +81,16 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
         $29::timestamptz, $7::timestamptz, $30::text, $31::int, $42::int
       from c
       returning id
-    ), m as (
-      insert into mail_outbox (id, org_id, to_address, subject, body, kind, booking_id, created_at, attempts, next_at, vars)
-      select $32::uuid, $1::uuid, $33::text, $34::text, $35::text, $36::text, b.id, $7::timestamptz, 0, $7::timestamptz, $41::jsonb from b
-      where $33::text is not null
-      returning id, next_at
-    ), mq as (
-      insert into mail_queue (mail_id, due_at) select id, next_at from m
-      returning 1
-    ), ${bookingEventsText("b", {
+    ), ${bookingMailText("b", {
+      id: "$32::uuid",
+      org: "$1::uuid",
+      to: "$33::text",
+      subject: "$34::text",
+      body: "$35::text",
+      kind: "$36::text",
+      at: "$7::timestamptz",
+      vars: "$41::jsonb"
+    })}, ${bookingEventsText("b", {
       org: "$1::uuid",
       at: "$7::timestamptz",
       month: "$37::text",

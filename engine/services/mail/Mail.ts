@@ -3,22 +3,24 @@ import { SqlClient } from "@effect/sql"
 import { Cause, Effect } from "effect"
 import { EngineClock } from "../../ports/Clock.ts"
 import { Mailer } from "../../ports/Mailer.ts"
-import { Prepared, type PreparedStatement } from "../../ports/Prepared.ts"
+import { Prepared } from "../../ports/Prepared.ts"
 import type { TextKind } from "../../schema/texting.ts"
-import { MAIL_DELIVERED, mailFailed } from "../../store/messages.ts"
+import {
+  attemptFailed,
+  CLAIM,
+  forgetAddress,
+  holdBack as holdBackRow,
+  insertMail,
+  mailTo,
+  nextMailDue,
+  type OutboxRow,
+  SENT,
+  vacuumMailQueue
+} from "../../store/mail.ts"
 import { fn, traced } from "../../tracing.ts"
 import { Jobs } from "../Jobs.ts"
 import { bookingTexts } from "./bookingTexts.ts"
-import {
-  afterFailure,
-  BATCH,
-  COMPLAINED,
-  insertMail,
-  LEASE_SECONDS,
-  MAX_BATCHES,
-  type OutboxRow,
-  VACUUM_EVERY
-} from "./outbox.ts"
+import { afterFailure, BATCH, COMPLAINED, LEASE_SECONDS, MAX_BATCHES, VACUUM_EVERY } from "./outbox.ts"
 import { type MailVars, renderMail } from "./render.ts"
 
 export interface NewMail {
@@ -33,40 +35,6 @@ export interface NewMail {
   readonly vars?: MailVars | undefined
   /** Also a text of this kind, where the org turned it on (else the mail's own kind decides: bookingTexts.ts). */
   readonly textAs?: TextKind | undefined
-}
-
-/**
- * The sender's two statements, prepared, with the batch's ids as one array: each runs once a batch, and through the
- * statement compiler (a new text for each number of ids) the sender spent about 10 µs more engine CPU a mail (20,000
- * mails drained: 88.5-91 against 98.5-101 µs). CLAIM takes due mail no other instance holds and leases it by moving
- * its due time in the queue ($1 the lease's end, $2 now, $3 how many), then reads those mails by id (joined, the
- * planner may read the whole outbox). SENT takes a batch off the queue and marks it sent ($2 its ids), and its messages
- * to a guest delivered ($3, often none); the outbox row changes no indexed column, so it is updated in place.
- */
-const CLAIM: PreparedStatement = {
-  name: "mail_claim",
-  text: `with c as (
-      update mail_queue set due_at = $1::timestamptz
-      where mail_id in (
-        select mail_id from mail_queue where due_at <= $2::timestamptz
-        order by due_at, mail_id limit $3::int for update skip locked
-      )
-      returning mail_id
-    )
-    select m.id, m.org_id, m.to_address, m.subject, m.body, m.reply_to, m.kind, m.booking_id, m.attempts, m.vars,
-      (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = m.org_id) x) as org,
-      exists (select 1 from customers u where u.org_id = m.org_id and lower(u.email) = lower(m.to_address)
-        and u.erased_at is null and u.complained_at is not null) as complained
-    from mail_outbox m where m.id = any(array(select mail_id from c))`
-}
-const SENT: PreparedStatement = {
-  name: "mail_sent",
-  text: `with q as (
-      delete from mail_queue where mail_id = any($2::uuid[])
-    ), sent as (
-      update mail_outbox set sent_at = $1::timestamptz, next_at = null, attempts = attempts + 1, last_error = null where id = any($2::uuid[])
-    )
-    ${MAIL_DELIVERED}`
 }
 
 /**
@@ -107,8 +75,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
 
     /** Erasure: mail to an address (sent or not) leaves the org's outbox. */
     const forget = fn("Mail.forget")(function* (orgId: string, address: string) {
-      yield* sql`with m as (delete from mail_outbox where org_id = ${orgId} and lower(to_address) = lower(${address}) returning id)
-        delete from mail_queue where mail_id in (select id from m)`.pipe(Effect.orDie)
+      yield* forgetAddress(sql, orgId, address).pipe(Effect.orDie)
     })
 
     /** One statement: takes due mail no other instance holds and leases it by moving its due time in the queue. */
@@ -128,13 +95,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
 
     /** A mail to a guest who complained is not sent: it fails at once, and so does its message (with the reason). */
     const holdBack = (row: OutboxRow) =>
-      Effect.flatMap(
-        clock.now,
-        (now) => sql`with q as (delete from mail_queue where mail_id = ${row.id}), o as (
-            update mail_outbox set attempts = ${row.attempts + 1}, last_error = ${COMPLAINED}, failed_at = ${now}, next_at = null
-            where id = ${row.id})
-          ${mailFailed(sql, row.id, COMPLAINED, now)}`
-      ).pipe(Effect.orDie, Effect.as(false))
+      Effect.flatMap(clock.now, (now) => holdBackRow(sql, row, COMPLAINED, now)).pipe(Effect.orDie, Effect.as(false))
 
     /** Sends one; true when the mail server took it (marked sent with the others of its batch), else its retry is saved. */
     const deliver = (row: OutboxRow) =>
@@ -146,18 +107,11 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
             Effect.matchEffect({
               onSuccess: () => Effect.succeed(true),
               onFailure: (e) =>
-                Effect.flatMap(clock.now, (now) => {
-                  const next = afterFailure(row.attempts + 1, now)
-                  const queue =
-                    next.next_at === null
-                      ? sql`delete from mail_queue where mail_id = ${row.id}`
-                      : sql`update mail_queue set due_at = ${next.next_at} where mail_id = ${row.id}`
-                  return sql`with q as (${queue}) update mail_outbox set ${sql.update({
-                    attempts: row.attempts + 1,
-                    last_error: e.message.slice(0, 1000),
-                    ...next
-                  })} where id = ${row.id}`.pipe(Effect.as(false))
-                })
+                Effect.flatMap(clock.now, (now) =>
+                  attemptFailed(sql, row, e.message.slice(0, 1000), afterFailure(row.attempts + 1, now)).pipe(
+                    Effect.as(false)
+                  )
+                )
             }),
             traced("Mail.deliver", { attributes: { "mail.id": row.id, "mail.kind": row.kind } })
           )
@@ -181,11 +135,9 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     const vacuumQueue = Effect.suspend(() => {
       if (sinceVacuum < VACUUM_EVERY) return Effect.void
       sinceVacuum = 0
-      return sql
-        .unsafe("vacuum mail_queue")
-        .pipe(
-          Effect.catchAllCause((cause) => Effect.logWarning("mail: vacuum of its queue failed", Cause.squash(cause)))
-        )
+      return vacuumMailQueue(sql).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("mail: vacuum of its queue failed", Cause.squash(cause)))
+      )
     })
 
     /** One batch: claimed, sent, marked; true when it came full and the mail server took every mail. */
@@ -209,7 +161,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
     yield* jobs.register({
       name: "mail.send",
       run: sendDue,
-      next: sql`(select min(due_at) from mail_queue)`
+      next: nextMailDue(sql)
     })
 
     /**
@@ -217,12 +169,7 @@ export class Mail extends Effect.Service<Mail>()("Mail", {
      * for a newcomer or a test without a mail server (admin API).
      */
     const sentTo = fn("Mail.sentTo")(function* (address: string, limit = 50) {
-      const rows = yield* sql<OutboxRow & { created_at: Date; sent_at: Date | null }>`
-        select id, org_id, to_address, subject, body, reply_to, kind, booking_id, attempts, vars, created_at, sent_at,
-          (select row_to_json(x) from (select timezone, locale, mail_templates as templates from orgs where id = mail_outbox.org_id) x) as org
-        from mail_outbox where lower(to_address) = lower(${address}) order by created_at desc, id desc limit ${limit}`.pipe(
-        Effect.orDie
-      )
+      const rows = yield* mailTo(sql, address, limit).pipe(Effect.orDie)
       return {
         data: rows.map((r) => {
           const content = contentOf(r)

@@ -1,4 +1,4 @@
-import type { SqlClient } from "@effect/sql"
+export { insertMail, type OutboxRow } from "../../store/mail.ts"
 
 /** Waits after failed attempts 1..4; the fifth failure gives up (failed_at and last_error stay on the row). */
 export const BACKOFF_SECONDS: ReadonlyArray<number> = [60, 300, 1800, 7200]
@@ -15,25 +15,6 @@ export const MAX_BATCHES = 20
  */
 export const VACUUM_EVERY = 10_000
 
-export interface OutboxRow {
-  readonly id: string
-  readonly org_id: string
-  readonly to_address: string
-  readonly subject: string
-  readonly body: string
-  readonly reply_to: string | null
-  readonly kind: string
-  readonly booking_id: string | null
-  readonly attempts: number
-  readonly html?: string | null
-  /** Guest mail facts (jsonb; a string on drivers that do not parse it). */
-  readonly vars: unknown
-  /** The org's timezone, locale and templates at claim time. */
-  readonly org: unknown
-  /** The recipient is a guest of the org who reported its mail as spam and has not written in since. */
-  readonly complained?: boolean
-}
-
 /** Why a mail to a guest who complained is not sent (the outbox row's last_error, their message's failure_reason). */
 export const COMPLAINED =
   "not sent: the guest reported this org's mail as spam; they are mailed again once they write in"
@@ -43,14 +24,3 @@ export const afterFailure = (attempts: number, now: Date) =>
   attempts >= MAX_ATTEMPTS
     ? { next_at: null, failed_at: now }
     : { next_at: new Date(now.getTime() + BACKOFF_SECONDS[attempts - 1] * 1000), failed_at: null }
-
-/**
- * Writes a mail and queues it (mail_queue, due at its next_at) in one statement, in the caller's transaction. Every
- * writer of mail_outbox does both: the sender reads only the queue (the booking's own statement does it in its CTEs).
- */
-export const insertMail = (
-  sql: SqlClient.SqlClient,
-  row: Parameters<SqlClient.SqlClient["insert"]>[0] & { readonly next_at: Date }
-) =>
-  sql`with m as (insert into mail_outbox ${sql.insert(row)} returning id, next_at)
-    insert into mail_queue (mail_id, due_at) select id, next_at from m`

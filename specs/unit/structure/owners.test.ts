@@ -49,7 +49,9 @@ const OWNERS: Readonly<Record<string, string>> = {
   message_drafts: "engine/store/messages.ts",
   events: "engine/store/events.ts",
   org_events: "engine/store/events.ts",
-  relay_queue: "engine/store/events.ts"
+  relay_queue: "engine/store/events.ts",
+  mail_outbox: "engine/store/mail.ts",
+  mail_queue: "engine/store/mail.ts"
 }
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -59,8 +61,6 @@ const EXEMPT = [MIGRATIONS]
 
 /** Tables whose writes are still being gathered into their store. */
 const PENDING: ReadonlySet<string> = new Set([
-  "mail_outbox",
-  "mail_queue",
   "oauth_clients",
   "oauth_apps",
   "oauth_codes",
