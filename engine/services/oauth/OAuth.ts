@@ -3,6 +3,16 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
 import { Forbidden, notFound } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
+import {
+  appsOf,
+  clientById,
+  insertApp,
+  insertClient,
+  insertCode,
+  lockLiveApp,
+  regrantApp,
+  revokeApp as revokeAppRow
+} from "../../store/oauth.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn, traced } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
@@ -40,7 +50,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
       const id = `mcp_client_${randomUUID().replaceAll("-", "")}`
       const clientSecret = m.token_endpoint_auth_method === "client_secret_post" ? secret("mcp_cs_") : undefined
       const at = yield* clock.now
-      yield* sql`insert into oauth_clients ${sql.insert({
+      yield* insertClient(sql, {
         id,
         client_name: m.client_name,
         redirect_uris: JSON.stringify(m.redirect_uris),
@@ -49,7 +59,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
         auth_method: m.token_endpoint_auth_method,
         metadata: JSON.stringify(m),
         created_at: at
-      })}`.pipe(Effect.orDie)
+      }).pipe(Effect.orDie)
       return {
         client_id: id,
         client_id_issued_at: Math.floor(at.getTime() / 1000),
@@ -65,9 +75,9 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     })
 
     const findClient = (id: string) =>
-      sql<ClientRow>`select * from oauth_clients where id = ${id}`.pipe(
+      clientById<ClientRow>(sql, id).pipe(
         Effect.orDie,
-        Effect.map((r) => Option.map(Option.fromNullable(r[0]), toClient))
+        Effect.map((r) => Option.map(Option.fromNullable(r), toClient))
       )
 
     /**
@@ -120,12 +130,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
       const at = yield* clock.now
       const code = secret(CODE_PREFIX)
       const { appId, replaced, retired } = yield* Effect.gen(function* () {
-        const live = yield* sql<{ id: string; api_key_id: string; user_id: string | null; key_revoked: Date | null }>`
-          select a.id, a.api_key_id, k.user_id, k.revoked_at as key_revoked
-          from oauth_apps a join api_keys k on k.id = a.api_key_id
-          where a.org_id = ${approver.orgId} and a.client_id = ${request.client.id} and a.revoked_at is null
-          for update of a`
-        const previous = live[0]
+        const previous = yield* lockLiveApp(sql, approver.orgId, request.client.id)
         const kept = previous !== undefined && previous.key_revoked === null && previous.user_id === memberId
         const keyId = kept
           ? previous.api_key_id
@@ -134,13 +139,17 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
               .pipe(Effect.orDie)).id
         const appId = previous?.id ?? randomUUID()
         if (previous === undefined) {
-          yield* sql`insert into oauth_apps ${sql.insert({ id: appId, org_id: approver.orgId, client_id: request.client.id, api_key_id: keyId, created_at: at })}`
+          yield* insertApp(sql, {
+            id: appId,
+            org_id: approver.orgId,
+            client_id: request.client.id,
+            api_key_id: keyId,
+            created_at: at
+          })
         } else {
-          yield* sql`update oauth_apps set api_key_id = ${keyId} where id = ${appId}`
-          yield* sql`update oauth_tokens set revoked_at = ${at} where app_id = ${appId} and revoked_at is null`
-          yield* sql`update oauth_codes set expires_at = ${at} where app_id = ${appId} and used_at is null and expires_at > ${at}`
+          yield* regrantApp(sql, appId, keyId, at)
         }
-        yield* sql`insert into oauth_codes ${sql.insert({
+        yield* insertCode(sql, {
           hash: sha256(code),
           app_id: appId,
           redirect_uri: request.redirectUri,
@@ -148,7 +157,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
           resource: request.resource ?? null,
           expires_at: new Date(at.getTime() + CODE_SECONDS * 1000),
           created_at: at
-        })}`
+        })
         const retired = previous !== undefined && !kept && previous.key_revoked === null ? previous.api_key_id : null
         return { appId, replaced: previous !== undefined, retired }
       }).pipe(transaction(sql), Effect.orDie)
@@ -166,11 +175,7 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     /** The connector apps the org approved, revoked ones too; owners only. */
     const listApps = Effect.gen(function* () {
       const org = yield* ownerOnly
-      const rows = yield* sql<AppRow>`
-        select a.id, a.client_id, c.client_name, c.redirect_uris, a.created_at, a.revoked_at
-        from oauth_apps a join oauth_clients c on c.id = a.client_id where a.org_id = ${org.id} order by a.created_at, a.id`.pipe(
-        Effect.orDie
-      )
+      const rows = yield* appsOf<AppRow>(sql, org.id).pipe(Effect.orDie)
       return { data: rows.map(toApp) }
     }).pipe(traced("OAuth.listApps"))
 
@@ -178,18 +183,10 @@ export class OAuth extends Effect.Service<OAuth>()("OAuth", {
     const revokeApp = fn("OAuth.revokeApp")(function* (id: string) {
       const org = yield* ownerOnly
       const at = yield* clock.now
-      const rows = yield* Effect.gen(function* () {
-        const apps = yield* sql<AppRow>`
-          update oauth_apps a set revoked_at = coalesce(a.revoked_at, ${at}) from oauth_clients c
-          where a.id::text = ${id} and a.org_id = ${org.id} and c.id = a.client_id
-          returning a.id, a.client_id, c.client_name, c.redirect_uris, a.created_at, a.revoked_at`
-        if (apps.length > 0)
-          yield* sql`update oauth_tokens set revoked_at = coalesce(revoked_at, ${at}) where app_id = ${apps[0].id}`
-        return apps
-      }).pipe(transaction(sql), Effect.orDie)
-      if (rows.length === 0) return yield* notFound("oauth app")
-      yield* orgs.keysChanged(`app:${rows[0].id}`)
-      return toApp(rows[0])
+      const app = yield* revokeAppRow<AppRow>(sql, org.id, id, at).pipe(transaction(sql), Effect.orDie)
+      if (app === undefined) return yield* notFound("oauth app")
+      yield* orgs.keysChanged(`app:${app.id}`)
+      return toApp(app)
     })
 
     return {

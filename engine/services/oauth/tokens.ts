@@ -1,6 +1,17 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import { EngineClock } from "../../ports/Clock.ts"
+import {
+  clientById,
+  clientToken,
+  insertTokens,
+  lockCode,
+  lockRefreshToken,
+  revokeFamily as revokeFamilyRows,
+  revokeToken,
+  useCode,
+  useToken
+} from "../../store/oauth.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
 import { ACCESS_TOKEN_PREFIX, Orgs } from "../Orgs.ts"
@@ -24,13 +35,13 @@ export const oauthTokens = Effect.gen(function* () {
   /** The client as its credentials prove it: a public client by its id, a confidential one by its secret too. */
   const authenticateClient = fn("OAuth.authenticateClient")(function* (creds: ClientCredentials) {
     if (creds.clientId === undefined || creds.clientId === "") return yield* invalidClient("client_id is required")
-    const row = yield* sql<ClientRow>`select * from oauth_clients where id = ${creds.clientId}`.pipe(Effect.orDie)
-    if (row.length === 0) return yield* invalidClient("unknown client_id")
-    if (row[0].auth_method === "client_secret_post") {
-      if (creds.clientSecret === undefined || row[0].secret_hash !== sha256(creds.clientSecret))
+    const row = yield* clientById<ClientRow>(sql, creds.clientId).pipe(Effect.orDie)
+    if (row === undefined) return yield* invalidClient("unknown client_id")
+    if (row.auth_method === "client_secret_post") {
+      if (creds.clientSecret === undefined || row.secret_hash !== sha256(creds.clientSecret))
         return yield* invalidClient("client_secret does not match")
     }
-    return toClient(row[0])
+    return toClient(row)
   })
 
   /** A new access and refresh token for the app, in the family of the code they descend from. */
@@ -48,16 +59,19 @@ export const oauthTokens = Effect.gen(function* () {
         expires_at: new Date(at.getTime() + seconds * 1000),
         created_at: at
       })
-      yield* sql`insert into oauth_tokens ${sql.insert([row(sha256(access), "access", ACCESS_SECONDS), row(sha256(refresh), "refresh", REFRESH_SECONDS)])}`
+      yield* insertTokens(sql, [
+        row(sha256(access), "access", ACCESS_SECONDS),
+        row(sha256(refresh), "refresh", REFRESH_SECONDS)
+      ])
       return { access_token: access, token_type: "Bearer", expires_in: ACCESS_SECONDS, refresh_token: refresh }
     })
 
   /** Revokes every token of a family (a code presented twice, a rotated refresh token presented again). */
   const revokeFamily = (family: string, appId: string) =>
-    Effect.flatMap(
-      clock.now,
-      (at) => sql`update oauth_tokens set revoked_at = coalesce(revoked_at, ${at}) where family = ${family}`
-    ).pipe(Effect.orDie, Effect.zipRight(orgs.keysChanged(`app:${appId}`)))
+    Effect.flatMap(clock.now, (at) => revokeFamilyRows(sql, family, at)).pipe(
+      Effect.orDie,
+      Effect.zipRight(orgs.keysChanged(`app:${appId}`))
+    )
 
   const exchangeCode = fn("OAuth.exchangeCode")(function* (creds: ClientCredentials, form: URLSearchParams) {
     const client = yield* authenticateClient(creds)
@@ -68,19 +82,7 @@ export const oauthTokens = Effect.gen(function* () {
     const family = sha256(code)
     const outcome: Either.Either<Tokens, OAuthError | { readonly reused: string }> = yield* Effect.gen(function* () {
       const now = yield* clock.now
-      const rows = yield* sql<{
-        app_id: string
-        client_id: string
-        redirect_uri: string
-        code_challenge: string
-        resource: string | null
-        expires_at: Date
-        used_at: Date | null
-        revoked_at: Date | null
-      }>`
-        select c.app_id, a.client_id, c.redirect_uri, c.code_challenge, c.resource, c.expires_at, c.used_at, a.revoked_at
-        from oauth_codes c join oauth_apps a on a.id = c.app_id where c.hash = ${family} for update of c`
-      const c = rows[0]
+      const c = yield* lockCode(sql, family)
       if (c === undefined || c.client_id !== client.id)
         return Either.left(invalidGrant("the authorization code is unknown"))
       if (c.used_at !== null) return Either.left({ reused: c.app_id })
@@ -94,7 +96,7 @@ export const oauthTokens = Effect.gen(function* () {
       const resource = form.get("resource")
       if (resource !== null && c.resource !== null && resource !== c.resource)
         return Either.left(oauthError("invalid_target", "resource differs from the authorization request"))
-      yield* sql`update oauth_codes set used_at = ${now} where hash = ${family}`
+      yield* useCode(sql, family, now)
       return Either.right(yield* issue(c.app_id, family, c.resource))
     }).pipe(transaction(sql), Effect.orDie)
     if (Either.isRight(outcome)) return outcome.right
@@ -116,25 +118,13 @@ export const oauthTokens = Effect.gen(function* () {
       OAuthError | { readonly reused: { readonly family: string; readonly app_id: string } }
     > = yield* Effect.gen(function* () {
       const now = yield* clock.now
-      const rows = yield* sql<{
-        app_id: string
-        client_id: string
-        family: string
-        resource: string | null
-        expires_at: Date
-        used_at: Date | null
-        revoked_at: Date | null
-        app_revoked: Date | null
-      }>`
-        select t.app_id, a.client_id, t.family, t.resource, t.expires_at, t.used_at, t.revoked_at, a.revoked_at as app_revoked
-        from oauth_tokens t join oauth_apps a on a.id = t.app_id where t.hash = ${sha256(token)} and t.kind = 'refresh' for update of t`
-      const t = rows[0]
+      const t = yield* lockRefreshToken(sql, sha256(token))
       if (t === undefined || t.client_id !== client.id) return Either.left(invalidGrant("the refresh token is unknown"))
       if (t.revoked_at !== null || t.app_revoked !== null)
         return Either.left(invalidGrant("the refresh token was revoked"))
       if (t.used_at !== null) return Either.left({ reused: t })
       if (t.expires_at.getTime() <= now.getTime()) return Either.left(invalidGrant("the refresh token has expired"))
-      yield* sql`update oauth_tokens set used_at = ${now} where hash = ${sha256(token)}`
+      yield* useToken(sql, sha256(token), now)
       return Either.right(yield* issue(t.app_id, t.family, t.resource))
     }).pipe(transaction(sql), Effect.orDie)
     if (Either.isRight(outcome)) return outcome.right
@@ -150,16 +140,11 @@ export const oauthTokens = Effect.gen(function* () {
   /** RFC 7009: the client's own token stops working (a refresh token takes its grant's tokens with it); unknown tokens are no error. */
   const revoke = fn("OAuth.revoke")(function* (creds: ClientCredentials, token: string) {
     const client = yield* authenticateClient(creds)
-    const rows = yield* sql<{ app_id: string; kind: string; family: string }>`
-      select t.app_id, t.kind, t.family from oauth_tokens t join oauth_apps a on a.id = t.app_id
-      where t.hash = ${sha256(token)} and a.client_id = ${client.id}`.pipe(Effect.orDie)
-    const t = rows[0]
+    const t = yield* clientToken(sql, sha256(token), client.id).pipe(Effect.orDie)
     if (t === undefined) return
     if (t.kind === "refresh") return yield* revokeFamily(t.family, t.app_id)
     const at = yield* clock.now
-    yield* sql`update oauth_tokens set revoked_at = coalesce(revoked_at, ${at}) where hash = ${sha256(token)}`.pipe(
-      Effect.orDie
-    )
+    yield* revokeToken(sql, sha256(token), at).pipe(Effect.orDie)
     yield* orgs.keysChanged(`app:${t.app_id}`)
   })
 
