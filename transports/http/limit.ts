@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Exit, Option, Runtime } from "effect"
-import { Orgs } from "../../engine/services/Orgs.ts"
+import { ACCESS_TOKEN_PREFIX, Orgs } from "../../engine/services/Orgs.ts"
 import { clientAddress, type Verdict } from "../shared/client.ts"
 import type { Credentials } from "../shared/credentials.ts"
 import { UNAVAILABLE } from "../shared/failure.ts"
@@ -10,12 +10,19 @@ import { RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
 import { makeLimiter, RateLimits, unlimited } from "./limits.ts"
 import type { Metrics } from "./metrics.ts"
 
+/** The prefixes of the credentials a key lookup can match (API keys of the three kinds, OAuth access tokens). */
+const KEY_PREFIXES = ["bk_live_", "pk_live_", "rk_live_", ACCESS_TOKEN_PREFIX]
+
+/** Whether a Bearer string is shaped like a key or token, so worth a lookup. */
+const mayBeKey = (bearer: string) => bearer.length <= 128 && KEY_PREFIXES.some((p) => bearer.startsWith(p))
+
 /** Holds one client address may make on one org's assistant channel per hour. */
 export const ASSISTANT_HOLDS_PER_HOUR = 10
 
 /**
- * The rate limits in front of every mount: a credential this instance knows counts against itself; anything else (no
- * credential, a string no key matches, a wrong admin token) against its client address, so guessing costs the guesser
+ * The rate limits in front of every mount: a key or token that resolves counts against itself (looked up first when this
+ * instance has not seen it lately); anything else (no credential, a string no key matches, a wrong admin token) against
+ * its client address, so guessing costs the guesser
  * and adds no rows. The platform's admin token is not limited. None for probes and signed events.
  */
 export const makeRateLimit = (sql: SqlClient.SqlClient, credentials: Credentials, metrics: Metrics) =>
@@ -41,15 +48,16 @@ export const makeRateLimit = (sql: SqlClient.SqlClient, credentials: Credentials
       }
       if (bearer === undefined) return perAddress.off ? undefined : perAddress.check(clientAddress(req))
       if (orgs.isKnown(bearer)) return perKey.off ? undefined : perKey.check(bearer)
-      // A credential not seen lately counts against the address first; if it is a key, against itself as well.
-      const address = perAddress.off
-        ? Promise.resolve<Verdict>({ ok: true, headers: {} })
-        : perAddress.check(clientAddress(req))
-      return address.then(async (v): Promise<Verdict> => {
-        if (!v.ok || perKey.off) return v
-        const known = await Runtime.runPromiseExit(runtime)(orgs.authenticate(bearer))
+      const byAddress = () => (perAddress.off ? undefined : perAddress.check(clientAddress(req)))
+      // A string that cannot be a key is not looked up: it counts against its address at once.
+      if (!mayBeKey(bearer)) return byAddress()
+      // A key this instance has not seen lately is looked up before anything is counted, so a known key counts only
+      // against itself, whatever its address spent (behind a balancer every caller shares one address); a string no
+      // key matches counts against the address.
+      return Runtime.runPromiseExit(runtime)(orgs.authenticate(bearer)).then((known): Promise<Verdict> | Verdict => {
         if (Exit.isFailure(known)) return { ok: false, unavailable: true, retryAfter: RETRY_AFTER_SECONDS, headers: {} }
-        return Option.isSome(known.value) ? perKey.check(bearer) : v
+        if (Option.isSome(known.value)) return perKey.off ? { ok: true, headers: {} } : perKey.check(bearer)
+        return byAddress() ?? { ok: true, headers: {} }
       })
     }
 

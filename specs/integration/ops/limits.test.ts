@@ -4,7 +4,7 @@ import { sql, startApp, type TestApp } from "../../support/app.ts"
 
 let app: TestApp
 let apps: Array<TestApp> = []
-/** Each test on an app of its own: a new key's first request also counts against the address, which they share. */
+/** Each test on an app of its own: the address's window (which the tests' callers share) starts unspent. */
 beforeEach(async () => {
   app = await startApp({ rateLimit: 40, rateLimitAnonymous: 10, rateLimitWindowSeconds: 86_400 })
   apps.push(app)
@@ -76,6 +76,26 @@ describe("rate limits", () => {
     expect(statuses).toEqual([...Array(10).fill(401), ...Array(5).fill(429)])
     expect(await windowCount("key:")).toEqual(before)
     expect((await windowCount("address:")).rows).toBe(1)
+  })
+
+  it("a key counts against its own limit whatever its address spent: junk Bearer strings cannot lock out a new key", async () => {
+    // The address's window (10) is spent by strings no key matches, some shaped like keys, some not.
+    const junk = Array.from({ length: 12 }, (_, i) => (i % 2 ? `bk_live_${"y".repeat(31)}${i % 10}` : `junk-${i}`))
+    const statuses = []
+    for (const j of junk) statuses.push((await app.call(j, "GET", "/api/v1/org")).status)
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429])
+    // A secret key and a publishable key this instance has never seen, from the same address: each has its own window.
+    const org = await app.newOrg()
+    const pk = (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable", name: "site" })).body.key
+    for (let i = 0; i < 15; i++) {
+      expect((await app.call(org.key, "GET", "/api/v1/org")).status).toBe(200)
+      expect((await app.call(pk, "GET", "/api/v1/public/org")).status).toBe(200)
+    }
+    expect((await windowCount(keyOf(org.key))).n).toBeGreaterThanOrEqual(15)
+    // Junk is still refused, and no request without a key gets through either.
+    expect((await app.call("junk-again", "GET", "/api/v1/org")).status).toBe(429)
+    expect((await app.call(`bk_live_${"z".repeat(32)}`, "GET", "/api/v1/org")).status).toBe(429)
+    expect((await app.call(null, "GET", "/api/v1/waivers/AAAAAAAAAAAAAAAAAAAAAAAA")).status).toBe(429)
   })
 
   it("a wrong admin token counts against the client address (the right one is not limited)", async () => {
