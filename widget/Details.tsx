@@ -223,12 +223,20 @@ export const Details = (p: {
               <span>−{fmt(quote.gift_cents)}</span>
             </>
           )}
-          <span class="total">To pay</span>
+          <span class="total">{quote.due_at_start_cents > 0 ? "To pay now" : "To pay"}</span>
           <span class="total">{quote.due_cents > 0 ? fmt(quote.due_cents) : "Free"}</span>
+          {quote.due_at_start_cents > 0 && (
+            <>
+              <span>Due at the start</span>
+              <span>{fmt(quote.due_at_start_cents)}</span>
+            </>
+          )}
         </div>
       )}
       <button class="primary" type="submit" disabled={busy}>
-        {quote && quote.due_cents > 0 ? `Book and pay ${fmt(quote.due_cents)}` : "Book"}
+        {quote && quote.due_cents > 0
+          ? `Book and pay ${fmt(quote.due_cents)}${quote.due_at_start_cents > 0 ? " now" : ""}`
+          : "Book"}
       </button>
       <button type="button" onClick={p.onBack}>
         ‹ Other times

@@ -44,7 +44,10 @@ export interface Quote {
   discount_cents: number
   total_cents: number
   gift_cents: number
+  /** What booking takes now (a deposit, or all that is left) */
   due_cents: number
+  /** A deposit's rest, due at the start */
+  due_at_start_cents: number
   currency: string
 }
 export interface Booked {

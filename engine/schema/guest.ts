@@ -55,6 +55,10 @@ export const GuestView = Schema.Struct({
       description: "What cancelling now gives back of what was paid online"
     }),
     pay_url: Schema.NullOr(Schema.String).annotations({ description: "Pay for the hold (a fresh checkout)" }),
+    pay_cents: Schema.Int.annotations({
+      description:
+        "What paying at pay_url takes now: the offering's deposit, or all that is left; after a deposit the rest is due at the start. 0 without pay_url"
+    }),
     can_confirm: Schema.Boolean.annotations({
       description: "The hold waits for the guest to confirm it (an assistant made it; nothing to pay)"
     }),

@@ -85,7 +85,13 @@ export const PublicQuote = Schema.Struct({
   discount_cents: Schema.Int,
   total_cents: Schema.Int.annotations({ description: "After the promo code" }),
   gift_cents: Schema.Int.annotations({ description: "What the gift card would pay of the total" }),
-  due_cents: Schema.Int.annotations({ description: "What is left to pay at the checkout" }),
+  due_cents: Schema.Int.annotations({
+    description:
+      "What booking takes now, at the checkout: the offering's deposit where guests pay online, otherwise all that is left after the gift card"
+  }),
+  due_at_start_cents: Schema.Int.annotations({
+    description: "The rest after a deposit, due at the start; 0 without one"
+  }),
   currency: Schema.String
 }).annotations({ identifier: "PublicQuote" })
 export const PublicWaitlisted = Schema.Struct({

@@ -41,6 +41,10 @@ const details = (v: GuestView) => {
   )
 }
 
+/** A hold's rest after paying at the checkout now (a gift card paid its part): a deposit's rest, due at the start. */
+const rest = (v: GuestView) =>
+  v.actions.pay_url === null ? 0 : Math.max(0, v.total_cents - v.gift_cents - v.actions.pay_cents)
+
 const actions = (v: GuestView, base: string) => {
   const m = (c: number) => escapeHtml(money(c, v.org.currency, v.org.locale))
   const parts: Array<string> = []
@@ -50,7 +54,8 @@ const actions = (v: GuestView, base: string) => {
     )
   if (v.actions.pay_url)
     parts.push(
-      `<p><a class="button" href="${escapeHtml(v.actions.pay_url)}">Pay ${m(Math.max(0, v.total_cents - v.gift_cents))}</a></p>`
+      `<p><a class="button" href="${escapeHtml(v.actions.pay_url)}">Pay ${m(v.actions.pay_cents)}${rest(v) > 0 ? " now" : ""}</a></p>` +
+        (rest(v) > 0 ? `<p class="note">The rest, ${m(rest(v))}, is due at the start.</p>` : "")
     )
   if (v.choose_by)
     parts.push(

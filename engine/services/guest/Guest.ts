@@ -11,6 +11,7 @@ import { Bookings } from "../bookings/Bookings.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Availability } from "../calendar/Availability.ts"
 import { Messages } from "../messages/Messages.ts"
+import { chargeOf } from "../payments/refunds.ts"
 import { type GuestActions, guestActions } from "./policy.ts"
 import { icsOf, mapUrl, type Row } from "./view.ts"
 
@@ -37,7 +38,7 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
         if (!/^[A-Za-z0-9_-]{16,64}$/.test(handle)) return yield* notFound("booking")
         const [row] = yield* sql<Row>`
           select b.*, o.name as o_name, o.kind as o_kind, o.location as o_location, o.lat as o_lat, o.lon as o_lon, o.place_id as o_place_id,
-            o.gauge_site as o_gauge_site, g.name as g_name, g.timezone as g_timezone, g.currency as g_currency, g.locale as g_locale,
+            o.gauge_site as o_gauge_site, o.deposit_cents as o_deposit_cents, o.deposit_percent as o_deposit_percent, g.name as g_name, g.timezone as g_timezone, g.currency as g_currency, g.locale as g_locale,
             g.plan as g_plan, g.guest_cancel_hours as g_cancel_hours, g.payments as g_payments, c.name as c_name, c.email as c_email
           from bookings b join offerings o on o.id = b.offering_id join orgs g on g.id = b.org_id left join customers c on c.id = b.customer_id
           where b.handle = ${handle}`.pipe(Effect.orDie)
@@ -129,6 +130,12 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
           move_until: actions.move_until?.toISOString() ?? null,
           cancel_refunds_cents: actions.cancel_until === null ? 0 : (r.charged_cents ?? 0),
           pay_url: actions.pay ? payAgainPage(links.publicUrl, r.handle) : null,
+          pay_cents: actions.pay
+            ? chargeOf(r.total_cents - r.gift_cents, {
+                deposit_cents: r.o_deposit_cents,
+                deposit_percent: r.o_deposit_percent
+              })
+            : 0,
           can_confirm: actions.confirm,
           why_not: actions.why_not
         },

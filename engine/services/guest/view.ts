@@ -10,6 +10,8 @@ export type Row = BookingRow & {
   readonly o_lon: number | null
   readonly o_place_id: string | null
   readonly o_gauge_site: string | null
+  readonly o_deposit_cents: number | null
+  readonly o_deposit_percent: number | null
   readonly g_name: string
   readonly g_timezone: string
   readonly g_currency: string

@@ -17,6 +17,7 @@ import { Inbox } from "../messages/Inbox.ts"
 import { Orgs } from "../Orgs.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import { GiftPurchases } from "../payments/GiftPurchases.ts"
+import { chargeOf } from "../payments/refunds.ts"
 import { Promos } from "../promos/Promos.ts"
 import { Waitlist } from "../waitlist/Waitlist.ts"
 import { maskEmail } from "./maskEmail.ts"
@@ -204,12 +205,18 @@ export class Public extends Effect.Service<Public>()("Public", {
         const total = price - (promo?.discount ?? 0)
         const gift =
           input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
+        // A deposit is what the checkout takes where guests pay online (as the booking's checkout does); the rest is
+        // due at the start. Paying at the venue, all of it is.
+        const left = total - (gift?.cents ?? 0)
+        const online = (yield* orgs.get).payments === "online"
+        const now = online ? chargeOf(left, o) : left
         return {
           price_cents: price,
           discount_cents: promo?.discount ?? 0,
           total_cents: total,
           gift_cents: gift?.cents ?? 0,
-          due_cents: total - (gift?.cents ?? 0),
+          due_cents: now,
+          due_at_start_cents: left - now,
           currency: org.currency
         }
       })

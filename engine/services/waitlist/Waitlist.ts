@@ -143,7 +143,10 @@ export class Waitlist extends Effect.Service<Waitlist>()("Waitlist", {
             ended_at: null,
             end_reason: null
           })
-          yield* events.append(org.id, [...customer.events, { type: "waitlist.joined", data: entry }])
+          yield* events.append(org.id, [
+            ...customer.events,
+            { type: "waitlist.joined", data: { ...entry, customer_id: customer.id } }
+          ])
           return entry
         }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
       )

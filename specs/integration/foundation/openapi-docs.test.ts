@@ -282,6 +282,13 @@ describe("the event catalogue", () => {
       .data
     // Moving a time nobody booked writes no event beyond the spec's table (its own session.updated once did).
     await ok(call("PATCH", `/sessions/${session.id}`, { teacher: null }))
+    const [full] = (
+      await ok(call("POST", "/sessions", { offering_id: yoga.id, starts_at: slots[3].starts_at, capacity: 1 }))
+    ).data
+    const seat = { offering_id: yoga.id, session_id: full.id, starts_at: full.starts_at }
+    await ok(call("POST", "/bookings", { ...seat, customer: { email: "ada@example.com", name: "Ada" } }))
+    await ok(call("POST", "/waitlist", { session_id: full.id, customer: { email: "bo@example.com", name: "Bo" } }))
+    await ok(call("POST", `/sessions/${full.id}/cancel`, {}))
     await ok(call("POST", `/sessions/${session.id}/cancel`, {}))
     const promo = await ok(call("POST", "/promo_codes", { code: "TEN", percent_off: 10 }))
     await ok(call("PATCH", `/promo_codes/${promo.id}`, { active: false }))

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, ok, startPinned } from "../bookings/helpers.ts"
+import { guestApi, handleOf } from "../guest/helpers.ts"
 import { CARD, checkoutPage, ledger, payWith, processorRefunded, steps } from "./helpers.ts"
 
 let app: TestApp
@@ -56,5 +57,36 @@ describe("deposits", () => {
     const whole = await payDeposit(org, 5000, { deposit_cents: 1200 })
     expect(whole.after).toMatchObject({ charged_cents: 1200 })
     expect(whole.page).toContain("¥1,200")
+  })
+
+  it("every surface shows the deposit due now and the rest due at the start: the quote, the guest page and its API", async () => {
+    const org = await bookingsOrg(app, { currency: "EUR" })
+    const { offering, session } = await org.classWithSession({ price_cents: 1999, deposit_cents: 500 })
+    expect(ok(await org.call("POST", "/public/quote", { offering_id: offering.id }))).toEqual({
+      price_cents: 1999,
+      discount_cents: 0,
+      total_cents: 1999,
+      gift_cents: 0,
+      due_cents: 500,
+      due_at_start_cents: 1499,
+      currency: "EUR"
+    })
+    const b = ok(await org.book({ offering_id: offering.id, session_id: session.id }), 201)
+    const handle = await handleOf(app, b.id)
+    expect(ok(await guestApi(app, handle).get()).actions).toMatchObject({ pay_cents: 500 })
+    const html = await (await fetch(`${app.url}/b/${handle}`)).text()
+    expect(html).toContain("Pay €5.00 now</a>")
+    expect(html).toContain("The rest, €14.99, is due at the start.")
+    expect(html).not.toContain("Pay €19.99")
+    // Without a deposit the button takes the whole total, with nothing left for later.
+    const whole = await org.classWithSession({ price_cents: 1999 })
+    expect(ok(await org.call("POST", "/public/quote", { offering_id: whole.offering.id }))).toMatchObject({
+      due_cents: 1999,
+      due_at_start_cents: 0
+    })
+    const w = ok(await org.book({ offering_id: whole.offering.id, session_id: whole.session.id }), 201)
+    const page = await (await fetch(`${app.url}/b/${await handleOf(app, w.id)}`)).text()
+    expect(page).toContain("Pay €19.99</a>")
+    expect(page).not.toContain("due at the start.")
   })
 })

@@ -175,6 +175,7 @@ describe("the widget's price and waitlist on the public surface", () => {
       total_cents: 6000,
       gift_cents: 0,
       due_cents: 6000,
+      due_at_start_cents: 0,
       currency: "EUR"
     })
     ok(await org.call("POST", "/promo_codes", { code: "SPRING10", percent_off: 10 }), 201)

@@ -49,6 +49,14 @@ describe("the waitlist", () => {
     const events = (await org.events()).filter((e) => e.type.startsWith("waitlist.") && e.data.id === entry.id)
     expect(events.map((e) => e.type)).toEqual(["waitlist.joined", "waitlist.joined", "waitlist.left"])
     expect(events[2].data.reason).toBe("removed")
+    expect(events[0].data).toMatchObject({
+      id: entry.id,
+      session_id: session.id,
+      offering_id: offering.id,
+      customer_id: entry.customer.id,
+      starts_at: session.starts_at,
+      places: 2
+    })
   })
 
   it("refuses offerings without a waitlist, courses, weekly hours and rentals", async () => {
