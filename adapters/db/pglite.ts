@@ -1,14 +1,45 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Data, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { DataDirInUse } from "./dataDirInUse.ts"
 import { poolLayer } from "./pool.ts"
 
-/** Opens PGlite with the extensions the migrations use; `loadDataDir` starts a new data dir from a dump (tests). */
-export const openPglite = (dataDir: string | undefined, loadDataDir?: Blob) =>
-  PGlite.create(dataDir, { extensions: { btree_gist }, ...(loadDataDir === undefined ? {} : { loadDataDir }) })
+/**
+ * Opens PGlite with the extensions the migrations use; `loadDataDir` starts a new data dir from a dump (tests). A data
+ * dir on disk is the user's only: the directory is made 0700 before PGlite writes to it, and what PGlite wrote with
+ * its own modes (0666 for the files it unpacks) is made 0700 (directories) and 0600 (files) once it is open.
+ */
+export const openPglite = async (dataDir: string | undefined, loadDataDir?: Blob) => {
+  const onDisk = dataDir !== undefined && dataDir !== "" && !dataDir.includes("://")
+  if (onDisk) ownerOnly(dataDir)
+  const db = await PGlite.create(dataDir, {
+    extensions: { btree_gist },
+    ...(loadDataDir === undefined ? {} : { loadDataDir })
+  })
+  if (onDisk) ownerOnly(dataDir)
+  return db
+}
+
+/**
+ * Makes a data dir readable and writable by its owner only (0700), and, once it is a database's (it holds PG_VERSION),
+ * everything in it (0700 directories, 0600 files): never the contents of a folder that is not one.
+ */
+export const ownerOnly = (dir: string) => {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  if (!existsSync(join(dir, "PG_VERSION"))) return chmodSync(dir, 0o700)
+  const walk = (path: string) => {
+    const stat = lstatSync(path)
+    if (stat.isSymbolicLink()) return
+    if (stat.isDirectory()) {
+      if ((stat.mode & 0o777) !== 0o700) chmodSync(path, 0o700)
+      for (const name of readdirSync(path)) walk(join(path, name))
+    } else if ((stat.mode & 0o777) !== 0o600) chmodSync(path, 0o600)
+  }
+  walk(dir)
+}
 
 /**
  * Embedded Postgres: PGlite served on a loopback port and reached through the same pg driver as a real
@@ -39,12 +70,15 @@ export const PgliteLive = (dataDir: string | undefined) =>
   dataDir === undefined || dataDir === ""
     ? PgliteServed(() => openPglite(undefined))
     : Layer.provideMerge(
-        PgliteServed(() => openPglite(dataDir)),
+        PgliteServed(
+          () => openPglite(dataDir),
+          // What PGlite wrote while it ran (a file it reopened, a new relation), the owner's only again.
+          (db) => db.close().finally(() => ownerOnly(dataDir))
+        ),
         Layer.scopedDiscard(holdDataDir(dataDir))
       )
 
-/** Another process (a running server, or a CLI command) holds the embedded database. */
-export class DataDirInUse extends Data.TaggedError("DataDirInUse")<{ readonly message: string }> {}
+export { DataDirInUse }
 
 const alive = (pid: number) => {
   try {
@@ -63,11 +97,11 @@ const alive = (pid: number) => {
 export const holdDataDir = (dataDir: string) =>
   Effect.acquireRelease(
     Effect.gen(function* () {
-      mkdirSync(dataDir, { recursive: true })
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 })
       const file = join(dataDir, "engine.pid")
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
-          writeFileSync(file, String(process.pid), { flag: "wx" })
+          writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 })
           return file
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e

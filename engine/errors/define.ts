@@ -1,3 +1,4 @@
+import type { Cause } from "effect"
 import { Schema } from "effect"
 
 /** The wire code of a tag: SoldOut -> sold_out. */
@@ -9,8 +10,21 @@ export type Fields<Tag extends string> = { readonly _tag: Schema.tag<Tag>; reado
  * A domain error: a tagged class named for what happened, carrying its message. Its wire `code` is the snake_case of
  * its tag unless given (one code answered with two statuses is two classes). The transport gives each its status.
  */
-/** What a domain error class is: a tagged error class (its instances carry the message) with its wire code. */
-export type DomainErrorBase<Self, Tag extends string> = Schema.TaggedErrorClass<Self, Tag, Fields<Tag>> & {
+/**
+ * What a domain error class is: a tagged error class with its wire code, on the class (`SoldOut.code`) and on each
+ * instance (`e.code`, next to `e.message`).
+ */
+export interface DomainErrorBase<Self, Tag extends string>
+  extends Schema.Class<
+    Self,
+    Fields<Tag>,
+    Schema.Struct.Encoded<Fields<Tag>>,
+    never,
+    Schema.Struct.Constructor<Omit<Fields<Tag>, "_tag">>,
+    {},
+    Cause.YieldableError & { readonly code: string }
+  > {
+  readonly _tag: Tag
   readonly code: string
 }
 
