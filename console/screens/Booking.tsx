@@ -135,7 +135,7 @@ export const Booking = ({ id }: { id: string }) => {
         </form>
       ) : null}
       {b.status !== "cancelled" ? <Move booking={b} moved={() => (setDone("Moved."), reload())} /> : null}
-      <History id={id} />
+      <History id={id} guest={b.customer?.name ?? "the guest"} />
       <Thread bookingId={id} />
     </section>
   )

@@ -3,8 +3,9 @@ import { Effect } from "effect"
 import { EngineClock } from "../ports/Clock.ts"
 import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
 import { Wakeups } from "../ports/Wakeups.ts"
-import type { Event, NewEvent } from "../schema/event.ts"
+import type { Actor, Event, NewEvent } from "../schema/event.ts"
 import { fn, traced } from "../tracing.ts"
+import { currentActor } from "./actor.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
 
 export type { NewEvent } from "../schema/event.ts"
@@ -24,8 +25,8 @@ const APPEND: PreparedStatement = {
       on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)
       returning last_at
     ), e as (
-      insert into events (org_id, type, data, created_at)
-      select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
+      insert into events (org_id, type, data, created_at, actor)
+      select $1::uuid, v.type, v.data::jsonb, t.last_at, $5::jsonb from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
       order by v.n
       returning id
     )
@@ -37,6 +38,7 @@ export interface Row {
   readonly type: string
   readonly data: unknown
   readonly created_at: Date
+  readonly actor: Actor | null
 }
 
 export interface EventsFilter {
@@ -53,13 +55,19 @@ export interface EventsFilter {
  */
 export const listStatement = (sql: SqlClient.SqlClient, orgId: string, q: EventsFilter, cutoff: Date) =>
   sql<Row>`
-    select id, type, data, created_at from events
+    select id, type, data, created_at, actor from events
     where org_id = ${orgId} and id > ${q.after ?? 0} and created_at <= ${cutoff}
     ${q.type === undefined ? sql`` : sql`and type = ${q.type}`}
     ${q.booking_id === undefined ? sql`` : sql`and (case when left(type, 8) = 'booking.' then data->>'id' else data->>'booking_id' end) = ${q.booking_id}`}
     order by id ${q.order === "desc" ? sql`desc` : sql`asc`} limit ${q.limit ?? 50}`
 
-const toEvent = (r: Row): Event => ({ id: r.id, type: r.type, data: r.data, created_at: r.created_at.toISOString() })
+const toEvent = (r: Row): Event => ({
+  id: r.id,
+  type: r.type,
+  data: r.data,
+  created_at: r.created_at.toISOString(),
+  actor: r.actor
+})
 
 export class Events extends Effect.Service<Events>()("Events", {
   effect: Effect.gen(function* () {
@@ -74,16 +82,18 @@ export class Events extends Effect.Service<Events>()("Events", {
      * never see id N+1 before N; its last_at, never lower than the last one, stamps the events, so created_at never
      * goes down as ids go up and the 2 second cutoff cannot skip one. Call it last in a transaction (after every row
      * lock) so lock order is always rows -> org events. Each event's id goes into relay_queue in the same statement,
-     * for the relay (every writer of events does so: transports/events/relay.ts reads only the queue).
+     * for the relay (every writer of events does so: transports/events/relay.ts reads only the queue). Each event
+     * carries who made the change: `actor` when the caller knows better (a guest's mail), else the request's.
      */
-    const append = (orgId: string, events: ReadonlyArray<NewEvent>) =>
+    const append = (orgId: string, events: ReadonlyArray<NewEvent>, actor?: Actor) =>
       Effect.gen(function* () {
         if (events.length === 0) return
         yield* prepared.run(APPEND, [
           orgId,
           yield* clock.now,
           events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e.data))
+          events.map((e) => JSON.stringify(e.data)),
+          JSON.stringify(actor ?? (yield* currentActor))
         ])
         yield* wakeups.poke
       }).pipe(Effect.orDie, traced("Events.append"))

@@ -93,8 +93,8 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
         used = case when excluded.month > x.month then 1 else x.used + 1 end, month = greatest(x.month, excluded.month), quota = excluded.quota
       returning last_at
     ), e as (
-      insert into events (org_id, type, data, created_at)
-      select $1::uuid, v.type, v.data, t.last_at from t, rows from (unnest($39::text[]), jsonb_array_elements($40::jsonb)) with ordinality as v(type, data, n)
+      insert into events (org_id, type, data, created_at, actor)
+      select $1::uuid, v.type, v.data, t.last_at, $43::jsonb from t, rows from (unnest($39::text[]), jsonb_array_elements($40::jsonb)) with ordinality as v(type, data, n)
       order by v.n
       returning id
     ), r as (
