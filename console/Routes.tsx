@@ -5,6 +5,7 @@ import { Agenda } from "./screens/Agenda.tsx"
 import { Booking } from "./screens/Booking.tsx"
 import { Bookings } from "./screens/Bookings.tsx"
 import { Developers } from "./screens/Developers.tsx"
+import { Guest } from "./screens/Guest.tsx"
 import { Guests } from "./screens/Guests.tsx"
 import { Inbox } from "./screens/Inbox.tsx"
 import { Money } from "./screens/Money.tsx"
@@ -31,6 +32,7 @@ const ROUTES: ReadonlyArray<Route> = [
   ["/offerings/new", () => <NewOffering />],
   ["/offerings/:id", (p, s) => <OfferingPage id={p.id} search={s} />],
   ["/guests", (_, s) => <Guests search={s} />],
+  ["/guests/:id", (p) => <Guest id={p.id} />],
   ["/messages", () => <Inbox />],
   ["/money", () => <Money />, true],
   ["/team", () => <Team />, true],

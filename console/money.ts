@@ -1,3 +1,4 @@
+import { money } from "./format.ts"
 import type { Booking } from "./types.ts"
 
 /** What can go back to a guest on cancelling: only what was charged online (the engine refuses more). */
@@ -58,3 +59,21 @@ export const owes = (b: Booking) => b.status !== "cancelled" && b.total_cents > 
 /** A hold past its expires_at no longer keeps its places (the engine's clock; the page's is pinned to it in tests). */
 export const lapsed = (b: Booking, now = Date.now()) =>
   b.status === "held" && b.expires_at !== null && Date.parse(b.expires_at) <= now
+
+/** The total and what was paid of it: free (the price waived), paid so far, or not paid. */
+export const paidNote = (b: Booking, currency: string) =>
+  b.total_cents === 0
+    ? b.discount_cents > 0
+      ? `free (price ${money(b.discount_cents, currency)} waived)`
+      : "free"
+    : `${money(b.total_cents, currency)} · ${
+        b.paid_at !== null
+          ? `paid ${money(b.paid_cents ?? b.charged_cents ?? b.total_cents, currency)}`
+          : (b.paid_cents ?? 0) > 0
+            ? `${money(b.paid_cents ?? 0, currency)} paid, the rest not yet`
+            : "not paid"
+      }`
+
+/** A guest's answer as text: Yes/No for a checkbox, a dash when not answered. */
+export const answerText = (a: unknown) =>
+  a === undefined || a === null ? "—" : typeof a === "boolean" ? (a ? "Yes" : "No") : String(a)

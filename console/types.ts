@@ -28,6 +28,11 @@ export interface Offering {
   price_cents: number
   guest_price_cents: number | null
   deposit_cents: number | null
+  deposit_percent: number | null
+  slot_interval_minutes: number | null
+  description: string
+  lat: number | null
+  lon: number | null
   buffer_minutes: number
   min_notice_minutes: number
   max_advance_days: number
@@ -112,11 +117,19 @@ export interface Waiting {
   places: number
   ended_at: string | null
 }
+/** Who made the change an event tells of (docs/events.md): null for events written before actors were kept. */
+export interface Actor {
+  type: "person" | "key" | "guest" | "system"
+  id?: string | null
+  user_id?: string | null
+  via?: "widget" | "guest_page" | "assistant" | "email" | "text"
+}
 export interface EventRow {
   id: number
   type: string
   data: unknown
   created_at: string
+  actor?: Actor | null
 }
 export interface Page<T> {
   data: T[]

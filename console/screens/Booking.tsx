@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { amount, dateTime, money, parseMoney } from "../format.ts"
-import { checkRefund, type RefundState, refundable, refundCents, refundState } from "../money.ts"
+import { answerText, checkRefund, paidNote, type RefundState, refundable, refundCents, refundState } from "../money.ts"
+import { BASE } from "../router.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Booking as B } from "../types.ts"
 import { Alert, Badge, Done, Field, Loading, statusTone, Title, value } from "../ui.tsx"
@@ -43,7 +44,8 @@ export const Booking = ({ id }: { id: string }) => {
         <dd>{dateTime(b.starts_at, zone)}</dd>
         <dt>Guest</dt>
         <dd>
-          {b.customer?.name} {b.customer?.email ? `<${b.customer.email}>` : ""} {b.customer?.phone ?? ""}
+          <a href={`${BASE}/guests/${b.customer_id}`}>{b.customer?.name ?? b.customer?.email ?? "Guest"}</a>{" "}
+          {b.customer?.email ? `<${b.customer.email}>` : ""} {b.customer?.phone ?? ""}
         </dd>
         <dt>Places</dt>
         <dd>{b.quantity}</dd>
@@ -133,28 +135,11 @@ export const Booking = ({ id }: { id: string }) => {
         </form>
       ) : null}
       {b.status !== "cancelled" ? <Move booking={b} moved={() => (setDone("Moved."), reload())} /> : null}
-      <History id={id} />
+      <History id={id} guest={b.customer?.name ?? "the guest"} />
       <Thread bookingId={id} />
     </section>
   )
 }
-
-/** The total and what was paid of it: free (the price waived), paid so far, or not paid. */
-const paidNote = (b: B, currency: string) =>
-  b.total_cents === 0
-    ? b.discount_cents > 0
-      ? `free (price ${money(b.discount_cents, currency)} waived)`
-      : "free"
-    : `${money(b.total_cents, currency)} · ${
-        b.paid_at !== null
-          ? `paid ${money(b.paid_cents ?? b.charged_cents ?? b.total_cents, currency)}`
-          : (b.paid_cents ?? 0) > 0
-            ? `${money(b.paid_cents ?? 0, currency)} paid, the rest not yet`
-            : "not paid"
-      }`
-
-const answerText = (a: unknown) =>
-  a === undefined || a === null ? "—" : typeof a === "boolean" ? (a ? "Yes" : "No") : String(a)
 
 /** The refund's progress after its amount on the booking's total line. */
 const refundNote: Record<RefundState, (error: string) => string> = {

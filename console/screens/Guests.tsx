@@ -81,9 +81,7 @@ export const Guests = ({ search }: { search: string }) => {
             {data[0].map((c) => (
               <tr key={c.id}>
                 <td>
-                  <a href={`${BASE}/bookings?q=${encodeURIComponent(c.email ?? c.name ?? "")}`}>
-                    {c.erased ? "(erased)" : (c.name ?? "—")}
-                  </a>
+                  <a href={`${BASE}/guests/${c.id}`}>{c.erased ? "(erased)" : (c.name ?? "—")}</a>
                 </td>
                 <td>{c.email}</td>
                 <td>{c.phone}</td>

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { dateTime } from "../format.ts"
+import { BASE } from "../router.ts"
 import { useConsole, useLoad } from "../state.ts"
-import type { EventRow, Message } from "../types.ts"
+import type { Booking, Customer, EventRow, Message } from "../types.ts"
 import { Empty, Loading, Title } from "../ui.tsx"
 import { Thread } from "./Thread.tsx"
 
@@ -35,6 +36,30 @@ export const conversations = (messages: ReadonlyArray<Message>): Conversation[] 
     .sort((a, b) => Number(b.waiting) - Number(a.waiting) || b.last.created_at.localeCompare(a.last.created_at))
 }
 
+/** At most this many bookings and guests are read to name the conversations (one request each). */
+const NAMED = 40
+
+/** The bookings and guests the conversations are about, to name them: the guest, the offering, the reference. */
+const whoAndWhat = async (messages: Message[]) => {
+  const list = conversations(messages).slice(0, NAMED)
+  const bookingIds = [...new Set(list.flatMap((c) => (c.booking_id === null ? [] : [c.booking_id])))]
+  const guestIds = [...new Set(list.filter((c) => c.booking_id === null).map((c) => c.customer_id))]
+  const [bookings, guests] = await Promise.all([
+    Promise.all(bookingIds.map((id) => api.get<Booking>(`/bookings/${id}`).catch(() => undefined))),
+    Promise.all(guestIds.map((id) => api.get<Customer>(`/customers/${id}`).catch(() => undefined)))
+  ])
+  return {
+    messages,
+    bookings: new Map(bookings.flatMap((b) => (b === undefined ? [] : [[b.id, b] as const]))),
+    guests: new Map(guests.flatMap((g) => (g === undefined ? [] : [[g.id, g] as const])))
+  }
+}
+
+const guestOf = (c: Conversation, data: Awaited<ReturnType<typeof whoAndWhat>> | undefined) => {
+  const g = c.booking_id === null ? data?.guests.get(c.customer_id) : data?.bookings.get(c.booking_id)?.customer
+  return g?.name ?? g?.email ?? "A guest"
+}
+
 export const Inbox = () => {
   const { zone } = useConsole()
   // The API lists messages per conversation; the inbox gathers them from the org's latest message events.
@@ -44,11 +69,11 @@ export const Inbox = () => {
         ["message.received", "message.sent"].map((type) =>
           api.get<{ data: EventRow[] }>("/events", { type, order: "desc", limit: "200" }).then((r) => r.data)
         )
-      ).then((pages) => pages.flat().map((e) => e.data as Message)),
+      ).then((pages) => whoAndWhat(pages.flat().map((e) => e.data as Message))),
     []
   )
   const [open, setOpen] = useState<string | undefined>(undefined)
-  const list = data === undefined ? undefined : conversations(data)
+  const list = data === undefined ? undefined : conversations(data.messages)
   const chosen = list?.find((c) => c.key === open)
   return (
     <section>
@@ -72,7 +97,19 @@ export const Inbox = () => {
                 {c.waiting ? "Unanswered: " : ""}
                 {c.last.body.slice(0, 80)}
               </button>
-              <div class="muted">{dateTime(c.last.created_at, zone)}</div>
+              <div class="muted">
+                {guestOf(c, data)}
+                {c.booking_id === null ? null : (
+                  <>
+                    {" · "}
+                    {data?.bookings.get(c.booking_id)?.offering?.name ?? "a booking"}{" "}
+                    <a href={`${BASE}/bookings/${c.booking_id}`}>
+                      {data?.bookings.get(c.booking_id)?.reference ?? "the booking"}
+                    </a>
+                  </>
+                )}{" "}
+                · <a href={`${BASE}/guests/${c.customer_id}`}>guest's page</a> · {dateTime(c.last.created_at, zone)}
+              </div>
             </li>
           ))}
         </ul>

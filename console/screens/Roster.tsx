@@ -68,7 +68,10 @@ export const Roster = ({ id, search }: { id: string; search: string }) => {
         <ul class="roster">
           {coming.map((b) => (
             <li key={b.id}>
-              <a href={`${BASE}/bookings/${b.id}`}>{b.customer?.name ?? b.customer?.email ?? b.reference}</a>
+              <a href={`${BASE}/guests/${b.customer_id}`}>{b.customer?.name ?? b.customer?.email ?? "Guest"}</a>{" "}
+              <a href={`${BASE}/bookings/${b.id}`} class="muted">
+                {b.reference}
+              </a>
               {b.quantity > 1 ? <span> × {b.quantity}</span> : null}{" "}
               <Badge tone={statusTone(b.status)}>{b.status}</Badge>
               {b.checked_in_at !== null ? <Badge tone="good">checked in</Badge> : null}

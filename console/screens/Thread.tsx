@@ -18,7 +18,15 @@ export const draftsFor = (events: ReadonlyArray<EventRow>, messages: ReadonlyArr
  * A guest's conversation (of one booking, or of the guest): every message as text, a drafted reply to accept or
  * edit, and a reply box.
  */
-export const Thread = ({ bookingId, customerId }: { bookingId?: string; customerId?: string }) => {
+export const Thread = ({
+  bookingId,
+  customerId,
+  title = "Messages"
+}: {
+  bookingId?: string
+  customerId?: string
+  title?: string
+}) => {
   const { zone } = useConsole()
   const query = bookingId !== undefined ? { booking_id: bookingId } : { customer_id: customerId }
   const { data, reload } = useLoad(
@@ -43,7 +51,7 @@ export const Thread = ({ bookingId, customerId }: { bookingId?: string; customer
     )
   return (
     <section aria-labelledby="thread">
-      <h2 id="thread">Messages</h2>
+      <h2 id="thread">{title}</h2>
       {messages.length === 0 ? <p class="muted">No messages yet.</p> : null}
       <ol class="thread">
         {messages.map((m) => (

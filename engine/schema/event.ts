@@ -1,13 +1,30 @@
 import { Schema } from "effect"
 import { QueryInt, Text } from "./common.ts"
 
+/** Who made a change an event tells of (docs/events.md, "Who did it"). */
+export const Actor = Schema.Struct({
+  type: Schema.Literal("person", "key", "guest", "system").annotations({
+    description:
+      "person: someone signed in to the console (id: their user id); key: an API key (id: the key, user_id: the member it belongs to); guest: the guest themselves (via: widget, guest_page, assistant, or email and text for a message they sent); system: the engine (jobs, the payment processor's webhooks)"
+  }),
+  id: Schema.optional(Schema.NullOr(Schema.String)),
+  user_id: Schema.optional(Schema.NullOr(Schema.String)),
+  via: Schema.optional(Schema.Literal("widget", "guest_page", "assistant", "email", "text"))
+}).annotations({ identifier: "EventActor" })
+export type Actor = typeof Actor.Type
+
 export const Event = Schema.Struct({
   id: Schema.Int,
   type: Schema.String,
   data: Schema.Unknown.annotations({
     jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"] }
   }),
-  created_at: Schema.String
+  created_at: Schema.String,
+  actor: Schema.optional(
+    Schema.NullOr(Actor).annotations({
+      description: "Who made the change (events.list): null for events written before actors were recorded"
+    })
+  )
 }).annotations({ identifier: "Event" })
 export type Event = typeof Event.Type
 

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { EngineClock } from "../ports/Clock.ts"
 import { Prepared } from "../ports/Prepared.ts"
 import { Wakeups } from "../ports/Wakeups.ts"
-import type { Event, NewEvent } from "../schema/event.ts"
+import type { Actor, Event, NewEvent } from "../schema/event.ts"
 import {
   APPEND,
   type EventsFilter as EventsFilterOf,
@@ -12,6 +12,7 @@ import {
   type EventRow as Row
 } from "../store/events.ts"
 import { fn, traced } from "../tracing.ts"
+import { currentActor } from "./actor.ts"
 import { CurrentOrg } from "./CurrentOrg.ts"
 
 export type { NewEvent } from "../schema/event.ts"
@@ -20,7 +21,13 @@ export { type EventsFilter, listStatement } from "../store/events.ts"
 /** Events are served only once this old, so a cursor never passes one still being written. */
 export const SETTLE_MS = 2000
 
-const toEvent = (r: Row): Event => ({ id: r.id, type: r.type, data: r.data, created_at: r.created_at.toISOString() })
+const toEvent = (r: Row): Event => ({
+  id: r.id,
+  type: r.type,
+  data: r.data,
+  created_at: r.created_at.toISOString(),
+  actor: r.actor
+})
 
 export class Events extends Effect.Service<Events>()("Events", {
   effect: Effect.gen(function* () {
@@ -35,16 +42,18 @@ export class Events extends Effect.Service<Events>()("Events", {
      * never see id N+1 before N; its last_at, never lower than the last one, stamps the events, so created_at never
      * goes down as ids go up and the 2 second cutoff cannot skip one. Call it last in a transaction (after every row
      * lock) so lock order is always rows -> org events. Each event's id goes into relay_queue in the same statement,
-     * for the relay (every writer of events does so: transports/events/relay.ts reads only the queue).
+     * for the relay (every writer of events does so: transports/events/relay.ts reads only the queue). Each event
+     * carries who made the change: `actor` when the caller knows better (a guest's mail), else the request's.
      */
-    const append = (orgId: string, events: ReadonlyArray<NewEvent>) =>
+    const append = (orgId: string, events: ReadonlyArray<NewEvent>, actor?: Actor) =>
       Effect.gen(function* () {
         if (events.length === 0) return
         yield* prepared.run(APPEND, [
           orgId,
           yield* clock.now,
           events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e.data))
+          events.map((e) => JSON.stringify(e.data)),
+          JSON.stringify(actor ?? (yield* currentActor))
         ])
         yield* wakeups.poke
       }).pipe(Effect.orDie, traced("Events.append"))

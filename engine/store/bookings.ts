@@ -96,7 +96,8 @@ const writeFor = (mode: CustomerMode): PreparedStatement => ({
       month: "$37::text",
       quota: "$38::int",
       types: "$39::text[]",
-      data: "$40::jsonb"
+      data: "$40::jsonb",
+      actor: "$43::jsonb"
     })}
     select (select count(*) from b)::int as written, (select count(*) from mq)::int as mails, (select count(*) from e)::int as events,
       ($2::text, $4::text, $5::text, $6::text, $8::text, $9::text) is null as unread`

@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
+import type { Actor } from "../schema/event.ts"
 
 /**
  * Tables `events`, `org_events` and `relay_queue`: each org's events, its event clock row, and the ids the relay has
@@ -18,7 +19,7 @@ export const LOCK_ORG: PreparedStatement = {
     on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)`
 }
 
-/** Events of an org ($1), stamped under its clock row at $2 or later: types $3 and data $4 (as text), in order. */
+/** Events of an org ($1), stamped under its clock row at $2 or later: types $3 and data $4 (as text), in order, made by actor $5. */
 export const APPEND: PreparedStatement = {
   name: "events_append",
   text: `with t as (
@@ -26,8 +27,8 @@ export const APPEND: PreparedStatement = {
       on conflict (org_id) do update set last_at = greatest(x.last_at, excluded.last_at)
       returning last_at
     ), e as (
-      insert into events (org_id, type, data, created_at)
-      select $1::uuid, v.type, v.data::jsonb, t.last_at from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
+      insert into events (org_id, type, data, created_at, actor)
+      select $1::uuid, v.type, v.data::jsonb, t.last_at, $5::jsonb from t, unnest($3::text[], $4::text[]) with ordinality as v(type, data, n)
       order by v.n
       returning id
     )
@@ -42,6 +43,7 @@ export interface BookingEventsValues {
   readonly quota: string
   readonly types: string
   readonly data: string
+  readonly actor: string
 }
 
 /**
@@ -55,8 +57,8 @@ export const bookingEventsText = (after: string, v: BookingEventsValues) => `t a
         used = case when excluded.month > x.month then 1 else x.used + 1 end, month = greatest(x.month, excluded.month), quota = excluded.quota
       returning last_at
     ), e as (
-      insert into events (org_id, type, data, created_at)
-      select ${v.org}, v.type, v.data, t.last_at from t, rows from (unnest(${v.types}), jsonb_array_elements(${v.data})) with ordinality as v(type, data, n)
+      insert into events (org_id, type, data, created_at, actor)
+      select ${v.org}, v.type, v.data, t.last_at, ${v.actor} from t, rows from (unnest(${v.types}), jsonb_array_elements(${v.data})) with ordinality as v(type, data, n)
       order by v.n
       returning id
     ), r as (
@@ -68,6 +70,7 @@ export interface EventRow {
   readonly type: string
   readonly data: unknown
   readonly created_at: Date
+  readonly actor: Actor | null
 }
 
 export interface EventsFilter {
@@ -84,7 +87,7 @@ export interface EventsFilter {
  */
 export const listStatement = (sql: SqlClient.SqlClient, orgId: string, q: EventsFilter, cutoff: Date) =>
   sql<EventRow>`
-    select id, type, data, created_at from events
+    select id, type, data, created_at, actor from events
     where org_id = ${orgId} and id > ${q.after ?? 0} and created_at <= ${cutoff}
     ${q.type === undefined ? sql`` : sql`and type = ${q.type}`}
     ${q.booking_id === undefined ? sql`` : sql`and (case when left(type, 8) = 'booking.' then data->>'id' else data->>'booking_id' end) = ${q.booking_id}`}

@@ -5,6 +5,7 @@ import { type BookingRow, lifecycleColumns } from "../../store/bookingRow.ts"
 import { newHandle, newReference } from "../../store/codes.ts"
 import type { customerPlan } from "../../store/customers.ts"
 import { monthIn } from "../../time/local.ts"
+import { actorOf } from "../actor.ts"
 import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
 import type { NewEvent } from "../Events.ts"
 import type { bookingMail } from "../mail/bookingMails.ts"
@@ -149,6 +150,7 @@ export const insertValues = (
     events.map((e) => e.type),
     JSON.stringify(events.map((e) => e.data)),
     JSON.stringify(mail.vars),
-    row.guest_cancel_hours
+    row.guest_cancel_hours,
+    JSON.stringify(actorOf(org))
   ]
 }

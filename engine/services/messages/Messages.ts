@@ -222,7 +222,11 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
             text: `${v.email} wrote:\n\n${text}\n\nReply with POST /api/v1/messages {"${v.booking_id === null ? "customer_id" : "booking_id"}": "${v.booking_id ?? v.customer_id}", "body": "..."}`
           })
         }
-        yield* events.append(v.org_id, [{ type: "message.received", data: toMessage(row) }])
+        // Whoever relays it (a mail reply, the guest's page, a text), a message received is the guest's own doing.
+        yield* events.append(v.org_id, [{ type: "message.received", data: toMessage(row) }], {
+          type: "guest",
+          via: channel === "page" ? "guest_page" : channel
+        })
         yield* drafts.request({ org_id: v.org_id, conversation_id: v.id, message_id: row.id })
         if (v.auto_acknowledge) yield* post(v, ACK, "system")
         return toMessage(row)

@@ -1,32 +1,22 @@
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
-import { clockNow, consoleApp, orgWith, signIn } from "./helpers.ts"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { expectAccessible, screenshots } from "../../../support/browser.ts"
+import { clockNow, consoleSuite, orgWith, signIn } from "./helpers.ts"
 
-let app: TestApp
-let browser: Browser
-
-beforeAll(async () => {
-  app = await consoleApp()
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-  await app?.close()
-})
+const suite = consoleSuite()
+const { newPage } = suite
 
 /** An owner signed in, with a class at 25.00 a place and one time three hours from now. */
 const studio = async (email: string) => {
-  const org = await orgWith(app, { [email]: "owner" })
+  const org = await orgWith(suite.app, { [email]: "owner" })
   const offering = (
     await org.call("POST", "/offerings", { kind: "class", name: "Pilates", capacity: 10, price_cents: 2500 })
   ).body
-  const at = new Date((await clockNow(app)).getTime() + 3 * 3600_000)
+  const at = new Date((await clockNow(suite.app)).getTime() + 3 * 3600_000)
   const session = (await org.call("POST", "/sessions", { offering_id: offering.id, starts_at: at.toISOString() })).body
     .data[0]
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage()
-  await signIn(app, page, email)
+  const page = await newPage()
+  await signIn(suite.app, page, email)
   return { org, offering, session, page }
 }
 
@@ -67,7 +57,7 @@ describe("a booking taken at the desk for a priced class", () => {
     await page.getByText("confirmed", { exact: true }).waitFor()
     await page.getByText("€25.00 · not paid").waitFor()
     // An hour on, long past a hold's 15 minutes, it still keeps its place.
-    await app.advance(3600)
+    await suite.app.advance(3600)
     const later = await bookingOf(org, "Door Payer")
     expect([later.status, later.paid_at, later.expires_at]).toEqual(["confirmed", null, null])
     expect((await org.call("GET", `/sessions?offering_id=${later.offering_id}`)).body.data[0].booked).toBe(1)
@@ -116,7 +106,7 @@ describe("a booking taken at the desk for a priced class", () => {
       })
     ).body
     expect(held.status).toBe("held")
-    await page.goto(`${app.url}/dashboard/bookings/${held.id}`)
+    await page.goto(`${suite.app.url}/dashboard/bookings/${held.id}`)
     await page.getByRole("heading", { name: "Waiting for payment" }).waitFor()
     expect(await page.getByRole("button", { name: "Mark paid" }).count()).toBe(0)
     await page.getByRole("button", { name: "Paid €25.00 at the desk: confirm" }).click()

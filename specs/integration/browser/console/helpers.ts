@@ -1,7 +1,8 @@
 import { type AddressInfo, createServer as createNetServer } from "node:net"
-import type { Page } from "playwright-core"
-import { expect } from "vitest"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, expect } from "vitest"
 import { startApp, type TestApp } from "../../../support/app.ts"
+import { launch } from "../../../support/browser.ts"
 import { lastLink } from "../../auth/helpers.ts"
 import { advanceTo, clockNow, PIN } from "../../bookings/helpers.ts"
 
@@ -64,3 +65,41 @@ export const signIn = async (app: TestApp, page: Page, email: string, base = app
 
 /** Engine events become readable once settled (2 s of engine time): moves the clock so they are served. */
 export const settle = (app: TestApp) => app.advance(3)
+
+/**
+ * A browser suite of the console: the app and Chromium are started before the file's tests and closed after them.
+ * `suite.app` and `suite.browser` are read inside tests (they exist once beforeAll has run).
+ */
+export const consoleSuite = (host = "127.0.0.1") => {
+  let app: TestApp | undefined
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    app = await consoleApp(host)
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await app?.close()
+  })
+  const suite = {
+    get app(): TestApp {
+      if (app === undefined) throw new Error("the app starts in beforeAll")
+      return app
+    },
+    get browser(): Browser {
+      if (browser === undefined) throw new Error("the browser starts in beforeAll")
+      return browser
+    },
+    /** A fresh browser context at 1280 × 900, British English. */
+    newPage: async (): Promise<Page> =>
+      (await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage(),
+    /** An org with this person as its owner, signed in on a new page. */
+    owner: async (email: string) => {
+      const org = await orgWith(suite.app, { [email]: "owner" })
+      const page = await suite.newPage()
+      await signIn(suite.app, page, email)
+      return { org, page }
+    }
+  }
+  return suite
+}

@@ -1,27 +1,9 @@
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
-import { clockNow, consoleApp, orgWith, signIn } from "./helpers.ts"
+import { describe, expect, it } from "vitest"
+import { expectAccessible, screenshots } from "../../../support/browser.ts"
+import { clockNow, consoleSuite } from "./helpers.ts"
 
-let app: TestApp
-let browser: Browser
-
-beforeAll(async () => {
-  app = await consoleApp()
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-  await app?.close()
-})
-
-const owner = async (email: string) => {
-  const org = await orgWith(app, { [email]: "owner" })
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage()
-  await signIn(app, page, email)
-  return { org, page }
-}
+const suite = consoleSuite()
+const { owner } = suite
 
 describe("what cannot be undone asks once, naming what stops", () => {
   it("revoking the widget's key says website bookings stop, and only then revokes it", async () => {
@@ -48,7 +30,7 @@ describe("what cannot be undone asks once, naming what stops", () => {
   it("removing a repeating entry shows its future times and the bookings it cancels, with refunds, before removing", async () => {
     const { org, page } = await owner("series@example.com")
     const offering = (await org.call("POST", "/offerings", { kind: "class", name: "Yoga", capacity: 8 })).body
-    const tomorrow = new Date((await clockNow(app)).getTime() + 86_400_000).toLocaleDateString("en-CA", {
+    const tomorrow = new Date((await clockNow(suite.app)).getTime() + 86_400_000).toLocaleDateString("en-CA", {
       timeZone: "Europe/Amsterdam"
     })
     const entry = (
@@ -68,7 +50,7 @@ describe("what cannot be undone asks once, naming what stops", () => {
         customer: { name: "Ada Lovelace", email: "ada@example.com" }
       })
     ).body
-    await page.goto(`${app.url}/dashboard/offerings/${offering.id}`)
+    await page.goto(`${suite.app.url}/dashboard/offerings/${offering.id}`)
     await page.getByRole("button", { name: `Remove… the times from ${tomorrow}` }).click()
     await page.getByRole("heading", { name: /^Remove “Every week from/ }).waitFor()
     await page.getByText(`Its ${times.length} future times go`, { exact: false }).waitFor()

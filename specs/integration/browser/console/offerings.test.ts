@@ -1,27 +1,9 @@
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
-import { consoleApp, orgWith, signIn } from "./helpers.ts"
+import { describe, expect, it } from "vitest"
+import { expectAccessible, screenshots } from "../../../support/browser.ts"
+import { consoleSuite } from "./helpers.ts"
 
-let app: TestApp
-let browser: Browser
-
-beforeAll(async () => {
-  app = await consoleApp()
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-  await app?.close()
-})
-
-const owner = async (email: string) => {
-  const org = await orgWith(app, { [email]: "owner" })
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage()
-  await signIn(app, page, email)
-  return { org, page }
-}
+const suite = consoleSuite()
+const { owner } = suite
 
 describe("editing an offering", () => {
   it("saves only what changed: the map point (lat, lon, place_id) stays when the name changes", async () => {
@@ -37,7 +19,7 @@ describe("editing an offering", () => {
       })
     ).body
     expect([made.lat, made.lon, made.place_id]).toEqual([52.37, 4.89, "ChIJVXealLU_xkcRja_At0z9AGY"])
-    await page.goto(`${app.url}/dashboard/offerings/${made.id}`)
+    await page.goto(`${suite.app.url}/dashboard/offerings/${made.id}`)
     await page.getByLabel("Name").fill("Harbour swim at dawn")
     await expectAccessible(page)
     await page.getByRole("button", { name: "Save changes" }).click()
@@ -62,7 +44,7 @@ describe("the waiver", () => {
     const { org, page } = await owner("waiver@example.com")
     const made = (await org.call("POST", "/offerings", { kind: "class", name: "Climbing" })).body
     // Without a waiver, the offering says where to write one, in words.
-    await page.goto(`${app.url}/dashboard/offerings/${made.id}`)
+    await page.goto(`${suite.app.url}/dashboard/offerings/${made.id}`)
     await page.getByLabel("Guests sign the waiver").check()
     await page.getByRole("button", { name: "Save changes" }).click()
     await page.getByText("Guests cannot sign a waiver yet: write its text in Settings first").waitFor()
@@ -80,7 +62,7 @@ describe("the waiver", () => {
       text: "I climb at my own risk.\nI follow the instructor.",
       version: 1
     })
-    await page.goto(`${app.url}/dashboard/offerings/${made.id}`)
+    await page.goto(`${suite.app.url}/dashboard/offerings/${made.id}`)
     await page.getByLabel("Guests sign the waiver").check()
     await page.getByRole("button", { name: "Save changes" }).click()
     await page.getByText("Saved.").waitFor()

@@ -1,41 +1,28 @@
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { sql, type TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
+import { describe, expect, it } from "vitest"
+import { sql } from "../../../support/app.ts"
+import { expectAccessible, screenshots } from "../../../support/browser.ts"
 import { CARD, payWith } from "../../payments/helpers.ts"
-import { clockNow, consoleApp, orgWith, settle, signIn } from "./helpers.ts"
+import { clockNow, consoleSuite, orgWith, settle, signIn } from "./helpers.ts"
 
-let app: TestApp
-let browser: Browser
-
-beforeAll(async () => {
-  app = await consoleApp()
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-  await app?.close()
-})
-
-const newPage = async () =>
-  (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage()
+const suite = consoleSuite()
+const { newPage } = suite
 
 /** An org with an owner signed in on Today, and a class with one time three hours from now (today in Amsterdam). */
 const studio = async (email: string, price = 0) => {
-  const org = await orgWith(app, { [email]: "owner" })
+  const org = await orgWith(suite.app, { [email]: "owner" })
   const offering = (
     await org.call("POST", "/offerings", { kind: "class", name: "Pilates", capacity: 10, price_cents: price })
   ).body
-  const at = new Date((await clockNow(app)).getTime() + 3 * 3600_000)
+  const at = new Date((await clockNow(suite.app)).getTime() + 3 * 3600_000)
   const session = (await org.call("POST", "/sessions", { offering_id: offering.id, starts_at: at.toISOString() })).body
     .data[0]
   const page = await newPage()
-  await signIn(app, page, email)
+  await signIn(suite.app, page, email)
   return { org, offering, session, page }
 }
 
 const guestBooks = async (pk: string, offeringId: string, sessionId: string, n: number) => {
-  const r = await app.call(pk, "POST", "/api/v1/public/bookings", {
+  const r = await suite.app.call(pk, "POST", "/api/v1/public/bookings", {
     offering_id: offeringId,
     session_id: sessionId,
     customer: { name: `Guest ${n}`, email: `guest${n}@example.com` }
@@ -47,11 +34,12 @@ const guestBooks = async (pk: string, offeringId: string, sessionId: string, n: 
 describe("live", () => {
   it("a guest's booking on the public surface (what the widget calls) appears on Today without a reload", async () => {
     const { org, offering, session, page } = await studio("live@example.com")
-    const pk = (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable", name: "site" })).body.key
+    const pk = (await suite.app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "publishable", name: "site" })).body
+      .key
     await page.getByText("0 taken, 10 left").waitFor()
     const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42))
     await guestBooks(pk, offering.id, session.id, 1)
-    await settle(app)
+    await settle(suite.app)
     await page.getByText("1 taken, 9 left").waitFor({ timeout: 20_000 })
     // The same document: no reload happened.
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(marker)
@@ -70,10 +58,10 @@ describe("cancelling a time", () => {
           customer: { name: `Payer ${n}`, email: `payer${n}@example.com` }
         })
       ).body
-      expect((await payWith(app, b.checkout_url, CARD.pays)).status).toBe(200)
+      expect((await payWith(suite.app, b.checkout_url, CARD.pays)).status).toBe(200)
       paid.push(b)
     }
-    await page.goto(`${app.url}/dashboard/times/${session.id}?offering=${offering.id}&at=${session.starts_at}`)
+    await page.goto(`${suite.app.url}/dashboard/times/${session.id}?offering=${offering.id}&at=${session.starts_at}`)
     await page.getByRole("button", { name: "Cancel this time…" }).click()
     // Before anything happens: what each paid, the refunds proposed, the total.
     await page.getByText("2 bookings cancelled, €40.00 refunded in all.").waitFor()
@@ -107,11 +95,14 @@ describe("messages", () => {
         customer: { name: "Writer", email: "writer@example.com" }
       })
     ).body
-    const [{ handle }] = await sql(app, (s) => s<{ handle: string }>`select handle from bookings where id = ${b.id}`)
+    const [{ handle }] = await sql(
+      suite.app,
+      (s) => s<{ handle: string }>`select handle from bookings where id = ${b.id}`
+    )
     expect(
-      (await app.call(null, "POST", `/api/v1/guest/${handle}/messages`, { body: "Can I bring a friend?" })).status
+      (await suite.app.call(null, "POST", `/api/v1/guest/${handle}/messages`, { body: "Can I bring a friend?" })).status
     ).toBe(201)
-    await settle(app)
+    await settle(suite.app)
     await page.getByRole("link", { name: "Messages" }).click()
     await page.getByRole("button", { name: /Unanswered: Can I bring a friend\?/ }).click()
     await page.getByLabel("Reply").fill("Yes, book a second place.")
@@ -125,7 +116,7 @@ describe("messages", () => {
       ["outbound", "Yes, book a second place."]
     ])
     // The guest sees it on their page.
-    const mine = (await app.call(null, "GET", `/api/v1/guest/${handle}/messages`)).body.data
+    const mine = (await suite.app.call(null, "GET", `/api/v1/guest/${handle}/messages`)).body.data
     expect(mine.map((m: { from: string; body: string }) => [m.from, m.body])).toContainEqual([
       "business",
       "Yes, book a second place."

@@ -1,36 +1,23 @@
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { sql, type TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
+import { describe, expect, it } from "vitest"
+import { sql } from "../../../support/app.ts"
+import { expectAccessible, screenshots } from "../../../support/browser.ts"
 import { CARD, payWith, processorRefunded, steps } from "../../payments/helpers.ts"
-import { clockNow, consoleApp, orgWith, settle, signIn } from "./helpers.ts"
+import { clockNow, consoleSuite, orgWith, settle, signIn } from "./helpers.ts"
 
 // Money: a refund that failed for good is listed first with a Retry button (bookings.retry_refund); the booking's
 // page shows it refunded, and its history (events.list with booking_id) every step of it.
 
-let app: TestApp
-let browser: Browser
-
-beforeAll(async () => {
-  app = await consoleApp()
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-  await app?.close()
-})
-
-const newPage = async () =>
-  (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage()
+const suite = consoleSuite()
+const { newPage } = suite
 
 describe("retrying a failed refund", () => {
   it("is first on Money with a Retry button; the owner retries and the booking shows refunded, with its history", async () => {
     const email = "money@example.com"
-    const org = await orgWith(app, { [email]: "owner" })
+    const org = await orgWith(suite.app, { [email]: "owner" })
     const offering = (
       await org.call("POST", "/offerings", { kind: "class", name: "Yoga", capacity: 10, price_cents: 2000 })
     ).body
-    const at = new Date((await clockNow(app)).getTime() + 48 * 3600_000)
+    const at = new Date((await clockNow(suite.app)).getTime() + 48 * 3600_000)
     const session = (await org.call("POST", "/sessions", { offering_id: offering.id, starts_at: at.toISOString() }))
       .body.data[0]
     const book = async (name: string, card: string) => {
@@ -41,25 +28,25 @@ describe("retrying a failed refund", () => {
           customer: { name, email: `${name.toLowerCase().replace(" ", ".")}@example.com` }
         })
       ).body
-      expect((await payWith(app, b.checkout_url, card)).status).toBe(200)
+      expect((await payWith(suite.app, b.checkout_url, card)).status).toBe(200)
       return b as { id: string; reference: string }
     }
     const kept = await book("Kept Payer", CARD.pays)
     const failing = await book("Refused Payer", CARD.refundFails)
     expect((await org.call("POST", `/bookings/${failing.id}/cancel`, {})).status).toBe(200)
     // Every automatic try fails: taken, settled, retried after 1, 10 and 60 minutes.
-    await steps(app, 1, 6, 61, 6, 601, 6, 3601, 6)
+    await steps(suite.app, 1, 6, 61, 6, 601, 6, 3601, 6)
     const before = (await org.call("GET", `/bookings/${failing.id}`)).body
     expect(before).toMatchObject({ refunded_at: null, refund_next_at: null })
     expect(before.refund_error).toContain("5126")
     // The guest's bank sorted out, the processor now takes this payment's refunds.
     await sql(
-      app,
+      suite.app,
       (s) => s`update sandbox_checkouts set card_last4 = '4242' where payment_intent_id = ${before.payment_intent_id}`
     )
 
     const page = await newPage()
-    await signIn(app, page, email)
+    await signIn(suite.app, page, email)
     await page.getByRole("link", { name: "Money", exact: true }).click()
     const rows = page.getByRole("table", { name: /Payments and refunds/ }).getByRole("row")
     await rows
@@ -74,11 +61,11 @@ describe("retrying a failed refund", () => {
     await page.getByText(`Refund of ${failing.reference} taken again: on its way.`).waitFor()
     await rows.filter({ hasText: failing.reference }).getByText("€20.00 on its way").waitFor()
     // The processor confirms: the screen hears of it (live) and shows it refunded.
-    await steps(app, 1, 6)
-    await settle(app)
+    await steps(suite.app, 1, 6)
+    await settle(suite.app)
     await page.getByText("€20.00 refunded").waitFor({ timeout: 20_000 })
     expect(await page.getByRole("button", { name: /Retry refund/ }).count()).toBe(0)
-    expect(await processorRefunded(app, before.payment_intent_id)).toBe(2000)
+    expect(await processorRefunded(suite.app, before.payment_intent_id)).toBe(2000)
     expect((await org.call("GET", `/bookings/${failing.id}`)).body.refunded_at).not.toBeNull()
 
     await page.getByRole("link", { name: failing.reference }).click()

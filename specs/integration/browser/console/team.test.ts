@@ -1,38 +1,24 @@
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
-import { consoleApp, orgWith, signIn } from "./helpers.ts"
+import { describe, expect, it } from "vitest"
+import { expectAccessible, screenshots } from "../../../support/browser.ts"
+import { consoleSuite, orgWith, signIn } from "./helpers.ts"
 
-let app: TestApp
-let browser: Browser
-
-beforeAll(async () => {
-  app = await consoleApp()
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-  await app?.close()
-})
-
-const newPage = async () =>
-  (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage()
+const suite = consoleSuite()
+const { newPage } = suite
 
 const emails = async (org: { call: (m: string, p: string) => Promise<{ body: any }> }) =>
   (await org.call("GET", "/team")).body.data.map((m: { email: string }) => m.email).sort()
 
 describe("the team", () => {
   it("the last owner cannot leave; removing a member names what stops and asks once", async () => {
-    const org = await orgWith(app, { "solo@example.com": "owner", "helper@example.com": "staff" })
+    const org = await orgWith(suite.app, { "solo@example.com": "owner", "helper@example.com": "staff" })
     const staff = (await org.call("GET", "/team")).body.data.find(
       (m: { email: string }) => m.email === "helper@example.com"
     )
     expect(
-      (await app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "secret", user_id: staff.user_id })).status
+      (await suite.app.admin("POST", `/orgs/${org.id}/api_keys`, { kind: "secret", user_id: staff.user_id })).status
     ).toBe(201)
     const page = await newPage()
-    await signIn(app, page, "solo@example.com")
+    await signIn(suite.app, page, "solo@example.com")
     await page.getByRole("link", { name: "Team" }).click()
     // The own row is the person's: it offers to leave, not a one-click removal.
     const own = page.locator("li", { hasText: "solo@example.com" })
@@ -53,10 +39,10 @@ describe("the team", () => {
   })
 
   it("an owner leaves after confirming, and the console follows the session to the team that is left", async () => {
-    const first = await orgWith(app, { "two@example.com": "owner", "other@example.com": "owner" })
-    const second = await orgWith(app, { "two@example.com": "staff" })
+    const first = await orgWith(suite.app, { "two@example.com": "owner", "other@example.com": "owner" })
+    const second = await orgWith(suite.app, { "two@example.com": "staff" })
     const page = await newPage()
-    await signIn(app, page, "two@example.com")
+    await signIn(suite.app, page, "two@example.com")
     const name = (await first.call("GET", "/org")).body.name
     // On the first org, where the person is an owner (the switcher shows both).
     await page.getByLabel("Organisation").selectOption({ label: name })
@@ -75,9 +61,9 @@ describe("the team", () => {
   })
 
   it("removed by another owner while signed in: the next refusal takes the console to what is left", async () => {
-    const org = await orgWith(app, { "boss@example.com": "owner", "gone@example.com": "owner" })
+    const org = await orgWith(suite.app, { "boss@example.com": "owner", "gone@example.com": "owner" })
     const page = await newPage()
-    await signIn(app, page, "gone@example.com")
+    await signIn(suite.app, page, "gone@example.com")
     await page.getByRole("link", { name: "Team" }).click()
     await page.locator("li", { hasText: "boss@example.com" }).waitFor()
     const me = (await org.call("GET", "/team")).body.data.find((m: { email: string }) => m.email === "gone@example.com")

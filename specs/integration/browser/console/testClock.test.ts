@@ -1,24 +1,11 @@
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TestApp } from "../../../support/app.ts"
-import { expectAccessible, launch, screenshots } from "../../../support/browser.ts"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { expectAccessible, screenshots } from "../../../support/browser.ts"
 import { lastLink } from "../../auth/helpers.ts"
-import { clockNow, consoleApp, orgWith, signIn } from "./helpers.ts"
+import { clockNow, consoleApp, consoleSuite, orgWith, signIn } from "./helpers.ts"
 
-let app: TestApp
-let browser: Browser
-
-beforeAll(async () => {
-  app = await consoleApp()
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-  await app?.close()
-})
-
-const newPage = async () =>
-  (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })).newPage()
+const suite = consoleSuite()
+const { newPage } = suite
 
 const developers = async (page: Page, base: string) => {
   await page.goto(`${base}/dashboard/developers`)
@@ -29,24 +16,24 @@ const developers = async (page: Page, base: string) => {
 
 describe("the test clock in the Developers screen", () => {
   it("shows the engine's time with CLOCK=test and moves it forward by the chosen amount through /api/v1/clock", async () => {
-    const org = await orgWith(app, { "tick@example.com": "owner", "tock@example.com": "staff" })
+    const org = await orgWith(suite.app, { "tick@example.com": "owner", "tock@example.com": "staff" })
     const page = await newPage()
     const calls: Array<string> = []
     page.on("request", (r) => {
       if (new URL(r.url()).pathname.includes("/clock")) calls.push(`${r.method()} ${new URL(r.url()).pathname}`)
     })
-    await signIn(app, page, "tick@example.com")
-    await developers(page, app.url)
+    await signIn(suite.app, page, "tick@example.com")
+    await developers(page, suite.app.url)
     const section = page.getByRole("region", { name: "Test clock" })
     await section.waitFor()
-    const before = await clockNow(app)
+    const before = await clockNow(suite.app)
     expect(await section.locator("time").getAttribute("datetime")).toBe(before.toISOString())
 
     await section.getByLabel("Amount").fill("3")
     await section.getByLabel("Unit").selectOption("hours")
     await section.getByRole("button", { name: "Advance" }).click()
     await section.getByText(/^Moved forward 3 hours: it is now /).waitFor()
-    const after = await clockNow(app)
+    const after = await clockNow(suite.app)
     expect(after.getTime() - before.getTime()).toBe(3 * 3600_000)
     await expect.poll(() => section.locator("time").getAttribute("datetime")).toBe(after.toISOString())
 
@@ -55,7 +42,7 @@ describe("the test clock in the Developers screen", () => {
     await section.getByLabel("Unit").selectOption("days")
     await section.getByRole("button", { name: "Advance" }).click()
     await section.getByRole("alert").getByText("at most 400 days").waitFor()
-    expect((await clockNow(app)).getTime()).toBe(after.getTime())
+    expect((await clockNow(suite.app)).getTime()).toBe(after.getTime())
     // The console used the public API, nothing private.
     expect(calls).toContain("POST /api/v1/clock")
     expect(calls.every((c) => c.endsWith(" /api/v1/clock"))).toBe(true)
@@ -69,11 +56,11 @@ describe("the test clock in the Developers screen", () => {
       (m: { email: string }) => m.email === "tock@example.com"
     ).user_id
     const staffKey = (await org.call("POST", "/api_keys", { user_id: staffId })).body.key as string
-    const refused = await app.call(staffKey, "POST", "/api/v1/clock", { advance_seconds: 60 })
+    const refused = await suite.app.call(staffKey, "POST", "/api/v1/clock", { advance_seconds: 60 })
     expect([refused.status, refused.body.error.code]).toEqual([403, "forbidden"])
     const tooFar = await org.call("POST", "/clock", { advance_seconds: 401 * 86400 })
     expect([tooFar.status, tooFar.body.error.code]).toEqual([400, "invalid_advance_seconds"])
-    expect((await clockNow(app)).getTime()).toBe(after.getTime())
+    expect((await clockNow(suite.app)).getTime()).toBe(after.getTime())
   })
 
   it("is not shown on the system clock, where the API refuses to move it", async () => {
