@@ -6,12 +6,16 @@ import { type BookingEvent, decideBooking } from "../machines/booking.ts"
 import { Prepared } from "../ports/Prepared.ts"
 import type { NewEvent } from "../schema/event.ts"
 import { type BookingRow, type Joined, lifecycleColumns, machineRow, signaturesOf, toBooking } from "./bookingRow.ts"
+import { type BookingWriteValues, guestOf } from "./bookingWriteValues.ts"
 import { CUSTOMER_WRITE, type CustomerMode } from "./customers.ts"
 import { bookingEventsText } from "./events.ts"
 import { bookingMailText } from "./mail.ts"
 import { type NamedStatement, namedStatement } from "./named.ts"
 import { type CapacityRefusal, conflictOrDie } from "./refusals.ts"
 import { ofOrg } from "./tenancy.ts"
+
+export type { BookingWriteValues } from "./bookingWriteValues.ts"
+
 import { isTransient } from "./transaction.ts"
 
 /**
@@ -57,58 +61,6 @@ export class BookingReactions extends Context.Tag("BookingReactions")<
   }
 >() {}
 
-/** What a new booking writes, by name: its row's columns, its guest, its mail and its events (newRow.ts builds it). */
-export interface BookingWriteValues {
-  readonly org_id: string
-  readonly at: Date
-  readonly customer_id: string
-  readonly email: string | null
-  readonly name: string | null
-  readonly phone: string | null
-  readonly known_name: string | null
-  readonly known_phone: string | null
-  readonly id: string
-  readonly offering_id: string
-  readonly session_id: string | null
-  readonly series_id: string | null
-  readonly starts_at: Date
-  readonly ends_at: Date
-  readonly quantity: number
-  readonly places: number
-  readonly state: string
-  /** jsonb, as text. */
-  readonly machine: string
-  readonly status: string
-  readonly expires_at: Date | null
-  readonly total_cents: number
-  readonly reference: string
-  readonly handle: string
-  readonly source: string
-  readonly notes: string
-  /** jsonb, as text. */
-  readonly answers: string
-  /** jsonb, as text. */
-  readonly metadata: string
-  readonly confirmed_at: Date | null
-  readonly waiver_token: string | null
-  readonly waiver_needed: number | null
-  readonly guest_cancel_hours: number | null
-  readonly mail_id: string
-  /** No mail when null: a quiet booking. */
-  readonly mail_to: string | null
-  readonly mail_subject: string
-  readonly mail_body: string
-  readonly mail_kind: string
-  /** jsonb, as text. */
-  readonly mail_vars: string
-  /** The month (YYYY-MM, the org's zone) the booking counts in, and the plan's quota of it. */
-  readonly month: string
-  readonly quota: number
-  readonly event_types: ReadonlyArray<string>
-  /** A jsonb array, as text, one per type. */
-  readonly event_data: string
-}
-
 /**
  * The booking path's WRITE, for each way of meeting the guest (CUSTOMER_WRITE): everything a new booking changes, in
  * one statement and so one transaction: the customer, the booking (the booking_places trigger takes its places or
@@ -119,30 +71,6 @@ export interface BookingWriteValues {
  * and only then the org's row, which every booking of the org waits on, so it is held for the least: the events, the
  * commit. Its parameters are named (namedStatement): the values are an object of BookingWriteValues.
  */
-/** The guest's placeholders, each named only when the way of meeting the guest reads it (a getter). */
-const guestOf = (v: { readonly [K in keyof BookingWriteValues]-?: string }, org: string, at: string) => ({
-  org,
-  at,
-  get id() {
-    return `${v.customer_id}::uuid`
-  },
-  get email() {
-    return `${v.email}::text`
-  },
-  get name() {
-    return `${v.name}::text`
-  },
-  get phone() {
-    return `${v.phone}::text`
-  },
-  get known_name() {
-    return `${v.known_name}::text`
-  },
-  get known_phone() {
-    return `${v.known_phone}::text`
-  }
-})
-
 const writeFor = (mode: CustomerMode) =>
   namedStatement<BookingWriteValues>(`booking_write_${mode}`, (v) => {
     const org = `${v.org_id}::uuid`
