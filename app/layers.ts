@@ -1,6 +1,6 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { MemoryBusLive } from "../adapters/bus/memory.ts"
 import { SystemClockLive, TestClockLive } from "../adapters/clock.ts"
 import type { DataDirInUse } from "../adapters/db/dataDirInUse.ts"
@@ -15,10 +15,9 @@ import { SandboxLive } from "../adapters/payments/sandbox.ts"
 import { SignalsLive } from "../adapters/signals/postgres.ts"
 import { TracingLive } from "../adapters/telemetry/otlp.ts"
 import { LogTexterLive } from "../adapters/texts/log.ts"
-import { EngineClock } from "../engine/ports/Clock.ts"
 import { Links } from "../engine/ports/Links.ts"
 import type { Mailer } from "../engine/ports/Mailer.ts"
-import { Wakeups, waitForWake } from "../engine/ports/Wakeups.ts"
+import { Wakeups } from "../engine/ports/Wakeups.ts"
 import { Assistant } from "../engine/services/assistant/Assistant.ts"
 import { Auth } from "../engine/services/auth/Auth.ts"
 import { InviteSignIn } from "../engine/services/auth/Invites.ts"
@@ -63,14 +62,17 @@ import { StreamLimits } from "../transports/shared/streams.ts"
 import { PhotoFetcherLive } from "../transports/webhooks/fetch.ts"
 import { WebhooksLive } from "../transports/webhooks/live.ts"
 import type { AppConfig } from "./config.ts"
+import { SchedulerLive } from "./scheduler.ts"
 
-/** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
+export { SchedulerLive }
+
 /** A database layer: Postgres, or PGlite (which may also fail with DataDirInUse). */
 export type DatabaseLayer = Layer.Layer<
   Layer.Layer.Success<ReturnType<typeof PostgresLive>>,
   Layer.Layer.Error<ReturnType<typeof PostgresLive>> | DataDirInUse
 >
 
+/** The SqlClient over a database layer, with the named statements of the hot paths over the same pool. */
 export const withPrepared = (database: DatabaseLayer) => PreparedLive.pipe(Layer.provideMerge(database))
 
 export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">) =>
@@ -174,44 +176,6 @@ export const InboundMailLive = (config: Pick<AppConfig, "inboundSmtpPort" | "hos
 
 /** The HTTP app (REST, admin, MCP, health) on its own node:http listener, opened once the engine is ready. */
 export const HttpAppLive = (config: Pick<AppConfig, "adminToken">) => ServeLive(config.adminToken)
-
-/** A pass of the jobs at most this often, however often the scheduler is woken. */
-const MIN_GAP_MS = 1_000
-/** Longest sleep with nothing due and nothing waking the scheduler. */
-const IDLE_MS = 5 * 60_000
-
-/**
- * Runs background jobs on the system clock (CLOCK=test runs them when advanced): a pass, then sleep until the
- * earliest job has work, or a writer wakes it (then once more a second later: a poke can come before its commit),
- * or five minutes. At most one pass a second, so under load it runs each second and idle it does nothing.
- */
-export const SchedulerLive = (config: Pick<AppConfig, "clock">) =>
-  config.clock === "test"
-    ? Layer.empty
-    : Layer.scopedDiscard(
-        Effect.gen(function* () {
-          const jobs = yield* Jobs
-          const clock = yield* EngineClock
-          const wakes = yield* (yield* Wakeups).subscribe
-          const loop = Effect.gen(function* () {
-            let trailing = false
-            while (true) {
-              const started = Date.now()
-              yield* jobs.runDue
-              const now = (yield* clock.now).getTime()
-              const next = Option.match(yield* jobs.nextDue, {
-                onNone: () => IDLE_MS,
-                onSome: (at) => at.getTime() - now
-              })
-              const gap = Math.max(0, MIN_GAP_MS - (Date.now() - started))
-              const wait = Math.max(gap, Math.min(next, IDLE_MS, trailing ? MIN_GAP_MS : IDLE_MS))
-              trailing = yield* waitForWake(wakes, Duration.millis(wait))
-              if (trailing) yield* Effect.sleep(Duration.millis(Math.max(0, MIN_GAP_MS - (Date.now() - started))))
-            }
-          })
-          yield* Effect.forkScoped(loop)
-        })
-      )
 
 export const ready = Effect.flatMap(SqlClient.SqlClient, databaseAnswers)
 

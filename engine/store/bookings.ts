@@ -3,14 +3,19 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect } from "effect"
 import { errorOf, notFound } from "../errors/index.ts"
 import { type BookingEvent, decideBooking } from "../machines/booking.ts"
-import { Prepared, type PreparedStatement } from "../ports/Prepared.ts"
+import { Prepared } from "../ports/Prepared.ts"
 import type { NewEvent } from "../schema/event.ts"
 import { type BookingRow, type Joined, lifecycleColumns, machineRow, signaturesOf, toBooking } from "./bookingRow.ts"
+import { type BookingWriteValues, guestOf } from "./bookingWriteValues.ts"
 import { CUSTOMER_WRITE, type CustomerMode } from "./customers.ts"
 import { bookingEventsText } from "./events.ts"
 import { bookingMailText } from "./mail.ts"
+import { type NamedStatement, namedStatement } from "./named.ts"
 import { type CapacityRefusal, conflictOrDie } from "./refusals.ts"
 import { ofOrg } from "./tenancy.ts"
+
+export type { BookingWriteValues } from "./bookingWriteValues.ts"
+
 import { isTransient } from "./transaction.ts"
 
 /**
@@ -57,53 +62,54 @@ export class BookingReactions extends Context.Tag("BookingReactions")<
 >() {}
 
 /**
- * The booking path's WRITE, for each way of meeting the guest (CUSTOMER_WRITE), all three with the same parameters:
- * everything a new booking changes, in one statement and so one transaction: the customer, the booking (the
- * booking_places trigger takes its places or refuses), its mail and the mail's place in mail_queue (none when $33,
- * the address, is null: a quiet booking), then the org's event clock row, which also counts the month's bookings
- * against the plan's quota (refused past it; engine/store/rules/quota.sql), and the booking's events stamped under it,
- * their ids queued for the relay (relay_queue). They run in the order the final select reads them (a CTE nothing
- * reads runs last): the customer, the booking (the time's row is locked from here to commit), its mail, and only then
- * the org's row, which every booking of the org waits on, so it is held for the least: the events, the commit. $2
- * (the mode), $4-$6 and $8-$9 (the guest's details) are also named in the final select, so that each statement knows
- * their types whether it reads them or not.
+ * The booking path's WRITE, for each way of meeting the guest (CUSTOMER_WRITE): everything a new booking changes, in
+ * one statement and so one transaction: the customer, the booking (the booking_places trigger takes its places or
+ * refuses), its mail and the mail's place in mail_queue (bookingMailText; none for a quiet booking), then the org's
+ * event clock row, which also counts the month's bookings against the plan's quota, and the booking's events stamped
+ * under it, their ids queued for the relay (bookingEventsText). They run in the order the final select reads them (a
+ * CTE nothing reads runs last): the customer, the booking (the time's row is locked from here to commit), its mail,
+ * and only then the org's row, which every booking of the org waits on, so it is held for the least: the events, the
+ * commit. Its parameters are named (namedStatement): the values are an object of BookingWriteValues.
  */
-const writeFor = (mode: CustomerMode): PreparedStatement => ({
-  name: `booking_write_${mode}`,
-  text: `with c as (
-      ${CUSTOMER_WRITE[mode]}
+const writeFor = (mode: CustomerMode) =>
+  namedStatement<BookingWriteValues>(`booking_write_${mode}`, (v) => {
+    const org = `${v.org_id}::uuid`
+    const at = `${v.at}::timestamptz`
+    return `with c as (
+      ${CUSTOMER_WRITE[mode](guestOf(v, org, at))}
     ), b as (
       insert into bookings (id, org_id, offering_id, customer_id, session_id, series_id, starts_at, ends_at, quantity, places, state, machine,
         status, keeps_place, expires_at, total_cents, reference, handle, source, notes, answers, metadata, confirmed_at, created_at,
         waiver_token, waiver_needed, guest_cancel_hours)
-      select $10::uuid, $1::uuid, $11::uuid, c.id, $12::uuid, $13::uuid, $14::timestamptz, $15::timestamptz, $16::int, $17::int, $18::text,
-        $19::jsonb, $20::text, true, $21::timestamptz, $22::int, $23::text, $24::text, $25::text, $26::text, $27::jsonb, $28::jsonb,
-        $29::timestamptz, $7::timestamptz, $30::text, $31::int, $42::int
+      select ${v.id}::uuid, ${org}, ${v.offering_id}::uuid, c.id, ${v.session_id}::uuid, ${v.series_id}::uuid, ${v.starts_at}::timestamptz,
+        ${v.ends_at}::timestamptz, ${v.quantity}::int, ${v.places}::int, ${v.state}::text, ${v.machine}::jsonb, ${v.status}::text, true,
+        ${v.expires_at}::timestamptz, ${v.total_cents}::int, ${v.reference}::text, ${v.handle}::text, ${v.source}::text, ${v.notes}::text,
+        ${v.answers}::jsonb, ${v.metadata}::jsonb, ${v.confirmed_at}::timestamptz, ${at}, ${v.waiver_token}::text, ${v.waiver_needed}::int,
+        ${v.guest_cancel_hours}::int
       from c
       returning id
     ), ${bookingMailText("b", {
-      id: "$32::uuid",
-      org: "$1::uuid",
-      to: "$33::text",
-      subject: "$34::text",
-      body: "$35::text",
-      kind: "$36::text",
-      at: "$7::timestamptz",
-      vars: "$41::jsonb"
+      id: `${v.mail_id}::uuid`,
+      org,
+      to: `${v.mail_to}::text`,
+      subject: `${v.mail_subject}::text`,
+      body: `${v.mail_body}::text`,
+      kind: `${v.mail_kind}::text`,
+      at,
+      vars: `${v.mail_vars}::jsonb`
     })}, ${bookingEventsText("b", {
-      org: "$1::uuid",
-      at: "$7::timestamptz",
-      month: "$37::text",
-      quota: "$38::int",
-      types: "$39::text[]",
-      data: "$40::jsonb",
-      actor: "$43::jsonb"
+      org,
+      at,
+      month: `${v.month}::text`,
+      quota: `${v.quota}::int`,
+      types: `${v.event_types}::text[]`,
+      data: `${v.event_data}::jsonb`,
+      actor: `${v.actor}::jsonb`
     })}
-    select (select count(*) from b)::int as written, (select count(*) from mq)::int as mails, (select count(*) from e)::int as events,
-      ($2::text, $4::text, $5::text, $6::text, $8::text, $9::text) is null as unread`
-})
+    select (select count(*) from b)::int as written, (select count(*) from mq)::int as mails, (select count(*) from e)::int as events`
+  })
 
-export const WRITE: Record<CustomerMode, PreparedStatement> = {
+export const WRITE: Record<CustomerMode, NamedStatement<BookingWriteValues>> = {
   new: writeFor("new"),
   fill: writeFor("fill"),
   keep: writeFor("keep")
@@ -198,8 +204,8 @@ export const bookingStore = Effect.gen(function* () {
     }).pipe(Effect.catchTag("NotFound", () => Effect.succeed(false)))
 
   /** WRITE: a new booking with everything it changes (its places taken or refused by the database). */
-  const insert = (mode: CustomerMode, values: ReadonlyArray<unknown>) =>
-    prepared.run<{ written: number }>(WRITE[mode], values)
+  const insert = (mode: CustomerMode, values: BookingWriteValues) =>
+    prepared.run<{ written: number }>(WRITE[mode].statement, WRITE[mode].values(values))
 
   /** What a new booking adds in its transaction after WRITE: a promo code's discount, a gift card's part, signatures. */
   const recordExtras = (row: BookingRow) =>

@@ -24,16 +24,32 @@ export interface Guest {
  * runs, whether that change writes a row or not, and the other two cases' changes cost about 3.5% of the booking's
  * work in Postgres.
  */
-export const CUSTOMER_WRITE = {
-  new: `insert into customers (id, org_id, email, name, phone, created_at)
-      select $3::uuid, $1::uuid, $4::text, $5::text, $6::text, $7::timestamptz
+export type CustomerMode = "new" | "fill" | "keep"
+
+/** The values a booking's statement meets its guest with, as its placeholders name them. */
+export interface CustomerWriteValues {
+  readonly org: string
+  readonly id: string
+  readonly email: string
+  readonly name: string
+  readonly phone: string
+  readonly at: string
+  /** The guest's name and phone as the booking's read found them: filled only if nobody changed them since. */
+  readonly known_name: string
+  readonly known_phone: string
+}
+
+export const CUSTOMER_WRITE: Record<CustomerMode, (v: CustomerWriteValues) => string> = {
+  new: (v) => `insert into customers (id, org_id, email, name, phone, created_at)
+      select ${v.id}, ${v.org}, ${v.email}, ${v.name}, ${v.phone}, ${v.at}
       on conflict do nothing returning id`,
-  fill: `update customers set name = coalesce(name, $5::text), phone = coalesce(phone, $6::text), updated_at = $7::timestamptz
-      where id = $3::uuid and org_id = $1::uuid and erased_at is null and name is not distinct from $8::text and phone is not distinct from $9::text
+  fill: (
+    v
+  ) => `update customers set name = coalesce(name, ${v.name}), phone = coalesce(phone, ${v.phone}), updated_at = ${v.at}
+      where id = ${v.id} and org_id = ${v.org} and erased_at is null and name is not distinct from ${v.known_name} and phone is not distinct from ${v.known_phone}
       returning id`,
-  keep: `select id from customers where id = $3::uuid and org_id = $1::uuid and erased_at is null`
-} as const
-export type CustomerMode = keyof typeof CUSTOMER_WRITE
+  keep: (v) => `select id from customers where id = ${v.id} and org_id = ${v.org} and erased_at is null`
+}
 
 /** The guest as a read found them (none: new), and which of CUSTOMER_WRITE's statements applies the rule. */
 export const customerPlan = (found: CustomerRow | undefined, input: Guest, orgId: string, now: Date) => {

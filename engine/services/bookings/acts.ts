@@ -5,15 +5,14 @@ import { BookingBusy, errorOf, SoldOut } from "../../errors/index.ts"
 import { type BookingEvent, decideBooking } from "../../machines/booking.ts"
 import { rowOf } from "../../machines/decide.ts"
 import { EngineClock } from "../../ports/Clock.ts"
-import { Links } from "../../ports/Links.ts"
 import { type BookingRow, machineRow, toBooking } from "../../store/bookingRow.ts"
 import type { BookingFacts, bookingStore } from "../../store/bookings.ts"
 import { conflictOrDie } from "../../store/refusals.ts"
 import { transaction } from "../../store/transaction.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Events, type NewEvent } from "../Events.ts"
-import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
-import { Mail } from "../mail/Mail.ts"
+import type { BookingMailKind } from "../mail/bookingMails.ts"
+import { guestMail } from "../mail/guestMail.ts"
 import { Offerings } from "../offerings/Offerings.ts"
 import type { holdLapses } from "./lapse.ts"
 import type { placementOf } from "./placement.ts"
@@ -47,7 +46,6 @@ export const bookingActs = (
     const clock = yield* EngineClock
     const events = yield* Events
     const offerings = yield* Offerings
-    const mail = yield* Mail
 
     /** A refusal of the database (no room at the time) is the operation's 409; other SQL errors are defects. */
     const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -56,19 +54,12 @@ export const bookingActs = (
         Effect.catchIf((e): e is SqlError => e instanceof SqlError, conflictOrDie)
       )
 
+    const toGuest = yield* guestMail
     const notify = (
-      orgId: string,
       kind: BookingMailKind,
       b: BookingRow & { c_email?: string | null; o_name?: string },
       note?: string | null
-    ) =>
-      Effect.gen(function* () {
-        if (!b.c_email) return
-        const { publicUrl } = yield* Links
-        yield* mail.enqueue(orgId, bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", publicUrl, note))
-      })
-
-    // A span without a captured stack (Effect.fn takes one per call, the booking path's costliest span): the span's
+    ) => toGuest(kind, b, { note })
 
     /**
      * One machine event on one booking of the current org. `prepare` runs first on an unlocked read (where the
@@ -96,7 +87,7 @@ export const bookingActs = (
             const plan = yield* build(row, now, prepared)
             const applied = yield* store.apply(row, plan.event, now, plan.facts)
             yield* events.append(org.id, [...settled.events, ...applied.events])
-            if (plan.mail) yield* notify(org.id, plan.mail, applied.booking)
+            if (plan.mail) yield* notify(plan.mail, applied.booking)
             return toBooking(applied.booking)
           })
         ).pipe(

@@ -1,15 +1,14 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 import { EngineClock } from "../../ports/Clock.ts"
-import { Links } from "../../ports/Links.ts"
 import type { BookingRow } from "../../store/bookingRow.ts"
 import { bookingStore } from "../../store/bookings.ts"
 import { addDays, endOfLocalDay, todayIn } from "../../time/local.ts"
 import { bookedExpr } from "../calendar/booked.ts"
 import type { SessionRef } from "../calendar/hooks.ts"
 import { Events, type NewEvent } from "../Events.ts"
-import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
-import { Mail } from "../mail/Mail.ts"
+import type { BookingMailKind } from "../mail/bookingMails.ts"
+import { guestMail } from "../mail/guestMail.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 
 /** Guests who were called off pick another time until the end of the 7th day in the org's time zone. */
@@ -23,24 +22,16 @@ export const bookingCascade = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const clock = yield* EngineClock
   const events = yield* Events
-  const mail = yield* Mail
   const store = yield* bookingStore
   const at = (now: Date) => now.toISOString()
 
+  const toGuest = yield* guestMail
+  // Everything this cascade cancels, the business called off: a text too where the org wants call-offs texted.
   const mailTo = (
     kind: BookingMailKind,
     b: BookingRow & { c_email?: string | null; o_name?: string },
     note?: string | null
-  ) =>
-    Effect.gen(function* () {
-      if (!b.c_email) return
-      const { publicUrl } = yield* Links
-      // Everything this cascade cancels, the business called off: a text too where the org wants call-offs texted.
-      yield* mail.enqueue(b.org_id, {
-        ...bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", publicUrl, note),
-        textAs: "called_off"
-      })
-    })
+  ) => toGuest(kind, b, { note, textAs: "called_off" })
 
   const lockRows = (where: Statement.Fragment) =>
     sql<BookingRow>`select * from bookings b where ${where} and b.status <> 'cancelled' order by b.id for update`.pipe(

@@ -14,17 +14,16 @@ import { customerPlan } from "../../store/customers.ts"
 import { retryTransient } from "../../store/refusals.ts"
 import type { CurrentOrg, Surface } from "../CurrentOrg.ts"
 import type { NewEvent } from "../Events.ts"
-import { GiftCards } from "../gifts/GiftCards.ts"
 import { bookingMail } from "../mail/bookingMails.ts"
 import { Mail } from "../mail/Mail.ts"
-import { Promos } from "../promos/Promos.ts"
 import { checkAnswers } from "./answers.ts"
 import { foundGuest, NO_GUEST, NotWritten, type Read } from "./booked.ts"
 import { bookingClaims } from "./claims.ts"
 import { placesGate } from "./gate.ts"
-import { insertValues, newRow } from "./newRow.ts"
+import { newRow, writeValues } from "./newRow.ts"
 import { settle } from "./payment.ts"
 import { onHours, type Placement, soldOut } from "./placement.ts"
+import { discounts } from "./pricing.ts"
 import { refused } from "./refused.ts"
 import { bookingScreen } from "./screen.ts"
 import { READ } from "./statements.ts"
@@ -59,8 +58,7 @@ export const bookingCreator = Effect.gen(function* () {
   const clock = yield* EngineClock
   const links = yield* Links
   const wakeups = yield* Wakeups
-  const promos = yield* Promos
-  const gifts = yield* GiftCards
+  const discountsOf = yield* discounts
   const store = yield* bookingStore
   const mails = yield* Mail
   const gate = yield* placesGate<Read>()
@@ -85,17 +83,8 @@ export const bookingCreator = Effect.gen(function* () {
       // The gate keeps what READ says of a calendar time's offering (not the guest's row) to judge the next requests.
       if (o.s_id !== null && !o.course && !onHours(o))
         gate.remember(o.s_id, { org: org.id, offering: o.id, read: { ...o, ...NO_GUEST } }, epoch)
-      const quantity = input.quantity ?? 1
-      const price = yield* screen(o, input, quantity)
-      const promo =
-        input.promo_code === undefined
-          ? undefined
-          : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
-      const gift =
-        input.gift_card_code === undefined
-          ? undefined
-          : yield* gifts.check(org.id, input.gift_card_code, price - (promo?.discount ?? 0))
-      const giftCents = gift?.cents ?? 0
+      const { quantity, price } = yield* screen(o, input)
+      const { promo, gift, giftCents } = yield* discountsOf(org, o.id, price, input)
       yield* checkAnswers(o.questions, input.answers ?? {})
       const { placed: p, full } = yield* place(o, input, quantity, org.timezone, now)
       if (full) return { _tag: "full" as const, o, p }
@@ -141,7 +130,7 @@ export const bookingCreator = Effect.gen(function* () {
         o.name,
         links.publicUrl
       )
-      const write = store.insert(customer.mode, insertValues(parts, row, mail, events, options))
+      const write = store.insert(customer.mode, writeValues(parts, row, mail, events, options))
       // A promo code's use and a gift card's part are taken with the booking, in one transaction (undone with it when
       // the booking is not written).
       const written = yield* (

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import type { startBooking } from "../../machines/booking.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import { type BookingRow, lifecycleColumns } from "../../store/bookingRow.ts"
+import type { BookingWriteValues } from "../../store/bookings.ts"
 import { newHandle, newReference } from "../../store/codes.ts"
 import type { customerPlan } from "../../store/customers.ts"
 import { monthIn } from "../../time/local.ts"
@@ -98,59 +99,57 @@ export const newRow = (parts: RowParts, settled: Pick<Settled, "discount" | "pai
   }
 }
 
-/** The values of the store's insert (WRITE) for a new booking, in its parameters' order. */
-export const insertValues = (
+/** What the store's WRITE writes for a new booking, by name. */
+export const writeValues = (
   parts: RowParts,
   row: BookingRow,
   mail: ReturnType<typeof bookingMail>,
   events: ReadonlyArray<NewEvent>,
   options: { readonly quiet?: boolean }
-): ReadonlyArray<unknown> => {
+): BookingWriteValues => {
   const { org, input, o, customer, now } = parts
-  const month = monthIn(now, org.timezone)
-  return [
-    org.id,
-    customer.mode,
-    customer.row.id,
-    customer.row.email,
-    input.customer.name,
-    input.customer.phone ?? null,
-    now,
-    o.c_name,
-    o.c_phone,
-    row.id,
-    o.id,
-    row.session_id,
-    row.series_id,
-    row.starts_at,
-    row.ends_at,
-    row.quantity,
-    row.places,
-    row.state,
-    JSON.stringify(row.machine),
-    row.status,
-    row.expires_at,
-    row.total_cents,
-    row.reference,
-    row.handle,
-    row.source,
-    row.notes,
-    JSON.stringify(row.answers),
-    JSON.stringify(row.metadata),
-    row.confirmed_at,
-    row.waiver_token,
-    row.waiver_needed,
-    randomUUID(),
-    options.quiet === true ? null : mail.to,
-    mail.subject,
-    mail.text,
-    mail.kind,
-    month,
-    MONTHLY_QUOTA[org.plan],
-    events.map((e) => e.type),
-    JSON.stringify(events.map((e) => e.data)),
-    JSON.stringify(mail.vars),
-    row.guest_cancel_hours,
-    JSON.stringify(actorOf(org))
-  ]
+  return {
+    org_id: org.id,
+    at: now,
+    customer_id: customer.row.id,
+    email: customer.row.email,
+    name: input.customer.name,
+    phone: input.customer.phone ?? null,
+    known_name: o.c_name,
+    known_phone: o.c_phone,
+    id: row.id,
+    offering_id: o.id,
+    session_id: row.session_id,
+    series_id: row.series_id,
+    starts_at: row.starts_at,
+    ends_at: row.ends_at,
+    quantity: row.quantity,
+    places: row.places,
+    state: row.state,
+    machine: JSON.stringify(row.machine),
+    status: row.status,
+    expires_at: row.expires_at,
+    total_cents: row.total_cents,
+    reference: row.reference,
+    handle: row.handle,
+    source: row.source,
+    notes: row.notes,
+    answers: JSON.stringify(row.answers),
+    metadata: JSON.stringify(row.metadata),
+    confirmed_at: row.confirmed_at,
+    waiver_token: row.waiver_token,
+    waiver_needed: row.waiver_needed,
+    guest_cancel_hours: row.guest_cancel_hours,
+    mail_id: randomUUID(),
+    mail_to: options.quiet === true ? null : mail.to,
+    mail_subject: mail.subject,
+    mail_body: mail.text,
+    mail_kind: mail.kind,
+    mail_vars: JSON.stringify(mail.vars),
+    month: monthIn(now, org.timezone),
+    quota: MONTHLY_QUOTA[org.plan],
+    event_types: events.map((e) => e.type),
+    event_data: JSON.stringify(events.map((e) => e.data)),
+    actor: JSON.stringify(actorOf(org))
+  }
 }

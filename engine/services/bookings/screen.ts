@@ -1,12 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import {
-  InvalidPeriods,
-  InvalidQuantity,
-  InvalidSeriesId,
-  InvalidSessionId,
-  OfferingPaused
-} from "../../errors/index.ts"
+import { InvalidSeriesId, InvalidSessionId, OfferingPaused } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import type { CurrentOrg } from "../CurrentOrg.ts"
@@ -15,7 +9,7 @@ import type { Booked, Read } from "./booked.ts"
 import { isFull, type placesGate } from "./gate.ts"
 import { holdLapses } from "./lapse.ts"
 import { calendarPlacement, onHours, type Placement, placementOf, placesOf } from "./placement.ts"
-import { priceOf } from "./pricing.ts"
+import { requestPrice } from "./pricing.ts"
 
 /** The gate of create.ts: what READ said of calendar times, by time. */
 export type ReadGate = Effect.Effect.Success<ReturnType<typeof placesGate<Read>>>
@@ -65,18 +59,14 @@ export const bookingScreen = (gate: ReadGate) =>
         (n) => n > 0
       )
 
-    /** What READ's offering says of the request before its place is looked at; answers the price. */
-    const screen = (o: Read, input: BookingCreate, quantity: number) =>
+    /** What READ's offering says of the request before its place is looked at; answers its quantity and price. */
+    const screen = (o: Read, input: BookingCreate) =>
       Effect.gen(function* () {
         if (o.state !== "active")
           return yield* new OfferingPaused({ message: "this offering is paused and takes no bookings" })
-        if (quantity > o.max_per_booking)
-          return yield* new InvalidQuantity({ message: `quantity: at most ${o.max_per_booking} in one booking` })
         if (input.series_id !== undefined && !o.course)
           return yield* new InvalidSeriesId({ message: "series_id books a course; this offering is not one" })
-        if (input.periods !== undefined && o.kind !== "rental")
-          return yield* new InvalidPeriods({ message: "periods apply to rentals only" })
-        return yield* priceOf(o, quantity, input.periods ?? 1)
+        return yield* requestPrice(o, input)
       })
 
     /**
@@ -96,10 +86,9 @@ export const bookingScreen = (gate: ReadGate) =>
           s_state: seen.places.state
         }
         if (o.course || onHours(o)) return false
-        const quantity = input.quantity ?? 1
         const judged = yield* Effect.either(
           Effect.gen(function* () {
-            yield* screen(o, input, quantity)
+            const { quantity } = yield* screen(o, input)
             yield* checkAnswers(o.questions, input.answers ?? {})
             return (yield* place(o, input, quantity, org.timezone, now)).full
           })

@@ -10,7 +10,8 @@ import type { PaymentRow } from "../../store/payments.ts"
 import { transaction } from "../../store/transaction.ts"
 import { Events } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
-import { type BookingMailKind, bookingMail } from "../mail/bookingMails.ts"
+import type { BookingMailKind } from "../mail/bookingMails.ts"
+import { guestMail } from "../mail/guestMail.ts"
 import { Mail } from "../mail/Mail.ts"
 
 /** A checkout opened again for a hold that lapsed (the nudge's link) stays open this long. */
@@ -44,10 +45,9 @@ export const paymentsBase = Effect.gen(function* () {
   const wakeups = yield* Wakeups
   const store = yield* bookingStore
   const links = yield* Links
+  const toGuest = yield* guestMail
   const mailTo = (kind: BookingMailKind, b: BookingRow & { c_email?: string | null; o_name?: string }) =>
-    b.c_email
-      ? mail.enqueue(b.org_id, bookingMail(kind, b, b.c_email, b.o_name ?? "your booking", links.publicUrl))
-      : Effect.void
+    toGuest(kind, b)
   const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(transaction(sql))
   return { sql, clock, processor, events, mail, jobs, wakeups, store, links, mailTo, tx } as const
 })

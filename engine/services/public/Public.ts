@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { Forbidden, InvalidPeriods, InvalidQuantity, notFound } from "../../errors/index.ts"
+import { Forbidden, notFound } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
 import { Links } from "../../ports/Links.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
@@ -8,7 +8,7 @@ import type { GiftCardPurchase } from "../../schema/gift.ts"
 import { PublicOffering } from "../../schema/public.ts"
 import { addDays, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
 import { Bookings } from "../bookings/Bookings.ts"
-import { priceOf } from "../bookings/pricing.ts"
+import { discounts, requestPrice } from "../bookings/pricing.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Availability } from "../calendar/Availability.ts"
 import { makeCoalescer } from "../coalesce.ts"
@@ -49,8 +49,7 @@ export class Public extends Effect.Service<Public>()("Public", {
     const orgs = yield* Orgs
     const links = yield* Links
     const clock = yield* EngineClock
-    const promos = yield* Promos
-    const gifts = yield* GiftCards
+    const discountsOf = yield* discounts
     const waitlist = yield* Waitlist
     const purchases = yield* GiftPurchases
     const inbox = yield* Inbox
@@ -192,29 +191,18 @@ export class Public extends Effect.Service<Public>()("Public", {
         yield* checkOrigin(origin)
         const org = yield* CurrentOrg
         const o = yield* activeOffering(input.offering_id)
-        if (input.periods !== undefined && o.kind !== "rental")
-          return yield* new InvalidPeriods({ message: "periods apply to rentals only" })
-        const quantity = input.quantity ?? 1
-        if (quantity > o.max_per_booking)
-          return yield* new InvalidQuantity({ message: `quantity: at most ${o.max_per_booking} in one booking` })
-        const price = yield* priceOf(o, quantity, input.periods ?? 1)
-        const promo =
-          input.promo_code === undefined
-            ? undefined
-            : yield* promos.check(org.id, org.timezone, o.id, input.promo_code, price)
-        const total = price - (promo?.discount ?? 0)
-        const gift =
-          input.gift_card_code === undefined ? undefined : yield* gifts.check(org.id, input.gift_card_code, total)
+        const { price } = yield* requestPrice(o, input)
+        const { discount, giftCents } = yield* discountsOf(org, o.id, price, input)
         // A deposit is what the checkout takes where guests pay online (as the booking's checkout does); the rest is
         // due at the start. Paying at the venue, all of it is.
-        const left = total - (gift?.cents ?? 0)
+        const left = price - discount - giftCents
         const online = (yield* orgs.get).payments === "online"
         const now = online ? chargeOf(left, o) : left
         return {
           price_cents: price,
-          discount_cents: promo?.discount ?? 0,
-          total_cents: total,
-          gift_cents: gift?.cents ?? 0,
+          discount_cents: discount,
+          total_cents: price - discount,
+          gift_cents: giftCents,
           due_cents: now,
           due_at_start_cents: left - now,
           currency: org.currency
