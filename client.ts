@@ -13,16 +13,24 @@
  *   const page = await api.bookings.list({ urlParams: {} })   // rejects with NotFound, BadRequest, … as thrown values
  *
  * `baseUrl` is the server's origin (PUBLIC_URL): the operations' paths start with /api/v1 already.
+ *
+ * This file and the ones its types reach (the contract, the error classes) import effect's and @effect/platform's
+ * modules one by one, never their index: a consumer's tsc then loads those modules' declarations only, not the whole
+ * of both packages (bench/README.md, "A consumer's type-check").
  */
-import {
-  FetchHttpClient,
-  type HttpApi,
-  HttpApiClient,
-  HttpClient,
-  HttpClientRequest,
-  type HttpClientResponse
-} from "@effect/platform"
-import { Cause, Effect, Exit, Layer, Option, Schema, SchemaAST } from "effect"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import { Api } from "./transports/http/Api.ts"
 
 export * from "./engine/errors/index.ts"
@@ -31,7 +39,7 @@ export { BadRequest, Unauthorized } from "./transports/http/errors.ts"
 export interface ClientOptions {
   /** The server's origin, e.g. https://book.example.com (no /api/v1). */
   readonly baseUrl: string
-  /** A secret key (sk_…) for the whole API, or a publishable one (pk_live_…) for the `public` operations only. */
+  /** A secret key (bk_live_…) for the whole API, or a publishable one (pk_live_…) for the `public` operations only. */
   readonly apiKey: string
   /** The fetch to use (the global one unless told). */
   readonly fetch?: typeof globalThis.fetch | undefined

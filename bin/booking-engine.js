@@ -3,6 +3,7 @@
 // admin CLI (org create, key create|revoke, ...). Runs the bundles in dist/, which the published package carries (in
 // a clone of the repository, `npm run build` or `npm start` makes them).
 import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 
 const args = process.argv.slice(2)
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
@@ -17,9 +18,12 @@ if (!existsSync(built)) {
 }
 if (args.length === 0) {
   const env = (name, fallback) => (process.env[name] ?? "").trim() || fallback
+  const dataDir = env("DATA_DIR", "./.data")
   const database = env("DATABASE_URL", "")
     ? "Postgres at DATABASE_URL"
-    : `the embedded database in ${env("DATA_DIR", "./.data")} (made on the first start, with a demo org)`
+    : existsSync(join(dataDir, "PG_VERSION"))
+      ? `the embedded database in ${dataDir}`
+      : `a new embedded database in ${dataDir} (made now, with a demo org)`
   process.stderr.write(
     `booking-engine: no command given, so starting the server on http://${env("HOST", "127.0.0.1")}:${env("PORT", "3000")} ` +
       `over ${database}; Ctrl-C stops it. booking-engine --help lists the admin commands.\n`

@@ -1,5 +1,5 @@
 // Builds all of dist but the type declarations: what `npm start` and the `booking-engine` bin run (one bundled ES module
-// each: no tsx at run time, and one file to load instead of the ~1,500 modules of effect and friends; see bundle.mjs),
+// each of the engine's own code, no tsx at run time; its packages come from node_modules: see bundle.mjs),
 // the library entry points, the /docs bundle, the widget and the console. scripts/build.mjs runs it, and so does the
 // test run's globalSetup, once, before any suite starts: a suite that built dist itself would pull dist/chunks from
 // under a server another suite had just started.

@@ -1,7 +1,10 @@
 // The server and CLI bundles (what `npm start` and the bin run), built by scripts/buildAll.mjs (npm run build and
-// the test run's globalSetup) and by the benches that compare builds. PGlite stays external: it loads its own wasm.
-// Each is split: what only some deployments load (NATS, SMTP, Stripe, inbound SMTP; see app/layers.ts) goes to
-// dist/chunks/ and is imported when configured, so a start compiles about 4 MB instead of 8.
+// the test run's globalSetup) and by the benches that compare builds. They hold the project's own code only: every
+// package (effect, pg, PGlite, …) is imported from node_modules, where the package's dependencies are installed
+// anyway for the library entry points, so nothing is shipped twice (a start from them takes about 1.4x as long as
+// from bundles that carried their packages: bench/README.md, "The package"). Each is split: what only some
+// deployments load (NATS, SMTP, Stripe, inbound SMTP; see app/layers.ts) goes to dist/chunks/ and is imported, with
+// its packages, only when configured.
 
 import { cpSync, rmSync } from "node:fs"
 import { build } from "esbuild"
@@ -18,12 +21,7 @@ const bundle = (name, entry) =>
     format: "esm",
     target: "node20",
     sourcemap: true,
-    // twilio stays external too: its SDK (and its HTTP stack) is 8 MB bundled, loaded only when texts go through Twilio.
-    external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native", "twilio"],
-    // Some bundled CommonJS packages call require(); give each ES module (entry and chunk) one.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
-    },
+    packages: "external",
     logLevel: "warning"
   })
 

@@ -1,5 +1,5 @@
-import type { Cause } from "effect"
-import { Schema } from "effect"
+import type * as Cause from "effect/Cause"
+import * as Schema from "effect/Schema"
 
 /** The wire code of a tag: SoldOut -> sold_out. */
 export const snakeCase = (tag: string) => tag.replace(/[A-Z]/g, (c, i) => (i === 0 ? "" : "_") + c.toLowerCase())

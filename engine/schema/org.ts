@@ -255,7 +255,7 @@ export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Text(1, 80)),
   kind: Schema.optional(Schema.Literal("secret", "publishable", "reseller")).annotations({
     description:
-      "secret (sk_…): the whole API and MCP; publishable (pk_…): the public booking surface only, safe in a web page; reseller (rk_…): the OCTO API only. Default secret"
+      "secret (bk_live_…): the whole API and MCP; publishable (pk_live_…): the public booking surface only, safe in a web page; reseller (rk_live_…): the OCTO API only. Default secret"
   }),
   user_id: Schema.optional(
     Schema.UUID.annotations({

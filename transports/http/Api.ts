@@ -1,4 +1,5 @@
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../../engine/errors/index.ts"
 import { eventSchemas } from "../../engine/schema/eventCatalogue.ts"
 import { BadRequestWire, declaringRaised, wireOf } from "./errors.ts"

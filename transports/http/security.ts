@@ -1,4 +1,5 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import { CurrentOrg } from "../../engine/services/CurrentOrg.ts"
 import { UnauthorizedWire } from "./errors.ts"
 

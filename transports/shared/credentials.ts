@@ -9,10 +9,10 @@ import { safeEqual } from "./safeEqual.ts"
  * OCTO, admin, metrics); a new kind of credential (a browser session's cookie, say) is added to `Caller` and to `admit` here.
  *
  * The documented answers (docs/architecture.md, the README's keys section):
- * - secret key (sk_…): REST, the public surface, MCP, the event stream; 403 on OCTO.
+ * - secret key (bk_live_…): REST, the public surface, MCP, the event stream; 403 on OCTO.
  * - session cookie (transports/auth/apiSession.ts): /api/v1 and the event stream (sse.ts), when no Bearer is sent.
- * - publishable key (pk_…): the public surface only; 401 elsewhere, 403 on OCTO.
- * - reseller key (rk_…): OCTO only; 401 elsewhere.
+ * - publishable key (pk_live_…): the public surface only; 401 elsewhere, 403 on OCTO.
+ * - reseller key (rk_live_…): OCTO only; 401 elsewhere.
  * - OAuth access token (mcp_at_…): MCP only; 401 elsewhere, 403 on OCTO when it is valid.
  * - admin token (ADMIN_TOKEN): /admin/v1 and /metrics only; elsewhere it is a string no key matches.
  * - none, unknown or revoked: 401.

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { domainStatus } from "./status.ts"
 
 /** A request the transport refuses before any handler runs: its code names what did not decode (invalid_<field>). */

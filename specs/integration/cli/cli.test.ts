@@ -129,7 +129,17 @@ describe("booking-engine CLI", () => {
     })
     const [said, ...rest] = bare.stderr.split("\n")
     expect(said).toBe(
-      `booking-engine: no command given, so starting the server on http://127.0.0.1:nope over the embedded database in ${dir} (made on the first start, with a demo org); Ctrl-C stops it. booking-engine --help lists the admin commands.`
+      `booking-engine: no command given, so starting the server on http://127.0.0.1:nope over the embedded database in ${dir}; Ctrl-C stops it. booking-engine --help lists the admin commands.`
+    )
+    // On a folder with no database yet it says it makes one.
+    const empty = mkdtempSync(join(scratch, "empty-"))
+    const fresh = spawnSync(process.execPath, [bin], {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: empty, PORT: "nope" }
+    })
+    expect(fresh.stderr.split("\n")[0]).toBe(
+      `booking-engine: no command given, so starting the server on http://127.0.0.1:nope over a new embedded database in ${empty} (made now, with a demo org); Ctrl-C stops it. booking-engine --help lists the admin commands.`
     )
     expect(rest.join("\n")).toContain("PORT must be a port")
     expect(bare.status).toBe(1)

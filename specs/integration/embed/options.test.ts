@@ -54,25 +54,37 @@ afterAll(async () => {
   if (collector) await new Promise((r) => collector.close(r))
 })
 
-const json = async (method: string, path: string, token: string, body?: unknown) => {
+/** A JSON call; T is the shape the caller reads of the answer (the contract's own tests hold the full shapes). */
+const json = async <T = unknown>(method: string, path: string, token: string, body?: unknown) => {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as T }
 }
 
 describe("createEngine with every option", () => {
   it("texts a guest through Twilio and exports the request's spans over OTLP", async () => {
-    const org = await json("POST", "/admin/v1/orgs", ADMIN, { name: "Texts", timezone: "UTC", currency: "EUR" })
+    const org = await json<{ api_key: { key: string } }>("POST", "/admin/v1/orgs", ADMIN, {
+      name: "Texts",
+      timezone: "UTC",
+      currency: "EUR"
+    })
     expect(org.status).toBe(201)
-    const key = org.body.api_key.key as string
-    const offering = await json("POST", "/api/v1/offerings", key, { name: "Surf", kind: "class", capacity: 4 })
-    const now = (await json("GET", "/admin/v1/clock", ADMIN)).body.now as string
+    const key = org.body.api_key.key
+    const offering = await json<{ id: string }>("POST", "/api/v1/offerings", key, {
+      name: "Surf",
+      kind: "class",
+      capacity: 4
+    })
+    const now = (await json<{ now: string }>("GET", "/admin/v1/clock", ADMIN)).body.now
     const startsAt = new Date(Date.parse(now) + 3 * 86_400_000).toISOString()
-    const session = await json("POST", "/api/v1/sessions", key, { offering_id: offering.body.id, starts_at: startsAt })
-    const booking = await json("POST", "/api/v1/bookings", key, {
+    const session = await json<{ data: Array<{ id: string }> }>("POST", "/api/v1/sessions", key, {
+      offering_id: offering.body.id,
+      starts_at: startsAt
+    })
+    const booking = await json<{ id: string }>("POST", "/api/v1/bookings", key, {
       offering_id: offering.body.id,
       session_id: session.body.data[0].id,
       customer: { email: "ana@example.com", name: "Ana", phone: "+31 6 2000 0101" }

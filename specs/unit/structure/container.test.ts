@@ -22,14 +22,29 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { en
 describe("the Dockerfile", () => {
   const stages = dockerfile.split(/^FROM /m).slice(1)
   const runtime = stages[stages.length - 1]
-  it("builds on Node 22 LTS and runs with NODE_ENV=production, as the node user, production dependencies only", () => {
-    expect(stages.map((s) => s.split(/\s/)[0])).toEqual(["node:22-bookworm-slim", "node:22-bookworm-slim"])
+  it("builds on Node 22 LTS pinned to a full release, installs from the lock, runs with NODE_ENV=production as the node user", () => {
+    const bases = stages.map((s) => s.split(/\s/)[0])
+    expect(bases.length).toBe(3)
+    for (const base of bases) expect(base).toMatch(/^node:22\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})?$/)
+    expect(new Set(bases).size).toBe(1)
     expect(pkg.engines.node).toMatch(/>=22/)
+    expect(dockerfile).not.toMatch(/npm install/)
+    expect(stages[0]).toMatch(/^RUN npm ci /m)
+    expect(stages[0]).not.toMatch(/NODE_ENV=production/) // the build needs the devDependencies
+    expect(stages[1]).toMatch(/^RUN npm ci --omit=dev /m)
     expect(runtime).toMatch(/^ENV NODE_ENV=production /m)
     expect(runtime).toMatch(/^USER node$/m)
-    expect(stages[0]).toMatch(/npm prune --omit=dev/)
-    expect(stages[0]).not.toMatch(/NODE_ENV=production/) // the build needs the devDependencies
-    expect(runtime).not.toMatch(/npm install/)
+    expect(runtime).not.toMatch(/^RUN npm/m)
+  })
+
+  it("copies the production dependencies, the build and the bin, nothing else; no VOLUME (PGlite's DATA_DIR is a choice)", () => {
+    expect(runtime.match(/^COPY .*$/gm)).toEqual([
+      "COPY --from=build /app/package.json ./",
+      "COPY --from=deps /app/node_modules ./node_modules",
+      "COPY --from=build /app/dist ./dist",
+      "COPY --from=build /app/bin ./bin"
+    ])
+    expect(dockerfile).not.toMatch(/^VOLUME/m)
   })
 
   it("puts the CLI on PATH (docker compose exec engine booking-engine ...) and starts through it", () => {
