@@ -39,11 +39,10 @@ const derive = (input: OfferingUpdate) => {
   if (input.deposit_cents != null) out.deposit_percent = null
   if (input.deposit_percent != null) out.deposit_cents = null
   if (input.location !== undefined) {
-    if (input.lat === undefined && input.lon === undefined) {
-      const c = coordinatesIn(input.location)
-      out.lat = c?.lat ?? null
-      out.lon = c?.lon ?? null
-    }
+    // A new place: what is not sent with it is read from its text (both unsent) or cleared, never kept from the old one.
+    const c = input.lat === undefined && input.lon === undefined ? coordinatesIn(input.location) : null
+    out.lat = input.lat !== undefined ? input.lat : (c?.lat ?? null)
+    out.lon = input.lon !== undefined ? input.lon : (c?.lon ?? null)
     if (input.place_id === undefined) out.place_id = null
   }
   if (input.questions !== undefined) {
