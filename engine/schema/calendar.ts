@@ -19,7 +19,7 @@ const meaning = {
   teacher: "Input: the user id of a team member, or null. Output: { user_id, name }",
   starts_at: "ISO 8601 instant, UTC",
   ends_at: "ISO 8601 instant, UTC (sessions.create: default the offering's length after starts_at)",
-  repeat_weeks: "Also make this many more weeks at the same local time (1 to 52)",
+  repeat_weeks: "Repeat weekly this many more weeks at the same local time (1 to 52): 1 makes two times",
   occurs_on: "Its entry's local date for it",
   booked: "Only in sessions.list: seats booked in a class; bookings at the time in an appointment",
   series_id: "The calendar entry it belongs to; null when scheduled on its own",

@@ -76,7 +76,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
           (input.ends_at?.getTime() ?? input.starts_at.getTime() + offering.duration_minutes * 60_000) -
           input.starts_at.getTime()
         if (length <= 0) return yield* new InvalidEndsAt({ message: "ends_at must be after starts_at" })
-        const times = weeklyTimes(input.starts_at, length, input.repeat_weeks ?? 1, org.timezone)
+        const times = weeklyTimes(input.starts_at, length, 1 + (input.repeat_weeks ?? 0), org.timezone)
         const now = yield* clock.now
         const base = {
           org_id: org.id,

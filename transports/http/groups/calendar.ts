@@ -104,10 +104,13 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
       .setPayload(SessionCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(ListOf(Session), { status: 201 })
-      .annotate(OpenApi.Summary, "Schedule a time on its own (repeat_weeks: that many weeks at the same local time)")
+      .annotate(
+        OpenApi.Summary,
+        "Schedule a time on its own (repeat_weeks: that many more weeks at the same local time)"
+      )
       .annotate(
         OpenApi.Description,
-        "Schedules a time on its own (not from an entry) for a class or an appointment on its calendar: starts_at (UTC), ends_at (default: the offering's length), repeat_weeks for that many weeks at the same local time, capacity (classes only), teacher. Emits session.created for each time."
+        "Schedules a time on its own (not from an entry) for a class or an appointment on its calendar: starts_at (UTC), ends_at (default: the offering's length), repeat_weeks for that many more weeks at the same local time (1 makes two times), capacity (classes only), teacher. Emits session.created for each time."
       )
   )
   .add(
