@@ -178,4 +178,6 @@ export const Slot = Schema.Struct(
 
 export const Availability = Schema.Struct({ timezone: Schema.String, data: Schema.Array(Slot) })
 export const AvailabilityQuery = Schema.Struct({ from: Schema.optional(LocalDate), to: Schema.optional(LocalDate) })
-export const SeriesDeleted = Schema.Struct({ cancelled: Schema.Int })
+export const SeriesDeleted = Schema.Struct({
+  cancelled: Schema.Int.annotations({ description: "Booked future times cancelled (their bookings with them)" })
+})

@@ -78,7 +78,7 @@ export const SeriesGroup = HttpApiGroup.make("series")
       .annotate(OpenApi.Summary, "Remove an entry and its future times; cancel_bookings=true when any is booked")
       .annotate(
         OpenApi.Description,
-        "Removes an entry and its future times; past ones stay on record. When a future time is booked this needs cancel_bookings=true (409 series_has_bookings otherwise), which cancels those bookings, emails the guests and refunds online payments. Emits booking.cancelled for each, then offering.calendar_updated."
+        "Removes an entry and its future times; past ones stay on record. When a future time is booked this needs cancel_bookings=true (409 series_has_bookings otherwise), which cancels those bookings, emails the guests and refunds online payments; cancelled counts the booked times. Emits booking.cancelled for each, then offering.calendar_updated."
       )
   )
   .middleware(Authentication)
