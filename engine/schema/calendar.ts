@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described, Instant, Int, LocalDate, strict, Text } from "./common.ts"
+import { described, Instant, Int, LocalDate, QueryInt, strict, Text } from "./common.ts"
 import { TimeInput } from "./offering.ts"
 
 export const Repeat = Schema.Literal("none", "daily", "weekly", "monthly", "yearly", "weekdays")
@@ -146,13 +146,26 @@ export const SessionCancel = Schema.Struct(
   examples: [{ guests: "choose", note: "The teacher is ill; pick another evening or take a refund." }]
 })
 
+export const SessionPage = Schema.Struct({
+  data: Schema.Array(Session),
+  next_after: Schema.NullOr(Schema.String).annotations({
+    description: "Pass as after for the next page; null after the last"
+  })
+})
+
 export const SessionsQuery = Schema.Struct({
   offering_id: Schema.optional(Schema.UUID),
   from: Schema.optional(Instant),
   to: Schema.optional(Instant),
   status: Schema.optional(Schema.Literal("scheduled", "cancelled")).annotations({
     description: "Only times in this status (default both)"
-  })
+  }),
+  limit: Schema.optional(QueryInt(1, 2000, "At most this many times in the page (default 2000)")),
+  after: Schema.optional(
+    Schema.UUID.annotations({
+      description: "A session's id (next_after of the page before): the page continues after it"
+    })
+  )
 })
 
 export const Slot = Schema.Struct(

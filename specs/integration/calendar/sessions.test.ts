@@ -194,6 +194,26 @@ describe("sessions.list", () => {
     ).toEqual([o.id, other.id].sort())
   })
 
+  it("pages with limit and after: next_after carries on soonest first, null after the last", async () => {
+    const o = await org.klass()
+    const made = await org.sessions.make({ offering_id: o.id, starts_at: "2043-01-10T17:00:00Z", repeat_weeks: 4 })
+    const pages: Array<{ data: Json[]; next_after: string | null }> = []
+    let after: string | undefined
+    do {
+      const query = `offering_id=${o.id}&limit=2${after ? `&after=${after}` : ""}`
+      const page = ok(await org.call("GET", `/sessions?${query}`)) as { data: Json[]; next_after: string | null }
+      pages.push(page)
+      after = page.next_after ?? undefined
+    } while (after !== undefined && pages.length < 5)
+    expect(pages.map((p) => p.data.length)).toEqual([2, 2, 1])
+    expect(pages.flatMap((p) => p.data.map((s) => s.id))).toEqual(made.map((s) => s.id))
+    expect(pages.map((p) => p.next_after)).toEqual([made[1].id, made[3].id, null])
+    expectError(await org.call("GET", `/sessions?after=${NOBODY}`), 400, "invalid_after")
+    expectError(await org.call("GET", "/sessions?limit=2001"), 400, "invalid_limit")
+    const other = await newOrg(app)
+    expectError(await other.call("GET", `/sessions?after=${made[0].id}`), 400, "invalid_after")
+  })
+
   it("shows only the org's own times", async () => {
     const other = await newOrg(app)
     const o = await other.klass()

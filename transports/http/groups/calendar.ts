@@ -10,6 +10,7 @@ import {
   Session,
   SessionCancel,
   SessionCreate,
+  SessionPage,
   SessionsQuery,
   SessionUpdate
 } from "../../../engine/schema/calendar.ts"
@@ -92,11 +93,11 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
   .add(
     HttpApiEndpoint.get("list", "/sessions")
       .setUrlParams(SessionsQuery)
-      .addSuccess(ListOf(Session))
+      .addSuccess(SessionPage)
       .annotate(OpenApi.Summary, "Times on calendars, with what each has booked")
       .annotate(
         OpenApi.Description,
-        "Times on calendars (UTC), scheduled or cancelled, optionally of one offering and between two instants, each with booked (seats of a class, bookings of an appointment). Emits nothing."
+        "Times on calendars (UTC), scheduled or cancelled, optionally of one offering and between two instants, each with booked (seats of a class, bookings of an appointment), soonest first, paged: next_after as after for the next page (limit default 2000). Emits nothing."
       )
   )
   .add(
