@@ -163,6 +163,8 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
           return yield* errorOf(decided.code, "the offering cannot change state")
         if (current.waitlist_enabled && input.waitlist_enabled === false) yield* hooks.waitlistClosed(current.id)
         const offering = toOffering(yield* store.update(current.id, changes, yield* clock.now, decided))
+        if (input.waiver_required !== undefined && input.waiver_required !== current.waiver_required)
+          yield* hooks.waiverChanged(current.id, input.waiver_required, yield* clock.now)
         // More seats on the offering's times that take its capacity: the waitlist hears of them as of any opening.
         const opened =
           input.capacity !== undefined && input.capacity > current.capacity
