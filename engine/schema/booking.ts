@@ -191,7 +191,9 @@ export const BookingCreate = Schema.Struct(
     payment: Schema.optional(PaymentChoice),
     waiver: Schema.optional(
       Schema.Struct({
-        accept: Schema.Literal(true),
+        accept: Schema.Literal(true).annotations({
+          description: "true: the booker has read the waiver and accepts it"
+        }),
         name: Text(1, 120),
         children: Schema.optional(Schema.Array(Text(1, 120)).pipe(Schema.maxItems(100)))
       }).annotations({

@@ -10,6 +10,7 @@ import { Assistant, HOLDS_PER_EMAIL } from "../../engine/services/assistant/Assi
 import { clientAddress, type Limiter } from "../shared/client.ts"
 import { pathSegment } from "../shared/json.ts"
 import { errorReply, type Reply } from "../shared/reply.ts"
+import { PACKAGE_VERSION } from "../shared/version.ts"
 import { guardParams } from "./params.ts"
 import { pruneDefs } from "./tools.ts"
 
@@ -189,7 +190,7 @@ export const assistantMcp = (runtime: Runtime.Runtime<Assistant>, perAddress: Pi
       return result
     }
     const server = new Server(
-      { name: "booking-engine-assistant", version: "1.0.0" },
+      { name: "booking-engine-assistant", version: PACKAGE_VERSION },
       {
         capabilities: { tools: {} },
         instructions:
