@@ -53,7 +53,8 @@ const meaning = {
   source: "dashboard, api, mcp, widget, octo (a reseller) or assistant (held for a guest to confirm)",
   answers: "The guest's answers keyed by question id: text (a choice's option as listed), or true/false for yes_no",
   expires_at: "For a hold: when it stops keeping its place (UTC)",
-  checkout_url: "The payment processor's checkout for a hold being paid online",
+  checkout_url:
+    "The payment processor's checkout for a hold being paid online; null once the hold lapses (its checkout closed with it), is confirmed or cancelled",
   paid_at: "When paid, online or marked paid by hand (then payment_intent_id is null)",
   paid_cents: "Paid so far, online and by hand, in minor units; less than total_cents after a deposit",
   charged_cents:
@@ -190,7 +191,9 @@ export const BookingCreate = Schema.Struct(
     payment: Schema.optional(PaymentChoice),
     waiver: Schema.optional(
       Schema.Struct({
-        accept: Schema.Literal(true),
+        accept: Schema.Literal(true).annotations({
+          description: "true: the booker has read the waiver and accepts it"
+        }),
         name: Text(1, 120),
         children: Schema.optional(Schema.Array(Text(1, 120)).pipe(Schema.maxItems(100)))
       }).annotations({

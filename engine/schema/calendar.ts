@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described, Instant, Int, LocalDate, strict, Text } from "./common.ts"
+import { described, Instant, Int, LocalDate, QueryInt, strict, Text } from "./common.ts"
 import { TimeInput } from "./offering.ts"
 
 export const Repeat = Schema.Literal("none", "daily", "weekly", "monthly", "yearly", "weekdays")
@@ -19,7 +19,7 @@ const meaning = {
   teacher: "Input: the user id of a team member, or null. Output: { user_id, name }",
   starts_at: "ISO 8601 instant, UTC",
   ends_at: "ISO 8601 instant, UTC (sessions.create: default the offering's length after starts_at)",
-  repeat_weeks: "Also make this many more weeks at the same local time (1 to 52)",
+  repeat_weeks: "Repeat weekly this many more weeks at the same local time (1 to 52): 1 makes two times",
   occurs_on: "Its entry's local date for it",
   booked: "Only in sessions.list: seats booked in a class; bookings at the time in an appointment",
   series_id: "The calendar entry it belongs to; null when scheduled on its own",
@@ -146,13 +146,26 @@ export const SessionCancel = Schema.Struct(
   examples: [{ guests: "choose", note: "The teacher is ill; pick another evening or take a refund." }]
 })
 
+export const SessionPage = Schema.Struct({
+  data: Schema.Array(Session),
+  next_after: Schema.NullOr(Schema.String).annotations({
+    description: "Pass as after for the next page; null after the last"
+  })
+})
+
 export const SessionsQuery = Schema.Struct({
   offering_id: Schema.optional(Schema.UUID),
   from: Schema.optional(Instant),
   to: Schema.optional(Instant),
   status: Schema.optional(Schema.Literal("scheduled", "cancelled")).annotations({
     description: "Only times in this status (default both)"
-  })
+  }),
+  limit: Schema.optional(QueryInt(1, 2000, "At most this many times in the page (default 2000)")),
+  after: Schema.optional(
+    Schema.UUID.annotations({
+      description: "A session's id (next_after of the page before): the page continues after it"
+    })
+  )
 })
 
 export const Slot = Schema.Struct(
@@ -178,4 +191,6 @@ export const Slot = Schema.Struct(
 
 export const Availability = Schema.Struct({ timezone: Schema.String, data: Schema.Array(Slot) })
 export const AvailabilityQuery = Schema.Struct({ from: Schema.optional(LocalDate), to: Schema.optional(LocalDate) })
-export const SeriesDeleted = Schema.Struct({ cancelled: Schema.Int })
+export const SeriesDeleted = Schema.Struct({
+  cancelled: Schema.Int.annotations({ description: "Booked future times cancelled (their bookings with them)" })
+})

@@ -24,7 +24,9 @@ export type Question = typeof Question.Type
 export const QuestionInput = Schema.Struct({
   id: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{1,40}$/))),
   label: Text(1, 80),
-  type: QuestionType,
+  type: QuestionType.annotations({
+    description: "text: a line; yes_no: true or false; choice: one of the options"
+  }),
   options: Schema.optional(
     Schema.Array(Text(1, 40)).pipe(
       Schema.minItems(2),
@@ -32,7 +34,9 @@ export const QuestionInput = Schema.Struct({
       Schema.filter((xs) => new Set(xs).size === xs.length, { message: () => "options must each appear once" })
     )
   ),
-  required: Schema.optional(Schema.Boolean)
+  required: Schema.optional(
+    Schema.Boolean.annotations({ description: "Guests must answer it to book (default false)" })
+  )
 })
   .pipe(
     Schema.filter((q) => (q.type === "choice") === (q.options !== undefined), {

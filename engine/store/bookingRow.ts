@@ -166,7 +166,8 @@ export const toBookingWith = (r: BookingRow, j: Joined): Booking => {
     cancelled_at: iso(r.cancelled_at),
     created_at: r.created_at.toISOString(),
     expires_at: r.status === "held" ? iso(r.expires_at) : null,
-    checkout_url: r.checkout_url,
+    // A lapsed hold's checkout is dead (closed with it): no link to it is answered, though its guest may pay again.
+    checkout_url: r.status === "held" && r.keeps_place ? r.checkout_url : null,
     paid_at: iso(r.paid_at),
     paid_cents: r.paid_cents,
     payment_intent_id: r.payment_intent_id,

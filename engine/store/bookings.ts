@@ -244,10 +244,18 @@ export const bookingStore = Effect.gen(function* () {
       adopt ? sql`status = 'cancelled' and payment_intent_id is null` : sql`payment_intent_id = ${paymentIntentId}`
     }`
 
+  /** The offering's waiver changed: a booking to come is asked for its signatures (a token, how many), or no longer is. */
+  const setWaiver = (
+    id: string,
+    waiver: { readonly waiver_token: string | null; readonly waiver_needed: number | null },
+    now: Date
+  ) => write(id, { ...waiver, updated_at: now }).pipe(Effect.orDie)
+
   return {
     find,
     lock,
     apply,
+    setWaiver,
     checkoutOpened,
     insert,
     recordExtras,

@@ -25,7 +25,8 @@ export const toBadRequest = (e: HttpApiDecodeError, documented?: Documented, gen
   if (issue._tag === "Unexpected")
     return new BadRequest({
       code: codeFor(documented, undefined, ["unknown_field", generic]),
-      message: `${field}: unknown field`
+      message: `${field}: unknown field`,
+      param: field
     })
   // A guest's phone inside another field (customer.phone) has its own code where the operation documents it.
   const nestedPhone = issue.path.length > 1 && issue.path[issue.path.length - 1] === "phone"
@@ -35,7 +36,8 @@ export const toBadRequest = (e: HttpApiDecodeError, documented?: Documented, gen
       nestedPhone ? "phone" : String(issue.path[0]),
       nestedPhone ? [`invalid_${String(issue.path[0])}`, generic] : [generic]
     ),
-    message: clipQuoted(`${field}: ${messageAt(e.issues, issue)}`)
+    message: clipQuoted(`${field}: ${messageAt(e.issues, issue)}`),
+    param: field
   })
 }
 

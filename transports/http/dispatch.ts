@@ -39,7 +39,10 @@ const internal = () => errorReply(500, "internal_error", "something went wrong o
 const expected = (e: unknown): Reply | undefined => {
   const known = expectedError(e)
   // A refused credential says how to authenticate (RFC 9110 §11.6.1), as /mcp does.
-  return known && errorReply(known.status, known.code, known.message, known.status === 401 ? CHALLENGE : undefined)
+  return (
+    known &&
+    errorReply(known.status, known.code, known.message, known.status === 401 ? CHALLENGE : undefined, known.param)
+  )
 }
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="api"' }

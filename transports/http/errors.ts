@@ -12,7 +12,16 @@ import { RAISED } from "./raised.ts"
 
 /** The spec's error shape. Every expected failure is sent as this, with the status of its class. */
 export const ErrorBody = Schema.Struct({
-  error: Schema.Struct({ code: Schema.String, message: Schema.String })
+  error: Schema.Struct({
+    code: Schema.String,
+    message: Schema.String,
+    param: Schema.optional(
+      Schema.String.annotations({
+        description:
+          "On a 400 about one field: its path in the request, as in duration_minutes, hours[1].start_time or customer.email"
+      })
+    )
+  })
 }).annotations({ identifier: "Error" })
 
 import { BadRequest, expectedError, Unauthorized } from "../shared/errors.ts"
@@ -26,7 +35,9 @@ export const wireOf = <C extends DomainErrorClass>(cls: C) => {
     strict: true,
     decode: (body, _, ast) =>
       body.error.code === cls.code
-        ? ParseResult.succeed(new (cls as unknown as new (a: { message: string }) => InstanceType<C>)(body.error))
+        ? ParseResult.succeed(
+            new (cls as unknown as new (a: { message: string }) => InstanceType<C>)({ message: body.error.message })
+          )
         : ParseResult.fail(new ParseResult.Type(ast, body, `not ${cls.code}`)),
     encode: (e) => ParseResult.succeed({ error: { code: cls.code, message: e.message } })
   }).annotations(HttpApiSchema.annotations({ status: domainStatus[cls._tag] }))
@@ -83,7 +94,7 @@ export const declaringRaised = <Id extends string, G extends HttpApiGroup.HttpAp
 /** The 401 as the platform's security middleware declares it (transports/http/security.ts). */
 export const UnauthorizedWire = Schema.transform(ErrorBody, Schema.typeSchema(Unauthorized), {
   strict: true,
-  decode: (body) => new Unauthorized(body.error),
+  decode: (body) => new Unauthorized({ code: body.error.code, message: body.error.message }),
   encode: (e) => ({ error: { code: e.code, message: e.message } })
 }).annotations(HttpApiSchema.annotations({ status: 401 }))
 
@@ -91,5 +102,10 @@ export const UnauthorizedWire = Schema.transform(ErrorBody, Schema.typeSchema(Un
 export const BadRequestWire = Schema.transform(ErrorBody, Schema.typeSchema(BadRequest), {
   strict: true,
   decode: (body) => new BadRequest(body.error),
-  encode: (e) => ({ error: { code: e.code, message: e.message } })
+  encode: (e) => ({
+    error:
+      e.param === undefined
+        ? { code: e.code, message: e.message }
+        : { code: e.code, message: e.message, param: e.param }
+  })
 }).annotations(HttpApiSchema.annotations({ status: 400 }))

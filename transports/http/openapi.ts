@@ -92,6 +92,13 @@ const generic = (doc: Json, method: string, op: Json): Record<number, Set<string
   return codes
 }
 
+/** error.param, on a 400 about one field (transports/shared/errorParam.ts). */
+const PARAM = {
+  type: "string",
+  description:
+    "On a 400 about one field: its path in the request, as in duration_minutes, hours[1].start_time or customer.email"
+}
+
 const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
   description: `${REASON[status] ?? "Error"}: ${codes.map((c) => `\`${c}\``).join(", ")}`,
   content: {
@@ -103,7 +110,11 @@ const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
           error: {
             type: "object",
             required: ["code", "message"],
-            properties: { code: { type: "string", enum: codes }, message: { type: "string" } },
+            properties: {
+              code: { type: "string", enum: codes },
+              message: { type: "string" },
+              ...(status === 400 ? { param: PARAM } : {})
+            },
             additionalProperties: false
           }
         },
@@ -114,7 +125,7 @@ const errorResponse = (status: number, codes: ReadonlyArray<string>) => ({
 })
 
 const COMMON =
-  '\n\nEvery error is `{ "error": { "code", "message" } }`. Each operation lists the codes it can answer, by status ' +
+  '\n\nEvery error is `{ "error": { "code", "message" } }`; a 400 about one field also carries `param`, the field\'s path (`hours[1].start_time`). Each operation lists the codes it can answer, by status ' +
   "(also as `x-error-codes`). Any operation may also answer `503 unavailable`, `overloaded` or `shutting_down` (with Retry-After), `500 internal_error`, " +
   "`408 request_timeout` for a body slower than the instance's body time-out, `404 not_found` or `405 method_not_allowed` for a path or method that is not an operation, `414 uri_too_long`; " +
   "a code names only the operation's own fields: a body key it does not know is `400 unknown_field` and a query " +

@@ -92,7 +92,7 @@ export const RAISED = {
   "series.update": ["CapacityNotSupported", "InvalidEndsOn", "InvalidEntry", "InvalidStartTime", "InvalidStartsOn", "InvalidTimes", "NotAMember", "NotFound"],
   "sessions.cancel": ["NotFound", "SessionBooked", "SessionCancelled", "SessionRemoved", "SessionStarted"],
   "sessions.create": ["CapacityNotSupported", "InvalidEndsAt", "NotAMember", "NotFound", "NotOnCalendar", "ScheduleIsHours"],
-  "sessions.list": ["NotFound"],
+  "sessions.list": ["InvalidAfter", "NotFound"],
   "sessions.update": ["InvalidEndsAt", "InvalidTimes", "NotAMember", "NotFound", "SessionBooked", "SessionCancelled", "SessionRemoved", "SessionStarted"],
   "team.invite": ["Forbidden", "InviteExists", "MemberExists"],
   "team.list": [],

@@ -5,9 +5,9 @@ import { CURSOR, KEEPALIVE_MS, STREAM_CODES, STREAM_MS, STREAM_PATH, StreamQuery
 
 type Json = Record<string, any>
 
-/** Why the event stream is the one REST operation that is no MCP tool (the tools test reads it from the document). */
-export const STREAM_NOT_A_TOOL =
-  "A tool call answers once; this answer never ends. MCP clients are told of changes by resources/subscribe to booking-engine://bookings/{id} or booking-engine://offerings/{id} in a session (notifications/resources/updated), and read past events with events_list."
+/** What the event stream is as an MCP tool: a tool call answers once, so it is a long poll (transports/mcp/streamTool.ts). */
+export const STREAM_AS_A_TOOL =
+  "As an MCP tool (events_stream) it is a long poll: a tool call answers once, with the events after `after` as soon as there is one, waiting up to wait_seconds (at most 25) for the first. MCP clients in a session are also told of changes by resources/subscribe to booking-engine://bookings/{id} or booking-engine://offerings/{id} (notifications/resources/updated)."
 
 /**
  * GET /api/v1/events/stream (transports/http/sse.ts) as an OpenAPI operation, `events.stream`: it is served outside
@@ -34,7 +34,7 @@ export const streamOperation = (): { readonly path: string; readonly item: Json;
       `A comment line (\`: keep-alive\`) every ${KEEPALIVE_MS / 1000} seconds of quiet keeps proxies from closing it. ` +
       `Streams are budgeted per key and per org: past the budget 429 too_many_streams with Retry-After: ${STREAM_RETRY_SECONDS}. ` +
       "A secret key as Bearer, or (no Bearer) a person's session cookie. " +
-      `Not an MCP tool: ${STREAM_NOT_A_TOOL} Reading emits nothing.`,
+      `${STREAM_AS_A_TOOL} Reading emits nothing.`,
     parameters: [
       {
         name: "type",
@@ -72,8 +72,7 @@ export const streamOperation = (): { readonly path: string; readonly item: Json;
         }
       }
     },
-    "x-required-role": "staff",
-    "x-not-an-mcp-tool": STREAM_NOT_A_TOOL
+    "x-required-role": "staff"
   }
   return { path: STREAM_PATH, item: { get }, codes }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Either, JSONSchema, Option, ParseResult, Runtime, Schema } from "effect"
 import { BookingCreate } from "../../engine/schema/booking.ts"
 import { AvailabilityQuery } from "../../engine/schema/calendar.ts"
@@ -10,6 +10,7 @@ import { Assistant, HOLDS_PER_EMAIL } from "../../engine/services/assistant/Assi
 import { clientAddress, type Limiter } from "../shared/client.ts"
 import { pathSegment } from "../shared/json.ts"
 import { errorReply, type Reply } from "../shared/reply.ts"
+import { PACKAGE_VERSION } from "../shared/version.ts"
 import { guardParams } from "./params.ts"
 import { pruneDefs } from "./tools.ts"
 
@@ -45,23 +46,27 @@ const jsonSchema = (s: Schema.Schema.Any) => {
 const TOOLS = [
   {
     name: "org_info",
+    title: "The business",
     description: "The business: name, time zone, currency. Times everywhere are in its time zone.",
     input: NoInput
   },
   {
     name: "list_offerings",
+    title: "What can be booked",
     description:
       "The business's bookable offerings (classes, appointments, rentals) with prices in minor units of its currency, durations, capacity and the questions a guest answers.",
     input: NoInput
   },
   {
     name: "get_availability",
+    title: "Bookable times of an offering",
     description:
       "Bookable times of one offering: from/to are local dates (YYYY-MM-DD, default the next 14 days). Each time has starts_at, remaining places and, for classes, session_id.",
     input: TimesInput
   },
   {
     name: "hold_booking",
+    title: "Hold a place for a guest",
     description:
       "Hold a place for a guest (their name and email; session_id or starts_at of a time from get_availability; quantity people or items). " +
       "The hold lasts 30 minutes and is not a booking yet: the guest is emailed a link to confirm it, or to pay. Tell the guest to check their email.",
@@ -87,14 +92,17 @@ export const assistantMcp = (runtime: Runtime.Runtime<Assistant>, perAddress: Pi
     >
   const listed = TOOLS.map((t) => ({
     name: t.name,
+    title: t.title,
     description: t.description,
     inputSchema: jsonSchema(t.input),
-    annotations: { readOnlyHint: t.name !== "hold_booking" }
+    annotations: { title: t.title, readOnlyHint: t.name !== "hold_booking" }
   }))
 
   const call = async (slug: string, name: string, args: Record<string, unknown>) => {
     const tool = TOOLS.find((t) => t.name === name)
-    if (tool === undefined) return refused("unknown_tool", `no tool named ${name}`)
+    // A tool that is not listed is a protocol error (JSON-RPC -32602, invalid params), as MCP specifies.
+    if (tool === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `unknown_tool: no tool named ${name.slice(0, 100)}`)
     // Text as REST takes it: no NUL (Postgres refuses it) and no lone surrogate, in any argument or key.
     const bad = findBadText(args)
     if (bad !== undefined)
@@ -189,7 +197,7 @@ export const assistantMcp = (runtime: Runtime.Runtime<Assistant>, perAddress: Pi
       return result
     }
     const server = new Server(
-      { name: "booking-engine-assistant", version: "1.0.0" },
+      { name: "booking-engine-assistant", version: PACKAGE_VERSION },
       {
         capabilities: { tools: {} },
         instructions:

@@ -14,6 +14,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
+import { PACKAGE_VERSION } from "../shared/version.ts"
 import { guardParams, type Method } from "./params.ts"
 import { PROMPTS, promptMessages } from "./prompts.ts"
 import {
@@ -26,6 +27,7 @@ import {
   RESOURCE_NOT_FOUND,
   TEMPLATES
 } from "./resources.ts"
+import { longPoll, STREAM_TOOL, streamArguments } from "./streamTool.ts"
 import { argumentError, requestOf, type Tool } from "./tools.ts"
 
 export interface ApiCall {
@@ -94,17 +96,37 @@ const METHODS: ReadonlyArray<Method> = [
   "prompts/get"
 ]
 
+/** Long polls of events_stream that wait at once, per credential and per instance; more answer without waiting. */
+export const STREAM_WAITS_PER_KEY = 2
+export const STREAM_WAITS = 32
+
 /** The SDK Server of /mcp with every handler, over the tools derived from the contract. */
 export const makeServers = (tools: ReadonlyArray<Tool>, callApi: CallApi) => {
   const byName = new Map(tools.map((t) => [t.name, t]))
   const listed = tools.map((t) => ({
     name: t.name,
+    title: t.title,
     description: t.description,
     inputSchema: t.inputSchema,
     outputSchema: t.outputSchema,
     annotations: t.annotations
   }))
-  const groupOf = (name: string) => byName.get(name)?.operationId.split(".")[0] ?? ""
+  // The live event stream's tool (a long poll over events.list), beside events_list, answering as it does.
+  const eventsList = byName.get("events_list")
+  if (eventsList !== undefined)
+    listed.splice(listed.findIndex((t) => t.name === eventsList.name) + 1, 0, {
+      name: STREAM_TOOL.name,
+      title: STREAM_TOOL.title,
+      description: STREAM_TOOL.description,
+      inputSchema: STREAM_TOOL.inputSchema as unknown as Tool["inputSchema"],
+      outputSchema: eventsList.outputSchema,
+      annotations: STREAM_TOOL.annotations
+    })
+  const groupOf = (name: string) =>
+    name === STREAM_TOOL.name ? "events" : (byName.get(name)?.operationId.split(".")[0] ?? "")
+  /** Long polls waiting at once, per credential and in all: past either, a call answers at once (wait 0). */
+  const waiting = new Map<string, number>()
+  let waitingAll = 0
   const groups = [...new Set(tools.map((t) => groupOf(t.name)))].sort()
   /** The tools a toolset choice lists (all when none was made). */
   const listedFor = (toolsets: ReadonlySet<string> | undefined) =>
@@ -123,13 +145,13 @@ export const makeServers = (tools: ReadonlyArray<Tool>, callApi: CallApi) => {
     bearer: string,
     toolsets: ReadonlySet<string> | undefined
   ) => {
+    // A tool that is not listed is a protocol error (JSON-RPC -32602, invalid params), as MCP specifies.
+    if (toolsets !== undefined && !toolsets.has(groupOf(name)))
+      throw new McpError(ErrorCode.InvalidParams, `unknown_tool: no tool named ${name.slice(0, 100)}`)
+    if (name === STREAM_TOOL.name && eventsList !== undefined) return streamCall(args, bearer)
     const tool = byName.get(name)
-    if (tool === undefined || (toolsets !== undefined && !toolsets.has(groupOf(name)))) {
-      return {
-        isError: true,
-        content: [{ type: "text" as const, text: errorText("unknown_tool", `no tool named ${name}`) }]
-      }
-    }
+    if (tool === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `unknown_tool: no tool named ${name.slice(0, 100)}`)
     const refused = argumentError(tool, args)
     if (refused !== undefined)
       return { isError: true, content: [{ type: "text" as const, text: errorText(refused.code, refused.message) }] }
@@ -141,6 +163,35 @@ export const makeServers = (tools: ReadonlyArray<Tool>, callApi: CallApi) => {
     return {
       content: [{ type: "text" as const, text: res.body === "" ? "{}" : res.body }],
       structuredContent: structured
+    }
+  }
+
+  const streamCall = async (args: Record<string, unknown>, bearer: string) => {
+    const checked = streamArguments(args)
+    if ("code" in checked)
+      return { isError: true, content: [{ type: "text" as const, text: errorText(checked.code, checked.message) }] }
+    const mine = waiting.get(bearer) ?? 0
+    const waits = mine < STREAM_WAITS_PER_KEY && waitingAll < STREAM_WAITS
+    if (waits) {
+      waiting.set(bearer, mine + 1)
+      waitingAll++
+    }
+    try {
+      const res = await longPoll(
+        (query) => get(bearer, `/api/v1/events${query === "" ? "" : `?${query}`}`),
+        checked.query,
+        waits ? checked.waitMs : 0
+      )
+      if (res.status >= 400) return { isError: true, content: [{ type: "text" as const, text: res.body }] }
+      const parsed = safeJson(res.body)
+      return { content: [{ type: "text" as const, text: res.body }], structuredContent: isObject(parsed) ? parsed : {} }
+    } finally {
+      if (waits) {
+        const left = (waiting.get(bearer) ?? 1) - 1
+        if (left === 0) waiting.delete(bearer)
+        else waiting.set(bearer, left)
+        waitingAll--
+      }
     }
   }
 
@@ -164,7 +215,7 @@ export const makeServers = (tools: ReadonlyArray<Tool>, callApi: CallApi) => {
     const subscribe = sessionOf !== none
     let argumentsOf = (_id: RequestId): Record<string, unknown> | undefined => undefined
     const server = new Server(
-      { name: "booking-engine", version: "1.0.0" },
+      { name: "booking-engine", version: PACKAGE_VERSION },
       {
         capabilities: { tools: {}, resources: { subscribe, listChanged: false }, prompts: { listChanged: false } },
         instructions: INSTRUCTIONS

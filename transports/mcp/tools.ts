@@ -12,6 +12,8 @@ export type JsonSchema = {
 export interface Tool {
   readonly name: string
   readonly operationId: string
+  /** A human-readable name: the operation's summary. */
+  readonly title: string
   readonly description: string
   readonly method: HttpMethod.HttpMethod
   readonly path: string
@@ -24,6 +26,7 @@ export interface Tool {
   readonly outputSchema: JsonSchema
   readonly wrapped: boolean
   readonly annotations: {
+    readonly title: string
     readonly readOnlyHint: boolean
     readonly destructiveHint: boolean
     readonly idempotentHint: boolean
@@ -211,9 +214,14 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
         Option.orElse(() => Context.getOption(endpoint.annotations, OpenApi.Summary))
       )
       const output = outputOf(successes)
+      const title = Option.getOrElse(
+        Context.getOption(endpoint.annotations, OpenApi.Summary),
+        () => `${group.identifier}.${endpoint.name}`
+      )
       tools.push({
         name: `${group.identifier}_${endpoint.name}`,
         operationId: `${group.identifier}.${endpoint.name}`,
+        title,
         description: Option.getOrElse(description, () => `${endpoint.method} ${endpoint.path}`),
         method: endpoint.method,
         path: endpoint.path,
@@ -236,6 +244,7 @@ export const toolsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Tool> => {
         outputSchema: compact(output.schema, { descriptions: false }),
         wrapped: output.wrapped,
         annotations: {
+          title,
           readOnlyHint: endpoint.method === "GET",
           destructiveHint: endpoint.method === "DELETE" || /cancel|delete|erase|revoke/.test(endpoint.name),
           idempotentHint: endpoint.method !== "POST" && endpoint.method !== "PATCH"

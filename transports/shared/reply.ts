@@ -34,9 +34,14 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
   body: JSON.stringify(body)
 })
 
-/** The spec's error shape `{"error":{"code","message"}}`. */
-export const errorReply = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  json(status, { error: { code, message } }, headers)
+/** The spec's error shape `{"error":{"code","message"}}`, with `param` when a 400 is about one field. */
+export const errorReply = (
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+  param?: string
+) => json(status, { error: param === undefined ? { code, message } : { code, message, param } }, headers)
 
 /** Writes a Reply (nothing when an answer was already started); `close` ends the connection after it. */
 export const send = (res: ServerResponse, reply: Reply, close = false) => {

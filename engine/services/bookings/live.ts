@@ -7,12 +7,14 @@ import { transaction } from "../../store/transaction.ts"
 import { CalendarBookings } from "../calendar/hooks.ts"
 import { Events, type NewEvent } from "../Events.ts"
 import { Jobs } from "../Jobs.ts"
+import { Mail } from "../mail/Mail.ts"
 import { OfferingHooks } from "../offerings/hooks.ts"
 import { Payments } from "../payments/Payments.ts"
 import { refundOnCancel } from "../payments/refunds.ts"
 import { endEntries } from "../waitlist/open.ts"
 import { bookingCascade } from "./cascade.ts"
 import { holdLapses } from "./lapse.ts"
+import { waiverChange } from "./waiverChange.ts"
 
 const zoneOf = (sql: SqlClient.SqlClient, orgId: string) =>
   sql<{ timezone: string }>`select timezone from orgs where id = ${orgId}`.pipe(
@@ -45,7 +47,9 @@ export const OfferingHooksLive = Layer.effect(
     const events = yield* Events
     const cascade = yield* bookingCascade
     const payments = yield* Payments
+    const waiverChanged = waiverChange(sql, yield* bookingStore, cascade, yield* Mail)
     return {
+      waiverChanged,
       hasTimesToCome: (offeringId) =>
         Effect.gen(function* () {
           const now = yield* clock.now

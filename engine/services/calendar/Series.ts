@@ -220,7 +220,9 @@ export class Series extends Effect.Service<Series>()("Series", {
             message: `${booked.length} future time(s) of this entry are booked; pass cancel_bookings=true to cancel them`
           })
         }
-        const cancelled = booked.length > 0 ? yield* bookings.cancelOnSessions(booked, "series_deleted") : 0
+        // `cancelled` counts the booked times (as the spec names it), not the bookings on them.
+        if (booked.length > 0) yield* bookings.cancelOnSessions(booked, "series_deleted")
+        const cancelled = booked.length
         yield* store.applyAll(
           future.filter((t) => t.state === "scheduled"),
           { type: "remove", at: now.toISOString() },

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { InvalidEndsAt, InvalidTimes, notFound } from "../../errors/index.ts"
+import { InvalidAfter, InvalidEndsAt, InvalidTimes, notFound } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
 import type { SessionCreate, SessionUpdate } from "../../schema/calendar.ts"
 import { sessionStore } from "../../store/sessions.ts"
@@ -17,8 +17,6 @@ import { CalendarBookings } from "./hooks.ts"
 import { weeklyTimes } from "./materialize.ts"
 import { calendarQueries } from "./queries.ts"
 import { type SessionRow, toSession } from "./rows.ts"
-
-const LIST_CAP = 2000
 
 export class Sessions extends Effect.Service<Sessions>()("Sessions", {
   dependencies: [Events.Default, Offerings.Default, Orgs.Default],
@@ -51,18 +49,30 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
       from?: Date
       to?: Date
       status?: "scheduled" | "cancelled"
+      limit?: number
+      after?: string
     }) {
       const org = yield* CurrentOrg
       if (query.offering_id !== undefined) yield* offerings.load(query.offering_id)
       const now = yield* clock.now
+      const limit = query.limit ?? 2000
+      const [cursor] =
+        query.after === undefined
+          ? []
+          : yield* sql<{ starts_at: Date; id: string }>`select starts_at, id from sessions
+              where org_id = ${org.id} and id = ${query.after}::uuid and state <> 'removed'`.pipe(Effect.orDie)
+      if (query.after !== undefined && cursor === undefined)
+        return yield* new InvalidAfter({ message: "after: no session of this org has that id" })
       const rows = yield* sql<SessionRow & { booked: number }>`${select(now)}
         where s.org_id = ${org.id} and s.state <> 'removed'
         ${query.offering_id ? sql`and s.offering_id = ${query.offering_id}` : sql``}
         ${query.from ? sql`and s.ends_at > ${query.from}` : sql``}
         ${query.to ? sql`and s.starts_at < ${query.to}` : sql``}
         ${query.status ? sql`and s.state = ${query.status}` : sql``}
-        order by s.starts_at, s.id limit ${LIST_CAP}`.pipe(Effect.orDie)
-      return { data: rows.map(toSession) }
+        ${cursor ? sql`and (s.starts_at, s.id) > (${cursor.starts_at}, ${cursor.id})` : sql``}
+        order by s.starts_at, s.id limit ${limit + 1}`.pipe(Effect.orDie)
+      const page = rows.slice(0, limit).map(toSession)
+      return { data: page, next_after: rows.length > limit ? page[page.length - 1].id : null }
     })
 
     const create = fn("Sessions.create")(function* (input: SessionCreate) {
@@ -76,7 +86,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
           (input.ends_at?.getTime() ?? input.starts_at.getTime() + offering.duration_minutes * 60_000) -
           input.starts_at.getTime()
         if (length <= 0) return yield* new InvalidEndsAt({ message: "ends_at must be after starts_at" })
-        const times = weeklyTimes(input.starts_at, length, input.repeat_weeks ?? 1, org.timezone)
+        const times = weeklyTimes(input.starts_at, length, 1 + (input.repeat_weeks ?? 0), org.timezone)
         const now = yield* clock.now
         const base = {
           org_id: org.id,

@@ -53,7 +53,7 @@ export const bookingMail = (
     starts_at: b.starts_at ? b.starts_at.toISOString() : null,
     page_url: guestPage(publicUrl, b.handle),
     waiver_url:
-      b.waiver_token && (kind === "confirmed" || kind === "held") && unsigned(b)
+      b.waiver_token && (kind === "confirmed" || kind === "held" || kind === "resend") && unsigned(b)
         ? waiverPage(publicUrl, b.waiver_token)
         : null,
     note: note ?? null,

@@ -39,11 +39,10 @@ const derive = (input: OfferingUpdate) => {
   if (input.deposit_cents != null) out.deposit_percent = null
   if (input.deposit_percent != null) out.deposit_cents = null
   if (input.location !== undefined) {
-    if (input.lat === undefined && input.lon === undefined) {
-      const c = coordinatesIn(input.location)
-      out.lat = c?.lat ?? null
-      out.lon = c?.lon ?? null
-    }
+    // A new place: what is not sent with it is read from its text (both unsent) or cleared, never kept from the old one.
+    const c = input.lat === undefined && input.lon === undefined ? coordinatesIn(input.location) : null
+    out.lat = input.lat !== undefined ? input.lat : (c?.lat ?? null)
+    out.lon = input.lon !== undefined ? input.lon : (c?.lon ?? null)
     if (input.place_id === undefined) out.place_id = null
   }
   if (input.questions !== undefined) {
@@ -164,6 +163,8 @@ export class Offerings extends Effect.Service<Offerings>()("Offerings", {
           return yield* errorOf(decided.code, "the offering cannot change state")
         if (current.waitlist_enabled && input.waitlist_enabled === false) yield* hooks.waitlistClosed(current.id)
         const offering = toOffering(yield* store.update(current.id, changes, yield* clock.now, decided))
+        if (input.waiver_required !== undefined && input.waiver_required !== current.waiver_required)
+          yield* hooks.waiverChanged(current.id, input.waiver_required, yield* clock.now)
         // More seats on the offering's times that take its capacity: the waitlist hears of them as of any opening.
         const opened =
           input.capacity !== undefined && input.capacity > current.capacity

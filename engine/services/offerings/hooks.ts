@@ -18,5 +18,7 @@ export class OfferingHooks extends Context.Tag("OfferingHooks")<
       paymentIntentIds: ReadonlyArray<string>
     ) => Effect.Effect<{ refunded: number; refunding: number; refund_failed: number }>
     readonly waitlistClosed: (offeringId: string) => Effect.Effect<void>
+    /** waiver_required changed: the offering's bookings to come follow what it asks now (docs/behaviour.md). */
+    readonly waiverChanged: (offeringId: string, required: boolean, now: Date) => Effect.Effect<void>
   }
 >() {}

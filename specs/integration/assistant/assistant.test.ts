@@ -51,6 +51,10 @@ describe("the assistant booking channel /api/mcp/book/{slug}", () => {
     const refused = await a.call("get_availability", { offering_id: "nope" })
     expect(refused.isError).toBe(true)
     expect(refused.json.error.code).toBe("invalid_arguments")
+    // A tool it does not list is a protocol error (-32602), not a result; every tool has a title; the version is the package's.
+    await expect(a.client.callTool({ name: "cancel_booking", arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    for (const t of (await a.client.listTools()).tools) expect(t.title, t.name).toMatch(/\w/)
+    expect(a.client.getServerVersion()?.version).toMatch(/^\d+\.\d+\.\d+/)
     await a.client.close()
   })
 

@@ -12,6 +12,7 @@ describe("a hold passing expires_at", () => {
     const org = await bookingsOrg(app)
     const { offering, session } = await org.classWithSession({ capacity: 1, price_cents: 1200 })
     const hold = await org.booked({ offering_id: offering.id, session_id: session.id })
+    expect(hold.checkout_url).toMatch(/^https?:\/\//)
     await app.advance(14 * 60)
     expectError(
       await org.book({ offering_id: offering.id, session_id: session.id, customer: guest(2) }),
@@ -26,15 +27,20 @@ describe("a hold passing expires_at", () => {
       status: "held",
       nudged_at: lapsedAt.toISOString(),
       expires_at: hold.expires_at,
-      confirmed_at: null
+      confirmed_at: null,
+      // Its checkout closed with it: no link to a dead checkout (the nudge's link opens a fresh one).
+      checkout_url: null
     })
     expect(await bookedIn(org, offering.id, session.id)).toBe(0)
     await app.advance(3600)
     const nudged = await org.events("booking.nudged")
-    expect(nudged.map((e) => [e.data.id, e.data.nudged_at])).toEqual([[hold.id, lapsedAt.toISOString()]])
+    expect(nudged.map((e) => [e.data.id, e.data.nudged_at, e.data.checkout_url])).toEqual([
+      [hold.id, lapsedAt.toISOString(), null]
+    ])
     expect(await org.mailKinds(hold.id)).toEqual(["booking.held", "booking.nudged"])
     const mail = (await org.mails(hold.id)).find((m) => m.kind === "booking.nudged")!
     expect(mail.body).toContain(`/b/${await org.handle(hold.id)}`)
+    expect(mail.body).toContain("/pay/again/")
     expectError(await org.act(hold.id, "nudge"), 409, "already_nudged")
     const taker = await org.booked({ offering_id: offering.id, session_id: session.id, customer: guest(2) })
     expect(taker.status).toBe("held")

@@ -95,6 +95,21 @@ describe("the booking widget, embedded in a page of another origin", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Morning class")
   })
 
+  it("with a deposit, says what booking takes now and what is due at the start", async () => {
+    const o = await org.hoursAppointment({ name: "Deposit lesson", price_cents: 4000, deposit_cents: 1000 })
+    await page.goto(`${shopUrl}/?offering=${o.id}`)
+    await widget().getByRole("heading", { name: "Deposit lesson" }).waitFor()
+    await widget()
+      .getByRole("group", { name: /Times on/ })
+      .getByRole("button")
+      .first()
+      .click()
+    await widget().getByRole("button", { name: "Book and pay €10.00 now" }).waitFor()
+    const price = (await widget().locator(".price").textContent()) ?? ""
+    expect(price).toMatch(/To pay now\s*€10\.00/)
+    expect(price).toMatch(/Due at the start\s*€30\.00/)
+  })
+
   it("books a paid appointment for two with a promo code, pays on the sandbox checkout and is confirmed", async () => {
     const o = await org.hoursAppointment({
       name: "Private lesson",

@@ -101,7 +101,7 @@ describe("calendar tools over MCP", () => {
     const made = await mcp.call("sessions_create", {
       offering_id: o.id,
       starts_at: "2040-10-21T16:00:00Z",
-      repeat_weeks: 2
+      repeat_weeks: 1
     })
     expect(made.structured.data.map((s: any) => s.starts_at)).toEqual([
       "2040-10-21T16:00:00.000Z",

@@ -93,7 +93,7 @@ describe("sessions.create", () => {
       offering_id: o.id,
       starts_at,
       ends_at: new Date(Date.parse(starts_at) + 90 * 60_000).toISOString(),
-      repeat_weeks: 4
+      repeat_weeks: 3
     })
     expect(data.map((s) => s.starts_at.slice(0, 16))).toEqual(utc)
     expect(new Set(data.map((s) => wall(s.starts_at, zone).time)).size).toBe(1)
@@ -103,11 +103,14 @@ describe("sessions.create", () => {
     )
   })
 
-  it("makes up to 52 weekly times", async () => {
+  it("repeat_weeks is how many more weeks: the first time and up to 52 weekly repeats", async () => {
     const o = await org.klass()
+    const one = await org.sessions.make({ offering_id: o.id, starts_at: "2039-01-10T17:00:00Z", repeat_weeks: 1 })
+    expect(one.map((s) => s.starts_at.slice(0, 10))).toEqual(["2039-01-10", "2039-01-17"])
     const data = await org.sessions.make({ offering_id: o.id, starts_at: "2040-01-10T17:00:00Z", repeat_weeks: 52 })
-    expect(data).toHaveLength(52)
-    expect(wall(data[51].starts_at, org.timezone)).toEqual({ date: "2041-01-01", time: "18:00" })
+    expect(data).toHaveLength(53)
+    expect(wall(data[52].starts_at, org.timezone)).toEqual({ date: "2041-01-08", time: "18:00" })
+    expect(await org.sessions.make({ offering_id: o.id, starts_at: "2042-01-10T17:00:00Z" })).toHaveLength(1)
   })
 
   it("emits session.created for each time it makes, and none for an entry's times", async () => {
@@ -189,6 +192,26 @@ describe("sessions.list", () => {
         .map((s) => s.offering_id)
         .sort()
     ).toEqual([o.id, other.id].sort())
+  })
+
+  it("pages with limit and after: next_after carries on soonest first, null after the last", async () => {
+    const o = await org.klass()
+    const made = await org.sessions.make({ offering_id: o.id, starts_at: "2043-01-10T17:00:00Z", repeat_weeks: 4 })
+    const pages: Array<{ data: Json[]; next_after: string | null }> = []
+    let after: string | undefined
+    do {
+      const query = `offering_id=${o.id}&limit=2${after ? `&after=${after}` : ""}`
+      const page = ok(await org.call("GET", `/sessions?${query}`)) as { data: Json[]; next_after: string | null }
+      pages.push(page)
+      after = page.next_after ?? undefined
+    } while (after !== undefined && pages.length < 5)
+    expect(pages.map((p) => p.data.length)).toEqual([2, 2, 1])
+    expect(pages.flatMap((p) => p.data.map((s) => s.id))).toEqual(made.map((s) => s.id))
+    expect(pages.map((p) => p.next_after)).toEqual([made[1].id, made[3].id, null])
+    expectError(await org.call("GET", `/sessions?after=${NOBODY}`), 400, "invalid_after")
+    expectError(await org.call("GET", "/sessions?limit=2001"), 400, "invalid_limit")
+    const other = await newOrg(app)
+    expectError(await other.call("GET", `/sessions?after=${made[0].id}`), 400, "invalid_after")
   })
 
   it("shows only the org's own times", async () => {
@@ -337,7 +360,7 @@ describe("sessions.update", () => {
 describe("sessions.cancel", () => {
   it("cancels a time (guests refund by default), emits session.cancelled and stops offering it", async () => {
     const o = await org.klass()
-    const [s, keep] = await org.sessions.make({ offering_id: o.id, starts_at: "2040-01-10T17:00:00Z", repeat_weeks: 2 })
+    const [s, keep] = await org.sessions.make({ offering_id: o.id, starts_at: "2040-01-10T17:00:00Z", repeat_weeks: 1 })
     const cancelled = ok(await org.sessions.cancel(s.id))
     expect(cancelled).toEqual({ ...s, status: "cancelled" })
     expect((await org.slots(o.id, { to: "2040-01-31" })).map((x) => x.session_id)).toEqual([keep.id])

@@ -229,6 +229,20 @@ describe("location, coordinates and place_id", () => {
     expect(moved.body).toMatchObject({ lat: 51.9244, lon: 4.4777, place_id: null })
   })
 
+  it("a new location with lat only clears the old lon; one typed as people write it is read whole", async () => {
+    const { api } = await fresh()
+    const created = await api.create({ name: "Walk", kind: "class", location: "52.3731°N, 4.8922°E" })
+    expect(created).toMatchObject({ lat: 52.3731, lon: 4.8922 })
+    const moved = await api.patch(created.id, { location: "Harbour", lat: 51.9 })
+    expect(moved.body).toMatchObject({ location: "Harbour", lat: 51.9, lon: null })
+    const priced = await api.patch(created.id, { location: "Room 123.45, 6.78 (12.50, 3.25 EUR)" })
+    expect(priced.body).toMatchObject({ lat: null, lon: null })
+    expect((await api.patch(created.id, { location: "33.92° S, 18.42° E" })).body).toMatchObject({
+      lat: -33.92,
+      lon: 18.42
+    })
+  })
+
   it("keeps lat, lon and place_id sent with the new location", async () => {
     const { api } = await fresh()
     const created = await api.create({ name: "Walk", kind: "class", location: "52.3731, 4.8922" })

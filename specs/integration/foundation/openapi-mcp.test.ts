@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startApp, type TestApp } from "../../support/app.ts"
@@ -155,23 +156,18 @@ describe("the MCP server", () => {
     }
   })
 
-  it("lists one tool per operation, named with _ for ., photos included; the event stream is the one exception, saying why", async () => {
+  it("lists one tool per operation, named with _ for ., photos and the event stream (a long poll) included", async () => {
     const org = await app.newOrg()
     const mcp = await mcpClient(app, org.key)
     try {
       const { tools } = await mcp.client.listTools()
-      // A REST operation that is no tool says so, with the reason, as x-not-an-mcp-tool; only the live event stream
-      // does: a tool call answers once and the stream never ends (MCP's resource subscriptions carry live changes).
-      const exceptions = operations().filter((o) => o.op["x-not-an-mcp-tool"] !== undefined)
-      expect(exceptions.map((o) => o.id)).toEqual(["events.stream"])
-      expect(exceptions[0].op["x-not-an-mcp-tool"]).toMatch(/resources\/subscribe/)
-      expect(exceptions[0].op.description).toContain(exceptions[0].op["x-not-an-mcp-tool"])
+      expect(operations().filter((o) => o.op["x-not-an-mcp-tool"] !== undefined)).toEqual([])
       expect(tools.map((t) => t.name).sort()).toEqual(
         operations()
-          .filter((o) => o.op["x-not-an-mcp-tool"] === undefined)
           .map((o) => o.id.replace(".", "_"))
           .sort()
       )
+      expect(tools.map((t) => t.name)).toContain("events_stream")
       for (const name of ["offerings_set_photo", "offerings_delete_photo"])
         expect(tools.map((t) => t.name)).toContain(name)
       for (const t of tools) {
@@ -338,13 +334,77 @@ describe("the MCP server", () => {
     expect((await offerings(app, org.key).list()).body.data.map((o: Json) => o.name)).toEqual(["Kept"])
   })
 
-  it("answers an unknown tool with isError", async () => {
+  it("answers an unknown tool with the JSON-RPC error -32602 (invalid params), not a result", async () => {
     const org = await app.newOrg()
     const mcp = await mcpClient(app, org.key)
     try {
-      const res = await mcp.call("offerings_explode", {})
-      expect(res.isError).toBe(true)
-      expect(res.json.error.code).toBe("unknown_tool")
+      await expect(mcp.client.callTool({ name: "offerings_explode", arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("unknown_tool")
+      })
+      const res = await fetch(`${app.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${org.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream"
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "nope", arguments: {} }
+        })
+      })
+      const text = await res.text()
+      const message = JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{")))
+      expect(message).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32602 } })
+      expect(message.result).toBeUndefined()
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it("gives every tool a title (its operation's summary) and reports the package's version", async () => {
+    const org = await app.newOrg()
+    const mcp = await mcpClient(app, org.key)
+    try {
+      const { tools } = await mcp.client.listTools()
+      for (const t of tools) {
+        expect(t.title, t.name).toMatch(/\w/)
+        expect(t.annotations?.title, t.name).toBe(t.title)
+      }
+      const pkg = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8"))
+      expect(mcp.client.getServerVersion()).toMatchObject({ name: "booking-engine", version: pkg.version })
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it("events_stream: the events after a cursor at once, or waits (bounded) for the first; next_after carries on", async () => {
+    const org = await app.newOrg()
+    const mcp = await mcpClient(app, org.key)
+    try {
+      await app.advance(3)
+      const start = (await mcp.call("events_list", { order: "desc", limit: 1 })).structured.next_after as number
+      expect((await mcp.call("events_stream", { after: start, wait_seconds: 26 })).json.error.code).toBe(
+        "invalid_wait_seconds"
+      )
+      expect((await mcp.call("events_stream", { after: start, nope: 1 })).json.error.code).toBe("unknown_field")
+      const t0 = Date.now()
+      const quiet = await mcp.call("events_stream", { after: start, wait_seconds: 1 })
+      expect(quiet.isError).toBe(false)
+      expect(quiet.structured).toEqual({ data: [], next_after: start })
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900)
+      // An event written while the call waits is answered when it is served (2 seconds old on the engine clock).
+      const waiting = mcp.call("events_stream", { after: start, wait_seconds: 10 })
+      await offerings(app, org.key).create({ name: "Kayak", kind: "rental" })
+      await app.advance(3)
+      const woke = await waiting
+      expect(woke.structured.data.map((e: Json) => e.type)).toEqual(["offering.created"])
+      expect(woke.structured.next_after).toBe(woke.structured.data[0].id)
+      const after = await mcp.call("events_stream", { after: woke.structured.next_after, wait_seconds: 0 })
+      expect(after.structured.data).toEqual([])
     } finally {
       await mcp.close()
     }

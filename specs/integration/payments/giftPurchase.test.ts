@@ -175,7 +175,9 @@ describe("gift_cards.purchase through the sandbox checkout", () => {
     const bad = async (body: Record<string, unknown>, code = "invalid_request") => {
       const res = await purchase(body)
       expect(res.status).toBe(400)
-      expect(res.body).toEqual({ error: { code: expect.any(String), message: expect.any(String) } })
+      expect(res.body).toEqual({
+        error: { code: expect.any(String), message: expect.any(String), param: expect.any(String) }
+      })
       if (code !== "invalid_request") expect(res.body.error.code).toBe(code)
       return res
     }

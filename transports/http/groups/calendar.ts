@@ -10,6 +10,7 @@ import {
   Session,
   SessionCancel,
   SessionCreate,
+  SessionPage,
   SessionsQuery,
   SessionUpdate
 } from "../../../engine/schema/calendar.ts"
@@ -78,7 +79,7 @@ export const SeriesGroup = HttpApiGroup.make("series")
       .annotate(OpenApi.Summary, "Remove an entry and its future times; cancel_bookings=true when any is booked")
       .annotate(
         OpenApi.Description,
-        "Removes an entry and its future times; past ones stay on record. When a future time is booked this needs cancel_bookings=true (409 series_has_bookings otherwise), which cancels those bookings, emails the guests and refunds online payments. Emits booking.cancelled for each, then offering.calendar_updated."
+        "Removes an entry and its future times; past ones stay on record. When a future time is booked this needs cancel_bookings=true (409 series_has_bookings otherwise), which cancels those bookings, emails the guests and refunds online payments; cancelled counts the booked times. Emits booking.cancelled for each, then offering.calendar_updated."
       )
   )
   .middleware(Authentication)
@@ -92,11 +93,11 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
   .add(
     HttpApiEndpoint.get("list", "/sessions")
       .setUrlParams(SessionsQuery)
-      .addSuccess(ListOf(Session))
+      .addSuccess(SessionPage)
       .annotate(OpenApi.Summary, "Times on calendars, with what each has booked")
       .annotate(
         OpenApi.Description,
-        "Times on calendars (UTC), scheduled or cancelled, optionally of one offering and between two instants, each with booked (seats of a class, bookings of an appointment). Emits nothing."
+        "Times on calendars (UTC), scheduled or cancelled, optionally of one offering and between two instants, each with booked (seats of a class, bookings of an appointment), soonest first, paged: next_after as after for the next page (limit default 2000). Emits nothing."
       )
   )
   .add(
@@ -104,10 +105,13 @@ export const SessionsGroup = HttpApiGroup.make("sessions")
       .setPayload(SessionCreate)
       .setHeaders(IdempotencyHeaders)
       .addSuccess(ListOf(Session), { status: 201 })
-      .annotate(OpenApi.Summary, "Schedule a time on its own (repeat_weeks: that many weeks at the same local time)")
+      .annotate(
+        OpenApi.Summary,
+        "Schedule a time on its own (repeat_weeks: that many more weeks at the same local time)"
+      )
       .annotate(
         OpenApi.Description,
-        "Schedules a time on its own (not from an entry) for a class or an appointment on its calendar: starts_at (UTC), ends_at (default: the offering's length), repeat_weeks for that many weeks at the same local time, capacity (classes only), teacher. Emits session.created for each time."
+        "Schedules a time on its own (not from an entry) for a class or an appointment on its calendar: starts_at (UTC), ends_at (default: the offering's length), repeat_weeks for that many more weeks at the same local time (1 makes two times), capacity (classes only), teacher. Emits session.created for each time."
       )
   )
   .add(
