@@ -130,7 +130,7 @@ describe("__proto__ in MCP arguments", () => {
     const made = toolError(
       (await call("/mcp", "offerings_create", `{"name":"Proto","kind":"class","__proto__":{"capacity":3}}`, auth)).body
     )
-    expect(made).toEqual({ code: "unknown_field", message: "__proto__: unknown field" })
+    expect(made).toEqual({ code: "unknown_field", message: "__proto__: unknown field", param: "__proto__" })
     const listed = toolError((await call("/mcp", "offerings_list", `{"__proto__":{"kind":"class"}}`, auth)).body)
     expect(listed.code).toBe("unknown_field")
     const held = toolError(
