@@ -38,6 +38,8 @@ export interface AppConfig {
   readonly natsStream?: string | undefined
   /** NATS_SUBJECT_PREFIX: events go to <prefix>.<org_id>.<type> (events). */
   readonly natsSubjectPrefix?: string | undefined
+  /** NATS_STREAM_REPLICAS: the stream's replicas (1); an existing stream is changed to it where NATS allows. */
+  readonly natsStreamReplicas?: number | undefined
   readonly smtpUrl: Option.Option<string>
   readonly mailFrom: string
   readonly adminToken: Option.Option<string>
@@ -106,9 +108,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     Config.withDefault("./.data"),
     Config.map((d) => d.trim())
   ),
-  natsUrl: checked("natsUrl", "must be a nats:// URL (or host:port)", (u) =>
-    /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/i.test(u)
+  natsUrl: checked("natsUrl", "must be nats:// URLs (or host:port), comma-separated for a cluster", (u) =>
+    u.split(",").every((one) => /^(nats|tls|wss?):\/\/\S+$|^[\w.-]+:\d+$/i.test(one.trim()))
   ),
+  natsStreamReplicas: integer("natsStreamReplicas", "a number of replicas", 1, 5, 1),
   natsStream: named(
     "natsStream",
     DEFAULT_STREAM,

@@ -83,13 +83,21 @@ export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">)
  */
 const lazy = <A, E, R>(load: () => Promise<Layer.Layer<A, E, R>>) => Layer.unwrapEffect(Effect.promise(load))
 
-export const BusLive = (config: Pick<AppConfig, "natsUrl" | "natsStream" | "natsSubjectPrefix">) =>
+export const BusLive = (
+  config: Pick<AppConfig, "natsUrl" | "natsStream" | "natsSubjectPrefix" | "natsStreamReplicas">
+) =>
   Option.match(config.natsUrl, {
     onNone: () => MemoryBusLive,
     onSome: (url) =>
       lazy(() =>
         import("../adapters/bus/nats.ts").then((m) =>
-          m.NatsBusLive(url, { stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix }).pipe(Layer.orDie)
+          m
+            .NatsBusLive(url, {
+              stream: config.natsStream,
+              subjectPrefix: config.natsSubjectPrefix,
+              replicas: config.natsStreamReplicas
+            })
+            .pipe(Layer.orDie)
         )
       )
   })

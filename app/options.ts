@@ -19,8 +19,10 @@ export interface Settings {
   readonly dbTimeoutMs?: number
   /** DATA_DIR: PGlite's directory (./.data for the server; createEngine keeps PGlite in memory unless given one). */
   readonly dataDir?: string
-  /** NATS_URL: nats:// URL; committed events also go to JetStream. Unset, they stay in process. */
+  /** NATS_URL: nats:// URL, or several comma-separated (a cluster's nodes); committed events also go to JetStream. Unset, they stay in process. */
   readonly natsUrl?: string
+  /** NATS_STREAM_REPLICAS: copies JetStream keeps of the stream, 1 to 5 (1); 3 on a three-node cluster. */
+  readonly natsStreamReplicas?: number
   /** NATS_STREAM: the JetStream stream (EVENTS). */
   readonly natsStream?: string
   /** NATS_SUBJECT_PREFIX: events go to <prefix>.<org_id>.<type> (events). */
@@ -126,6 +128,7 @@ export const ENV = {
   dataDir: "DATA_DIR",
   natsUrl: "NATS_URL",
   natsStream: "NATS_STREAM",
+  natsStreamReplicas: "NATS_STREAM_REPLICAS",
   natsSubjectPrefix: "NATS_SUBJECT_PREFIX",
   adminToken: "ADMIN_TOKEN",
   logLevel: "LOG_LEVEL",

@@ -53,3 +53,22 @@ describe("NATS_STREAM and NATS_SUBJECT_PREFIX", () => {
     }
   })
 })
+
+describe("NATS_URL and NATS_STREAM_REPLICAS", () => {
+  it("NATS_URL takes a cluster's nodes, comma-separated; a list with a bad entry is refused by name", () => {
+    const urls = (env: Record<string, string>) => Either.map(load(env), (c) => c.natsUrl)
+    expect(Either.isRight(urls({ NATS_URL: "nats://a:4222,nats://b:4222, nats://c:4222" }))).toBe(true)
+    expect(problem({ NATS_URL: "nats://a:4222,,nats://b:4222" })).toContain("NATS_URL must be nats:// URLs")
+    expect(problem({ NATS_URL: "nats://a:4222,http://b" })).toContain("comma-separated for a cluster")
+  })
+
+  it("NATS_STREAM_REPLICAS is 1 by default, 1 to 5", () => {
+    const replicas = (env: Record<string, string>) => Either.map(load(env), (c) => c.natsStreamReplicas)
+    expect(replicas({})).toEqual(Either.right(1))
+    expect(replicas({ NATS_STREAM_REPLICAS: "3" })).toEqual(Either.right(3))
+    expect(problem({ NATS_STREAM_REPLICAS: "6" })).toContain(
+      'NATS_STREAM_REPLICAS must be a number of replicas from 1 to 5, not "6"'
+    )
+    expect(problem({ NATS_STREAM_REPLICAS: "0" })).toContain("NATS_STREAM_REPLICAS must be")
+  })
+})
