@@ -3,6 +3,7 @@ import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, isStreamName, isSubjectPrefix }
 import type { DraftSettings } from "../adapters/drafts/openai.ts"
 import type { StripeSettings } from "../adapters/payments/stripe.ts"
 import type { TwilioSettings } from "../adapters/texts/twilio.ts"
+import { isProxyList } from "../transports/shared/proxies.ts"
 import {
   checked,
   choice,
@@ -66,6 +67,8 @@ export interface AppConfig {
   /** RATE_LIMIT: requests per minute per API key (0: off); RATE_LIMIT_ANONYMOUS: per client address without a key. */
   readonly rateLimit?: number | undefined
   readonly rateLimitAnonymous?: number | undefined
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (addresses or CIDRs); unset, none. */
+  readonly trustProxy?: string | undefined
   /** The limits' window in seconds (60); tests widen it so a run never straddles two windows. */
   readonly rateLimitWindowSeconds?: number | undefined
   /** DB_POOL_SIZE: connections to Postgres per instance (20 unless set). */
@@ -142,6 +145,11 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   bodyTimeoutMs: integer("bodyTimeoutMs", "milliseconds", 100, 600_000, 10_000),
   rateLimit: integer("rateLimit", "requests per minute", 0, 1_000_000, 1200, "0 (off)"),
   rateLimitAnonymous: integer("rateLimitAnonymous", "requests per minute", 0, 1_000_000, 300, "0 (off)"),
+  trustProxy: checked(
+    "trustProxy",
+    "must be addresses or CIDRs of the proxies in front, comma-separated, such as 10.0.0.0/8,127.0.0.1",
+    isProxyList
+  ).pipe(Config.map(Option.getOrUndefined)),
   dbPoolSize: integer("dbPoolSize", "a number of connections", 1, 500, 20),
   dbTimeoutMs: integer("dbTimeoutMs", "milliseconds", 100, 600_000, 3000),
   mailDomain: checked(

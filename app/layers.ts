@@ -58,6 +58,7 @@ import { InboundEmailSecret } from "../transports/http/inbound.ts"
 import { RateLimits } from "../transports/http/limits.ts"
 import { FrontedHandlerLive, ListenOptions, ServeLive } from "../transports/http/server.ts"
 import { Octo } from "../transports/octo/Octo.ts"
+import { proxyList, TrustedProxies } from "../transports/shared/proxies.ts"
 import { StreamLimits } from "../transports/shared/streams.ts"
 import { PhotoFetcherLive } from "../transports/webhooks/fetch.ts"
 import { WebhooksLive } from "../transports/webhooks/live.ts"
@@ -301,6 +302,7 @@ const Composed = <A, E, R>(
         TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"),
         Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }),
         LogLevelLive(config),
+        Layer.succeed(TrustedProxies, { list: proxyList(config.trustProxy) }),
         Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
         Layer.succeed(RateLimits, {
           perKey: config.rateLimit ?? 1200,

@@ -55,6 +55,8 @@ export interface Settings {
   readonly rateLimit?: number
   /** RATE_LIMIT_ANONYMOUS: requests per minute per client address without a known key, 0 (off) to 1000000 (300). */
   readonly rateLimitAnonymous?: number
+  /** TRUST_PROXY: addresses or CIDRs of the balancers in front, comma-separated; from them X-Forwarded-For names the client (none). */
+  readonly trustProxy?: string
   /** WEBHOOK_ALLOW_INSECURE: allow http and loopback webhook and photo URLs (development and tests only; false). */
   readonly webhookAllowInsecure?: boolean
   /** SMTP_URL: smtp:// or smtps:// URL of the mail server; unset, guest mail is logged and kept. */
@@ -144,6 +146,7 @@ export const ENV = {
   bodyTimeoutMs: "BODY_TIMEOUT_MS",
   rateLimit: "RATE_LIMIT",
   rateLimitAnonymous: "RATE_LIMIT_ANONYMOUS",
+  trustProxy: "TRUST_PROXY",
   webhookAllowInsecure: "WEBHOOK_ALLOW_INSECURE",
   smtpUrl: "SMTP_URL",
   mailFrom: "MAIL_FROM",

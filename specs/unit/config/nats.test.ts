@@ -72,3 +72,15 @@ describe("NATS_URL and NATS_STREAM_REPLICAS", () => {
     expect(problem({ NATS_STREAM_REPLICAS: "0" })).toContain("NATS_STREAM_REPLICAS must be")
   })
 })
+
+describe("TRUST_PROXY", () => {
+  it("takes addresses and CIDRs, comma-separated; anything else is refused by name", () => {
+    const trust = (env: Record<string, string>) => Either.map(load(env), (c) => c.trustProxy)
+    expect(trust({})).toEqual(Either.right(undefined))
+    expect(trust({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,::1,fd00::/8" })).toEqual(
+      Either.right("10.0.0.0/8, 127.0.0.1,::1,fd00::/8")
+    )
+    for (const bad of ["10.0.0.0/33", "proxy.local", "10.0.0.1/8/9", "::1/129", "1.2.3"])
+      expect(problem({ TRUST_PROXY: bad })).toContain("TRUST_PROXY must be addresses or CIDRs")
+  })
+})
