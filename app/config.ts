@@ -34,6 +34,10 @@ export interface AppConfig {
   readonly host: string
   readonly databaseUrl: Option.Option<string>
   readonly dataDir: string
+  /** DATABASE_DIRECT_URL: Postgres itself when DATABASE_URL is a transaction pooler; the session work (LISTEN) goes here. */
+  readonly databaseDirectUrl?: string | undefined
+  /** DB_PREPARED_STATEMENTS: named prepared statements on the hot paths (true); off behind PgBouncer before 1.21. */
+  readonly dbPreparedStatements?: boolean | undefined
   readonly natsUrl: Option.Option<string>
   /** NATS_STREAM: the JetStream stream the relay publishes to (EVENTS); deployments may share one. */
   readonly natsStream?: string | undefined
@@ -106,6 +110,10 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   databaseUrl: checked("databaseUrl", "must be a postgres:// or postgresql:// URL", (u) =>
     /^postgres(ql)?:\/\//i.test(u)
   ),
+  databaseDirectUrl: checked("databaseDirectUrl", "must be a postgres:// or postgresql:// URL", (u) =>
+    /^postgres(ql)?:\/\//i.test(u)
+  ).pipe(Config.map(Option.getOrUndefined)),
+  dbPreparedStatements: flag("dbPreparedStatements", true),
   // Set but blank keeps PGlite in memory.
   dataDir: Config.string(ENV.dataDir).pipe(
     Config.withDefault("./.data"),

@@ -260,11 +260,18 @@ export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.mini
 
 /** The configured database: Postgres with DATABASE_URL, else PGlite in DATA_DIR. */
 export const configuredDatabase = (
-  config: Pick<AppConfig, "databaseUrl" | "dataDir" | "dbPoolSize" | "dbTimeoutMs">
+  config: Pick<
+    AppConfig,
+    "databaseUrl" | "dataDir" | "dbPoolSize" | "dbTimeoutMs" | "databaseDirectUrl" | "dbPreparedStatements"
+  >
 ): DatabaseLayer =>
   Option.match(config.databaseUrl, {
     onNone: () => PgliteLive(config.dataDir),
-    onSome: (url) => PostgresLive(url, config.dbPoolSize ?? 20, config.dbTimeoutMs)
+    onSome: (url) =>
+      PostgresLive(url, config.dbPoolSize ?? 20, config.dbTimeoutMs, {
+        directUrl: config.databaseDirectUrl,
+        prepared: config.dbPreparedStatements
+      })
   })
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */

@@ -13,6 +13,10 @@ export interface Settings {
   readonly publicUrl?: string
   /** DATABASE_URL: postgres:// URL; unset, PGlite in `dataDir`. */
   readonly databaseUrl?: string
+  /** DATABASE_DIRECT_URL: with DATABASE_URL on a transaction pooler (PgBouncer), Postgres itself, for what needs a session (LISTEN). */
+  readonly databaseDirectUrl?: string
+  /** DB_PREPARED_STATEMENTS: named prepared statements on the hot paths (true); false behind a pooler that cannot keep them. */
+  readonly dbPreparedStatements?: boolean
   /** DB_POOL_SIZE: connections to Postgres per instance, 1 to 500 (20). */
   readonly dbPoolSize?: number
   /** DB_TIMEOUT_MS: how long a Postgres that answers nothing may hold a request before a 503, 100 to 600000 (3000). */
@@ -125,6 +129,8 @@ export const ENV = {
   host: "HOST",
   publicUrl: "PUBLIC_URL",
   databaseUrl: "DATABASE_URL",
+  databaseDirectUrl: "DATABASE_DIRECT_URL",
+  dbPreparedStatements: "DB_PREPARED_STATEMENTS",
   dbPoolSize: "DB_POOL_SIZE",
   dbTimeoutMs: "DB_TIMEOUT_MS",
   dataDir: "DATA_DIR",
