@@ -5,8 +5,18 @@ import pg from "pg"
 import { PoolStats } from "../../engine/ports/PoolStats.ts"
 import { connectorFor } from "./failover.ts"
 import { pgTypes } from "./pgTypes.ts"
-import type { PostgresOptions } from "./postgres.ts"
 import { boundCheckout, makeTimeouts, serverTimeouts, type Timeouts, timedClient } from "./timeouts.ts"
+
+export interface PostgresOptions {
+  /**
+   * DATABASE_DIRECT_URL: Postgres itself, when `url` is a transaction pooler (PgBouncer in transaction mode). What
+   * needs a session of its own goes there: the LISTEN connection. The pooled connections then carry no session
+   * settings at connect (a pooler refuses them): Postgres's own statement limits are the role's (docs/scaling.md).
+   */
+  readonly directUrl?: string | undefined
+  /** DB_PREPARED_STATEMENTS: named prepared statements on the hot paths (true); false for a pooler that cannot keep them. */
+  readonly prepared?: boolean | undefined
+}
 
 /**
  * The pg pool behind the SqlClient, for adapters that need the driver itself (LISTEN, named prepared statements).

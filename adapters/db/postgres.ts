@@ -1,16 +1,7 @@
-import { poolLayer } from "./pool.ts"
+import { type PostgresOptions, poolLayer } from "./pool.ts"
 import { DEFAULT_DB_TIMEOUT_MS } from "./timeouts.ts"
 
-export interface PostgresOptions {
-  /**
-   * DATABASE_DIRECT_URL: Postgres itself, when `url` is a transaction pooler (PgBouncer in transaction mode). What
-   * needs a session of its own goes there: the LISTEN connection. The pooled connections then carry no session
-   * settings at connect (a pooler refuses them): Postgres's own statement limits are the role's (docs/scaling.md).
-   */
-  readonly directUrl?: string | undefined
-  /** DB_PREPARED_STATEMENTS: named prepared statements on the hot paths (true); false for a pooler that cannot keep them. */
-  readonly prepared?: boolean | undefined
-}
+export type { PostgresOptions }
 
 /**
  * A real Postgres: `maxConnections` per instance (DB_POOL_SIZE), and `timeoutMs` (DB_TIMEOUT_MS) the longest a request
