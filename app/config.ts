@@ -3,6 +3,7 @@ import { DEFAULT_STREAM, DEFAULT_SUBJECT_PREFIX, isStreamName, isSubjectPrefix }
 import type { DraftSettings } from "../adapters/drafts/openai.ts"
 import type { StripeSettings } from "../adapters/payments/stripe.ts"
 import type { TwilioSettings } from "../adapters/texts/twilio.ts"
+import { isProxyList } from "../transports/shared/proxies.ts"
 import {
   checked,
   choice,
@@ -33,11 +34,17 @@ export interface AppConfig {
   readonly host: string
   readonly databaseUrl: Option.Option<string>
   readonly dataDir: string
+  /** DATABASE_DIRECT_URL: Postgres itself when DATABASE_URL is a transaction pooler; the session work (LISTEN) goes here. */
+  readonly databaseDirectUrl?: string | undefined
+  /** DB_PREPARED_STATEMENTS: named prepared statements on the hot paths (true); off behind PgBouncer before 1.21. */
+  readonly dbPreparedStatements?: boolean | undefined
   readonly natsUrl: Option.Option<string>
   /** NATS_STREAM: the JetStream stream the relay publishes to (EVENTS); deployments may share one. */
   readonly natsStream?: string | undefined
   /** NATS_SUBJECT_PREFIX: events go to <prefix>.<org_id>.<type> (events). */
   readonly natsSubjectPrefix?: string | undefined
+  /** NATS_STREAM_REPLICAS: the stream's replicas (1); an existing stream is changed to it where NATS allows. */
+  readonly natsStreamReplicas?: number | undefined
   readonly smtpUrl: Option.Option<string>
   readonly mailFrom: string
   readonly adminToken: Option.Option<string>
@@ -64,6 +71,8 @@ export interface AppConfig {
   /** RATE_LIMIT: requests per minute per API key (0: off); RATE_LIMIT_ANONYMOUS: per client address without a key. */
   readonly rateLimit?: number | undefined
   readonly rateLimitAnonymous?: number | undefined
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (addresses or CIDRs); unset, none. */
+  readonly trustProxy?: string | undefined
   /** The limits' window in seconds (60); tests widen it so a run never straddles two windows. */
   readonly rateLimitWindowSeconds?: number | undefined
   /** DB_POOL_SIZE: connections to Postgres per instance (20 unless set). */
@@ -101,14 +110,19 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   databaseUrl: checked("databaseUrl", "must be a postgres:// or postgresql:// URL", (u) =>
     /^postgres(ql)?:\/\//i.test(u)
   ),
+  databaseDirectUrl: checked("databaseDirectUrl", "must be a postgres:// or postgresql:// URL", (u) =>
+    /^postgres(ql)?:\/\//i.test(u)
+  ).pipe(Config.map(Option.getOrUndefined)),
+  dbPreparedStatements: flag("dbPreparedStatements", true),
   // Set but blank keeps PGlite in memory.
   dataDir: Config.string(ENV.dataDir).pipe(
     Config.withDefault("./.data"),
     Config.map((d) => d.trim())
   ),
-  natsUrl: checked("natsUrl", "must be a nats:// URL (or host:port)", (u) =>
-    /^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/i.test(u)
+  natsUrl: checked("natsUrl", "must be nats:// URLs (or host:port), comma-separated for a cluster", (u) =>
+    u.split(",").every((one) => /^(nats|tls|wss?):\/\/\S+$|^[\w.-]+:\d+$/i.test(one.trim()))
   ),
+  natsStreamReplicas: integer("natsStreamReplicas", "a number of replicas", 1, 5, 1),
   natsStream: named(
     "natsStream",
     DEFAULT_STREAM,
@@ -139,6 +153,11 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   bodyTimeoutMs: integer("bodyTimeoutMs", "milliseconds", 100, 600_000, 10_000),
   rateLimit: integer("rateLimit", "requests per minute", 0, 1_000_000, 1200, "0 (off)"),
   rateLimitAnonymous: integer("rateLimitAnonymous", "requests per minute", 0, 1_000_000, 300, "0 (off)"),
+  trustProxy: checked(
+    "trustProxy",
+    "must be addresses or CIDRs of the proxies in front, comma-separated, such as 10.0.0.0/8,127.0.0.1",
+    isProxyList
+  ).pipe(Config.map(Option.getOrUndefined)),
   dbPoolSize: integer("dbPoolSize", "a number of connections", 1, 500, 20),
   dbTimeoutMs: integer("dbTimeoutMs", "milliseconds", 100, 600_000, 3000),
   mailDomain: checked(

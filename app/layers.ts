@@ -58,6 +58,7 @@ import { InboundEmailSecret } from "../transports/http/inbound.ts"
 import { RateLimits } from "../transports/http/limits.ts"
 import { FrontedHandlerLive, ListenOptions, ServeLive } from "../transports/http/server.ts"
 import { Octo } from "../transports/octo/Octo.ts"
+import { proxyList, TrustedProxies } from "../transports/shared/proxies.ts"
 import { StreamLimits } from "../transports/shared/streams.ts"
 import { PhotoFetcherLive } from "../transports/webhooks/fetch.ts"
 import { WebhooksLive } from "../transports/webhooks/live.ts"
@@ -86,13 +87,21 @@ export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">)
  */
 const lazy = <A, E, R>(load: () => Promise<Layer.Layer<A, E, R>>) => Layer.unwrapEffect(Effect.promise(load))
 
-export const BusLive = (config: Pick<AppConfig, "natsUrl" | "natsStream" | "natsSubjectPrefix">) =>
+export const BusLive = (
+  config: Pick<AppConfig, "natsUrl" | "natsStream" | "natsSubjectPrefix" | "natsStreamReplicas">
+) =>
   Option.match(config.natsUrl, {
     onNone: () => MemoryBusLive,
     onSome: (url) =>
       lazy(() =>
         import("../adapters/bus/nats.ts").then((m) =>
-          m.NatsBusLive(url, { stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix }).pipe(Layer.orDie)
+          m
+            .NatsBusLive(url, {
+              stream: config.natsStream,
+              subjectPrefix: config.natsSubjectPrefix,
+              replicas: config.natsStreamReplicas
+            })
+            .pipe(Layer.orDie)
         )
       )
   })
@@ -216,11 +225,18 @@ export const LogLevelLive = (config: Pick<AppConfig, "logLevel">) => Logger.mini
 
 /** The configured database: Postgres with DATABASE_URL, else PGlite in DATA_DIR. */
 export const configuredDatabase = (
-  config: Pick<AppConfig, "databaseUrl" | "dataDir" | "dbPoolSize" | "dbTimeoutMs">
+  config: Pick<
+    AppConfig,
+    "databaseUrl" | "dataDir" | "dbPoolSize" | "dbTimeoutMs" | "databaseDirectUrl" | "dbPreparedStatements"
+  >
 ): DatabaseLayer =>
   Option.match(config.databaseUrl, {
     onNone: () => PgliteLive(config.dataDir),
-    onSome: (url) => PostgresLive(url, config.dbPoolSize ?? 20, config.dbTimeoutMs)
+    onSome: (url) =>
+      PostgresLive(url, config.dbPoolSize ?? 20, config.dbTimeoutMs, {
+        directUrl: config.databaseDirectUrl,
+        prepared: config.dbPreparedStatements
+      })
   })
 
 /** Engine + HTTP app over the configured database, clock and bus; migrations run first. */
@@ -258,6 +274,7 @@ const Composed = <A, E, R>(
         TracingLive(config.otelEndpoint, config.otelServiceName ?? "booking-engine"),
         Layer.succeed(Links, { publicUrl: config.publicUrl, mailDomain: config.mailDomain }),
         LogLevelLive(config),
+        Layer.succeed(TrustedProxies, { list: proxyList(config.trustProxy) }),
         Layer.succeed(InboundEmailSecret, { secret: config.inboundEmailSecret }),
         Layer.succeed(RateLimits, {
           perKey: config.rateLimit ?? 1200,

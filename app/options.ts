@@ -13,14 +13,20 @@ export interface Settings {
   readonly publicUrl?: string
   /** DATABASE_URL: postgres:// URL; unset, PGlite in `dataDir`. */
   readonly databaseUrl?: string
+  /** DATABASE_DIRECT_URL: with DATABASE_URL on a transaction pooler (PgBouncer), Postgres itself, for what needs a session (LISTEN). */
+  readonly databaseDirectUrl?: string
+  /** DB_PREPARED_STATEMENTS: named prepared statements on the hot paths (true); false behind a pooler that cannot keep them. */
+  readonly dbPreparedStatements?: boolean
   /** DB_POOL_SIZE: connections to Postgres per instance, 1 to 500 (20). */
   readonly dbPoolSize?: number
   /** DB_TIMEOUT_MS: how long a Postgres that answers nothing may hold a request before a 503, 100 to 600000 (3000). */
   readonly dbTimeoutMs?: number
   /** DATA_DIR: PGlite's directory (./.data for the server; createEngine keeps PGlite in memory unless given one). */
   readonly dataDir?: string
-  /** NATS_URL: nats:// URL; committed events also go to JetStream. Unset, they stay in process. */
+  /** NATS_URL: nats:// URL, or several comma-separated (a cluster's nodes); committed events also go to JetStream. Unset, they stay in process. */
   readonly natsUrl?: string
+  /** NATS_STREAM_REPLICAS: copies JetStream keeps of the stream, 1 to 5 (1); 3 on a three-node cluster. */
+  readonly natsStreamReplicas?: number
   /** NATS_STREAM: the JetStream stream (EVENTS). */
   readonly natsStream?: string
   /** NATS_SUBJECT_PREFIX: events go to <prefix>.<org_id>.<type> (events). */
@@ -53,6 +59,8 @@ export interface Settings {
   readonly rateLimit?: number
   /** RATE_LIMIT_ANONYMOUS: requests per minute per client address without a known key, 0 (off) to 1000000 (300). */
   readonly rateLimitAnonymous?: number
+  /** TRUST_PROXY: addresses or CIDRs of the balancers in front, comma-separated; from them X-Forwarded-For names the client (none). */
+  readonly trustProxy?: string
   /** WEBHOOK_ALLOW_INSECURE: allow http and loopback webhook and photo URLs (development and tests only; false). */
   readonly webhookAllowInsecure?: boolean
   /** SMTP_URL: smtp:// or smtps:// URL of the mail server; unset, guest mail is logged and kept. */
@@ -121,11 +129,14 @@ export const ENV = {
   host: "HOST",
   publicUrl: "PUBLIC_URL",
   databaseUrl: "DATABASE_URL",
+  databaseDirectUrl: "DATABASE_DIRECT_URL",
+  dbPreparedStatements: "DB_PREPARED_STATEMENTS",
   dbPoolSize: "DB_POOL_SIZE",
   dbTimeoutMs: "DB_TIMEOUT_MS",
   dataDir: "DATA_DIR",
   natsUrl: "NATS_URL",
   natsStream: "NATS_STREAM",
+  natsStreamReplicas: "NATS_STREAM_REPLICAS",
   natsSubjectPrefix: "NATS_SUBJECT_PREFIX",
   adminToken: "ADMIN_TOKEN",
   logLevel: "LOG_LEVEL",
@@ -141,6 +152,7 @@ export const ENV = {
   bodyTimeoutMs: "BODY_TIMEOUT_MS",
   rateLimit: "RATE_LIMIT",
   rateLimitAnonymous: "RATE_LIMIT_ANONYMOUS",
+  trustProxy: "TRUST_PROXY",
   webhookAllowInsecure: "WEBHOOK_ALLOW_INSECURE",
   smtpUrl: "SMTP_URL",
   mailFrom: "MAIL_FROM",

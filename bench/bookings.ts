@@ -77,7 +77,7 @@ export interface Running {
 }
 
 /** The engine as `npm start` builds it (AppLive + the node listener, JSON logs at LOG_LEVEL=error), on a loopback port. */
-export const startEngine = async (databaseUrl: string): Promise<Running> => {
+export const startEngine = async (databaseUrl: string, overrides: Partial<AppConfig> = {}): Promise<Running> => {
   const config: AppConfig = {
     port: 0,
     host: "127.0.0.1",
@@ -91,7 +91,8 @@ export const startEngine = async (databaseUrl: string): Promise<Running> => {
     publicUrl: "http://127.0.0.1",
     logLevel: "error",
     webhookAllowInsecure: false,
-    clock: "system"
+    clock: "system",
+    ...overrides
   }
   let resolve!: (url: string) => void
   const listening = new Promise<string>((r) => (resolve = r))

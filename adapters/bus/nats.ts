@@ -23,7 +23,16 @@ export interface NatsBusOptions {
   readonly duplicateWindowMs?: number
   /** Wait for each PubAck at most this long; default 2 s. */
   readonly publishTimeoutMs?: number
+  /** Copies of the stream (NATS_STREAM_REPLICAS, 1 to 5); default 1. A cluster of three takes 3. */
+  readonly replicas?: number
 }
+
+/** NATS_URL's servers: one URL, or several comma-separated (any nodes of a cluster; the client learns the rest). */
+export const serversOf = (url: string) =>
+  url
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
 
 const Payload = Schema.Struct({
   id: Schema.Number,
@@ -56,20 +65,48 @@ export const encodeEvent = (e: BusEvent, maxPayload: number): Uint8Array => {
   return encoder.encode(JSON.stringify({ ...head, data: null, data_omitted: omitted }))
 }
 
+/** The stream could not be made or kept with the replicas asked for: the start stops with this one line. */
+export class ReplicasRefused extends Error {}
+
+const replicasRefused = (name: string, replicas: number, had: number | undefined, err: unknown) =>
+  new ReplicasRefused(
+    `NATS_STREAM_REPLICAS=${replicas}: NATS would not ${had === undefined ? "make" : `change`} stream ${name}` +
+      `${had === undefined ? "" : ` from ${had} replica${had === 1 ? "" : "s"}`} with ${replicas} replicas ` +
+      `(${err instanceof Error ? err.message : String(err)}); a cluster needs at least as many JetStream nodes`
+  )
+
 /**
- * Create the stream, or bring an existing one up to date: its dedupe window, and our subjects added to those it has
- * (another deployment sharing the stream may have added its own prefix: never taken away).
+ * Create the stream, or bring an existing one up to date: its dedupe window, its replicas, and our subjects added to
+ * those it has (another deployment sharing the stream may have added its own prefix: never taken away). NATS moves an
+ * existing stream to another number of replicas itself (a cluster with nodes enough); where it refuses, the start
+ * stops with one line.
  */
-const ensureStream = async (jsm: JetStreamManager, name: string, subject: string, windowMs: number) => {
-  try {
-    const info = await jsm.streams.info(name)
-    const had = info.config.subjects ?? []
-    const subjects = had.includes(subject) ? had : [...had, subject]
-    await jsm.streams.update(name, { ...info.config, subjects, duplicate_window: nanos(windowMs) })
-  } catch (err) {
-    if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err
-    await jsm.streams.add({ name, storage: StorageType.File, subjects: [subject], duplicate_window: nanos(windowMs) })
+const ensureStream = async (
+  jsm: JetStreamManager,
+  name: string,
+  subject: string,
+  windowMs: number,
+  replicas: number
+) => {
+  const info = await jsm.streams.info(name).catch((err: unknown) => {
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) return undefined
+    throw err
+  })
+  if (info === undefined) {
+    const config = { name, storage: StorageType.File, subjects: [subject], duplicate_window: nanos(windowMs) }
+    await jsm.streams.add({ ...config, num_replicas: replicas }).catch((err: unknown) => {
+      throw err instanceof JetStreamApiError ? replicasRefused(name, replicas, undefined, err) : err
+    })
+    return
   }
+  const had = info.config.subjects ?? []
+  const subjects = had.includes(subject) ? had : [...had, subject]
+  const was = info.config.num_replicas || 1
+  await jsm.streams
+    .update(name, { ...info.config, subjects, duplicate_window: nanos(windowMs), num_replicas: replicas })
+    .catch((err: unknown) => {
+      throw was !== replicas && err instanceof JetStreamApiError ? replicasRefused(name, replicas, was, err) : err
+    })
 }
 
 /**
@@ -112,7 +149,7 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
       const timeout = options.publishTimeoutMs ?? 2_000
       const nc = yield* Effect.acquireRelease(
         Effect.tryPromise({
-          try: () => connect({ servers: url, reconnect: true, maxReconnectAttempts: -1 }),
+          try: () => connect({ servers: serversOf(url), reconnect: true, maxReconnectAttempts: -1 }),
           catch: unavailable("connect")
         }),
         closeConnection
@@ -120,10 +157,13 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
       const jsm = yield* Effect.tryPromise({
         try: async () => {
           const jsm = await jetstreamManager(nc)
-          await ensureStream(jsm, stream, `${prefix}.>`, options.duplicateWindowMs ?? 120_000)
+          await ensureStream(jsm, stream, `${prefix}.>`, options.duplicateWindowMs ?? 120_000, options.replicas ?? 1)
           return jsm
         },
-        catch: unavailable(`stream ${stream} setup`)
+        catch: (cause) =>
+          cause instanceof ReplicasRefused
+            ? new BusUnavailable(cause.message, { cause })
+            : unavailable(`stream ${stream} setup`)(cause)
       })
       const js = jetstream(nc)
       const maxPayload = () => nc.info?.max_payload ?? 1024 * 1024

@@ -3,8 +3,20 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"
 import pg from "pg"
 import { PoolStats } from "../../engine/ports/PoolStats.ts"
+import { connectorFor } from "./failover.ts"
 import { pgTypes } from "./pgTypes.ts"
 import { boundCheckout, makeTimeouts, serverTimeouts, type Timeouts, timedClient } from "./timeouts.ts"
+
+export interface PostgresOptions {
+  /**
+   * DATABASE_DIRECT_URL: Postgres itself, when `url` is a transaction pooler (PgBouncer in transaction mode). What
+   * needs a session of its own goes there: the LISTEN connection. The pooled connections then carry no session
+   * settings at connect (a pooler refuses them): Postgres's own statement limits are the role's (docs/scaling.md).
+   */
+  readonly directUrl?: string | undefined
+  /** DB_PREPARED_STATEMENTS: named prepared statements on the hot paths (true); false for a pooler that cannot keep them. */
+  readonly prepared?: boolean | undefined
+}
 
 /**
  * The pg pool behind the SqlClient, for adapters that need the driver itself (LISTEN, named prepared statements).
@@ -17,6 +29,12 @@ export class PgPool extends Context.Tag("PgPool")<
     readonly pool: pg.Pool
     readonly kind: "postgres" | "pglite"
     readonly timeouts: Timeouts
+    /** Where a connection of its own (LISTEN) goes: Postgres itself (DATABASE_DIRECT_URL), else the pool's server. */
+    readonly session: pg.ClientConfig
+    /** The Client class that makes it: to the host that accepts writes when the URL names several (failover.ts). */
+    readonly SessionClient: typeof pg.Client
+    /** Whether the hot paths may name their statements (DB_PREPARED_STATEMENTS). */
+    readonly named: boolean
   }
 >() {}
 
@@ -25,11 +43,28 @@ export class PgPool extends Context.Tag("PgPool")<
  * PgPool. PGlite keeps its one connection open (it serves one session to every connection). On Postgres a database
  * that answers nothing for `timeoutMs` fails the requests waiting on it (see timeouts.ts), never holds them.
  */
-export const poolLayer = (kind: "postgres" | "pglite", config: pg.PoolConfig, timeoutMs = 0) =>
+export const poolLayer = (
+  kind: "postgres" | "pglite",
+  config: pg.PoolConfig,
+  timeoutMs = 0,
+  options: PostgresOptions = {}
+) =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const timeouts = makeTimeouts(kind === "postgres" ? timeoutMs : 0)
-      const bounded = timeouts.ms > 0 ? { ...serverTimeouts(timeouts), Client: timedClient(timeouts) } : {}
+      const pooled = options.directUrl !== undefined
+      const direct = options.directUrl === undefined ? undefined : connectorFor(options.directUrl)
+      // Behind a transaction pooler no session settings go with the connect: PgBouncer refuses them.
+      const settings = pooled ? { keepAlive: true } : serverTimeouts(timeouts)
+      const base = timeouts.ms > 0 ? timedClient(timeouts) : pg.Client
+      const target =
+        kind === "postgres" && config.connectionString !== undefined
+          ? connectorFor(config.connectionString, base)
+          : undefined
+      const bounded = {
+        ...(timeouts.ms > 0 ? settings : {}),
+        ...(target === undefined ? {} : target)
+      }
       const pool = yield* Effect.acquireRelease(
         Effect.sync(
           () =>
@@ -60,7 +95,20 @@ export const poolLayer = (kind: "postgres" | "pglite", config: pg.PoolConfig, ti
       )
       return Layer.mergeAll(
         PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
-        Layer.succeed(PgPool, { pool, kind, timeouts }),
+        Layer.succeed(PgPool, {
+          pool,
+          kind,
+          timeouts,
+          session: pooled
+            ? { ...config, ...serverTimeouts(timeouts), connectionString: direct!.connectionString }
+            : (pool as unknown as { options: pg.ClientConfig }).options,
+          SessionClient: pooled
+            ? direct!.Client
+            : config.connectionString === undefined
+              ? pg.Client
+              : connectorFor(config.connectionString).Client,
+          named: options.prepared ?? true
+        }),
         Layer.succeed(PoolStats, {
           read: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })
         })

@@ -12,10 +12,11 @@ const transactionClient = Effect.map(Effect.serviceOption(SqlClient.TransactionC
   Option.flatMapNullable(open, ([connection]) => (connection as { readonly pg?: Queryable }).pg)
 )
 
-const run = <A>(client: Queryable, statement: PreparedStatement, values: ReadonlyArray<unknown>) =>
+const run = <A>(client: Queryable, statement: PreparedStatement, values: ReadonlyArray<unknown>, named = true) =>
   new Promise<ReadonlyArray<A>>((resolve, reject) => {
     client.query(
-      { name: statement.name, text: statement.text, values: values as Array<unknown> },
+      // Unnamed (DB_PREPARED_STATEMENTS=false): parsed and planned on each run, as a transaction pooler needs.
+      { ...(named ? { name: statement.name } : {}), text: statement.text, values: values as Array<unknown> },
       (err: Error | undefined, res: pg.QueryResult) => (err ? reject(err) : resolve(res.rows as ReadonlyArray<A>))
     )
   })
@@ -30,14 +31,14 @@ const alreadyPrepared = (err: unknown) => err instanceof pg.DatabaseError && err
  */
 export const PreparedLive = Layer.effect(
   Prepared,
-  Effect.map(PgPool, ({ pool }) => {
+  Effect.map(PgPool, ({ pool, named }) => {
     const onPool = async <A>(statement: PreparedStatement, values: ReadonlyArray<unknown>) => {
       const client = await pool.connect()
       try {
-        const rows = await run<A>(client, statement, values).catch(async (err: unknown) => {
+        const rows = await run<A>(client, statement, values, named).catch(async (err: unknown) => {
           if (!alreadyPrepared(err)) throw err
           await client.query(`deallocate ${pg.escapeIdentifier(statement.name)}`)
-          return run<A>(client, statement, values)
+          return run<A>(client, statement, values, named)
         })
         client.release()
         return rows
@@ -55,7 +56,7 @@ export const PreparedLive = Layer.effect(
             try: () =>
               Option.match(client, {
                 onNone: () => onPool<A>(statement, values),
-                onSome: (c) => run<A>(c, statement, values)
+                onSome: (c) => run<A>(c, statement, values, named)
               }),
             catch: (cause) =>
               new SqlError({

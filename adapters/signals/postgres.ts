@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import pg from "pg"
+import type pg from "pg"
 import { inProcessSignals, type SignalHandlers, Signals, type SignalsShape } from "../../engine/ports/Signals.ts"
 import { PgPool } from "../db/pool.ts"
 import { answered, type Timeouts } from "../db/timeouts.ts"
@@ -26,7 +26,7 @@ export const retryDelay = (failures: number, random = Math.random) =>
  * which nothing else heard from it, so the pool can tell a busy database (it answers) from a frozen one (timeouts.ts);
  * a ping not answered in time drops the client like any other failure.
  */
-const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
+const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts, Client: typeof pg.Client) =>
   Effect.gen(function* () {
     const pool = (yield* PgPool).pool
     const channels = new Map<string, Set<SignalHandlers>>()
@@ -67,7 +67,7 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
     }
 
     const connect = async (): Promise<void> => {
-      const c = new pg.Client({
+      const c = new Client({
         ...config,
         connectionTimeoutMillis: ATTEMPT_TIMEOUT_MS,
         keepAlive: true,
@@ -144,9 +144,7 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts) =>
  */
 export const SignalsLive = Layer.scoped(
   Signals,
-  Effect.flatMap(PgPool, ({ kind, pool, timeouts }) =>
-    kind === "postgres"
-      ? postgresSignals((pool as unknown as { options: pg.ClientConfig }).options, timeouts)
-      : pgliteSignals(pool, inProcessSignals())
+  Effect.flatMap(PgPool, ({ kind, pool, timeouts, session, SessionClient }) =>
+    kind === "postgres" ? postgresSignals(session, timeouts, SessionClient) : pgliteSignals(pool, inProcessSignals())
   )
 )

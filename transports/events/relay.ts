@@ -15,7 +15,7 @@ export interface RelayOptions {
   readonly pollMs?: number
   /** Events per batch (one transaction); default 1000. */
   readonly batchSize?: number
-  /** Longest wait between retries while the bus is down; default 5 s, well below the 2-minute dedupe window. */
+  /** Longest wait between retries while the bus is down; default 1 s (a cluster elects a new stream leader in seconds). */
   readonly maxBackoffMs?: number
   /**
    * Shortest time from one batch's start to the next's when woken; default 50 ms. A lone event goes out at once;
@@ -64,7 +64,7 @@ export const RelayLive = (options: RelayOptions = {}) =>
       const size = options.batchSize ?? 1000
       const idle = Duration.millis(options.pollMs ?? 60_000)
       const wakeups = yield* Wakeups
-      const maxBackoff = options.maxBackoffMs ?? 5_000
+      const maxBackoff = options.maxBackoffMs ?? 1_000
 
       const minGap = options.minGapMs ?? 50
       const deployment = yield* Deployment

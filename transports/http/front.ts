@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { BlockList } from "node:net"
 import { Effect, FiberRef, FiberRefs, LogLevel, Option, Runtime } from "effect"
 import { Parked } from "../../engine/services/Parked.ts"
 import { afterBody, readsBody } from "../shared/body.ts"
+import { resolveClient, TrustedProxies } from "../shared/proxies.ts"
 import { errorReply, send } from "../shared/reply.ts"
 import { factsOf, type RequestFacts } from "../shared/requestLog.ts"
 import { StreamLimits } from "../shared/streams.ts"
@@ -32,9 +34,9 @@ const isStream = (req: IncomingMessage) => {
 
 /**
  * A request's log line: `GET /api/v1/bookings/{id} 200 3.1 ms`, with the same facts as fields (the org it acted for,
- * its Request-Id; `aborted` when the client left before the answer was sent).
+ * its Request-Id, the client's address (TRUST_PROXY: the one a trusted proxy names); `aborted` when the client left before the answer was sent).
  */
-const requestLine = (req: IncomingMessage, res: ServerResponse, facts: RequestFacts, ms: number) => {
+const requestLine = (req: IncomingMessage, res: ServerResponse, facts: RequestFacts, ms: number, client: string) => {
   const method = req.method ?? "GET"
   const route = facts.route ?? "unmatched"
   const status = res.statusCode
@@ -47,6 +49,7 @@ const requestLine = (req: IncomingMessage, res: ServerResponse, facts: RequestFa
       status,
       time_ms,
       org: facts.org ?? null,
+      client,
       request_id: facts.id,
       ...(res.writableFinished ? {} : { aborted: true })
     })
@@ -223,8 +226,13 @@ export const makeFront = (budget: Budget) =>
       LogLevel.Info
     )
     const log = Runtime.runSync(runtime)
+    const proxies = Option.match(yield* Effect.serviceOption(TrustedProxies), {
+      onNone: () => new BlockList(),
+      onSome: (p) => p.list
+    })
     const serve = (req: IncomingMessage, res: ServerResponse) => {
       const facts = factsOf(req)
+      const client = resolveClient(req, proxies)
       res.setHeader("request-id", facts.id)
       if (logging) {
         const started = performance.now()
@@ -232,7 +240,7 @@ export const makeFront = (budget: Budget) =>
         const done = () => {
           if (logged) return
           logged = true
-          log(requestLine(req, res, facts, performance.now() - started))
+          log(requestLine(req, res, facts, performance.now() - started, client))
         }
         res.once("finish", done)
         res.once("close", done)

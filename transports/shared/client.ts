@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http"
+import { peerOf } from "./proxies.ts"
 
 /** A rate limit's answer for one request. */
 export type Verdict =
@@ -19,11 +20,12 @@ export interface Limiter {
 }
 
 /**
- * The client address a limit counts: IPv4 as it is (also when written IPv4-mapped), IPv6 by its /64, which one
+ * The client address a limit counts (the peer's, or with TRUST_PROXY the one the proxy names): IPv4 as it is (also when written IPv4-mapped), IPv6 by its /64, which one
  * subscriber usually holds whole: rotating addresses inside it does not give a client more requests or more rows.
  */
 export const clientAddress = (req: Pick<IncomingMessage, "socket">) => {
-  const raw = req.socket.remoteAddress ?? "unknown"
+  // The peer, or the client a trusted proxy names (TRUST_PROXY: proxies.ts).
+  const raw = peerOf(req)
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(raw)
   if (mapped !== null) return mapped[1]
   if (!raw.includes(":")) return raw

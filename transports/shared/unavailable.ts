@@ -21,10 +21,15 @@ const unreachable = (e: unknown, depth = 0): boolean => {
   const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown }
   // SQLSTATE class 08 (connection exception), 53 (insufficient resources: too many clients, out of memory or disk),
   // 57014 (a statement cancelled: the statement time-out), 57P01-57P03 (admin shutdown, crash shutdown, cannot connect
-  // now), 25P03 (a transaction ended by the idle time-out).
+  // now), 25P03 (a transaction ended by the idle time-out), 25006 (a read-only host: a standby, or a primary demoted
+  // in a failover; its connection is dropped, adapters/db/failover.ts).
   if (
     typeof code === "string" &&
-    (NETWORK.has(code) || /^(08|53)/.test(code) || /^57(014|P0[123])$/.test(code) || code === "25P03")
+    (NETWORK.has(code) ||
+      /^(08|53)/.test(code) ||
+      /^57(014|P0[123])$/.test(code) ||
+      code === "25P03" ||
+      code === "25006")
   )
     return true
   if (typeof message === "string" && MESSAGES.test(message)) return true

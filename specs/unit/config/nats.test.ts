@@ -53,3 +53,34 @@ describe("NATS_STREAM and NATS_SUBJECT_PREFIX", () => {
     }
   })
 })
+
+describe("NATS_URL and NATS_STREAM_REPLICAS", () => {
+  it("NATS_URL takes a cluster's nodes, comma-separated; a list with a bad entry is refused by name", () => {
+    const urls = (env: Record<string, string>) => Either.map(load(env), (c) => c.natsUrl)
+    expect(Either.isRight(urls({ NATS_URL: "nats://a:4222,nats://b:4222, nats://c:4222" }))).toBe(true)
+    expect(problem({ NATS_URL: "nats://a:4222,,nats://b:4222" })).toContain("NATS_URL must be nats:// URLs")
+    expect(problem({ NATS_URL: "nats://a:4222,http://b" })).toContain("comma-separated for a cluster")
+  })
+
+  it("NATS_STREAM_REPLICAS is 1 by default, 1 to 5", () => {
+    const replicas = (env: Record<string, string>) => Either.map(load(env), (c) => c.natsStreamReplicas)
+    expect(replicas({})).toEqual(Either.right(1))
+    expect(replicas({ NATS_STREAM_REPLICAS: "3" })).toEqual(Either.right(3))
+    expect(problem({ NATS_STREAM_REPLICAS: "6" })).toContain(
+      'NATS_STREAM_REPLICAS must be a number of replicas from 1 to 5, not "6"'
+    )
+    expect(problem({ NATS_STREAM_REPLICAS: "0" })).toContain("NATS_STREAM_REPLICAS must be")
+  })
+})
+
+describe("TRUST_PROXY", () => {
+  it("takes addresses and CIDRs, comma-separated; anything else is refused by name", () => {
+    const trust = (env: Record<string, string>) => Either.map(load(env), (c) => c.trustProxy)
+    expect(trust({})).toEqual(Either.right(undefined))
+    expect(trust({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,::1,fd00::/8" })).toEqual(
+      Either.right("10.0.0.0/8, 127.0.0.1,::1,fd00::/8")
+    )
+    for (const bad of ["10.0.0.0/33", "proxy.local", "10.0.0.1/8/9", "::1/129", "1.2.3"])
+      expect(problem({ TRUST_PROXY: bad })).toContain("TRUST_PROXY must be addresses or CIDRs")
+  })
+})
