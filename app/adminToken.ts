@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Option } from "effect"
+import { ADMIN_TOKEN_MIN } from "./adminTokenRule.ts"
 import type { AppConfig } from "./config.ts"
 
 /**
@@ -15,7 +16,8 @@ export const embeddedAdminToken = (config: AppConfig): { config: AppConfig; made
   const withToken = (token: string) => ({ ...config, adminToken: Option.some(token) })
   if (existsSync(file)) {
     const token = readFileSync(file, "utf8").trim()
-    if (token.length < 16) throw new Error(`${file} must hold an admin token of at least 16 characters`)
+    if (token.length < ADMIN_TOKEN_MIN)
+      throw new Error(`${file} must hold an admin token of at least ${ADMIN_TOKEN_MIN} characters`)
     return { config: withToken(token) }
   }
   if (existsSync(join(config.dataDir, "PG_VERSION"))) return { config }

@@ -4,8 +4,10 @@ import type { DraftSettings } from "../adapters/drafts/openai.ts"
 import type { StripeSettings } from "../adapters/payments/stripe.ts"
 import type { TwilioSettings } from "../adapters/texts/twilio.ts"
 import { isProxyList } from "../transports/shared/proxies.ts"
+import { adminTokenProblem } from "./adminTokenRule.ts"
 import {
   checked,
+  checkedBy,
   choice,
   configProblem,
   flag,
@@ -137,7 +139,7 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
   ),
   smtpUrl: checked("smtpUrl", "must be an smtp:// or smtps:// URL", (u) => /^smtps?:\/\//i.test(u)),
   mailFrom: string("mailFrom", "bookings@localhost"),
-  adminToken: checked("adminToken", "must be at least 16 characters", (t) => t.length >= 16),
+  adminToken: checkedBy("adminToken", adminTokenProblem),
   publicUrl: httpUrl("publicUrl", "https://book.example.com").pipe(Config.map(Option.getOrElse(() => ""))),
   logLevel: choice("logLevel", LOG_LEVELS, "info", { warn: "warning" }),
   webhookAllowInsecure: flag("webhookAllowInsecure", false),

@@ -25,6 +25,15 @@ export const checked = (path: SettingPath, message: string, valid: (s: string) =
     )
   )
 
+/** An optional value that `problem` finds nothing wrong with; its answer, after the variable's name, when it does. */
+export const checkedBy = (path: SettingPath, problem: (s: string) => string | undefined) =>
+  text(path).pipe(
+    Config.mapOrFail((o) => {
+      const found = Option.isSome(o) ? problem(o.value) : undefined
+      return found === undefined ? Either.right(o) : invalid(`${ENV[path]} ${found}`)
+    })
+  )
+
 /** A string with a default. */
 export const string = (path: SettingPath, fallback: string) =>
   text(path).pipe(Config.map(Option.getOrElse(() => fallback)))

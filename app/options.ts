@@ -31,7 +31,7 @@ export interface Settings {
   readonly natsStream?: string
   /** NATS_SUBJECT_PREFIX: events go to <prefix>.<org_id>.<type> (events). */
   readonly natsSubjectPrefix?: string
-  /** ADMIN_TOKEN: Bearer token of the admin API (/admin/v1), at least 16 characters; unset, the admin API is off. */
+  /** ADMIN_TOKEN: Bearer token of the admin API (/admin/v1), at least 24 characters and no documented placeholder; unset, the admin API is off. */
   readonly adminToken?: string
   /** LOG_LEVEL: trace, debug, info, warn (warning), error, fatal or none, in any case (info). */
   readonly logLevel?: "trace" | "debug" | "info" | "warn" | "warning" | "error" | "fatal" | "none"

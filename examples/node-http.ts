@@ -18,7 +18,8 @@ export const startNodeHttp = async (
     prefix: "/booking",
     // Every other setting (DATABASE_URL, NATS_URL, TWILIO_*, ...) from the environment, as the server reads it.
     ...(options.env === undefined ? {} : { env: options.env }),
-    adminToken: options.adminToken ?? "change-me-to-a-long-secret",
+    // The admin API's token: the one given, else ADMIN_TOKEN from the environment (unset: the admin API is off).
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     logLevel: "warning"
   })
   const server = createServer((req, res) =>

@@ -90,8 +90,11 @@ describe("createEngine options", () => {
       /databaseUrl must be a postgres/
     )
     await expect(createEngine({ env: false, publicUrl: "http://x", adminToken: "short" })).rejects.toThrow(
-      /adminToken must be at least 16/
+      /adminToken must be at least 24/
     )
+    await expect(
+      createEngine({ env: false, publicUrl: "http://x", adminToken: "change-me-to-a-long-random-token" })
+    ).rejects.toThrow(/adminToken is a placeholder from the documentation/)
     await expect(createEngine({ env: false, publicUrl: "http://x", prefix: "booking/" })).rejects.toThrow(
       /prefix must look like/
     )

@@ -164,7 +164,7 @@ describe("start-up", () => {
         DATA_DIR: await seededDataDir(scratch),
         PORT: String(port),
         LOG_LEVEL: "info",
-        ADMIN_TOKEN: "0123456789abcdef0123"
+        ADMIN_TOKEN: "0123456789abcdef0123456789"
       },
       stdio: ["ignore", "pipe", "pipe"]
     })

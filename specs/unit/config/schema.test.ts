@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
@@ -96,5 +96,34 @@ describe("one configuration schema", () => {
     expect(inOptionTerms("TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together", given)).toBe(
       "twilio.accountSid and TWILIO_AUTH_TOKEN go together"
     )
+  })
+
+  it("refuses an admin token that is short or a placeholder the documentation shows, each in one line", () => {
+    expect(problem({ ADMIN_TOKEN: "0123456789abcdef0123" })).toBe(
+      "ADMIN_TOKEN must be at least 24 characters (a long random token: openssl rand -hex 24)"
+    )
+    // Every placeholder the README, docs, examples and compose file show, and its like.
+    const shown = ["README.md", "docker-compose.yml", "examples/node-http.ts", "examples/express.ts"]
+      .concat(
+        readdirSync(join(root, "docs"))
+          .filter((f) => f.endsWith(".md"))
+          .map((f) => `docs/${f}`)
+      )
+      .flatMap((f) => readFileSync(join(root, f), "utf8").match(/change-me[\w-]*/g) ?? [])
+    for (const token of [
+      ...shown,
+      "change-me-to-a-long-random-token",
+      "CHANGE-ME-to-a-long-secret",
+      "changeme-0123456789abcdefghij",
+      "your-admin-token-goes-here-please"
+    ]) {
+      const line = problem({ ADMIN_TOKEN: token })
+      expect({ token, line }).toEqual({
+        token,
+        line: expect.stringContaining("ADMIN_TOKEN is a placeholder from the documentation")
+      })
+      expect(line).not.toMatch(/\n/)
+    }
+    expect(problem({ ADMIN_TOKEN: "9f2c4e1a7b3d8f0e6a5c2b1d4e7f8a9c" })).toBe("no error")
   })
 })

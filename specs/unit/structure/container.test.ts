@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { parse } from "yaml"
+import { loadConfig } from "../../../app/config.ts"
 
 // The image and the compose file, read as Docker reads them (no daemon here: docs/deploy.md says what was run by hand).
 const root = join(import.meta.dirname, "../../..")
@@ -14,6 +16,8 @@ const compose = parse(readFileSync(join(root, "docker-compose.yml"), "utf8")) as
       restart?: string
       healthcheck?: { test: Array<string> }
       depends_on?: Record<string, { condition: string }>
+      environment?: Record<string, string>
+      stop_grace_period?: string
     }
   >
 }
@@ -70,5 +74,16 @@ describe("docker-compose.yml", () => {
       postgres: { condition: "service_healthy" },
       nats: { condition: "service_healthy" }
     })
+  })
+
+  it("refuses to start without an ADMIN_TOKEN (no token of its own), and gives the engine longer than its grace to stop", () => {
+    expect(compose.services.engine.environment?.ADMIN_TOKEN).toMatch(/^\$\{ADMIN_TOKEN:\?[^}]+\}$/)
+    expect(readFileSync(join(root, "docker-compose.yml"), "utf8")).not.toMatch(/ADMIN_TOKEN:-/)
+    const grace = Effect.runSync(
+      Effect.withConfigProvider(loadConfig, ConfigProvider.fromMap(new Map()))
+    ).shutdownGraceMs
+    const stop = /^(\d+)s$/.exec(compose.services.engine.stop_grace_period ?? "")
+    expect(stop).not.toBeNull()
+    expect(Number(stop?.[1]) * 1000).toBeGreaterThan(grace ?? Number.POSITIVE_INFINITY)
   })
 })
