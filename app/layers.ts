@@ -27,6 +27,7 @@ import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
+import { Closures } from "../engine/services/calendar/Closures.ts"
 import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
@@ -139,6 +140,7 @@ const Services = Layer.mergeAll(
   Mail.Default,
   Series.Default,
   Sessions.Default,
+  Closures.Default,
   Availability.Default,
   Bookings.Default,
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),

@@ -17,6 +17,8 @@ export const EVENT_TYPES = [
   "booking.refunded",
   "booking.session_cancelled",
   "booking.unpaid",
+  "closure.created",
+  "closure.deleted",
   "customer.deleted",
   "customer.updated",
   "customers.imported",

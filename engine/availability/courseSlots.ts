@@ -1,5 +1,6 @@
 import type { LocalDate } from "../time/local.ts"
 import type { Repeat } from "../time/recurrence.ts"
+import { closureOver } from "./closures.ts"
 import { bookableStarts, isOffered, type Rules, type Slot } from "./slot.ts"
 
 export type CourseSession = { starts_at: Date; ends_at: Date; capacity: number; booked: number; status: string }
@@ -17,6 +18,7 @@ export const courseSessionsToCome = <S extends CourseSession>(rules: Rules, sess
   const { earliest } = bookableStarts(rules)
   return sessions
     .filter((s) => s.status === "scheduled" && s.starts_at.getTime() >= earliest)
+    .filter((s) => closureOver(rules.closures ?? [], rules.zone, s.starts_at, s.ends_at) === undefined)
     .sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime())
 }
 

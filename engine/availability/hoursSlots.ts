@@ -1,4 +1,5 @@
-import { openIntervals, type WeeklyHours } from "../time/hours.ts"
+import type { WeeklyHours } from "../time/hours.ts"
+import { openWithClosures } from "./closures.ts"
 import { type Busy, peakLoads } from "./load.ts"
 import { bookableStarts, type Rules, type Slot } from "./slot.ts"
 
@@ -21,7 +22,7 @@ export const hoursSlots = (input: HoursSlotsInput): Array<Slot> => {
   if (!input.active || length <= 0 || step <= 0) return []
   const { earliest, latest } = bookableStarts(input)
   const starts: Array<number> = []
-  for (const window of openIntervals(input.hours, input.zone, input.from, input.to)) {
+  for (const window of openWithClosures(input.hours, input.zone, input.from, input.to, input.closures ?? [])) {
     const open = window.start.getTime()
     const skip = earliest > open ? Math.ceil((earliest - open) / step) : 0
     for (let start = open + skip * step; start + length <= window.end.getTime() && start <= latest; start += step) {

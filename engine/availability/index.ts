@@ -1,3 +1,4 @@
+export * from "./closures.ts"
 export * from "./courseSlots.ts"
 export * from "./hoursSlots.ts"
 export * from "./load.ts"

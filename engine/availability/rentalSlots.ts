@@ -1,6 +1,7 @@
-import { type Interval, openIntervals } from "../time/hours.ts"
+import type { Interval } from "../time/hours.ts"
 import { addDays } from "../time/local.ts"
 import { periodEnd } from "../time/period.ts"
+import { openWithClosures } from "./closures.ts"
 import type { HoursSlotsInput } from "./hoursSlots.ts"
 import { peakLoadsUntil } from "./load.ts"
 import { bookableStarts, type Slot } from "./slot.ts"
@@ -20,8 +21,9 @@ export const rentalSlots = (input: HoursSlotsInput): Array<Slot> => {
   const step = (input.slot_interval_minutes ?? input.duration_minutes) * MINUTE_MS
   if (!input.active || length <= 0 || step <= 0) return []
   const { earliest, latest } = bookableStarts(input)
-  const windows = openIntervals(input.hours, input.zone, input.from, input.to)
-  const returns = openIntervals(input.hours, input.zone, input.from, lastReturnDay(input))
+  const closures = input.closures ?? []
+  const windows = openWithClosures(input.hours, input.zone, input.from, input.to, closures)
+  const returns = openWithClosures(input.hours, input.zone, input.from, lastReturnDay(input), closures)
   const starts: Array<number> = []
   const ends: Array<number> = []
   for (const window of windows) {

@@ -1,3 +1,4 @@
+import { closureOver } from "./closures.ts"
 import { isOffered, type Rules, type Slot } from "./slot.ts"
 
 export type SessionInput = {
@@ -14,6 +15,7 @@ export const sessionSlots = (rules: Rules, sessions: ReadonlyArray<SessionInput>
   const offered = isOffered(rules)
   return sessions
     .filter((s) => s.status === "scheduled" && s.capacity - s.booked > 0 && offered(s.starts_at))
+    .filter((s) => closureOver(rules.closures ?? [], rules.zone, s.starts_at, s.ends_at) === undefined)
     .sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime())
     .map((s) => ({
       starts_at: s.starts_at.toISOString(),

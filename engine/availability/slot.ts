@@ -1,4 +1,5 @@
 import { endOfLocalDay, type LocalDate, toInstant } from "../time/local.ts"
+import type { ClosureSpan } from "./closures.ts"
 
 export type Slot = {
   starts_at: string
@@ -20,6 +21,8 @@ export type Rules = {
   min_notice_minutes: number
   max_advance_days: number
   active: boolean
+  /** Closures over the window (none when absent): their times are not offered. */
+  closures?: ReadonlyArray<ClosureSpan>
 }
 
 const MINUTE_MS = 60_000

@@ -16,3 +16,6 @@ export class NotOnCalendar extends DomainError<NotOnCalendar>()("NotOnCalendar")
 export class ScheduleIsHours extends DomainError<ScheduleIsHours>()("ScheduleIsHours") {}
 export class ScheduleIsCalendar extends DomainError<ScheduleIsCalendar>()("ScheduleIsCalendar") {}
 export class CapacityNotSupported extends DomainError<CapacityNotSupported>()("CapacityNotSupported") {}
+export class Closed extends DomainError<Closed>()("Closed") {}
+export class ClosureHasBookings extends DomainError<ClosureHasBookings>()("ClosureHasBookings") {}
+export class InvalidOpenHours extends DomainError<InvalidOpenHours>()("InvalidOpenHours") {}

@@ -189,7 +189,21 @@ export const Slot = Schema.Struct(
   )
 ).annotations({ identifier: "Slot" })
 
-export const Availability = Schema.Struct({ timezone: Schema.String, data: Schema.Array(Slot) })
+/** A closure as guests see it beside the times (closures.*). */
+export const ClosureNotice = Schema.Struct({
+  starts_on: Schema.String,
+  ends_on: Schema.String,
+  open_hours: Schema.Array(Schema.Struct({ start_time: Schema.String, end_time: Schema.String })),
+  note: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ClosureNotice" })
+export const Availability = Schema.Struct({
+  timezone: Schema.String,
+  data: Schema.Array(Slot),
+  closures: Schema.optional(Schema.Array(ClosureNotice)).annotations({
+    description:
+      "Closures meeting the window (local dates, the hours open on them if any, the note for guests); absent when none"
+  })
+})
 export const AvailabilityQuery = Schema.Struct({ from: Schema.optional(LocalDate), to: Schema.optional(LocalDate) })
 export const SeriesDeleted = Schema.Struct({
   cancelled: Schema.Int.annotations({ description: "Booked future times cancelled (their bookings with them)" })

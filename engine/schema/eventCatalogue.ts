@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Booking } from "./booking.ts"
 import { Entry, Session } from "./calendar.ts"
+import { Closure } from "./closure.ts"
 import { JsonValue } from "./common.ts"
 import { Customer } from "./customer.ts"
 import { Message } from "./message.ts"
@@ -62,6 +63,11 @@ const data: { readonly [K in EventType]: readonly [Schema.Schema.Any, string] } 
     "A time was scheduled on its own (a calendar entry's times come with offering.calendar_updated)"
   ],
   "session.cancelled": [Session, "A time on a calendar was cancelled, with its bookings"],
+  "closure.created": [
+    Closure,
+    "Dates were closed (or given other hours) for the org or an offering; what was booked inside is handled first"
+  ],
+  "closure.deleted": [Closure, "A closure was deleted (as it was): its dates take bookings again"],
   "offering.created": [Offering, "An offering was added"],
   "offering.updated": [Offering, "An offering changed or was paused"],
   "offering.deleted": [Offering, "An offering was deleted (active false), after its upcoming bookings were cancelled"],

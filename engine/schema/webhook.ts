@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   "message.drafted",
   "session.created",
   "session.cancelled",
+  "closure.created",
+  "closure.deleted",
   "offering.created",
   "offering.updated",
   "offering.deleted",

@@ -8,6 +8,7 @@ import { ApiKeysGroup } from "./groups/apiKeys.ts"
 import { BookingsGroup } from "./groups/bookings.ts"
 import { AvailabilityGroup, SeriesGroup, SessionsGroup } from "./groups/calendar.ts"
 import { ClockGroup } from "./groups/clock.ts"
+import { ClosuresGroup } from "./groups/closures.ts"
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
@@ -42,6 +43,7 @@ export class Api extends declaringRaised(
     .add(AvailabilityGroup)
     .add(SeriesGroup)
     .add(SessionsGroup)
+    .add(ClosuresGroup)
     .add(BookingsGroup)
     .add(PromoCodesGroup)
     .add(GiftCardsGroup)

@@ -7,6 +7,7 @@ import { keysHandlers } from "./handlers/apiKeys.ts"
 import { bookingsHandlers } from "./handlers/bookings.ts"
 import { availabilityHandlers, seriesHandlers, sessionsHandlers } from "./handlers/calendar.ts"
 import { clockHandlers } from "./handlers/clock.ts"
+import { closuresHandlers } from "./handlers/closures.ts"
 import { customersHandlers } from "./handlers/customers.ts"
 import type { Group } from "./handlers/define.ts"
 import { giftCardsHandlers } from "./handlers/giftCards.ts"
@@ -37,6 +38,7 @@ export const operations = {
   availability: availabilityHandlers,
   bookings: bookingsHandlers,
   clock: clockHandlers,
+  closures: closuresHandlers,
   customers: customersHandlers,
   events: eventsHandlers,
   gift_cards: giftCardsHandlers,

@@ -69,6 +69,11 @@ export const EVENT_CATALOGUE: Record<EventType, { readonly when: string; readonl
   },
   "session.created": { when: "A class session is scheduled on its own", data: "the session (sessions_list)" },
   "session.cancelled": { when: "A time on a calendar is cancelled, with its bookings", data: "the session" },
+  "closure.created": {
+    when: "Dates are closed, or given other hours, for the org or an offering",
+    data: "the closure (closures_get); the bookings inside have their own events first"
+  },
+  "closure.deleted": { when: "A closure is deleted", data: "the closure as it was" },
   "offering.created": { when: "An offering is added", data: "the offering (offerings_get)" },
   "offering.updated": { when: "An offering changes or is paused", data: "the offering" },
   "offering.deleted": {

@@ -167,11 +167,45 @@ export const bookingCascade = Effect.gen(function* () {
       return rows.length
     })
 
+  /**
+   * Bookings on weekly hours inside a new closure: guests refund cancels and refunds them; choose cancels holds and
+   * resellers' bookings and calls off the rest (their guests pick another time by choose_by, or cancel).
+   */
+  const closedOn = (
+    orgId: string,
+    ids: ReadonlyArray<string>,
+    guests: "refund" | "choose",
+    note: string | null,
+    zone: string
+  ) =>
+    Effect.gen(function* () {
+      if (ids.length === 0) return
+      const now = yield* clock.now
+      const rows = yield* lockRows(sql`b.org_id = ${orgId} and b.id in ${sql.in([...ids])}`)
+      const cancelled = guests === "refund" ? rows : rows.filter((b) => b.status === "held" || b.source === "octo")
+      const out = yield* cancelAll(cancelled, now, "closed", note)
+      const chooseBy = chooseByOf(now, zone)
+      for (const row of rows.filter((b) => !cancelled.includes(b))) {
+        const applied = yield* Effect.orDie(
+          store.apply(
+            row,
+            { type: "call_off", at: at(now), choose_by: chooseBy.toISOString() },
+            now,
+            {},
+            { note, room: true }
+          )
+        )
+        out.push(...applied.events)
+        yield* mailTo("called_off", applied.booking, note)
+      }
+      yield* events.append(orgId, out)
+    })
+
   /** Upcoming bookings and live holds of an offering (what deleting it would cancel). */
   const upcomingRows = (offeringId: string, now: Date) =>
     lockRows(
       sql`b.offering_id = ${offeringId} and b.ends_at > ${now} and (b.status = 'confirmed' or (b.keeps_place and b.expires_at > ${now}))`
     )
 
-  return { sessionCancelled, cancelOnSessions, cancelAll, upcomingRows, mailTo } as const
+  return { sessionCancelled, cancelOnSessions, closedOn, cancelAll, upcomingRows, mailTo } as const
 })

@@ -33,7 +33,9 @@ export const CalendarBookingsLive = Layer.effect(
         Effect.flatMap(zoneOf(sql, session.org_id), (zone) =>
           cascade.sessionCancelled(session, guests, note, again, zone)
         ),
-      cancelOnSessions: cascade.cancelOnSessions
+      cancelOnSessions: cascade.cancelOnSessions,
+      closedOn: (orgId, ids, guests, note) =>
+        Effect.flatMap(zoneOf(sql, orgId), (zone) => cascade.closedOn(orgId, ids, guests, note, zone))
     }
   })
 )

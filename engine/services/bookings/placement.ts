@@ -1,8 +1,17 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { courseSessionsToCome, hoursSlots, type Rules, rentalSlots } from "../../availability/index.ts"
 import {
+  type ClosureSpan,
+  closureOver,
+  closureRefusing,
+  courseSessionsToCome,
+  hoursSlots,
+  type Rules,
+  rentalSlots
+} from "../../availability/index.ts"
+import {
+  Closed,
   InvalidPeriods,
   InvalidSeriesId,
   InvalidSessionId,
@@ -11,6 +20,7 @@ import {
   SoldOut,
   TimeNotAvailable
 } from "../../errors/index.ts"
+import { closuresOver } from "../../store/closures.ts"
 import { DEFAULT_HOURS } from "../../time/hours.ts"
 import { addDays, toLocal } from "../../time/local.ts"
 import { periodEnd } from "../../time/period.ts"
@@ -43,8 +53,15 @@ export interface TimeRow {
 }
 
 const MINUTE_MS = 60_000
+const DAY_MS = 86_400_000
 export const soldOut = (what = "at this time") => new SoldOut({ message: `not enough places left ${what}` })
 const unavailable = (message: string) => new TimeNotAvailable({ message: message })
+const closed = (c: ClosureSpan) =>
+  new Closed({ message: c.note === null ? "closed at this time" : `closed: ${c.note}` })
+
+/** The closures near a time that apply to an offering (a day either side, for the zone's dates). */
+export const closuresNear = (sql: SqlClient.SqlClient, offeringId: string, start: Date, end: Date) =>
+  closuresOver(sql, offeringId, new Date(start.getTime() - DAY_MS), new Date(end.getTime() + DAY_MS))
 
 /** Places a booking takes at its time: seats for a class, items for a rental, one for an appointment. */
 export const placesOf = (o: Pick<OfferingRow, "kind">, quantity: number) => (o.kind === "appointment" ? 1 : quantity)
@@ -92,10 +109,17 @@ const inWindow = (o: PlacedOffering, start: Date, now: Date) =>
  * One time of a calendar (not a course), as read: it must be scheduled and inside the booking window. Whether it
  * has room is decided where the booking is written (the bookings_places trigger); `room` only refuses early.
  */
-export const calendarPlacement = (o: PlacedOffering, t: TimeRow | undefined, now: Date) =>
+export const calendarPlacement = (
+  o: PlacedOffering,
+  t: TimeRow | undefined,
+  now: Date,
+  near: { readonly closures: ReadonlyArray<ClosureSpan>; readonly zone: string } = { closures: [], zone: "UTC" }
+) =>
   Effect.gen(function* () {
     if (t === undefined) return yield* unavailable("no scheduled time of this offering matches")
     if (t.state !== "scheduled") return yield* unavailable("this time was cancelled")
+    const shut = closureOver(near.closures, near.zone, t.starts_at, t.ends_at)
+    if (shut !== undefined) return yield* closed(shut)
     yield* inWindow(o, t.starts_at, now)
     return {
       session_id: t.id,
@@ -107,16 +131,29 @@ export const calendarPlacement = (o: PlacedOffering, t: TimeRow | undefined, now
   })
 
 /** Weekly hours and rentals: the start must be one the availability offers (capacity aside). */
-export const hoursPlacement = (o: PlacedOffering, want: Want, zone: string, now: Date) =>
+export const hoursPlacement = (
+  o: PlacedOffering,
+  want: Want,
+  zone: string,
+  now: Date,
+  closures: ReadonlyArray<ClosureSpan> = []
+) =>
   Effect.gen(function* () {
     const start = want.starts_at
     if (start === undefined) return yield* new InvalidStartsAt({ message: "starts_at is required" })
     const periods = o.kind === "rental" ? (want.periods ?? 1) : 1
     if (periods > o.max_periods) return yield* new InvalidPeriods({ message: `periods: at most ${o.max_periods}` })
     yield* inWindow(o, start, now)
+    const end =
+      o.kind === "rental"
+        ? periodEnd(start, o.duration_minutes * periods, zone)
+        : new Date(start.getTime() + o.duration_minutes * MINUTE_MS)
+    const shut = closureRefusing(closures, zone, o.kind, start, end)
+    if (shut !== undefined) return yield* closed(shut)
     const day = toLocal(start, zone).date
     const input = {
       ...rulesOf(o, zone, now, day),
+      closures,
       to: day,
       hours: o.hours ?? DEFAULT_HOURS,
       duration_minutes: o.duration_minutes * periods,
@@ -129,10 +166,6 @@ export const hoursPlacement = (o: PlacedOffering, want: Want, zone: string, now:
       (s) => s.starts_at === start.toISOString()
     )
     if (!offered) return yield* unavailable("starts_at is not a bookable time of this offering")
-    const end =
-      o.kind === "rental"
-        ? periodEnd(start, o.duration_minutes * periods, zone)
-        : new Date(start.getTime() + o.duration_minutes * MINUTE_MS)
     return { session_id: null, series_id: null, starts_at: start, ends_at: end, periods } satisfies Placement
   })
 
@@ -142,11 +175,12 @@ export const coursePlacement = (
   want: Want,
   times: ReadonlyArray<TimeRow>,
   zone: string,
-  now: Date
+  now: Date,
+  closures: ReadonlyArray<ClosureSpan> = []
 ) =>
   Effect.gen(function* () {
     const toCome = courseSessionsToCome(
-      rulesOf(o, zone, now, toLocal(now, zone).date),
+      { ...rulesOf(o, zone, now, toLocal(now, zone).date), closures },
       times.map((t) => ({ ...t, capacity: t.cap, status: t.state }))
     )
     if (toCome.length === 0) return yield* unavailable("this course has no times to come")
@@ -172,6 +206,7 @@ export const placementOf = Effect.gen(function* () {
   const place = (o: PlacedOffering, want: Want, zone: string, now: Date) => {
     const placed: Effect.Effect<
       Placement,
+      | Closed
       | InvalidPeriods
       | InvalidSeriesId
       | InvalidSessionId
@@ -181,7 +216,12 @@ export const placementOf = Effect.gen(function* () {
       | TimeNotAvailable
       | SqlError
     > = onHours(o)
-      ? hoursPlacement(o, want, zone, now)
+      ? Effect.gen(function* () {
+          const start = want.starts_at ?? now
+          const reach = o.duration_minutes * Math.max(want.periods ?? 1, 1) * MINUTE_MS + DAY_MS
+          const closures = yield* closuresNear(sql, o.id, start, new Date(start.getTime() + reach))
+          return yield* hoursPlacement(o, want, zone, now, closures)
+        })
       : o.course
         ? Effect.gen(function* () {
             if (want.series_id === undefined)
@@ -189,7 +229,16 @@ export const placementOf = Effect.gen(function* () {
             const rows = yield* times(
               sql`series_id = ${want.series_id} and offering_id = ${o.id} and state = 'scheduled'`
             )
-            return yield* coursePlacement(o, want, rows, zone, now)
+            const closures =
+              rows.length === 0
+                ? []
+                : yield* closuresNear(
+                    sql,
+                    o.id,
+                    new Date(Math.min(...rows.map((r) => r.starts_at.getTime()))),
+                    new Date(Math.max(...rows.map((r) => r.ends_at.getTime())))
+                  )
+            return yield* coursePlacement(o, want, rows, zone, now, closures)
           })
         : Effect.gen(function* () {
             if (want.session_id === undefined && want.starts_at === undefined)
@@ -199,7 +248,9 @@ export const placementOf = Effect.gen(function* () {
             const rows = yield* times(
               sql`offering_id = ${o.id} and state <> 'removed' and ${want.session_id !== undefined ? sql`id = ${want.session_id}` : sql`starts_at = ${want.starts_at!} and state = 'scheduled'`}`
             )
-            return yield* calendarPlacement(o, rows[0], now)
+            const t = rows[0]
+            const closures = t === undefined ? [] : yield* closuresNear(sql, o.id, t.starts_at, t.ends_at)
+            return yield* calendarPlacement(o, t, now, { closures, zone })
           })
     return Effect.catchTag(placed, "SqlError", Effect.die)
   }

@@ -8,7 +8,7 @@ import { checkAnswers } from "./answers.ts"
 import type { Booked, Read } from "./booked.ts"
 import { isFull, type placesGate } from "./gate.ts"
 import { holdLapses } from "./lapse.ts"
-import { calendarPlacement, onHours, type Placement, placementOf, placesOf } from "./placement.ts"
+import { calendarPlacement, closuresNear, onHours, type Placement, placementOf, placesOf } from "./placement.ts"
 import { requestPrice } from "./pricing.ts"
 
 /** The gate of create.ts: what READ said of calendar times, by time. */
@@ -23,7 +23,7 @@ export const bookingScreen = (gate: ReadGate) =>
     const lapses = yield* holdLapses
 
     /** Where the booking goes; `full` when READ already shows too few places at a calendar time. */
-    const place = (o: Read, input: BookingCreate, quantity: number, zone: string, now: Date) =>
+    const place = (o: Read, input: BookingCreate, quantity: number, zone: string, now: Date, closuresToo = true) =>
       o.course || onHours(o)
         ? Effect.map(placement.place(o, { ...input, quantity }, zone, now), (placed) => ({ placed, full: false }))
         : Effect.gen(function* () {
@@ -42,7 +42,11 @@ export const bookingScreen = (gate: ReadGate) =>
                     booked: o.s_booked!,
                     cap: o.s_cap!
                   }
-            const placed = yield* calendarPlacement(o, time, now)
+            const closures =
+              time === undefined || !closuresToo
+                ? []
+                : yield* Effect.orDie(closuresNear(sql, o.id, time.starts_at, time.ends_at))
+            const placed = yield* calendarPlacement(o, time, now, { closures, zone })
             return { placed, full: time !== undefined && time.booked + placesOf(o, quantity) > time.cap }
           })
 
@@ -90,7 +94,7 @@ export const bookingScreen = (gate: ReadGate) =>
           Effect.gen(function* () {
             const { quantity } = yield* screen(o, input)
             yield* checkAnswers(o.questions, input.answers ?? {})
-            return (yield* place(o, input, quantity, org.timezone, now)).full
+            return (yield* place(o, input, quantity, org.timezone, now, false)).full
           })
         )
         return Either.isRight(judged) && judged.right

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { courseSlots, hoursSlots, type Rules, rentalSlots, sessionSlots } from "../../availability/index.ts"
 import { InvalidTo } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
+import { closuresOver } from "../../store/closures.ts"
 import { DEFAULT_HOURS } from "../../time/hours.ts"
 import { addDays, daysBetween, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
 import { PERIOD_SLACK_MS } from "../../time/period.ts"
@@ -16,6 +17,7 @@ import { bookedExpr } from "./booked.ts"
 const DEFAULT_DAYS = 14
 const MAX_DAYS = 92
 const MINUTE_MS = 60_000
+const DAY_MS = 86_400_000
 
 interface TimeRow {
   readonly id: string
@@ -79,8 +81,19 @@ export class Availability extends Effect.Service<Availability>()("Availability",
         if (daysBetween(from, to) >= MAX_DAYS)
           return yield* new InvalidTo({ message: `a window is at most ${MAX_DAYS} days` })
         const o = yield* offerings.known(offeringId)
+        const start = toInstant(from, "00:00:00", org.timezone)
+        const end = endOfLocalDay(to, org.timezone)
+        // Closures near the window: a rental's return may fall days after its last pick-up.
+        const reach = o.kind === "rental" ? o.duration_minutes * o.max_periods * MINUTE_MS + 2 * DAY_MS : DAY_MS
+        const closures = yield* closuresOver(
+          sql,
+          o.id,
+          new Date(start.getTime() - DAY_MS),
+          new Date(end.getTime() + reach)
+        )
         const rules: Rules = {
           now,
+          closures,
           zone: org.timezone,
           from,
           to,
@@ -88,9 +101,10 @@ export class Availability extends Effect.Service<Availability>()("Availability",
           max_advance_days: o.max_advance_days,
           active: o.state === "active"
         }
-        const start = toInstant(from, "00:00:00", org.timezone)
-        const end = endOfLocalDay(to, org.timezone)
-        const base = { timezone: org.timezone }
+        const notices = closures
+          .filter((c) => c.ends_on >= from && c.starts_on <= to)
+          .map((c) => ({ starts_on: c.starts_on, ends_on: c.ends_on, open_hours: c.open_hours, note: c.note }))
+        const base = { timezone: org.timezone, ...(notices.length > 0 ? { closures: notices } : {}) }
         if (!rules.active) return { ...base, data: [] }
         const onHours = o.kind === "rental" || (o.kind === "appointment" && o.schedule === "hours")
         if (onHours) {

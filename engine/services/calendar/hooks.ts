@@ -25,5 +25,12 @@ export class CalendarBookings extends Context.Tag("CalendarBookings")<
     ) => Effect.Effect<void>
     /** series.delete / removal of booked future times: cancel every booking on them; returns how many. */
     readonly cancelOnSessions: (sessions: ReadonlyArray<SessionRef>, reason: string) => Effect.Effect<number>
+    /** closures.create over bookings on weekly hours: refund cancels them all; choose calls them off. */
+    readonly closedOn: (
+      orgId: string,
+      bookingIds: ReadonlyArray<string>,
+      guests: "refund" | "choose",
+      note: string | null
+    ) => Effect.Effect<void>
   }
 >() {}

@@ -34,6 +34,7 @@ const OWNERS: Readonly<Record<string, string>> = {
   idempotency_keys: "engine/store/idempotency.ts",
   waitlist_entries: "engine/store/waitlist.ts",
   promo_codes: "engine/store/promos.ts",
+  closures: "engine/store/closures.ts",
   gift_purchases: "engine/store/giftPurchases.ts",
   payments: "engine/store/payments.ts",
   payment_checkouts: "engine/store/payments.ts",
