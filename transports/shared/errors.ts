@@ -31,6 +31,7 @@ export const expectedError = (
   if (status === undefined) return undefined
   const { code, message, param } = e as unknown as { code: string; message: string; param?: string }
   // A failure without a code of its own (the guest pages' form refusals) names no field.
-  const field = typeof code === "string" && typeof message === "string" ? paramOf(status, code, message, param) : undefined
+  const field =
+    typeof code === "string" && typeof message === "string" ? paramOf(status, code, message, param) : undefined
   return field === undefined ? { status, code, message } : { status, code, message, param: field }
 }
