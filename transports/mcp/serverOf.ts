@@ -29,6 +29,9 @@ import {
 } from "./resources.ts"
 import { longPoll, STREAM_TOOL, streamArguments } from "./streamTool.ts"
 import { argumentError, requestOf, type Tool } from "./tools.ts"
+import { isObject, none, safeJson } from "./values.ts"
+
+export { isInitialize, isObject, none, safeJson } from "./values.ts"
 
 export interface ApiCall {
   readonly method: string
@@ -290,18 +293,3 @@ export const makeServers = (tools: ReadonlyArray<Tool>, callApi: CallApi) => {
   }
   return { makeServer, groups }
 }
-
-export const none = (): undefined => undefined
-
-export const isInitialize = (body: unknown) =>
-  (Array.isArray(body) ? body : [body]).some((m) => isObject(m) && m.method === "initialize")
-
-export const safeJson = (s: string): unknown => {
-  try {
-    return JSON.parse(s)
-  } catch {
-    return undefined
-  }
-}
-export const isObject = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)

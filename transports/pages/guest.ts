@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Effect, Either, Option, Runtime } from "effect"
-import type { GaugeReading, Weather } from "../../engine/ports/Outdoors.ts"
+import { Effect, Either, Runtime } from "effect"
 import type { GuestView } from "../../engine/schema/guest.ts"
 import { Guest } from "../../engine/services/guest/Guest.ts"
 import { expectedError } from "../shared/errors.ts"
+import { type Message, type Outdoor, outdoorsHtml, thread, waiver } from "./guestParts.ts"
 import { dayOnly, escapeHtml, formRefused, HTML, money, page, readForm, send, timeOnly, when } from "./html.ts"
 
 type Slot = { starts_at: string; ends_at: string; remaining: number; session_id?: string }
-type Message = { from: "guest" | "business"; body: string; created_at: string }
 
 const STATUS: Record<GuestView["status"], string> = { held: "Held", confirmed: "Confirmed", cancelled: "Cancelled" }
 const DONE: Record<string, string> = {
@@ -70,53 +69,6 @@ const actions = (v: GuestView, base: string) => {
   if (v.actions.why_not && v.status !== "cancelled") parts.push(`<p class="note">${escapeHtml(v.actions.why_not)}</p>`)
   return parts.length === 0 ? "" : `<h2>What you can do</h2>${parts.join("")}`
 }
-
-type Outdoor = { weather: Option.Option<Weather>; gauge: Option.Option<GaugeReading> }
-
-const outdoorsHtml = (v: GuestView, o: Outdoor | undefined) => {
-  if (o === undefined || (Option.isNone(o.weather) && Option.isNone(o.gauge))) return ""
-  const n = (x: number, digits = 1) => new Intl.NumberFormat(v.org.locale, { maximumFractionDigits: digits }).format(x)
-  return (
-    `<h2>Conditions</h2><dl>` +
-    Option.match(o.weather, {
-      onNone: () => "",
-      onSome: (w) =>
-        `<dt>Forecast at the start</dt><dd>${escapeHtml(w.summary)}, ${n(w.temperature_c)} °C, wind ${n(w.wind_kmh, 0)} km/h, ${n(w.precipitation_mm)} mm rain <span class="note">(Open-Meteo)</span></dd>`
-    }) +
-    Option.match(o.gauge, {
-      onNone: () => "",
-      onSome: (g) =>
-        `<dt>River gauge</dt><dd>${escapeHtml(g.name)}: ${escapeHtml(g.parameter)} ${n(g.value, 2)} ${escapeHtml(g.unit)}, <time datetime="${escapeHtml(g.at)}">${escapeHtml(when(g.at, v.org.timezone, v.org.locale))}</time> <span class="note">(USGS)</span></dd>`
-    }) +
-    `</dl>`
-  )
-}
-
-const waiver = (v: GuestView) =>
-  v.waiver === null
-    ? ""
-    : `<h2>Waiver</h2><p>${v.waiver.signed} of ${v.waiver.needed} signatures. ` +
-      (v.waiver.signed < v.waiver.needed
-        ? `<a href="${escapeHtml(v.waiver.url)}">Sign the waiver</a>`
-        : "Every signature is in.") +
-      `</p>`
-
-const thread = (v: GuestView, messages: ReadonlyArray<Message>, base: string, error?: string) =>
-  `<h2 id="messages">Messages</h2>` +
-  (messages.length === 0
-    ? `<p class="note">No messages yet.</p>`
-    : `<ol class="thread">${messages
-        .map(
-          (m) =>
-            `<li class="${m.from}"><span class="note">${m.from === "guest" ? "You" : escapeHtml(v.org.name)}, <time datetime="${escapeHtml(m.created_at)}">${escapeHtml(when(m.created_at, v.org.timezone, v.org.locale))}</time></span><br>${escapeHtml(m.body).replace(/\n/g, "<br>")}</li>`
-        )
-        .join("")}</ol>`) +
-  (v.guest.email === null
-    ? ""
-    : `<form method="post" action="${base}/messages">` +
-      (error ? `<p role="alert" id="message-error">${escapeHtml(error)}</p>` : "") +
-      `<label for="body">Write to ${escapeHtml(v.org.name)}</label><textarea id="body" name="body" rows="4" maxlength="5000" required${error ? ` aria-invalid="true" aria-describedby="message-error"` : ""}></textarea>` +
-      `<button type="submit">Send message</button></form>`)
 
 export const guestPageHtml = (
   v: GuestView,
