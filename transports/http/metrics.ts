@@ -102,18 +102,10 @@ export const makeMetrics = (
       this.set({ outcome: "failed" }, r?.failed ?? 0)
     }
   })
-  // One child per operation and status, found by one Map lookup: prom-client hashes the labels object at every call.
-  const counted = new Map<string, { inc: () => void }>()
-  const timed = new Map<string, { observe: (v: number) => void }>()
   return {
     observe: (operation: string, status: number, seconds: number) => {
-      const key = `${operation} ${status}`
-      let count = counted.get(key)
-      if (count === undefined) counted.set(key, (count = requests.labels({ operation, status: String(status) })))
-      count.inc()
-      let time = timed.get(operation)
-      if (time === undefined) timed.set(operation, (time = latency.labels({ operation })))
-      time.observe(seconds)
+      requests.inc({ operation, status: String(status) })
+      latency.observe({ operation }, seconds)
     },
     scrape: () => registry.metrics(),
     contentType: registry.contentType

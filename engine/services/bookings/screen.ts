@@ -73,23 +73,18 @@ export const bookingScreen = (gate: ReadGate) =>
      * Whether what this instance heard says the time has no place left for this request, every other check of it
      * passing on what READ last read of the offering (any other refusal is left to the database path to give).
      */
-    // What READ said of the offering with the places last heard, composed once per notice (a crowd refused from
-    // memory reads the same pair for every guest; copying READ's forty-odd columns per guest was a tenth of a refusal).
-    const composed = new WeakMap<object, { readonly read: Read; readonly o: Read }>()
-    const withPlaces = (read: Read, places: NonNullable<ReturnType<ReadGate["peek"]>>["places"]) => {
-      const kept = composed.get(places)
-      if (kept !== undefined && kept.read === read) return kept.o
-      const o: Read = { ...read, s_booked: places.booked, s_cap: places.cap, s_state: places.state }
-      composed.set(places, { read, o })
-      return o
-    }
     const fullHere = (org: CurrentOrg["Type"], input: BookingCreate, sessionId: string) =>
       Effect.gen(function* () {
         const seen = gate.peek(sessionId)
         if (seen === undefined || seen.org !== org.id || seen.offering !== input.offering_id) return false
         const now = yield* clock.now
         if (!isFull(seen.places, now)) return false
-        const o = withPlaces(seen.read, seen.places)
+        const o: Read = {
+          ...seen.read,
+          s_booked: seen.places.booked,
+          s_cap: seen.places.cap,
+          s_state: seen.places.state
+        }
         if (o.course || onHours(o)) return false
         const judged = yield* Effect.either(
           Effect.gen(function* () {
