@@ -35,7 +35,8 @@ const CAP = 100
 const BUILDS = (process.env.BENCH_FLASH_BUILDS ?? "before,after,floor").split(",")
 const FLASH_BEGIN = "<!-- flash-results:begin -->"
 const FLASH_END = "<!-- flash-results:end -->"
-const POLLERS = 20
+/** Widget pollers during each crowd (BENCH_FLASH_POLLERS=0: the guests alone, without the availability reads). */
+const POLLERS = Number(process.env.BENCH_FLASH_POLLERS ?? 20)
 /**
  * The public API's losers join the waitlist in crowds up to this size: every join takes the org's event clock row, so
  * they go one after another, and 9,900 of them would take the bench minutes of the waitlist's, not the sale's.
