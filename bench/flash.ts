@@ -29,11 +29,14 @@ const CAP = 100
 /**
  * Which builds run (BENCH_FLASH_BUILDS=after for a quick look at this one alone). "floor" is not the engine: it is
  * bench/flashFloor.mjs, a bare node:http server answering every guest sold_out at once, the least work any engine does.
+ * "floorpg" is bench/flashFloorPg.mjs: node:http and a pg Pool doing one conditional UPDATE per guest until the time is
+ * full, sold_out from memory after: the least honest work (BENCH_FLASH_BUILDS=after,floorpg, side by side).
  */
 const BUILDS = (process.env.BENCH_FLASH_BUILDS ?? "before,after,floor").split(",")
 const FLASH_BEGIN = "<!-- flash-results:begin -->"
 const FLASH_END = "<!-- flash-results:end -->"
-const POLLERS = 20
+/** Widget pollers during each crowd (BENCH_FLASH_POLLERS=0: the guests alone, without the availability reads). */
+const POLLERS = Number(process.env.BENCH_FLASH_POLLERS ?? 20)
 /**
  * The public API's losers join the waitlist in crowds up to this size: every join takes the org's event clock row, so
  * they go one after another, and 9,900 of them would take the bench minutes of the waitlist's, not the sale's.
@@ -126,15 +129,20 @@ export const startEngine = async (
     await sleep(100)
   }
 }
-/** The floor (bench/flashFloor.mjs): a bare server that answers every guest sold_out and every poll at once. */
-export const startFloor = async (): Promise<Instance> => {
+/**
+ * The floor (bench/flashFloor.mjs): a bare server that answers every guest sold_out and every poll at once. Given a
+ * database, the database floor (bench/flashFloorPg.mjs): one conditional UPDATE per guest until the time is full.
+ */
+export const startFloor = async (db?: string): Promise<Instance> => {
   const port = await freePort()
-  const child = spawn(process.execPath, [join(root, "bench/flashFloor.mjs"), String(port)], {
+  const file = db === undefined ? "bench/flashFloor.mjs" : "bench/flashFloorPg.mjs"
+  const args = db === undefined ? [String(port)] : [String(port), dbUrl(db)]
+  const child = spawn(process.execPath, [join(root, file), ...args], {
     stdio: ["ignore", "ignore", "inherit", "ipc"]
   })
   await new Promise<void>((resolve, reject) => {
     child.once("message", () => resolve())
-    child.once("exit", (code) => reject(new Error(`bench/flashFloor.mjs exited with ${code}`)))
+    child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)))
   })
   return { url: `http://127.0.0.1:${port}`, child }
 }
@@ -268,7 +276,11 @@ export const run = async () => {
   if (process.env.BENCH_NO_BUILD !== "1")
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" })
   const tag = randomBytes(4).toString("hex")
-  const dbs = { before: `bench_flash_before_${tag}`, after: `bench_flash_after_${tag}` }
+  const dbs = {
+    before: `bench_flash_before_${tag}`,
+    after: `bench_flash_after_${tag}`,
+    floorpg: `bench_flash_floorpg_${tag}`
+  }
   const rows: FlashRow[] = []
   for (const db of Object.values(dbs)) await adminQuery(`create database ${db}`)
   const fixtures: Partial<Record<"before" | "after", Fixture>> = {}
@@ -282,13 +294,14 @@ export const run = async () => {
     for (const [cell, { instances, surface, guests }] of cells.entries())
       for (let round = 0; round < ROUNDS; round++)
         for (const build of ((cell + round) % 2 === 0
-          ? (["floor", "before", "after"] as const)
-          : (["after", "before", "floor"] as const)
+          ? (["floor", "floorpg", "before", "after"] as const)
+          : (["after", "before", "floorpg", "floor"] as const)
         ).filter((b) => BUILDS.includes(b))) {
           const engines: Instance[] = []
-          if (build === "floor") {
+          if (build === "floor" || build === "floorpg") {
             try {
-              for (let i = 0; i < instances; i++) engines.push(await startFloor())
+              const db = build === "floorpg" ? dbs.floorpg : undefined
+              for (let i = 0; i < instances; i++) engines.push(await startFloor(db))
               const loadBefore = load()
               const cpuBefore = engines.map(cpuMs)
               const result = await crowd({
@@ -312,7 +325,8 @@ export const run = async () => {
                 instances,
                 surface,
                 guests,
-                bookedInDb: 0,
+                bookedInDb:
+                  db === undefined ? 0 : (await adminQuery("select booked from floor_times", db)).rows[0].booked,
                 cpuMsPerGuest: Math.round((cpu / guests) * 100) / 100,
                 ...summarize(result),
                 loadBefore,

@@ -1,5 +1,5 @@
 export interface FlashRow {
-  readonly build: "before" | "after" | "floor"
+  readonly build: "before" | "after" | "floor" | "floorpg"
   readonly round: number
   readonly instances: number
   readonly surface: "rest" | "public"
