@@ -58,9 +58,9 @@ export const ClosureCreate = Schema.Struct(
 export type ClosureCreate = typeof ClosureCreate.Type
 
 export const ClosuresQuery = Schema.Struct({
-  offering_id: Schema.optional(Schema.UUID).annotations({
-    description: "Only the closures that apply to this offering (its own and the org's)"
-  }),
+  offering_id: Schema.optional(
+    Schema.UUID.annotations({ description: "Only the closures that apply to this offering (its own and the org's)" })
+  ),
   from: Schema.optional(LocalDate).annotations({ description: "Closures ending on or after this local date" }),
   to: Schema.optional(LocalDate).annotations({ description: "Closures starting on or before this local date" })
 })

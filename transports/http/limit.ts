@@ -6,7 +6,6 @@ import { clientAddress, type Verdict } from "../shared/client.ts"
 import type { Credentials } from "../shared/credentials.ts"
 import { UNAVAILABLE } from "../shared/failure.ts"
 import { bearerOf, errorReply, NO_HEADERS, send } from "../shared/reply.ts"
-import { RETRY_AFTER_SECONDS } from "../shared/unavailable.ts"
 import { makeLimiter, RateLimits, unlimited } from "./limits.ts"
 import type { Metrics } from "./metrics.ts"
 
@@ -49,13 +48,17 @@ export const makeRateLimit = (sql: SqlClient.SqlClient, credentials: Credentials
       if (bearer === undefined) return perAddress.off ? undefined : perAddress.check(clientAddress(req))
       if (orgs.isKnown(bearer)) return perKey.off ? undefined : perKey.check(bearer)
       const byAddress = () => (perAddress.off ? undefined : perAddress.check(clientAddress(req)))
+      // With no limit to apply, nothing is looked up: the surface authenticates the key itself.
+      if (perKey.off && perAddress.off) return undefined
       // A string that cannot be a key is not looked up: it counts against its address at once.
       if (!mayBeKey(bearer)) return byAddress()
       // A key this instance has not seen lately is looked up before anything is counted, so a known key counts only
       // against itself, whatever its address spent (behind a balancer every caller shares one address); a string no
       // key matches counts against the address.
       return Runtime.runPromiseExit(runtime)(orgs.authenticate(bearer)).then((known): Promise<Verdict> | Verdict => {
-        if (Exit.isFailure(known)) return { ok: false, unavailable: true, retryAfter: RETRY_AFTER_SECONDS, headers: {} }
+        // The lookup failed (the database unreachable): count against the address, and let the surface meet the outage
+        // and answer it in its own error shape (OCTO's, OAuth's, the API's).
+        if (Exit.isFailure(known)) return byAddress() ?? { ok: true, headers: {} }
         if (Option.isSome(known.value)) return perKey.off ? { ok: true, headers: {} } : perKey.check(bearer)
         return byAddress() ?? { ok: true, headers: {} }
       })

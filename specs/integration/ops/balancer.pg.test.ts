@@ -86,14 +86,15 @@ describe("three instances behind HAProxy", () => {
     const session = (await call(key, "POST", "/api/v1/sessions", { offering_id: offering.id, starts_at: startsAt }))
       .body.data[0]
 
-    // Steady load through the balancer, each booking with its Idempotency-Key; the client never retries.
+    // Steady load through the balancer, each booking with its Idempotency-Key. The client retries only what the API
+    // says to retry later: 409 idempotency_in_progress (HAProxy re-sent a request whose first try was still holding its
+    // key on the instance just killed), with the same key, as a Stripe client does.
     const answers: Array<{ phase: string; status: number; id?: string }> = []
     let phase = "steady"
     let stop = false
     let n = 0
-    const worker = async () => {
-      while (!stop) {
-        const i = n++
+    const book = async (i: number, idempotencyKey: string) => {
+      for (let attempt = 0; ; attempt++) {
         const res = await call(
           key,
           "POST",
@@ -103,9 +104,18 @@ describe("three instances behind HAProxy", () => {
             session_id: session.id,
             customer: { email: `b${i}@example.com`, name: `B ${i}` }
           },
-          { "idempotency-key": randomUUID() }
+          { "idempotency-key": idempotencyKey }
         ).catch(() => ({ status: 0, body: null }))
-        answers.push({ phase, status: res.status, id: res.status === 201 ? res.body.id : undefined })
+        if (res.status !== 409 || res.body?.error?.code !== "idempotency_in_progress" || attempt >= 20) return res
+        await new Promise((r) => setTimeout(r, 250))
+      }
+    }
+    const worker = async () => {
+      while (!stop) {
+        const i = n++
+        const started = phase
+        const res = await book(i, randomUUID())
+        answers.push({ phase: started, status: res.status, id: res.status === 201 ? res.body.id : undefined })
       }
     }
     const workers = Array.from({ length: 6 }, worker)
