@@ -42,6 +42,7 @@ import giftReserveComplaints from "./migrations/0098_gift_reserve_complaints.ts"
 import texts from "./migrations/0110_texts.ts"
 import people from "./migrations/0120_people.ts"
 import eventBooking from "./migrations/0121_event_booking.ts"
+import textReceipts from "./migrations/0130_text_receipts.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -87,7 +88,8 @@ export const migrationsByName = {
   "0098_gift_reserve_complaints": giftReserveComplaints,
   "0110_texts": texts,
   "0120_people": people,
-  "0121_event_booking": eventBooking
+  "0121_event_booking": eventBooking,
+  "0130_text_receipts": textReceipts
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)
