@@ -42,6 +42,7 @@ import giftReserveComplaints from "./migrations/0098_gift_reserve_complaints.ts"
 import texts from "./migrations/0110_texts.ts"
 import people from "./migrations/0120_people.ts"
 import eventBooking from "./migrations/0121_event_booking.ts"
+import textReceipts from "./migrations/0130_text_receipts.ts"
 import eventActor from "./migrations/0140_event_actor.ts"
 import closures from "./migrations/0180_closures.ts"
 
@@ -90,6 +91,7 @@ export const migrationsByName = {
   "0110_texts": texts,
   "0120_people": people,
   "0121_event_booking": eventBooking,
+  "0130_text_receipts": textReceipts,
   "0140_event_actor": eventActor,
   "0180_closures": closures
 }

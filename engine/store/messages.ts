@@ -106,7 +106,7 @@ export const textsFailed = (
   first = false
 ) =>
   first
-    ? sql`update messages set failed_at = coalesce(failed_at, ${now}), failure_reason = ${reason} where text_id in (${texts})`
+    ? sql`update messages set failed_at = ${now}, failure_reason = ${reason} where text_id in (${texts}) and failed_at is null`
     : sql`update messages set failed_at = ${now}, failure_reason = ${reason} where text_id in (${texts})`
 
 /** Asks for a draft of a reply to a guest's message (once per message). */

@@ -13,6 +13,9 @@ export interface NewText {
   readonly bookingId?: string | null | undefined
 }
 
+/** How long a received text's MessageSid is kept to recognise Twilio's retries of it. */
+const RECEIPT_DAYS = 7
+
 /** What became of a text written to the outbox: queued, or refused at once (the number opted out) and why. */
 export interface Queued {
   readonly id: string
@@ -83,7 +86,10 @@ export const textStore = Effect.gen(function* () {
         )
         ${textsFailed(sql, sql`select id from t`, reason, now)}`
 
-  /** The provider's report on a text it took: delivered, or failed (undelivered) with its reason. */
+  /**
+   * The provider's report on a text it took: delivered, or failed (undelivered) with its reason. Each applies once: a
+   * repeated report (Twilio retries its callbacks) leaves the time and reason of the first.
+   */
   const reported = (providerId: string, outcome: "delivered" | "failed", reason: string | null, now: Date) =>
     outcome === "delivered"
       ? sql<{ id: string }>`with t as (
@@ -91,10 +97,24 @@ export const textStore = Effect.gen(function* () {
         ), m as (${textsDelivered(sql, sql`select id from t`, now, { first: true })})
         select id from t`
       : sql<{ id: string }>`with t as (
-          update texts set failed_at = coalesce(failed_at, ${now}), failure_reason = ${reason}
+          update texts set failed_at = coalesce(failed_at, ${now}),
+            failure_reason = case when failed_at is null then ${reason} else failure_reason end
           where provider_id = ${providerId} returning id
         ), m as (${textsFailed(sql, sql`select id from t`, reason, now, true)})
         select id from t`
+
+  /**
+   * A text Twilio delivered, by its MessageSid: true the first time, false for a repeat (Twilio retries, and its
+   * signatures carry no time). Receipts older than RECEIPT_DAYS are let go now and then.
+   */
+  const received = (messageSid: string, now: Date) =>
+    Effect.gen(function* () {
+      if (Math.random() < 0.01)
+        yield* sql`delete from text_receipts where received_at < ${new Date(now.getTime() - RECEIPT_DAYS * 86_400_000)}`
+      const rows = yield* sql`insert into text_receipts (message_sid, received_at) values (${messageSid}, ${now})
+        on conflict do nothing returning message_sid`
+      return rows.length > 0
+    })
 
   /** STOP (or a synonym): no text goes to the number until it replies START. */
   const optOut = (phone: string, keyword: string, now: Date) =>
@@ -110,5 +130,5 @@ export const textStore = Effect.gen(function* () {
   const sentTo = (phone: string, limit: number) =>
     sql<TextRow>`select * from texts where to_phone = ${phone} order by created_at desc, id desc limit ${limit}`
 
-  return { optOutOf, enqueue, claim, sent, failed, reported, optOut, optIn, forget, sentTo } as const
+  return { optOutOf, enqueue, claim, sent, failed, reported, received, optOut, optIn, forget, sentTo } as const
 })

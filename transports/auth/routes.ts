@@ -108,8 +108,11 @@ export const authRoutes = (
    * bound to a browser: a new owner's welcome, the demo owner's) shows a page whose button (POST) signs in, so a mail
    * scanner opening it uses nothing up.
    */
-  const redeem = (req: IncomingMessage, res: ServerResponse, token: string) =>
-    run(
+  const redeem = async (req: IncomingMessage, res: ServerResponse, token: string) => {
+    // Redeeming counts against the sign-in limit per address, as asking does: a token cannot be guessed at speed.
+    const byAddress = await limits.address(req)
+    if (!byAddress.ok) return tooMany(res, byAddress.retryAfter)
+    return run(
       res,
       Effect.flatMap(Auth, (a) =>
         Effect.flatMap(
@@ -135,9 +138,12 @@ export const authRoutes = (
                 )
               )
     )
+  }
   const redeemTicket = async (req: IncomingMessage, res: ServerResponse, token: string) => {
     if (!sameOrigin(req.headers, publicUrl))
       return send(res, 403, HTML, page("Refused", `<p role="alert">Open the link and press its button.</p>`))
+    const byAddress = await limits.address(req)
+    if (!byAddress.ok) return tooMany(res, byAddress.retryAfter)
     await run(
       res,
       Effect.flatMap(Auth, (a) => a.redeemTicket(token, req.headers["user-agent"], readCookie(req, names.session))),

@@ -79,7 +79,9 @@ export const textRoutes = (runtime: Runtime.Runtime<Inbox | Texts | Texter>, pub
     // A sender that is no phone number (a short code, a name) is no guest's.
     const from = toE164(params.From)
     if (from === undefined || params.Body.trim() === "") return twiml(res, undefined)
-    const got = await run(Effect.flatMap(Inbox, (i) => i.text({ from, body: params.Body })))
+    const got = await run(
+      Effect.flatMap(Inbox, (i) => i.text({ from, body: params.Body, messageSid: params.MessageSid || undefined }))
+    )
     return twiml(res, got.reply)
   }
 }

@@ -15,7 +15,7 @@ import { Messages } from "./Messages.ts"
 export const QUESTIONS_PER_HOUR = 5
 
 /** What became of a text a guest sent: its thread, a keyword handled, or a number no guest has. */
-export type TextOutcome = "stored" | "opted_out" | "opted_in" | "help" | "unknown_sender" | "erased"
+export type TextOutcome = "repeat" | "stored" | "opted_out" | "opted_in" | "help" | "unknown_sender" | "erased"
 
 /**
  * How guests write in besides email and their booking page: a text to the deployment's number (Twilio's webhook), and
@@ -46,9 +46,14 @@ export class Inbox extends Effect.Service<Inbox>()("Inbox", {
           (select max(b.created_at) from bookings b where b.customer_id = c.id) desc nulls last, c.created_at desc
         limit 1`.pipe(Effect.map((rows) => rows[0]))
 
-    /** A text from a guest (From in E.164): STOP, START and HELP as carriers require; else into the guest's thread. */
-    const text = fn("Inbox.text")(function* (input: { from: string; body: string }) {
+    /**
+     * A text from a guest (From in E.164): STOP, START and HELP as carriers require; else into the guest's thread. A
+     * repeat of a text already taken (the same MessageSid: Twilio retries) changes nothing and is answered with nothing.
+     */
+    const text = fn("Inbox.text")(function* (input: { from: string; body: string; messageSid?: string | undefined }) {
       return yield* Effect.gen(function* () {
+        if (input.messageSid !== undefined && !(yield* texts.received(input.messageSid)))
+          return { outcome: "repeat" as TextOutcome, reply: undefined, message: undefined }
         const guest = yield* guestOf(input.from)
         const sender = guest?.org_name ?? "Bookings"
         const keyword = keywordOf(input.body)

@@ -91,6 +91,11 @@ export class Texts extends Effect.Service<Texts>()("Texts", {
       return rows.length > 0
     })
 
+    /** Whether a text Twilio delivered (by MessageSid) is new here: false for a retry of one already taken. */
+    const received = fn("Texts.received")(function* (messageSid: string) {
+      return yield* store.received(messageSid, yield* clock.now).pipe(Effect.orDie)
+    })
+
     const optOut = fn("Texts.optOut")(function* (phone: string, keyword: string) {
       yield* store.optOut(phone, keyword, yield* clock.now).pipe(Effect.orDie)
     })
@@ -108,6 +113,6 @@ export class Texts extends Effect.Service<Texts>()("Texts", {
       }
     })
 
-    return { enqueue, sendDue, report, optOut, optIn, sentTo, provider: texter.provider } as const
+    return { enqueue, sendDue, report, received, optOut, optIn, sentTo, provider: texter.provider } as const
   })
 }) {}

@@ -23,6 +23,7 @@ const OWNERS: Readonly<Record<string, string>> = {
   gift_card_moves: "engine/store/giftCards.ts",
   texts: "engine/store/texts.ts",
   text_optouts: "engine/store/texts.ts",
+  text_receipts: "engine/store/texts.ts",
   users: "engine/store/users.ts",
   passkeys: "engine/store/users.ts",
   sign_in_links: "engine/store/authSessions.ts",
