@@ -43,6 +43,7 @@ import texts from "./migrations/0110_texts.ts"
 import people from "./migrations/0120_people.ts"
 import eventBooking from "./migrations/0121_event_booking.ts"
 import closures from "./migrations/0180_closures.ts"
+import reportIndexes from "./migrations/0182_report_indexes.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -89,7 +90,8 @@ export const migrationsByName = {
   "0110_texts": texts,
   "0120_people": people,
   "0121_event_booking": eventBooking,
-  "0180_closures": closures
+  "0180_closures": closures,
+  "0182_report_indexes": reportIndexes
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)
