@@ -49,6 +49,7 @@ import { Payments } from "../engine/services/payments/Payments.ts"
 import { Promos } from "../engine/services/promos/Promos.ts"
 import { Hosted } from "../engine/services/public/Hosted.ts"
 import { Public } from "../engine/services/public/Public.ts"
+import { Reports } from "../engine/services/reports/Reports.ts"
 import { Resellers } from "../engine/services/resellers/Resellers.ts"
 import { Team } from "../engine/services/team/Team.ts"
 import { Texts } from "../engine/services/texts/Texts.ts"
@@ -141,6 +142,7 @@ const Services = Layer.mergeAll(
   Series.Default,
   Sessions.Default,
   Closures.Default,
+  Reports.Default,
   Availability.Default,
   Bookings.Default,
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),

@@ -19,6 +19,7 @@ import { OfferingsGroup } from "./groups/offerings.ts"
 import { InvitesGroup, OrgGroup, TeamGroup, WaiverGroup } from "./groups/org.ts"
 import { PromoCodesGroup } from "./groups/promoCodes.ts"
 import { PublicGroup } from "./groups/public.ts"
+import { ReportsGroup } from "./groups/reports.ts"
 import { WaitlistGroup } from "./groups/waitlist.ts"
 import { WaiversGroup } from "./groups/waivers.ts"
 import { WebhooksGroup } from "./groups/webhooks.ts"
@@ -44,6 +45,7 @@ export class Api extends declaringRaised(
     .add(SeriesGroup)
     .add(SessionsGroup)
     .add(ClosuresGroup)
+    .add(ReportsGroup)
     .add(BookingsGroup)
     .add(PromoCodesGroup)
     .add(GiftCardsGroup)

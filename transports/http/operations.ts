@@ -18,6 +18,7 @@ import { offeringsHandlers } from "./handlers/offerings.ts"
 import { eventsHandlers, invitesHandlers, orgHandlers, teamHandlers, waiverHandlers } from "./handlers/org.ts"
 import { promoCodesHandlers } from "./handlers/promoCodes.ts"
 import { publicHandlers } from "./handlers/public.ts"
+import { reportsHandlers } from "./handlers/reports.ts"
 import { waitlistHandlers } from "./handlers/waitlist.ts"
 import { waiversHandlers } from "./handlers/waivers.ts"
 import { webhooksHandlers } from "./handlers/webhooks.ts"
@@ -51,6 +52,7 @@ export const operations = {
   org: orgHandlers,
   promo_codes: promoCodesHandlers,
   public: publicHandlers,
+  reports: reportsHandlers,
   series: seriesHandlers,
   sessions: sessionsHandlers,
   team: teamHandlers,
