@@ -3,6 +3,7 @@ import { useState } from "preact/hooks"
 import { describe } from "./api.ts"
 import { signOut, switchOrg } from "./auth.ts"
 import { BASE, navigate } from "./router.ts"
+import { useUnanswered } from "./screens/Inbox.tsx"
 import { useConsole } from "./state.ts"
 import { Alert } from "./ui.tsx"
 
@@ -34,6 +35,7 @@ export const Layout = ({
 }) => {
   const c = useConsole()
   const [open, setOpen] = useState(false)
+  const unanswered = useUnanswered(path)
   const [error, setError] = useState<string | undefined>(undefined)
   const change = async (e: Event) => {
     const id = (e.currentTarget as HTMLSelectElement).value
@@ -90,6 +92,15 @@ export const Layout = ({
                 onClick={() => setOpen(false)}
               >
                 {s.label}
+                {s.path === "/messages" && unanswered > 0 ? (
+                  <>
+                    {" "}
+                    <span class="badge warn">
+                      {unanswered}
+                      <span class="visually-hidden"> unanswered</span>
+                    </span>
+                  </>
+                ) : null}
               </a>
             </li>
           ))}

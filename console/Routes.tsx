@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact"
-import { match } from "./router.ts"
+import { BASE, match } from "./router.ts"
 import { Account } from "./screens/Account.tsx"
 import { Agenda } from "./screens/Agenda.tsx"
 import { Booking } from "./screens/Booking.tsx"
@@ -29,7 +29,7 @@ const ROUTES: ReadonlyArray<Route> = [
   ["/bookings/new", () => <NewBooking />],
   ["/bookings/:id", (p) => <Booking id={p.id} />],
   ["/offerings", () => <Offerings />],
-  ["/offerings/new", () => <NewOffering />],
+  ["/offerings/new", () => <NewOffering />, true],
   ["/offerings/:id", (p, s) => <OfferingPage id={p.id} search={s} />],
   ["/guests", (_, s) => <Guests search={s} />],
   ["/guests/:id", (p) => <Guest id={p.id} />],
@@ -57,8 +57,11 @@ export const Routes = ({ path, search }: { path: string; search: string }) => {
   }
   return (
     <section>
-      <Title>Not found</Title>
-      <p>There is no such screen.</p>
+      <Title>No such page</Title>
+      <p>
+        Nothing is at this address in the console: it may be mistyped, or the link is old. Go to{" "}
+        <a href={BASE}>Today</a> or pick a screen from the menu.
+      </p>
     </section>
   )
 }

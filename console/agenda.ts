@@ -1,4 +1,5 @@
 import { dateIn } from "./format.ts"
+import { lapsed } from "./money.ts"
 import type { Booking, Offering, TimeSlot, Waiting } from "./types.ts"
 
 /** One line of the agenda: a scheduled time of a class (with its places), or an appointment or rental booking. */
@@ -24,12 +25,14 @@ export const agenda = (
   offerings: ReadonlyArray<Offering>,
   times: ReadonlyArray<TimeSlot>,
   bookings: ReadonlyArray<Booking>,
-  waiting: ReadonlyArray<Waiting>
+  waiting: ReadonlyArray<Waiting>,
+  now = Date.now()
 ): Array<{ date: string; items: AgendaItem[] }> => {
   const byId = new Map(offerings.map((o) => [o.id, o]))
   const holds = new Map<string, number>()
+  // A lapsed hold keeps no places (the time's booked leaves it out): it is not counted among the holds either.
   for (const b of bookings)
-    if (b.status === "held" && b.session_id !== null)
+    if (b.status === "held" && b.session_id !== null && !lapsed(b, now))
       holds.set(b.session_id, (holds.get(b.session_id) ?? 0) + b.quantity)
   const waits = new Map<string, number>()
   for (const w of waiting) if (w.ended_at === null) waits.set(w.session_id, (waits.get(w.session_id) ?? 0) + w.places)

@@ -12,7 +12,9 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
-    message: string
+    message: string,
+    /** The field at fault, as its path in the body (`hours[1].start_time`), when the API names it. */
+    readonly param?: string
   ) {
     super(message)
   }
@@ -51,10 +53,15 @@ export const request = async <T>(
   const text = await res.text()
   const json = text === "" ? undefined : safeJson(text)
   if (!res.ok) {
-    const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error
+    const error = (json as { error?: { code?: string; message?: string; param?: string } } | undefined)?.error
     if (res.status === 401 && !path.startsWith("/auth/v1/session")) onSignedOut()
     if (res.status === 403 && path.startsWith("/api/v1/")) onForbidden()
-    throw new ApiError(res.status, error?.code ?? "error", error?.message ?? `${res.status} ${res.statusText}`)
+    throw new ApiError(
+      res.status,
+      error?.code ?? "error",
+      error?.message ?? `${res.status} ${res.statusText}`,
+      typeof error?.param === "string" ? error.param : undefined
+    )
   }
   return json as T
 }
@@ -85,13 +92,18 @@ export const qs = (query?: Record<string, string | undefined>) => {
   return s === "" ? "" : `?${s}`
 }
 
+/** A failure already said in words for the person (a passkey the browser refused, say). */
+export class Said extends Error {}
+
 /** A message a person can act on, from whatever went wrong. */
 export const describe = (e: unknown) =>
   e instanceof ApiError
     ? e.status === 403
       ? "Only an owner can do that."
       : e.message
-    : "Could not reach the server. Check your connection and try again."
+    : e instanceof Said
+      ? e.message
+      : "Could not reach the server. Check your connection and try again."
 
 /** Every page of a cursor-paged list (up to `pages` pages of 500). */
 export const all = async <T>(

@@ -98,3 +98,43 @@ export const amount = (cents: number, currency: string) => {
   const units = minorUnits(currency)
   return (cents / units).toFixed(Math.round(Math.log10(units)))
 }
+
+/**
+ * The end of a repeating entry's times from its start and the offering's length: past midnight it ends the next day
+ * (span_days), as a single time of the same length does, never cut at 23:59.
+ */
+export const entryEnd = (start: string, duration: number) => {
+  const [h, m] = start.split(":").map(Number)
+  const t = h * 60 + m + duration
+  const at = t % 1440
+  return {
+    end_time: `${String(Math.floor(at / 60)).padStart(2, "0")}:${String(at % 60).padStart(2, "0")}`,
+    ...(t >= 1440 ? { span_days: Math.floor(t / 1440) } : {})
+  }
+}
+
+/** A browser's user agent as a person names it: "Chrome on Linux", "Safari on iPhone"; "A browser" when unknown. */
+export const browserName = (ua: string | null | undefined) => {
+  if (ua === null || ua === undefined || ua === "") return "A browser"
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+      ? "Firefox"
+      : /(Chrome|Chromium|CriOS)\//.test(ua)
+        ? "Chrome"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : "A browser"
+  const system = /iPhone|iPad/.test(ua)
+    ? "iPhone or iPad"
+    : /Android/.test(ua)
+      ? "Android"
+      : /Mac OS X|Macintosh/.test(ua)
+        ? "macOS"
+        : /Windows/.test(ua)
+          ? "Windows"
+          : /Linux|X11/.test(ua)
+            ? "Linux"
+            : undefined
+  return system === undefined ? browser : `${browser} on ${system}`
+}

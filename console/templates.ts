@@ -23,3 +23,8 @@ export const SAMPLE: Record<string, string> = {
 /** A template with its placeholders filled in; unknown placeholders are left as they are. */
 export const preview = (template: string, values: Record<string, string> = SAMPLE) =>
   template.replace(/\{\{\s*(\w+)\s*\}\}/g, (all, name: string) => values[name] ?? all)
+
+/** The placeholders of a template that no mail fills in (a typo such as {{refrence}}), each once. */
+export const unknownPlaceholders = (template: string, values: Record<string, string> = SAMPLE) => [
+  ...new Set([...template.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).filter((name) => !(name in values)))
+]

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact"
-import { useEffect, useRef, useState } from "preact/hooks"
+import { useContext, useEffect, useRef, useState } from "preact/hooks"
+import { ConsoleContext } from "./state.ts"
 
 /** Small shared pieces: every free text is a child (Preact escapes it), never markup. */
 
@@ -22,10 +23,18 @@ export const Loading = ({ error }: { error?: string | undefined }) =>
 
 export const Empty = ({ children }: { children: ComponentChildren }) => <div class="empty">{children}</div>
 
-/** A screen's title, focused when the screen opens so a keyboard or screen-reader user starts there. */
+/**
+ * A screen's title, focused when the screen opens so a keyboard or screen-reader user starts there; the page's title
+ * names the screen and the org ("Bookings · Studio Ada · Console").
+ */
 export const Title = ({ children, actions }: { children: ComponentChildren; actions?: ComponentChildren }) => {
   const h = useRef<HTMLHeadingElement>(null)
+  const org = useContext(ConsoleContext)?.session.org?.name
   useEffect(() => h.current?.focus(), [])
+  useEffect(() => {
+    const screen = h.current?.textContent?.trim()
+    document.title = [screen, org, "Console"].filter((x) => x !== undefined && x !== "").join(" · ")
+  })
   return (
     <div class="title">
       <h1 tabIndex={-1} ref={h}>
@@ -36,14 +45,34 @@ export const Title = ({ children, actions }: { children: ComponentChildren; acti
   )
 }
 
-export const Field = ({ label, children, hint }: { label: string; children: ComponentChildren; hint?: string }) => (
+export const Field = ({
+  label,
+  children,
+  hint,
+  error
+}: {
+  label: string
+  children: ComponentChildren
+  hint?: string
+  /** What is wrong with the value, said beside it (the API's refusal of this field). */
+  error?: string | undefined
+}) => (
   // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child
-  <label class="field">
+  <label class={error === undefined ? "field" : "field invalid"}>
     <span>{label}</span>
     {children}
     {hint === undefined ? null : <small class="muted">{hint}</small>}
+    <FieldError text={error} />
   </label>
 )
+
+/** A field's error, beside it: announced when it appears. */
+export const FieldError = ({ text }: { text: string | undefined }) =>
+  text === undefined ? null : (
+    <small class="error" role="alert">
+      {text}
+    </small>
+  )
 
 export const Badge = ({ children, tone }: { children: ComponentChildren; tone?: "good" | "warn" | "bad" }) => (
   <span class={`badge ${tone ?? ""}`}>{children}</span>

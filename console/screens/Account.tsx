@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks"
 import { request } from "../api.ts"
 import { addPasskey } from "../auth.ts"
-import { dateTime } from "../format.ts"
+import { browserName, dateTime } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import { Alert, Done, Field, Title, value } from "../ui.tsx"
 
@@ -50,7 +50,7 @@ export const Account = () => {
       <ul>
         {data?.[0].map((s) => (
           <li key={s.id}>
-            {s.user_agent ?? "A browser"}, since {dateTime(s.created_at, zone)}
+            {browserName(s.user_agent)}, since {dateTime(s.created_at, zone)}
             {s.current ? " (this browser)" : ""}
           </li>
         ))}

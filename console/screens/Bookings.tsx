@@ -4,9 +4,13 @@ import { addDays, dateTime, money, zonedToUtc } from "../format.ts"
 import { BASE, navigate } from "../router.ts"
 import { useConsole, useLoad } from "../state.ts"
 import type { Booking, Offering } from "../types.ts"
-import { Badge, Empty, Field, Loading, statusTone, Title, value } from "../ui.tsx"
+import { Alert, Badge, Empty, Field, Loading, statusTone, Title, value } from "../ui.tsx"
 
 const FILTERS = ["status", "offering_id", "date", "q", "reference"] as const
+/** Bookings a page; the next page is read from the API's cursor (next_after). */
+const PAGE = 100
+/** The API's longest guest search (bookings.list q). */
+const SEARCH_MAX = 80
 
 /** Bookings, newest first, filtered by status, offering, day, guest (name or email) and reference. */
 export const Bookings = ({ search }: { search: string }) => {
@@ -22,18 +26,27 @@ export const Bookings = ({ search }: { search: string }) => {
     from: date === "" ? undefined : zonedToUtc(date, "00:00", zone).toISOString(),
     to: date === "" ? undefined : zonedToUtc(addDays(date, 1), "00:00", zone).toISOString(),
     order: "desc",
-    limit: "100"
+    limit: String(PAGE),
+    after: params.get("after") ?? undefined
   }
   const { data, error } = useLoad(
     () =>
       Promise.all([
-        api.get<{ data: Booking[] }>("/bookings", query).then((r) => r.data),
+        api.get<{ data: Booking[]; next_after: string | null }>("/bookings", query),
         api.get<{ data: Offering[] }>("/offerings").then((r) => r.data)
       ]),
     [search]
   )
+  const tooLong = form.q.trim().length > SEARCH_MAX
+  const pageAt = (after: string | undefined) => {
+    const p = new URLSearchParams(search)
+    if (after === undefined) p.delete("after")
+    else p.set("after", after)
+    return `${BASE}/bookings${p.size > 0 ? `?${p}` : ""}`
+  }
   const apply = (e: Event) => {
     e.preventDefault()
+    if (tooLong) return
     const p = new URLSearchParams()
     for (const f of FILTERS) if (form[f] !== "") p.set(f, form[f].trim())
     navigate(`${BASE}/bookings${p.size > 0 ? `?${p}` : ""}`)
@@ -52,8 +65,13 @@ export const Bookings = ({ search }: { search: string }) => {
       </Title>
       <form class="filters" onSubmit={apply} aria-label="Find bookings">
         <Field label="Guest">
-          <input type="search" value={form.q} onInput={set("q")} placeholder="Name or email" />
+          <input type="search" value={form.q} onInput={set("q")} placeholder="Name or email" aria-invalid={tooLong} />
         </Field>
+        {tooLong ? (
+          <small class="error" role="alert">
+            Search by at most {SEARCH_MAX} characters ({form.q.trim().length} typed).
+          </small>
+        ) : null}
         <Field label="Reference">
           <input value={form.reference} onInput={set("reference")} />
         </Field>
@@ -80,9 +98,10 @@ export const Bookings = ({ search }: { search: string }) => {
         </Field>
         <button type="submit">Find</button>
       </form>
+      {data !== undefined && error !== undefined ? <Alert text={error} /> : null}
       {data === undefined ? (
         <Loading error={error} />
-      ) : data[0].length === 0 ? (
+      ) : data[0].data.length === 0 ? (
         <Empty>
           <p>No bookings{search === "" ? " yet" : " match"}.</p>
           <p>
@@ -102,7 +121,7 @@ export const Bookings = ({ search }: { search: string }) => {
             </tr>
           </thead>
           <tbody>
-            {data[0].map((b) => (
+            {data[0].data.map((b) => (
               <tr key={b.id}>
                 <td>{dateTime(b.starts_at, zone)}</td>
                 <td>
@@ -118,6 +137,14 @@ export const Bookings = ({ search }: { search: string }) => {
             ))}
           </tbody>
         </table>
+      )}
+      {data === undefined ? null : (
+        <p class="actions wrap">
+          {params.has("after") ? <a href={pageAt(undefined)}>Newest bookings</a> : null}
+          {data[0].next_after !== null && data[0].data.length === PAGE ? (
+            <a href={pageAt(data[0].next_after)}>Older bookings</a>
+          ) : null}
+        </p>
       )}
     </section>
   )

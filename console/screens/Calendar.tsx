@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
-import { addDays, dateIn, dateTime, zonedToUtc } from "../format.ts"
+import { addDays, dateIn, dateTime, entryEnd, zonedToUtc } from "../format.ts"
 import { BASE } from "../router.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { TimeSlot } from "../types.ts"
@@ -46,11 +46,7 @@ export const Calendar = ({ offeringId, duration }: { offeringId: string; duratio
   const [entry, setEntry] = useState({ starts_on: today, start_time: "18:00", repeat: "weekly", ends_on: "" })
   const [single, setSingle] = useState({ date: today, time: "18:00" })
   const act = useAction()
-  const end = (hhmm: string) => {
-    const [h, m] = hhmm.split(":").map(Number)
-    const t = h * 60 + m + duration
-    return t >= 24 * 60 ? "23:59" : `${String(Math.floor(t / 60)).padStart(2, "0")}:${String(t % 60).padStart(2, "0")}`
-  }
+
   const addEntry = (e: Event) => {
     e.preventDefault()
     void act.run(
@@ -59,7 +55,7 @@ export const Calendar = ({ offeringId, duration }: { offeringId: string; duratio
           offering_id: offeringId,
           starts_on: entry.starts_on,
           start_time: entry.start_time,
-          end_time: end(entry.start_time),
+          ...entryEnd(entry.start_time, duration),
           repeat: entry.repeat,
           ...(entry.ends_on === "" ? {} : { ends_on: entry.ends_on })
         }),
@@ -69,6 +65,7 @@ export const Calendar = ({ offeringId, duration }: { offeringId: string; duratio
   const addSingle = (e: Event) => {
     e.preventDefault()
     const starts = zonedToUtc(single.date, single.time, zone)
+    if (starts.getTime() <= Date.now()) return act.setError("That time has passed: choose a time still to come.")
     void act.run(() => api.post("/sessions", { offering_id: offeringId, starts_at: starts.toISOString() }), reload)
   }
   const [removing, setRemoving] = useState<Series | undefined>(undefined)

@@ -12,9 +12,15 @@ const loadWidget = () => {
   document.head.appendChild(s)
 }
 
+/**
+ * The preview's publishable key, kept in memory for the page's life: coming back to Settings reuses it instead of
+ * making a key per visit (the API never shows a key again, so a new page load makes one when asked).
+ */
+let previewKey: string | undefined
+
 /** The widget's embed code with a publishable key made for it, and the widget itself as a live preview. */
 export const Embed = () => {
-  const [key, setKey] = useState<string | undefined>(undefined)
+  const [key, setKey] = useState<string | undefined>(previewKey)
   const act = useAction()
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -42,7 +48,10 @@ export const Embed = () => {
           onClick={() =>
             act.run(
               () => api.post<{ key: string }>("/api_keys", { kind: "publishable", name: "Widget" }),
-              (k) => setKey(k.key)
+              (k) => {
+                previewKey = k.key
+                setKey(k.key)
+              }
             )
           }
         >

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { money, parseMoney } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
-import { Alert, Done, Field, value } from "../ui.tsx"
+import { Alert, Done, Field, useConfirm, value } from "../ui.tsx"
 
 interface Card {
   id: string
@@ -19,7 +19,24 @@ export const GiftCards = () => {
   const { data, reload } = useLoad(() => api.get<{ data: Card[] }>("/gift_cards").then((r) => r.data), [])
   const [form, setForm] = useState({ amount: "", email: "" })
   const [made, setMade] = useState<string | undefined>(undefined)
-  const act = useAction()
+  const act = useAction(() => setMade(undefined))
+  const { panel, ask } = useConfirm(act.busy)
+  const [adjusting, setAdjusting] = useState<{ card: Card; amount: string; note: string } | undefined>(undefined)
+  const adjust = (e: Event) => {
+    e.preventDefault()
+    if (adjusting === undefined) return
+    const negative = adjusting.amount.trim().startsWith("-")
+    const cents = parseMoney(adjusting.amount.trim().replace(/^[-+]/, ""), currency)
+    if (cents === undefined || cents === 0) return act.setError("Type an amount, such as 10.00 or -10.00.")
+    void act.run(
+      () =>
+        api.post(`/gift_cards/${adjusting.card.id}/adjust`, {
+          cents: negative ? -cents : cents,
+          note: adjusting.note.trim()
+        }),
+      () => (setMade(`••••${adjusting.card.last4} adjusted.`), setAdjusting(undefined), reload())
+    )
+  }
   const issue = (e: Event) => {
     e.preventDefault()
     const cents = parseMoney(form.amount, currency)
@@ -37,10 +54,60 @@ export const GiftCards = () => {
         {data?.map((c) => (
           <li key={c.id}>
             ••••{c.last4}: {money(c.balance_cents, currency)} left of {money(c.amount_cents, currency)}
-            {c.for_email ? ` for ${c.for_email}` : ""}
+            {c.for_email ? ` for ${c.for_email}` : ""}{" "}
+            <button type="button" class="link" onClick={() => setAdjusting({ card: c, amount: "", note: "" })}>
+              Adjust <span class="visually-hidden">••••{c.last4}</span>
+            </button>{" "}
+            {c.balance_cents > 0 ? (
+              <button
+                type="button"
+                class="link"
+                onClick={() =>
+                  ask({
+                    title: `Void the card ••••${c.last4}?`,
+                    text: <p>Its balance of {money(c.balance_cents, currency)} goes to zero: it can no longer pay.</p>,
+                    action: "Void the card",
+                    run: () =>
+                      act.run(
+                        () => api.post(`/gift_cards/${c.id}/adjust`, { cents: -c.balance_cents, note: "Voided" }),
+                        () => (setMade(`••••${c.last4} voided.`), reload())
+                      )
+                  })
+                }
+              >
+                Void… <span class="visually-hidden">••••{c.last4}</span>
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
+      {panel}
+      {adjusting === undefined ? null : (
+        <form class="panel inline" onSubmit={adjust} aria-label={`Adjust ••••${adjusting.card.last4}`}>
+          <Field label={`Add or take off (${currency})`} hint="-10.00 takes ten off">
+            <input
+              required
+              inputMode="decimal"
+              value={adjusting.amount}
+              onInput={(e) => setAdjusting({ ...adjusting, amount: value(e) })}
+            />
+          </Field>
+          <Field label="Why">
+            <input
+              required
+              maxLength={500}
+              value={adjusting.note}
+              onInput={(e) => setAdjusting({ ...adjusting, note: value(e) })}
+            />
+          </Field>
+          <button type="submit" disabled={act.busy}>
+            Adjust the balance
+          </button>{" "}
+          <button type="button" class="secondary" onClick={() => setAdjusting(undefined)}>
+            Cancel
+          </button>
+        </form>
+      )}
       <form class="inline" onSubmit={issue} aria-label="Issue a gift card">
         <Field label={`Amount (${currency})`}>
           <input

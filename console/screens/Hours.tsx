@@ -1,8 +1,9 @@
 import { useEffect, useState } from "preact/hooks"
 import { api } from "../api.ts"
+import { indexOf } from "../fieldErrors.ts"
 import { WEEKDAYS } from "../format.ts"
 import { useAction, useLoad } from "../state.ts"
-import { Alert, Done, value } from "../ui.tsx"
+import { Alert, Done, FieldError, value } from "../ui.tsx"
 
 interface Hour {
   weekday: number
@@ -18,7 +19,7 @@ export const Hours = ({ offeringId }: { offeringId: string }) => {
   )
   const [rows, setRows] = useState<Hour[]>([])
   const [saved, setSaved] = useState<string | undefined>(undefined)
-  const act = useAction()
+  const act = useAction(() => setSaved(undefined))
   useEffect(() => data && setRows(data), [data])
   const set = (i: number, h: Partial<Hour>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...h } : r)))
   const save = (e: Event) => {
@@ -62,6 +63,7 @@ export const Hours = ({ offeringId }: { offeringId: string }) => {
           <button type="button" class="link" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
             Remove <span class="visually-hidden">day {i + 1}</span>
           </button>
+          <FieldError text={act.at("hours", i) === undefined ? undefined : `Day ${i + 1}: ${act.at("hours", i)}`} />
         </div>
       ))}
       <button
@@ -74,7 +76,9 @@ export const Hours = ({ offeringId }: { offeringId: string }) => {
       <button type="submit" disabled={act.busy}>
         Save hours
       </button>
-      <Alert text={act.error} />
+      <Alert
+        text={act.field === undefined ? act.error : indexOf(act.field.path) === undefined ? act.field.text : undefined}
+      />
       <Done text={saved} />
     </form>
   )

@@ -60,18 +60,24 @@ const guestOf = (c: Conversation, data: Awaited<ReturnType<typeof whoAndWhat>> |
   return g?.name ?? g?.email ?? "A guest"
 }
 
+/** The org's latest messages, from their events (messages.list answers one conversation at a time). */
+const latestMessages = () =>
+  Promise.all(
+    ["message.received", "message.sent"].map((type) =>
+      api.get<{ data: EventRow[] }>("/events", { type, order: "desc", limit: "200" }).then((r) => r.data)
+    )
+  ).then((pages) => pages.flat().map((e) => e.data as Message))
+
+/** How many conversations wait for an answer (the guest wrote last): the menu shows it beside Messages. */
+export const useUnanswered = (path: string) => {
+  const { data } = useLoad(() => latestMessages().then((m) => conversations(m).filter((c) => c.waiting).length), [path])
+  return data ?? 0
+}
+
 export const Inbox = () => {
   const { zone } = useConsole()
   // The API lists messages per conversation; the inbox gathers them from the org's latest message events.
-  const { data, error } = useLoad(
-    () =>
-      Promise.all(
-        ["message.received", "message.sent"].map((type) =>
-          api.get<{ data: EventRow[] }>("/events", { type, order: "desc", limit: "200" }).then((r) => r.data)
-        )
-      ).then((pages) => whoAndWhat(pages.flat().map((e) => e.data as Message))),
-    []
-  )
+  const { data, error } = useLoad(() => latestMessages().then(whoAndWhat), [])
   const [open, setOpen] = useState<string | undefined>(undefined)
   const list = data === undefined ? undefined : conversations(data.messages)
   const chosen = list?.find((c) => c.key === open)

@@ -1,23 +1,41 @@
 import { useState } from "preact/hooks"
 import { all, api } from "../api.ts"
-import { dateTime, money } from "../format.ts"
+import { addDays, dateTime, money, zonedToUtc } from "../format.ts"
 import { refundCents, refundState } from "../money.ts"
 import { BASE } from "../router.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Booking } from "../types.ts"
-import { Alert, Done, Loading, Title } from "../ui.tsx"
+import { Alert, Done, Field, Loading, Title, value } from "../ui.tsx"
 import { GiftCards } from "./GiftCards.tsx"
 import { PromoCodes } from "./PromoCodes.tsx"
 
 /** Payments and refunds of the latest bookings (failed refunds first, with a retry), promo codes and gift cards. */
 export const Money = () => {
   const { zone, currency } = useConsole()
-  const { data, error, reload } = useLoad(() => all<Booking>("/bookings", { order: "desc" }, 2), [])
+  const [range, setRange] = useState({ from: "", to: "" })
+  const { data, error, reload } = useLoad(
+    () =>
+      all<Booking>(
+        "/bookings",
+        {
+          order: "desc",
+          from: range.from === "" ? undefined : zonedToUtc(range.from, "00:00", zone).toISOString(),
+          to: range.to === "" ? undefined : zonedToUtc(addDays(range.to, 1), "00:00", zone).toISOString()
+        },
+        2
+      ),
+    [range.from, range.to]
+  )
   const act = useAction()
   const [done, setDone] = useState<string | undefined>(undefined)
   const moved = data?.filter((b) => b.paid_at !== null || (b.refund_cents ?? 0) > 0 || refundState(b) !== "none")
   const failed = moved?.filter((b) => b.refund_failed_at !== null && b.refunded_at === null) ?? []
   const rest = moved?.filter((b) => !failed.includes(b)) ?? []
+  const paidIn = (moved ?? []).reduce(
+    (s, b) => s + (b.paid_at === null ? 0 : (b.paid_cents ?? b.charged_cents ?? 0)),
+    0
+  )
+  const refunded = (moved ?? []).reduce((s, b) => s + (refundState(b) === "refunded" ? refundCents(b) : 0), 0)
   const retry = (b: Booking) =>
     act.run(
       () => api.post<Booking>(`/bookings/${b.id}/retry_refund`),
@@ -34,6 +52,25 @@ export const Money = () => {
     <section>
       <Title>Money</Title>
       <h2>Payments and refunds</h2>
+      <form class="filters" aria-label="Bookings between" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Bookings from">
+          <input type="date" value={range.from} onInput={(e) => setRange({ ...range, from: value(e) })} />
+        </Field>
+        <Field label="To">
+          <input type="date" value={range.to} onInput={(e) => setRange({ ...range, to: value(e) })} />
+        </Field>
+      </form>
+      {moved === undefined ? null : (
+        <p>
+          <strong>
+            Paid {money(paidIn, currency)} · refunded {money(refunded, currency)} · kept{" "}
+            {money(paidIn - refunded, currency)}
+          </strong>{" "}
+          <span class="muted">
+            ({range.from === "" && range.to === "" ? "the latest bookings" : "bookings in these days"}, by their time)
+          </span>
+        </p>
+      )}
       <Alert text={act.error} />
       <Done text={done} />
       {moved === undefined ? (

@@ -57,7 +57,15 @@ export const OfferingPage = ({ id, search }: { id: string; search: string }) => 
       <Title>{o.name}</Title>
       {o.active ? null : <Badge tone="warn">paused: guests cannot book it</Badge>}
       {new URLSearchParams(search).has("new") ? (
-        <Done text={onCalendar ? "Created. Now give it times below." : "Created. Now set its weekly hours below."} />
+        <Done
+          text={
+            !o.active
+              ? `Created, paused: ${onCalendar ? "give it times" : "set its weekly hours"} below, then open it for booking.`
+              : onCalendar
+                ? "Created. Now give it times below."
+                : "Created. Now set its weekly hours below."
+          }
+        />
       ) : null}
       <Alert text={act.error} />
       <Done text={done} />
@@ -65,7 +73,12 @@ export const OfferingPage = ({ id, search }: { id: string; search: string }) => 
       {owner ? (
         <>
           <h2>Details</h2>
-          <OfferingForm key={o.id} offering={o} saved={() => (setDone("Saved."), reload())} />
+          <OfferingForm
+            key={o.id}
+            offering={o}
+            saved={() => (setDone("Saved."), reload())}
+            failed={() => setDone(undefined)}
+          />
           <h2>Photo</h2>
           {o.photo_url === null ? (
             <p class="muted">No photo yet.</p>

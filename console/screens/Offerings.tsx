@@ -29,7 +29,11 @@ export const Offerings = () => {
         <Empty>
           <p>No offerings yet: a class, an appointment or a rental is what guests book.</p>
           <p>
-            <a href={`${BASE}/offerings/new`}>Create your first offering</a>
+            {owner ? (
+              <a href={`${BASE}/offerings/new`}>Create your first offering</a>
+            ) : (
+              "An owner of the organisation creates them."
+            )}
           </p>
         </Empty>
       ) : (

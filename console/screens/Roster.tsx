@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
-import { dateTime } from "../format.ts"
+import { dateTime, money } from "../format.ts"
+import { answerText, owes, paidNote, refundCents } from "../money.ts"
 import { BASE } from "../router.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Booking, Offering, TimeSlot } from "../types.ts"
@@ -9,7 +10,7 @@ import { CancelTime } from "./CancelTime.tsx"
 
 /** A class time: who is coming, check-in, a message to all of them, and cancelling the time. */
 export const Roster = ({ id, search }: { id: string; search: string }) => {
-  const { zone } = useConsole()
+  const { zone, currency } = useConsole()
   const q = new URLSearchParams(search)
   const { data, error, reload } = useLoad(async () => {
     const bookings = (await api.get<{ data: Booking[] }>("/bookings", { session_id: id, limit: "500", order: "asc" }))
@@ -46,6 +47,10 @@ export const Roster = ({ id, search }: { id: string; search: string }) => {
       () => (setNote(""), setSent(`Sent to ${to.length} ${to.length === 1 ? "guest" : "guests"}.`))
     )
   }
+  const cancelledHere = data.bookings.filter((b) => b.status === "cancelled")
+  const arrived = coming.filter((b) => b.checked_in_at !== null).reduce((n, b) => n + b.quantity, 0)
+  const expected = coming.filter((b) => b.status === "confirmed").reduce((n, b) => n + b.quantity, 0)
+  const questions = data.offering?.questions ?? []
   const places = data.slot === undefined ? undefined : (data.slot.capacity ?? data.offering?.capacity ?? 0)
   return (
     <section>
@@ -62,8 +67,13 @@ export const Roster = ({ id, search }: { id: string; search: string }) => {
       <Alert text={act.error} />
       <Done text={sent} />
       <h2>Roster</h2>
+      {expected > 0 ? (
+        <p>
+          {arrived} of {expected} {expected === 1 ? "person" : "people"} checked in.
+        </p>
+      ) : null}
       {coming.length === 0 ? (
-        <p class="muted">No one is booked yet.</p>
+        <p class="muted">{cancelledHere.length === 0 ? "No one is booked yet." : "No one is booked now."}</p>
       ) : (
         <ul class="roster">
           {coming.map((b) => (
@@ -73,14 +83,26 @@ export const Roster = ({ id, search }: { id: string; search: string }) => {
                 {b.reference}
               </a>
               {b.quantity > 1 ? <span> × {b.quantity}</span> : null}{" "}
-              <Badge tone={statusTone(b.status)}>{b.status}</Badge>
+              <Badge tone={statusTone(b.status)}>{b.status}</Badge>{" "}
+              <Badge tone={owes(b) ? "warn" : "good"}>{paidNote(b, currency)}</Badge>
+              <div class="muted">
+                {[b.customer?.phone, b.notes === "" ? undefined : `Note: ${b.notes}`]
+                  .concat(
+                    questions
+                      .filter((q) => b.answers[q.id ?? ""] != null)
+                      .map((q) => `${q.label} ${answerText(b.answers[q.id ?? ""])}`)
+                  )
+                  .filter((x) => x !== undefined && x !== null && x !== "")
+                  .join(" · ")}
+              </div>
               {b.checked_in_at !== null ? <Badge tone="good">checked in</Badge> : null}
               {b.no_show_at !== null ? <Badge tone="bad">no-show</Badge> : null}
               {b.status === "confirmed" ? (
                 <span class="row-actions">
                   {b.checked_in_at === null ? (
                     <button type="button" disabled={act.busy} onClick={() => attendance(b, "checked_in")}>
-                      Check in <span class="visually-hidden">{b.customer?.name}</span>
+                      {b.quantity > 1 ? `Check in all ${b.quantity}` : "Check in"}{" "}
+                      <span class="visually-hidden">{b.customer?.name}</span>
                     </button>
                   ) : (
                     <button type="button" class="secondary" disabled={act.busy} onClick={() => attendance(b, "clear")}>
@@ -125,6 +147,20 @@ export const Roster = ({ id, search }: { id: string; search: string }) => {
         />
       ) : null}
       <Done text={cancelled} />
+      {cancelledHere.length === 0 ? null : (
+        <>
+          <h2>Cancelled</h2>
+          <ul>
+            {cancelledHere.map((b) => (
+              <li key={b.id}>
+                <a href={`${BASE}/guests/${b.customer_id}`}>{b.customer?.name ?? b.customer?.email ?? "Guest"}</a>
+                {b.quantity > 1 ? ` × ${b.quantity}` : ""}:{" "}
+                {refundCents(b) > 0 ? `refund ${money(refundCents(b), currency)}` : "no refund"}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   )
 }

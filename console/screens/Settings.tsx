@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks"
 import { api } from "../api.ts"
+import { currencies, languages, zones } from "../choices.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Org } from "../types.ts"
 import { Alert, Done, Field, Title, value } from "../ui.tsx"
@@ -57,14 +58,32 @@ export const Settings = () => {
             <Field label="Name">
               <input required value={String(d.name ?? "")} onInput={set("name")} />
             </Field>
-            <Field label="Time zone" hint="An IANA zone, such as Europe/Amsterdam">
-              <input required value={String(d.timezone ?? "")} onInput={set("timezone")} />
+            <Field label="Time zone">
+              <select required value={String(d.timezone ?? "")} onChange={set("timezone")}>
+                {zones(String(d.timezone ?? "")).map((z) => (
+                  <option key={z} value={z}>
+                    {z.replace(/_/g, " ")}
+                  </option>
+                ))}
+              </select>
             </Field>
             <Field label="Currency">
-              <input required value={String(d.currency ?? "")} onInput={set("currency")} />
+              <select required value={String(d.currency ?? "")} onChange={set("currency")}>
+                {currencies(String(d.currency ?? "")).map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </select>
             </Field>
             <Field label="Language of guest mail">
-              <input required value={String(d.locale ?? "")} onInput={set("locale")} />
+              <select required value={String(d.locale ?? "")} onChange={set("locale")}>
+                {languages(String(d.locale ?? "")).map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </select>
             </Field>
             <Field label="Payments">
               <select value={String(d.payments)} onChange={set("payments")}>

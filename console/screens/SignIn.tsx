@@ -29,7 +29,7 @@ export const SignIn = ({ signedIn }: { signedIn: () => void }) => {
       await signInWithPasskey()
       signedIn()
     } catch (err) {
-      setError(err instanceof Error && err.name === "NotAllowedError" ? "The passkey was not used." : describe(err))
+      setError(describe(err))
     }
   }
   return (

@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { addDays, dateIn, dateTime } from "../format.ts"
 import { useConsole, useLoad } from "../state.ts"
@@ -11,7 +12,7 @@ export interface Slot {
   series_id?: string
 }
 
-/** The next two weeks' bookable times of an offering, to pick one from (a select: works by keyboard and at 375 px). */
+/** Two weeks of bookable times of an offering from a day the desk picks, to pick one from (a select: works by keyboard and at 375 px). */
 export const Slots = ({
   offeringId,
   label,
@@ -24,7 +25,10 @@ export const Slots = ({
   choose: (s: Slot | undefined) => void
 }) => {
   const { zone } = useConsole()
-  const from = dateIn(new Date(), zone)
+  const today = dateIn(new Date(), zone)
+  const [picked, setPicked] = useState(today)
+  // Any bookable date: the two weeks from the day picked (today unless the desk picks a later one).
+  const from = picked < today ? today : picked
   const { data, error } = useLoad(
     () =>
       api
@@ -33,23 +37,52 @@ export const Slots = ({
     [offeringId, from]
   )
   const key = (s: Slot) => s.session_id ?? s.series_id ?? s.starts_at
-  if (error !== undefined) return <p class="error">{error}</p>
-  if (data === undefined) return <p class="muted">Loading times…</p>
-  if (data.length === 0) return <p class="muted">No free times in the next two weeks.</p>
-  return (
+  const day = (
     <label class="field">
-      <span>{label}</span>
-      <select
-        value={chosen === undefined ? "" : key(chosen)}
-        onChange={(e) => choose(data.find((s) => key(s) === (e.currentTarget as HTMLSelectElement).value))}
-      >
-        <option value="">Choose a time</option>
-        {data.map((s) => (
-          <option key={key(s)} value={key(s)}>
-            {dateTime(s.starts_at, zone)} ({s.remaining} left)
-          </option>
-        ))}
-      </select>
+      <span>Starting on</span>
+      <input
+        type="date"
+        min={today}
+        value={from}
+        onInput={(e) => {
+          const v = (e.currentTarget as HTMLInputElement).value
+          if (v !== "") setPicked(v), choose(undefined)
+        }}
+      />
     </label>
+  )
+  if (error !== undefined)
+    return (
+      <>
+        {day}
+        <p class="error">{error}</p>
+      </>
+    )
+  if (data === undefined) return <p class="muted">Loading times…</p>
+  if (data.length === 0)
+    return (
+      <>
+        {day}
+        <p class="muted">No free times in the two weeks from {from}: pick a later day.</p>
+      </>
+    )
+  return (
+    <>
+      {day}
+      <label class="field">
+        <span>{label}</span>
+        <select
+          value={chosen === undefined ? "" : key(chosen)}
+          onChange={(e) => choose(data.find((s) => key(s) === (e.currentTarget as HTMLSelectElement).value))}
+        >
+          <option value="">Choose a time</option>
+          {data.map((s) => (
+            <option key={key(s)} value={key(s)}>
+              {dateTime(s.starts_at, zone)} ({s.remaining} left)
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
   )
 }

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { useAction } from "../state.ts"
-import { MAIL_KINDS, preview } from "../templates.ts"
+import { MAIL_KINDS, preview, unknownPlaceholders } from "../templates.ts"
 import type { Org } from "../types.ts"
 import { Alert, Done, Field, value } from "../ui.tsx"
 
@@ -15,6 +15,7 @@ export const Templates = ({ org, saved }: { org: Org; saved: () => void }) => {
   const act = useAction()
   const s = subject ?? current.subject ?? ""
   const t = text ?? current.text ?? ""
+  const unknown = unknownPlaceholders(`${s}\n${t}`)
   const save = (e: Event) => {
     e.preventDefault()
     const templates = { ...org.mail_templates }
@@ -40,7 +41,15 @@ export const Templates = ({ org, saved }: { org: Org; saved: () => void }) => {
       <Field label="Subject (empty: the built-in one)">
         <input value={s} onInput={(e) => setSubject(value(e))} />
       </Field>
-      <Field label="Text" hint="Placeholders: {{reference}}, {{offering}}, {{when}}, {{page_url}}, {{note}}">
+      <Field
+        label="Text"
+        hint="Placeholders: {{reference}}, {{offering}}, {{when}}, {{page_url}}, {{note}}"
+        error={
+          unknown.length === 0
+            ? undefined
+            : `No mail fills ${unknown.map((u) => `{{${u}}}`).join(", ")}: guests would see nothing there.`
+        }
+      >
         <textarea rows={5} value={t} onInput={(e) => setText(value(e))} />
       </Field>
       <section class="panel" aria-label="Preview">

@@ -64,6 +64,22 @@ describe("the agenda", () => {
     expect(days[1].items[0].session?.capacity).toBe(6)
   })
 
+  it("does not count a lapsed hold among the holds: its places went back on sale", () => {
+    const now = Date.parse("2026-11-27T10:00:00Z")
+    const [d] = agenda(
+      "UTC",
+      [offering("o1", 6)],
+      [slot("s1", "o1", "2026-11-27T18:00:00Z", 1)],
+      [
+        booking({ id: "h1", session_id: "s1", status: "held", quantity: 2, expires_at: "2026-11-27T09:45:00Z" }),
+        booking({ id: "h2", session_id: "s1", status: "held", quantity: 1, expires_at: "2026-11-27T10:10:00Z" })
+      ],
+      [],
+      now
+    )
+    expect(d.items[0].session).toMatchObject({ taken: 1, left: 5, holds: 1 })
+  })
+
   it("never shows fewer than zero places left, whatever is booked", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 80 }), (capacity, booked) => {

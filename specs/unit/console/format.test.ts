@@ -1,7 +1,19 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { addDays, amount, dateIn, mondayOf, money, parseMoney, time, zonedToUtc } from "../../../console/format.ts"
+import {
+  addDays,
+  amount,
+  browserName,
+  dateIn,
+  entryEnd,
+  mondayOf,
+  money,
+  parseMoney,
+  time,
+  zonedToUtc
+} from "../../../console/format.ts"
 import { match } from "../../../console/router.ts"
+import { unknownPlaceholders } from "../../../console/templates.ts"
 import { toInstant, toLocal } from "../../../engine/time/local.ts"
 
 const ZONES = ["Europe/Amsterdam", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "UTC", "Pacific/Chatham"]
@@ -88,5 +100,36 @@ describe("the console's routes", () => {
     expect(match("/bookings/:id", "/dashboard/bookings")).toBeUndefined()
     expect(match("/bookings/new", "/dashboard/bookings/abc")).toBeUndefined()
     expect(match("/times/:id", "/dashboard/times/a%20b")).toEqual({ id: "a b" })
+  })
+})
+
+describe("a repeating entry's end", () => {
+  it("runs past midnight into the next day instead of stopping at 23:59", () => {
+    expect(entryEnd("18:00", 60)).toEqual({ end_time: "19:00" })
+    expect(entryEnd("23:30", 60)).toEqual({ end_time: "00:30", span_days: 1 })
+    expect(entryEnd("22:00", 1440 * 2)).toEqual({ end_time: "22:00", span_days: 2 })
+  })
+})
+
+describe("a session's browser", () => {
+  it("is named by browser and system, not by its raw user agent", () => {
+    expect(
+      browserName(
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36"
+      )
+    ).toBe("Chrome on Linux")
+    expect(
+      browserName(
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
+      )
+    ).toBe("Safari on iPhone or iPad")
+    expect(browserName(null)).toBe("A browser")
+  })
+})
+
+describe("a mail template's placeholders", () => {
+  it("are warned when no mail fills them", () => {
+    expect(unknownPlaceholders("Hi {{ refrence }}, see {{page_url}} and {{whn}} {{whn}}")).toEqual(["refrence", "whn"])
+    expect(unknownPlaceholders("{{reference}} {{offering}} {{when}} {{page_url}} {{note}}")).toEqual([])
   })
 })

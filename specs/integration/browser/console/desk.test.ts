@@ -116,3 +116,50 @@ describe("a booking taken at the desk for a priced class", () => {
     await page.getByText("€25.00 · paid €25.00").waitFor()
   })
 })
+
+describe("the bookings list and moving", () => {
+  it("pages past 100 bookings, says when a search is too long, and moves a booking to any bookable date", async () => {
+    const { org, offering, session, page } = await studio("pages@example.com")
+    await org.call("PATCH", `/offerings/${offering.id}`, { capacity: 200, price_cents: 0 })
+    const made: Array<{ id: string }> = []
+    for (let n = 0; n < 102; n++)
+      made.push(
+        (
+          await org.call("POST", "/bookings", {
+            offering_id: offering.id,
+            session_id: session.id,
+            customer: { name: `Guest ${n}`, email: `many${n}@example.com` }
+          })
+        ).body
+      )
+    await page.goto(`${suite.app.url}/dashboard/bookings`)
+    await page.locator("table.list tbody tr").nth(99).waitFor()
+    expect(await page.locator("table.list tbody tr").count()).toBe(100)
+    await page.getByRole("link", { name: "Older bookings" }).click()
+    await page.getByRole("link", { name: "Newest bookings" }).waitFor()
+    await expect.poll(() => page.locator("table.list tbody tr").count()).toBe(2)
+    // A search longer than the API takes says so instead of keeping the old result.
+    await page.getByLabel("Guest").fill("x".repeat(81))
+    await page.getByText("Search by at most 80 characters (81 typed).").waitFor()
+    // Moving: any day the offering can be booked, not only the next two weeks.
+    const later = new Date((await clockNow(suite.app)).getTime() + 40 * 86_400_000)
+    const far = (await org.call("POST", "/sessions", { offering_id: offering.id, starts_at: later.toISOString() })).body
+      .data[0]
+    await page.goto(`${suite.app.url}/dashboard/bookings/${made[0].id}`)
+    await page.getByRole("button", { name: "Move to another time…" }).click()
+    await page.getByLabel("Starting on").fill(later.toLocaleDateString("en-CA", { timeZone: "Europe/Amsterdam" }))
+    const time = page.getByLabel("New time")
+    const day = later.toLocaleDateString("en-GB", {
+      timeZone: "Europe/Amsterdam",
+      weekday: "short",
+      day: "numeric",
+      month: "short"
+    })
+    const option = time.locator("option", { hasText: day })
+    await option.waitFor({ state: "attached" })
+    await time.selectOption({ label: (await option.textContent()) ?? "" })
+    await page.getByRole("button", { name: "Move", exact: true }).click()
+    await page.getByText("Moved.").waitFor()
+    expect((await org.call("GET", `/bookings/${made[0].id}`)).body.session_id).toBe(far.id)
+  })
+})

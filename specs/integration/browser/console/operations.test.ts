@@ -82,6 +82,42 @@ describe("cancelling a time", () => {
     ])
     const times = (await org.call("GET", `/sessions?offering_id=${offering.id}`)).body.data
     expect(times.map((t: { status: string }) => t.status)).toEqual(["cancelled"])
+    // The roster says who was cancelled and what each got back, not that no one was booked.
+    const cancelled = page.getByRole("heading", { name: "Cancelled" }).locator("xpath=following-sibling::ul[1]")
+    await cancelled.getByText("Payer 1: refund €20.00").waitFor()
+    await cancelled.getByText("Payer 2: refund €5.00").waitFor()
+    expect(await page.getByText("No one is booked yet.").count()).toBe(0)
+  })
+})
+
+describe("the roster", () => {
+  it("shows paid or not, the phone, notes and answers; a party of two checks in as two", async () => {
+    const { org, offering, session, page } = await studio("roster@example.com", 1500)
+    await org.call("PATCH", `/offerings/${offering.id}`, {
+      max_per_booking: 4,
+      questions: [{ id: "lvl", label: "Level?", type: "text" }]
+    })
+    const pair = (
+      await org.call("POST", "/bookings", {
+        offering_id: offering.id,
+        session_id: session.id,
+        quantity: 2,
+        customer: { name: "Two Friends", email: "pair@example.com", phone: "+31612345670" },
+        notes: "Mats needed",
+        answers: { lvl: "Beginner" },
+        payment: "unpaid"
+      })
+    ).body
+    expect(pair.status).toBe("confirmed")
+    await page.goto(`${suite.app.url}/dashboard/times/${session.id}?offering=${offering.id}&at=${session.starts_at}`)
+    const row = page.locator("ul.roster li", { hasText: "Two Friends" })
+    await row.getByText("€30.00 · not paid").waitFor()
+    await row.getByText("+31612345670 · Note: Mats needed · Level? Beginner").waitFor()
+    await page.getByText("0 of 2 people checked in.").waitFor()
+    await row.getByRole("button", { name: "Check in all 2 Two Friends" }).click()
+    await page.getByText("2 of 2 people checked in.").waitFor()
+    await expectAccessible(page)
+    await screenshots(page, "console-roster")
   })
 })
 
@@ -103,13 +139,19 @@ describe("messages", () => {
       (await suite.app.call(null, "POST", `/api/v1/guest/${handle}/messages`, { body: "Can I bring a friend?" })).status
     ).toBe(201)
     await settle(suite.app)
-    await page.getByRole("link", { name: "Messages" }).click()
+    // The menu counts the conversations waiting for an answer.
+    await page.getByRole("link", { name: "Bookings" }).click()
+    await page.getByRole("link", { name: "Messages 1 unanswered" }).click()
+    await page.getByText(/Writer · Pilates/).waitFor()
     await page.getByRole("button", { name: /Unanswered: Can I bring a friend\?/ }).click()
     await page.getByLabel("Reply").fill("Yes, book a second place.")
     await expectAccessible(page)
     await screenshots(page, "console-messages")
     await page.getByRole("button", { name: "Send", exact: true }).click()
     await page.getByText("Sent.").waitFor()
+    await settle(suite.app)
+    await page.getByRole("link", { name: "Bookings" }).click()
+    await expect.poll(() => page.getByRole("link", { name: /unanswered/ }).count()).toBe(0)
     const thread = (await org.call("GET", `/messages?booking_id=${b.id}`)).body.data
     expect(thread.map((m: { direction: string; body: string }) => [m.direction, m.body])).toEqual([
       ["inbound", "Can I bring a friend?"],

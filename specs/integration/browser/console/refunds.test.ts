@@ -71,9 +71,59 @@ describe("retrying a failed refund", () => {
     await page.getByRole("link", { name: failing.reference }).click()
     await page.getByText("refund €20.00 refunded").waitFor()
     const history = page.getByRole("region", { name: "History" }).getByRole("listitem")
-    await history.filter({ hasText: /refunded$/ }).waitFor()
-    const said = (await history.allTextContents()).map((t) => t.replace(/^.*\d\d:\d\d\s*/, ""))
-    expect(said).toEqual(["held", "confirmed", "cancelled", "refund failed", "refunded"])
+    await history.filter({ hasText: /\d\d:\d\d refunded( · .*)?$/ }).waitFor()
+    const lines = (await history.allTextContents()).map((t) => t.replace(/^.*\d\d:\d\d\s*/, ""))
+    expect(lines.map((t) => t.replace(/ · .*$/, ""))).toEqual([
+      "held",
+      "confirmed",
+      "cancelled",
+      "refund failed",
+      "refunded"
+    ])
+    // Who did each: the integration's key took and cancelled it, the processor's answers are the system's.
+    expect(lines[0]).toMatch(/^held · by (an|the) API key/)
+    expect(lines[2]).toMatch(/^cancelled · by (an|the) API key/)
+    expect(lines[3]).toBe("refund failed · automatically")
     await expectAccessible(page)
+  })
+})
+
+describe("promo codes and gift cards", () => {
+  it("a code gets a usage limit, a last day and offerings, and is deleted once asked; a card is adjusted and voided", async () => {
+    const email = "codes@example.com"
+    const org = await orgWith(suite.app, { [email]: "owner" })
+    await org.call("POST", "/offerings", { kind: "class", name: "Yoga", capacity: 10, price_cents: 2000 })
+    const card = (await org.call("POST", "/gift_cards", { amount_cents: 5000 })).body
+    const page = await newPage()
+    await signIn(suite.app, page, email)
+    await page.goto(`${suite.app.url}/dashboard/money`)
+    await page.getByLabel("Code", { exact: true }).fill("SPRING10")
+    await page.getByLabel("How much").fill("10")
+    await page.getByLabel("Usage limit (optional)").fill("25")
+    await page.getByLabel("Last day (optional)").fill("2027-04-30")
+    await page.getByLabel("Yoga").check()
+    await page.getByRole("button", { name: "Add code" }).click()
+    await page.getByText("used 0 of 25 · until 2027-04-30 · for Yoga").waitFor()
+    const [code] = (await org.call("GET", "/promo_codes")).body.data
+    expect([code.max_uses, code.ends_on, code.offering_ids.length]).toEqual([25, "2027-04-30", 1])
+    await page.getByRole("button", { name: "Delete… SPRING10" }).click()
+    await page.getByRole("heading", { name: "Delete the code SPRING10?" }).waitFor()
+    expect((await org.call("GET", "/promo_codes")).body.data).toHaveLength(1)
+    await page.getByRole("button", { name: "Delete SPRING10" }).click()
+    await expect.poll(async () => (await org.call("GET", "/promo_codes")).body.data.length).toBe(0)
+    // A gift card: adjusted by an amount with a note, then voided (its balance to zero) after asking.
+    await page.getByRole("button", { name: `Adjust ••••${card.last4}` }).click()
+    await page.getByLabel("Add or take off (EUR)").fill("-12.50")
+    await page.getByLabel("Why").fill("Paid at the door")
+    await page.getByRole("button", { name: "Adjust the balance" }).click()
+    await page.getByText(`••••${card.last4} adjusted.`).waitFor()
+    expect((await org.call("GET", `/gift_cards/${card.id}`)).body.balance_cents).toBe(3750)
+    await page.getByRole("button", { name: `Void… ••••${card.last4}` }).click()
+    await page.getByRole("button", { name: "Void the card" }).click()
+    await page.getByText(`••••${card.last4} voided.`).waitFor()
+    expect((await org.call("GET", `/gift_cards/${card.id}`)).body.balance_cents).toBe(0)
+    await page.getByText("Paid €0.00 · refunded €0.00 · kept €0.00").waitFor()
+    await expectAccessible(page)
+    await screenshots(page, "console-money")
   })
 })

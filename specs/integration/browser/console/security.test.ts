@@ -35,6 +35,19 @@ describe("the console's page", () => {
     expect(res.headers.get("cache-control")).toBe("no-store")
     const html = await res.text()
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
+    // Its script and stylesheet are served compressed to a browser that takes it (brotli, else gzip).
+    for (const asset of html.match(/\/dashboard\/assets\/[\w.-]+\.(js|css)/g) ?? []) {
+      const br = await fetch(`${app.url}${asset}`, { headers: { "accept-encoding": "br, gzip" } })
+      expect([br.status, br.headers.get("content-encoding"), br.headers.get("vary")]).toEqual([
+        200,
+        "br",
+        "accept-encoding"
+      ])
+      const gz = await fetch(`${app.url}${asset}`, { headers: { "accept-encoding": "gzip" } })
+      expect(gz.headers.get("content-encoding")).toBe("gzip")
+      expect((await br.text()).length).toBeGreaterThan(0)
+    }
+    expect(html.match(/\/dashboard\/assets\/[\w.-]+\.js/)).not.toBeNull()
     await orgWith(app, { "keeper@example.com": "owner" })
     const page = await newPage()
     const violations = cspViolations(page)
@@ -84,7 +97,7 @@ describe("staff", () => {
     await signIn(app, page, "desk@example.com")
     const menu = await page.getByRole("navigation", { name: "Console" }).getByRole("link").allTextContents()
     expect(menu).toEqual(["Today", "Week", "Bookings", "Offerings", "Guests", "Messages"])
-    for (const screen of ["money", "team", "settings", "developers"]) {
+    for (const screen of ["money", "team", "settings", "developers", "offerings/new"]) {
       await page.goto(`${app.url}/dashboard/${screen}`)
       await page.getByRole("heading", { name: "Owners only" }).waitFor()
     }
