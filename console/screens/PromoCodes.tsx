@@ -3,7 +3,7 @@ import { api } from "../api.ts"
 import { money, parseMoney } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Offering } from "../types.ts"
-import { Alert, Done, Field, useConfirm, value } from "../ui.tsx"
+import { Alert, Field, useConfirm, value } from "../ui.tsx"
 
 interface Promo {
   id: string
@@ -17,71 +17,58 @@ interface Promo {
   active: boolean
 }
 
-const blank = { code: "", off: "", kind: "percent", limit: "", ends: "", offerings: [] as string[] }
+const EMPTY = { code: "", off: "", kind: "percent", max_uses: "", ends_on: "", offerings: [] as string[] }
 
-/** Promo codes: each with its uses and limit, last day and offerings; new ones with all of them; deleted after asking. */
+/** Promo codes: what each takes off, how often it was used of its limit, until when, for which offerings. */
 export const PromoCodes = () => {
   const { currency } = useConsole()
-  const { data, reload } = useLoad(() => api.get<{ data: Promo[] }>("/promo_codes").then((r) => r.data), [])
-  const offerings = useLoad(() => api.get<{ data: Offering[] }>("/offerings").then((r) => r.data), []).data ?? []
-  const [form, setForm] = useState(blank)
-  const [done, setDone] = useState<string | undefined>(undefined)
-  const act = useAction(() => setDone(undefined))
+  const { data, reload } = useLoad(
+    () =>
+      Promise.all([
+        api.get<{ data: Promo[] }>("/promo_codes").then((r) => r.data),
+        api.get<{ data: Offering[] }>("/offerings").then((r) => r.data)
+      ]),
+    []
+  )
+  const [form, setForm] = useState(EMPTY)
+  const act = useAction()
   const { panel, ask } = useConfirm(act.busy)
-  const named = (ids: string[] | null) =>
-    ids === null
-      ? "every offering"
-      : ids.map((id) => offerings.find((o) => o.id === id)?.name ?? "a removed offering").join(", ")
+  const names = new Map((data?.[1] ?? []).map((o) => [o.id, o.name]))
   const create = (e: Event) => {
     e.preventDefault()
     const off =
       form.kind === "percent" ? { percent_off: Number(form.off) } : { amount_off_cents: parseMoney(form.off, currency) }
-    if (form.kind === "amount" && off.amount_off_cents === undefined)
+    if ("amount_off_cents" in off && off.amount_off_cents === undefined)
       return act.setError("Type an amount, such as 5.00.")
-    const body = {
-      code: form.code.trim(),
-      ...off,
-      ...(form.limit === "" ? {} : { max_uses: Number(form.limit) }),
-      ...(form.ends === "" ? {} : { ends_on: form.ends }),
-      ...(form.offerings.length === 0 ? {} : { offering_ids: form.offerings })
-    }
     void act.run(
-      () => api.post<Promo>("/promo_codes", body),
-      (p) => (setDone(`Code ${p.code} added.`), setForm(blank), reload())
+      () =>
+        api.post("/promo_codes", {
+          code: form.code.trim(),
+          ...off,
+          ...(form.max_uses === "" ? {} : { max_uses: Number(form.max_uses) }),
+          ...(form.ends_on === "" ? {} : { ends_on: form.ends_on }),
+          ...(form.offerings.length === 0 ? {} : { offering_ids: form.offerings })
+        }),
+      () => (setForm(EMPTY), reload())
     )
   }
-  const remove = (p: Promo) =>
-    ask({
-      title: `Delete the code ${p.code}?`,
-      text: (
-        <p>
-          Guests can no longer use {p.code}. Bookings already made with it keep their discount. This cannot be undone.
-        </p>
-      ),
-      action: "Delete the code",
-      run: () =>
-        act.run(
-          () => api.del(`/promo_codes/${p.id}`),
-          () => (setDone(`Code ${p.code} deleted.`), reload())
-        )
-    })
-  const toggle = (id: string) =>
-    setForm({
-      ...form,
-      offerings: form.offerings.includes(id) ? form.offerings.filter((x) => x !== id) : [...form.offerings, id]
-    })
+  const toggle = (id: string, on: boolean) =>
+    setForm({ ...form, offerings: on ? [...form.offerings, id] : form.offerings.filter((x) => x !== id) })
   return (
     <section aria-labelledby="promos">
       <h2 id="promos">Promo codes</h2>
-      {panel}
       <ul>
-        {data?.map((p) => (
+        {data?.[0].map((p) => (
           <li key={p.id}>
             <code>{p.code}</code>:{" "}
             {p.percent_off !== null ? `${p.percent_off}% off` : `${money(p.amount_off_cents ?? 0, currency)} off`} ·
             used {p.uses}
-            {p.max_uses === null ? "" : ` of ${p.max_uses}`} · {p.ends_on === null ? "no end" : `until ${p.ends_on}`} ·{" "}
-            {named(p.offering_ids)} {p.active ? "" : "(off)"}{" "}
+            {p.max_uses === null ? "" : ` of ${p.max_uses}`}
+            {p.ends_on === null ? "" : ` · until ${p.ends_on}`}
+            {p.offering_ids === null
+              ? " · every offering"
+              : ` · for ${p.offering_ids.map((id) => names.get(id) ?? "an offering").join(", ")}`}{" "}
+            {p.active ? "" : "(off)"}{" "}
             <button
               type="button"
               class="link"
@@ -89,19 +76,33 @@ export const PromoCodes = () => {
             >
               {p.active ? "Turn off" : "Turn on"} <span class="visually-hidden">{p.code}</span>
             </button>{" "}
-            <button type="button" class="link" onClick={() => remove(p)}>
+            <button
+              type="button"
+              class="link"
+              onClick={() =>
+                ask({
+                  title: `Delete the code ${p.code}?`,
+                  text: <p>Guests can no longer use it. Bookings made with it keep their discount.</p>,
+                  action: `Delete ${p.code}`,
+                  run: () => act.run(() => api.del(`/promo_codes/${p.id}`), reload)
+                })
+              }
+            >
               Delete… <span class="visually-hidden">{p.code}</span>
             </button>
           </li>
         ))}
       </ul>
-      <form onSubmit={create} aria-label="New promo code">
-        <div class="inline">
-          <Field label="Code" hint="3 to 40 letters, digits, - or _">
+      {panel}
+      <form class="stack" onSubmit={create} aria-label="New promo code">
+        <div class="grid">
+          <Field label="Code">
             <input
               required
+              minLength={3}
               maxLength={40}
               pattern="[A-Za-z0-9_\-]{3,40}"
+              title="3 to 40 letters, digits, - or _"
               value={form.code}
               onInput={(e) => setForm({ ...form, code: value(e) })}
             />
@@ -115,25 +116,29 @@ export const PromoCodes = () => {
           <Field label="How much">
             <input required inputMode="decimal" value={form.off} onInput={(e) => setForm({ ...form, off: value(e) })} />
           </Field>
-          <Field label="Usage limit (optional)" hint="Bookings that may use it">
+          <Field label="Usage limit (optional)" hint="Empty: no limit">
             <input
               type="number"
               min={1}
-              max={1000000}
-              value={form.limit}
-              onInput={(e) => setForm({ ...form, limit: value(e) })}
+              value={form.max_uses}
+              onInput={(e) => setForm({ ...form, max_uses: value(e) })}
             />
           </Field>
           <Field label="Last day (optional)">
-            <input type="date" value={form.ends} onInput={(e) => setForm({ ...form, ends: value(e) })} />
+            <input type="date" value={form.ends_on} onInput={(e) => setForm({ ...form, ends_on: value(e) })} />
           </Field>
         </div>
-        {offerings.length === 0 ? null : (
+        {data === undefined || data[1].length === 0 ? null : (
           <fieldset>
-            <legend>Applies to (none ticked: every offering)</legend>
-            {offerings.map((o) => (
-              <label key={o.id} class="choice">
-                <input type="checkbox" checked={form.offerings.includes(o.id)} onChange={() => toggle(o.id)} /> {o.name}
+            <legend>Only for (none ticked: every offering)</legend>
+            {data[1].map((o) => (
+              <label class="choice" key={o.id}>
+                <input
+                  type="checkbox"
+                  checked={form.offerings.includes(o.id)}
+                  onChange={(e) => toggle(o.id, (e.currentTarget as HTMLInputElement).checked)}
+                />{" "}
+                {o.name}
               </label>
             ))}
           </fieldset>
@@ -143,7 +148,6 @@ export const PromoCodes = () => {
         </button>
       </form>
       <Alert text={act.error} />
-      <Done text={done} />
     </section>
   )
 }
