@@ -9,6 +9,8 @@ interface Card {
   last4: string
   amount_cents: number
   balance_cents: number
+  /** Held by bookings not yet confirmed: the engine never takes it off by an adjustment. */
+  reserved_cents: number
   for_email: string | null
   code?: string
 }
@@ -58,18 +60,30 @@ export const GiftCards = () => {
             <button type="button" class="link" onClick={() => setAdjusting({ card: c, amount: "", note: "" })}>
               Adjust <span class="visually-hidden">••••{c.last4}</span>
             </button>{" "}
-            {c.balance_cents > 0 ? (
+            {c.balance_cents - c.reserved_cents > 0 ? (
               <button
                 type="button"
                 class="link"
                 onClick={() =>
                   ask({
                     title: `Void the card ••••${c.last4}?`,
-                    text: <p>Its balance of {money(c.balance_cents, currency)} goes to zero: it can no longer pay.</p>,
+                    text: (
+                      <p>
+                        Its {money(c.balance_cents - c.reserved_cents, currency)} left to spend goes: it can no longer
+                        pay.
+                        {c.reserved_cents > 0
+                          ? ` ${money(c.reserved_cents, currency)} held by bookings not yet confirmed stays with them.`
+                          : ""}
+                      </p>
+                    ),
                     action: "Void the card",
                     run: () =>
                       act.run(
-                        () => api.post(`/gift_cards/${c.id}/adjust`, { cents: -c.balance_cents, note: "Voided" }),
+                        () =>
+                          api.post(`/gift_cards/${c.id}/adjust`, {
+                            cents: c.reserved_cents - c.balance_cents,
+                            note: "Voided"
+                          }),
                         () => (setMade(`••••${c.last4} voided.`), reload())
                       )
                   })
