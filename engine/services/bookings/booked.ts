@@ -31,6 +31,8 @@ export type Read = Booked & {
   readonly s_state: string | null
   readonly s_booked: number | null
   readonly s_cap: number | null
+  /** A closure of the org or the offering lies within a day of the time (READ), so the booking reads them. */
+  readonly s_closed_near: boolean | null
   readonly c_id: string | null
   readonly c_name: string | null
   readonly c_email: string | null

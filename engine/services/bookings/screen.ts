@@ -43,7 +43,7 @@ export const bookingScreen = (gate: ReadGate) =>
                     cap: o.s_cap!
                   }
             const closures =
-              time === undefined || !closuresToo
+              time === undefined || !closuresToo || o.s_closed_near !== true
                 ? []
                 : yield* Effect.orDie(closuresNear(sql, o.id, time.starts_at, time.ends_at))
             const placed = yield* calendarPlacement(o, time, now, { closures, zone })
