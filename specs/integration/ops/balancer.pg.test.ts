@@ -59,6 +59,15 @@ afterAll(async () => {
   await db?.drop()
 })
 
+/** What the test reads of the API's answers. */
+interface Answer {
+  readonly id: string
+  readonly api_key: { readonly key: string }
+  readonly data: Array<{ readonly id: string; readonly booked: number }>
+  readonly next_after: string | null
+  readonly error?: { readonly code: string }
+}
+
 const call = async (
   key: string,
   method: string,
@@ -71,7 +80,7 @@ const call = async (
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body)
   })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
+  return { status: res.status, body: (await res.json().catch(() => null)) as Answer }
 }
 
 describe("three instances behind HAProxy", () => {
@@ -105,7 +114,7 @@ describe("three instances behind HAProxy", () => {
             customer: { email: `b${i}@example.com`, name: `B ${i}` }
           },
           { "idempotency-key": idempotencyKey }
-        ).catch(() => ({ status: 0, body: null }))
+        ).catch(() => ({ status: 0, body: null as Answer | null }))
         if (res.status !== 409 || res.body?.error?.code !== "idempotency_in_progress" || attempt >= 20) return res
         await new Promise((r) => setTimeout(r, 250))
       }
@@ -115,7 +124,7 @@ describe("three instances behind HAProxy", () => {
         const i = n++
         const started = phase
         const res = await book(i, randomUUID())
-        answers.push({ phase: started, status: res.status, id: res.status === 201 ? res.body.id : undefined })
+        answers.push({ phase: started, status: res.status, id: res.status === 201 ? res.body?.id : undefined })
       }
     }
     const workers = Array.from({ length: 6 }, worker)
@@ -153,7 +162,7 @@ describe("three instances behind HAProxy", () => {
     const listed = new Set<string>()
     for (let after = ""; ; ) {
       const page = await call(key, "GET", `/api/v1/bookings?session_id=${session.id}&limit=500${after}`)
-      for (const b of page.body.data as Array<{ id: string }>) listed.add(b.id)
+      for (const b of page.body.data) listed.add(b.id)
       if (page.body.next_after === null) break
       after = `&after=${page.body.next_after}`
     }
