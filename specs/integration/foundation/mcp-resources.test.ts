@@ -20,7 +20,10 @@ const ajv = new Ajv({ strict: false, allErrors: true })
 ;(addFormats as unknown as (a: Ajv) => void)(ajv)
 
 /** Every `#/$defs/<name>` the schema refers to, transitively from outside `$defs`. */
-const reachableDefs = (schema: any): Set<string> => {
+/** A JSON Schema as far as its definitions go. */
+type WithDefs = { readonly $defs?: Record<string, unknown> }
+
+const reachableDefs = (schema: WithDefs): Set<string> => {
   const found = new Set<string>()
   const walk = (node: unknown) => {
     if (Array.isArray(node)) node.forEach(walk)
@@ -117,7 +120,7 @@ describe("MCP tools carry the contract's descriptions and output schemas", () =>
       for (const t of tools) {
         expect(t.outputSchema?.type, t.name).toBe("object")
         expect(() => ajv.compile(t.outputSchema!), t.name).not.toThrow()
-        for (const schema of [t.inputSchema, t.outputSchema] as any[]) {
+        for (const schema of [t.inputSchema, t.outputSchema] as Array<WithDefs>) {
           const defs = Object.keys(schema.$defs ?? {})
           const used = reachableDefs(schema)
           expect(

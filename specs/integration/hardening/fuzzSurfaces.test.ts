@@ -1,32 +1,25 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
-import { ACCOUNT_SID, AUTH_TOKEN, startTwilioServer, twilioSignature } from "../texts/twilioServer.ts"
+import type { TestApp } from "../../support/app.ts"
+import { AUTH_TOKEN, startTwilioApp, TWILIO_PUBLIC_URL, twilioSignature } from "../texts/twilioServer.ts"
 
 /**
  * Malformed requests on the surfaces outside the contract's operations: sign-in (/auth/v1), the console's pages
  * (/dashboard) and Twilio's webhooks (/texts/twilio/*), signed and not. Each must be answered within 5 s and never
  * with a 5xx. A fixed seed keeps a failure reproducible.
  */
-const PUBLIC_URL = "https://engine.example.test"
+const PUBLIC_URL = TWILIO_PUBLIC_URL
 const DEADLINE_MS = 5_000
 const RUNS = 400
 const SEED = 4711
 
 let app: TestApp
-let twilio: Awaited<ReturnType<typeof startTwilioServer>>
+let close = async () => {}
 
 beforeAll(async () => {
-  twilio = await startTwilioServer()
-  app = await startApp({
-    publicUrl: PUBLIC_URL,
-    twilio: { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, from: "+14155552671", apiBaseUrl: twilio.url }
-  })
+  ;({ app, close } = await startTwilioApp())
 })
-afterAll(async () => {
-  await app?.close()
-  await twilio?.close()
-})
+afterAll(() => close())
 
 interface Sent {
   readonly method: string

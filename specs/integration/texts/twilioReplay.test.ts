@@ -1,27 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestApp } from "../../support/app.ts"
+import type { TestApp } from "../../support/app.ts"
 import { type BookingsOrg, bookingsOrg, guest, ok } from "../bookings/helpers.ts"
-import { ACCOUNT_SID, AUTH_TOKEN, startTwilioServer, twilioSignature } from "./twilioServer.ts"
+import {
+  ACCOUNT_SID,
+  AUTH_TOKEN,
+  startTwilioApp,
+  TWILIO_FROM,
+  TWILIO_PUBLIC_URL,
+  twilioSignature
+} from "./twilioServer.ts"
 
-const PUBLIC_URL = "https://engine.example.test"
-const FROM = "+14155552671"
+const PUBLIC_URL = TWILIO_PUBLIC_URL
+const FROM = TWILIO_FROM
 
 let app: TestApp
 let org: BookingsOrg
-let twilio: Awaited<ReturnType<typeof startTwilioServer>>
+let close = async () => {}
 
 beforeAll(async () => {
-  twilio = await startTwilioServer()
-  app = await startApp({
-    publicUrl: PUBLIC_URL,
-    twilio: { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, from: FROM, apiBaseUrl: twilio.url }
-  })
+  ;({ app, close } = await startTwilioApp())
   org = await bookingsOrg(app)
 })
-afterAll(async () => {
-  await app?.close()
-  await twilio?.close()
-})
+afterAll(() => close())
 
 const post = (path: string, params: Record<string, string>) =>
   app.call(null, "POST", path, new URLSearchParams(params).toString(), {

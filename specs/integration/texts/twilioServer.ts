@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
+import { startApp } from "../../support/app.ts"
 
 export const ACCOUNT_SID = `AC${"0123456789abcdef".repeat(2)}`
 export const AUTH_TOKEN = "twilio-test-auth-token-0123456789"
@@ -103,3 +104,21 @@ export const twilioSignature = (authToken: string, url: string, params: Record<s
       "utf8"
     )
     .digest("base64")
+
+/** The address the apps of the Twilio suites say they are at (Twilio signs over it), and their sending number. */
+export const TWILIO_PUBLIC_URL = "https://engine.example.test"
+export const TWILIO_FROM = "+14155552671"
+
+/** A Twilio stand-in and an app that texts through it, each stopped by close. */
+export const startTwilioApp = async () => {
+  const twilio = await startTwilioServer()
+  const app = await startApp({
+    publicUrl: TWILIO_PUBLIC_URL,
+    twilio: { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, from: TWILIO_FROM, apiBaseUrl: twilio.url }
+  })
+  const close = async () => {
+    await app.close()
+    await twilio.close()
+  }
+  return { app, twilio, close }
+}
