@@ -7,7 +7,10 @@ export const ReportQuery = Schema.Struct({
   from: Schema.optional(LocalDate).annotations({
     description: "First local date (the org's zone); default 30 days ago"
   }),
-  to: Schema.optional(LocalDate).annotations({ description: "Last local date, inclusive; default today" })
+  to: Schema.optional(LocalDate).annotations({ description: "Last local date, inclusive; default today" }),
+  offering_id: Schema.optional(Schema.UUID).annotations({
+    description: "Only this offering's figures (another org's id, or an unknown one, has none)"
+  })
 })
 
 export const RevenueQuery = Schema.Struct({
