@@ -18,7 +18,7 @@ import { databaseUnreachable, RETRY_AFTER_SECONDS } from "../shared/unavailable.
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { BadRequest, expectedError, Unauthorized } from "./errors.ts"
-import { type ExportAnswer, exportAnswer } from "./exportReply.ts"
+import { exportAnswer, toReply } from "./exportReply.ts"
 import { adminDocument, openApiDocument } from "./openapi.ts"
 import { operations } from "./operations.ts"
 import { makeQuickRefusals } from "./quick.ts"
@@ -292,12 +292,3 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
     return dispatch
   })
-
-const toReply = (r: Omit<ExportAnswer, "store">, replayed: boolean): Reply => ({
-  status: r.status,
-  headers: replayed
-    ? { "content-type": r.contentType, "idempotent-replayed": "true" }
-    : { ...r.headers, "content-type": r.contentType },
-  body: r.body,
-  ...(r.stream === undefined ? {} : { stream: r.stream })
-})

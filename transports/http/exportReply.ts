@@ -3,7 +3,7 @@ import { EXPORT_PAGE_ROWS, MCP_EXPORT_ROWS } from "../../engine/schema/export.ts
 import type { Surface } from "../../engine/services/CurrentOrg.ts"
 import type { CsvExport, RowsPage } from "../../engine/services/exports/plan.ts"
 import { BOM, csvLines } from "../shared/csv.ts"
-import { JSON_CONTENT } from "../shared/reply.ts"
+import { JSON_CONTENT, type Reply } from "../shared/reply.ts"
 
 export const CSV_CONTENT = "text/csv; charset=utf-8"
 
@@ -71,3 +71,13 @@ export const exportAnswer = (plan: CsvExport, surface: Surface) =>
       store: false
     } as ExportAnswer
   })
+
+/** An operation's answer as the reply written: a replay of an Idempotency-Key says so; an export keeps its stream. */
+export const toReply = (r: Omit<ExportAnswer, "store">, replayed: boolean): Reply => ({
+  status: r.status,
+  headers: replayed
+    ? { "content-type": r.contentType, "idempotent-replayed": "true" }
+    : { ...r.headers, "content-type": r.contentType },
+  body: r.body,
+  ...(r.stream === undefined ? {} : { stream: r.stream })
+})
