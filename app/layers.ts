@@ -33,6 +33,7 @@ import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Events } from "../engine/services/Events.ts"
+import { Exports } from "../engine/services/exports/Exports.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
@@ -144,6 +145,7 @@ const Services = Layer.mergeAll(
   Sessions.Default,
   Closures.Default,
   Reports.Default,
+  Exports.Default.pipe(Layer.provide([Bookings.Default, Customers.Default])),
   Availability.Default,
   Bookings.Default,
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),
