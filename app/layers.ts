@@ -32,6 +32,7 @@ import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Events } from "../engine/services/Events.ts"
+import { Feeds } from "../engine/services/feeds/Feeds.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
@@ -142,6 +143,7 @@ const Services = Layer.mergeAll(
   Series.Default,
   Sessions.Default,
   Closures.Default,
+  Feeds.Default,
   Reports.Default,
   Availability.Default,
   Bookings.Default,

@@ -45,6 +45,7 @@ import eventBooking from "./migrations/0121_event_booking.ts"
 import textReceipts from "./migrations/0130_text_receipts.ts"
 import eventActor from "./migrations/0140_event_actor.ts"
 import closures from "./migrations/0180_closures.ts"
+import calendarFeeds from "./migrations/0181_calendar_feeds.ts"
 import reportIndexes from "./migrations/0182_report_indexes.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
@@ -95,6 +96,7 @@ export const migrationsByName = {
   "0130_text_receipts": textReceipts,
   "0140_event_actor": eventActor,
   "0180_closures": closures,
+  "0181_calendar_feeds": calendarFeeds,
   "0182_report_indexes": reportIndexes
 }
 
