@@ -11,6 +11,7 @@ import { Alert } from "./ui.tsx"
 export const SCREENS: ReadonlyArray<{ path: string; label: string; owner?: boolean }> = [
   { path: "", label: "Today" },
   { path: "/week", label: "Week" },
+  { path: "/calendar", label: "Calendar" },
   { path: "/bookings", label: "Bookings" },
   { path: "/offerings", label: "Offerings" },
   { path: "/guests", label: "Guests" },
