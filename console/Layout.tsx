@@ -16,6 +16,7 @@ export const SCREENS: ReadonlyArray<{ path: string; label: string; owner?: boole
   { path: "/guests", label: "Guests" },
   { path: "/messages", label: "Messages" },
   { path: "/money", label: "Money", owner: true },
+  { path: "/reports", label: "Reports", owner: true },
   { path: "/team", label: "Team", owner: true },
   { path: "/settings", label: "Settings", owner: true },
   { path: "/developers", label: "Developers", owner: true }
