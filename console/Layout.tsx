@@ -77,7 +77,8 @@ export const Layout = ({
           <strong class="org">{c.session.org?.name}</strong>
         )}
         <span class="who">
-          <a href={`${BASE}/account`}>{c.session.user.email}</a> <span class="muted">({c.session.role})</span>
+          <a href={`${BASE}/account`}>{c.session.user.name ?? c.session.user.email}</a>{" "}
+          <span class="muted">({c.session.role})</span>
         </span>
         <button type="button" class="secondary" onClick={out}>
           Sign out
