@@ -5,7 +5,7 @@ import { EngineClock } from "../../ports/Clock.ts"
 import { addDays, daysBetween, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
 import { fn } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { attendanceSql, occupancySql, revenueSql, type Scope, waitlistSql } from "./queries.ts"
+import { attendanceSql, occupancySql, revenueSql, roomy, type Scope, waitlistSql } from "./queries.ts"
 
 const DEFAULT_DAYS = 30
 const MAX_DAYS = 3660
@@ -41,7 +41,7 @@ export class Reports extends Effect.Service<Reports>()("Reports", {
       by?: "day" | "week" | "month" | "offering"
     }) {
       const { scope, frame } = yield* scoped(query)
-      const rows = yield* revenueSql(sql, scope, query.by ?? "day").pipe(Effect.orDie)
+      const rows = yield* roomy(sql, revenueSql(sql, scope, query.by ?? "day")).pipe(Effect.orDie)
       return {
         ...frame,
         data: rows.map((r) => {
