@@ -23,6 +23,7 @@ import { Auth } from "../engine/services/auth/Auth.ts"
 import { InviteSignIn } from "../engine/services/auth/Invites.ts"
 import { Owners } from "../engine/services/auth/Owners.ts"
 import { Passkeys } from "../engine/services/auth/Passkeys.ts"
+import { Profile } from "../engine/services/auth/Profile.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
@@ -167,6 +168,7 @@ const Services = Layer.mergeAll(
   Auth.Default,
   InviteSignIn.Default,
   Passkeys.Default,
+  Profile.Default,
   Owners.Default
 ).pipe(Layer.provide(BookingHooksLive))
 
