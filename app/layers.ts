@@ -68,6 +68,7 @@ import { StreamLimits } from "../transports/shared/streams.ts"
 import { PhotoFetcherLive } from "../transports/webhooks/fetch.ts"
 import { WebhooksLive } from "../transports/webhooks/live.ts"
 import type { AppConfig } from "./config.ts"
+import { BusLive, lazyLayer, MailerLive, ProcessorLive, TexterLive } from "./optional.ts"
 import { SchedulerLive } from "./scheduler.ts"
 
 export { SchedulerLive }
@@ -86,44 +87,7 @@ export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">)
     Option.match(config.databaseUrl, { onNone: () => PgliteLive(config.dataDir), onSome: (url) => PostgresLive(url) })
   )
 
-/**
- * An adapter only some deployments use (NATS, SMTP, Stripe, inbound SMTP), loaded when it is configured: the bundle a
- * start compiles then leaves out their libraries (about 3 MB of the 7; scripts/bundle.mjs splits them into chunks).
- */
-const lazy = <A, E, R>(load: () => Promise<Layer.Layer<A, E, R>>) => Layer.unwrapEffect(Effect.promise(load))
-
-export const BusLive = (
-  config: Pick<AppConfig, "natsUrl" | "natsStream" | "natsSubjectPrefix" | "natsStreamReplicas">
-) =>
-  Option.match(config.natsUrl, {
-    onNone: () => MemoryBusLive,
-    onSome: (url) =>
-      lazy(() =>
-        import("../adapters/bus/nats.ts").then((m) =>
-          m
-            .NatsBusLive(url, {
-              stream: config.natsStream,
-              subjectPrefix: config.natsSubjectPrefix,
-              replicas: config.natsStreamReplicas
-            })
-            .pipe(Layer.orDie)
-        )
-      )
-  })
-
-export const MailerLive = (config: Pick<AppConfig, "smtpUrl" | "mailFrom">) =>
-  Option.match(config.smtpUrl, {
-    onNone: () => LogMailerLive(config.mailFrom),
-    onSome: (url) => lazy(() => import("../adapters/mail/smtp.ts").then((m) => m.SmtpMailerLive(url, config.mailFrom)))
-  })
-
-/** Texts through Twilio with TWILIO_ACCOUNT_SID (and its token and sender), else the log. */
-export const TexterLive = (config: Pick<AppConfig, "twilio">) => {
-  const twilio = config.twilio
-  return twilio
-    ? lazy(() => import("../adapters/texts/twilio.ts").then((m) => m.TwilioTexterLive(twilio)))
-    : LogTexterLive
-}
+export { BusLive, MailerLive, ProcessorLive, TexterLive }
 
 export const ClockLive = (config: Pick<AppConfig, "clock">) =>
   config.clock === "test" ? TestClockLive() : SystemClockLive
@@ -179,17 +143,11 @@ const Services = Layer.mergeAll(
 /** The services with what a booking's change does elsewhere (engine/services/bookings/reactions.ts), which they all share. */
 export const EngineLive = Services.pipe(Layer.provideMerge(BookingReactionsLive))
 
-/** The payment processor: Stripe with STRIPE_SECRET_KEY, else the built-in sandbox. */
-export const ProcessorLive = (config: Pick<AppConfig, "stripe">) => {
-  const stripe = config.stripe
-  return stripe ? lazy(() => import("../adapters/payments/stripe.ts").then((m) => m.StripeLive(stripe))) : SandboxLive
-}
-
 /** The listener for guest replies and bounces, when INBOUND_SMTP_PORT is set. */
 export const InboundMailLive = (config: Pick<AppConfig, "inboundSmtpPort" | "host">) =>
   config.inboundSmtpPort === undefined
     ? Layer.empty
-    : lazy(() =>
+    : lazyLayer(() =>
         import("../transports/mail/smtp.ts").then((m) => m.InboundSmtpLive(config.inboundSmtpPort!, config.host))
       )
 

@@ -20,18 +20,22 @@ const { limit: _limit, after: _after, ...bookingFilters } = BookingsQuery.fields
 
 export const BookingsExportQuery = Schema.Struct({
   ...bookingFilters,
-  after: Schema.optional(Schema.UUID).annotations({
-    description: "Rows after this booking (the id of the last row received, or an MCP answer's next)"
-  }),
+  after: Schema.optional(
+    Schema.UUID.annotations({
+      description: "Rows after this booking (the id of the last row received, or an MCP answer's next)"
+    })
+  ),
   limit: Limit
 })
 export type BookingsExportQuery = typeof BookingsExportQuery.Type
 
 export const GuestsExportQuery = Schema.Struct({
   q: CustomersQuery.fields.q,
-  after: Schema.optional(Schema.UUID).annotations({
-    description: "Rows after this guest (the id of the last row received, or an MCP answer's next)"
-  }),
+  after: Schema.optional(
+    Schema.UUID.annotations({
+      description: "Rows after this guest (the id of the last row received, or an MCP answer's next)"
+    })
+  ),
   limit: Limit
 })
 export type GuestsExportQuery = typeof GuestsExportQuery.Type
@@ -45,7 +49,7 @@ export const PaymentsExportQuery = Schema.Struct({
   from: Schema.optional(LocalDate).annotations({ description: "First local date (the org's zone) of the rows' time" }),
   to: Schema.optional(LocalDate).annotations({ description: "Last local date, inclusive" }),
   kind: Schema.optional(PaymentKind).annotations({ description: "Only payments, or only refunds" }),
-  booking_id: Schema.optional(Schema.UUID).annotations({ description: "Only this booking's payments and refunds" }),
+  booking_id: Schema.optional(Schema.UUID.annotations({ description: "Only this booking's payments and refunds" })),
   after: Schema.optional(Schema.String.pipe(Schema.pattern(PAYMENT_CURSOR))).annotations({
     description:
       "Rows after this one: <kind>:<id> of the last row received (payment:… or refund:…), or an MCP answer's next"

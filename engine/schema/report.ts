@@ -8,9 +8,11 @@ export const ReportQuery = Schema.Struct({
     description: "First local date (the org's zone); default 30 days ago"
   }),
   to: Schema.optional(LocalDate).annotations({ description: "Last local date, inclusive; default today" }),
-  offering_id: Schema.optional(Schema.UUID).annotations({
-    description: "Only this offering's figures (another org's id, or an unknown one, has none)"
-  })
+  offering_id: Schema.optional(
+    Schema.UUID.annotations({
+      description: "Only this offering's figures (another org's id, or an unknown one, has none)"
+    })
+  )
 })
 
 export const RevenueQuery = Schema.Struct({
