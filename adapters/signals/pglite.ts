@@ -47,7 +47,6 @@ export const pgliteSignals = (pool: pg.Pool, local: SignalsShape) =>
           )
         ),
       sync: Effect.sync(() => listening),
-      synced: () => Promise.resolve(listening),
       listening: () => listening
     }
     return shape

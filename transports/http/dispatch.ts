@@ -21,7 +21,6 @@ import { BadRequest, expectedError, Unauthorized } from "./errors.ts"
 import { exportAnswer, toReply } from "./exportReply.ts"
 import { adminDocument, openApiDocument } from "./openapi.ts"
 import { operations } from "./operations.ts"
-import { makeQuickRefusals } from "./quick.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
 
 /** Control characters (NUL among them) and lone surrogates: no key a client can mean, and Postgres refuses NUL. */
@@ -113,7 +112,6 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       return context
     }
 
-    const refuseAtOnce = yield* makeQuickRefusals(runtime, requestContext, expected)
     const credentials = makeCredentials(orgs, adminToken)
     /** The org a request acts for (none for admin and open routes), or Unauthorized as the contract words it. */
     const authenticate = (route: { auth: string; method: string }, headers: Incoming["headers"], surface: Surface) => {
@@ -151,7 +149,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       return undefined
     }
 
-    const dispatch = (req: Incoming, quickly = true): Promise<Reply> => {
+    const dispatch = (req: Incoming): Promise<Reply> => {
       if (req.url.length > MAX_URL)
         return Promise.resolve(errorReply(414, "uri_too_long", `the URL is longer than ${MAX_URL} characters`))
       const q = req.url.indexOf("?")
@@ -189,16 +187,6 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         }
       }
 
-      // A booking of a time this instance knows is full is refused without the request's fiber (quick.ts); what that
-      // cannot answer for sure is served from the start.
-      const quick = quickly && !tracing ? refuseAtOnce(route, req, search, codes) : undefined
-      if (quick !== undefined) {
-        return quick.then((r) =>
-          r === undefined
-            ? dispatch(req, false)
-            : { ...r.reply, operation: route.operationId, route: route.template, org: r.org }
-        )
-      }
       let orgId: string | undefined
       const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
