@@ -23,6 +23,7 @@ import { Auth } from "../engine/services/auth/Auth.ts"
 import { InviteSignIn } from "../engine/services/auth/Invites.ts"
 import { Owners } from "../engine/services/auth/Owners.ts"
 import { Passkeys } from "../engine/services/auth/Passkeys.ts"
+import { Profile } from "../engine/services/auth/Profile.ts"
 import { Bookings } from "../engine/services/bookings/Bookings.ts"
 import { BookingJobsLive, CalendarBookingsLive, OfferingHooksLive } from "../engine/services/bookings/live.ts"
 import { BookingReactionsLive } from "../engine/services/bookings/reactions.ts"
@@ -32,6 +33,7 @@ import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Events } from "../engine/services/Events.ts"
+import { Exports } from "../engine/services/exports/Exports.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
@@ -143,6 +145,7 @@ const Services = Layer.mergeAll(
   Sessions.Default,
   Closures.Default,
   Reports.Default,
+  Exports.Default.pipe(Layer.provide([Bookings.Default, Customers.Default])),
   Availability.Default,
   Bookings.Default,
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),
@@ -167,6 +170,7 @@ const Services = Layer.mergeAll(
   Auth.Default,
   InviteSignIn.Default,
   Passkeys.Default,
+  Profile.Default,
   Owners.Default
 ).pipe(Layer.provide(BookingHooksLive))
 

@@ -47,6 +47,7 @@ export const pgliteSignals = (pool: pg.Pool, local: SignalsShape) =>
           )
         ),
       sync: Effect.sync(() => listening),
+      synced: () => Promise.resolve(listening),
       listening: () => listening
     }
     return shape

@@ -133,6 +133,7 @@ const postgresSignals = (config: pg.ClientConfig, timeouts: Timeouts, Client: ty
           () => Effect.sync(() => channels.get(channel)?.delete(handlers))
         ),
       sync: Effect.promise(barrier.wait),
+      synced: barrier.wait,
       listening: () => client !== undefined
     }
     return shape

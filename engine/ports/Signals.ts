@@ -17,6 +17,8 @@ export interface SignalsShape {
    * instance's handlers; false when that cannot be known now (no listener). Calls made at once share one round trip.
    */
   readonly sync: Effect.Effect<boolean>
+  /** `sync` for a caller outside a fiber (the same round trip, shared with it). */
+  readonly synced: () => Promise<boolean>
   /**
    * Whether this instance listens now, without a round trip: while it does not, messages may be missed (a cache kept
    * right by them must not remember anything new; onReset tells it when listening resumes or stops).
@@ -38,6 +40,7 @@ export const inProcessSignals = (): SignalsShape => {
         () => Effect.sync(() => channels.get(channel)?.delete(handlers))
       ).pipe(Effect.asVoid),
     sync: Effect.succeed(false),
+    synced: () => Promise.resolve(false),
     // The database's messages never arrive: nothing kept right by them may be remembered.
     listening: () => false
   }

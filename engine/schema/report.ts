@@ -7,7 +7,10 @@ export const ReportQuery = Schema.Struct({
   from: Schema.optional(LocalDate).annotations({
     description: "First local date (the org's zone); default 30 days ago"
   }),
-  to: Schema.optional(LocalDate).annotations({ description: "Last local date, inclusive; default today" })
+  to: Schema.optional(LocalDate).annotations({ description: "Last local date, inclusive; default today" }),
+  offering_id: Schema.optional(Schema.UUID).annotations({
+    description: "Only this offering's figures (another org's id, or an unknown one, has none)"
+  })
 })
 
 export const RevenueQuery = Schema.Struct({
@@ -24,6 +27,10 @@ const frame = {
   to: Schema.String
 }
 
+/** A report: its frame (currency, zone, dates) and its rows. */
+const report = <Row extends Schema.Schema.Any>(identifier: string, row: Row) =>
+  Schema.Struct({ ...frame, data: Schema.Array(row) }).annotations({ identifier })
+
 export const RevenueRow = Schema.Struct({
   period: Schema.NullOr(Schema.String).annotations({ description: "First local date of the day, week or month" }),
   offering_id: Schema.NullOr(Schema.String),
@@ -36,9 +43,7 @@ export const RevenueRow = Schema.Struct({
   discount_cents: Cents,
   deposits_due_cents: Cents.annotations({ description: "Confirmed bookings paid in part: what remains of their total" })
 })
-export const RevenueReport = Schema.Struct({ ...frame, data: Schema.Array(RevenueRow) }).annotations({
-  identifier: "RevenueReport"
-})
+export const RevenueReport = report("RevenueReport", RevenueRow)
 
 export const OccupancyRow = Schema.Struct({
   offering_id: Schema.String,
@@ -48,9 +53,7 @@ export const OccupancyRow = Schema.Struct({
   places_offered: Schema.Int,
   places_sold: Schema.Int
 })
-export const OccupancyReport = Schema.Struct({ ...frame, data: Schema.Array(OccupancyRow) }).annotations({
-  identifier: "OccupancyReport"
-})
+export const OccupancyReport = report("OccupancyReport", OccupancyRow)
 
 export const AttendanceRow = Schema.Struct({
   offering_id: Schema.String,
@@ -60,9 +63,7 @@ export const AttendanceRow = Schema.Struct({
   checked_in: Schema.Int,
   no_shows: Schema.Int
 })
-export const AttendanceReport = Schema.Struct({ ...frame, data: Schema.Array(AttendanceRow) }).annotations({
-  identifier: "AttendanceReport"
-})
+export const AttendanceReport = report("AttendanceReport", AttendanceRow)
 
 export const WaitlistRow = Schema.Struct({
   offering_id: Schema.String,
@@ -70,6 +71,4 @@ export const WaitlistRow = Schema.Struct({
   joins: Schema.Int,
   got_a_place: Schema.Int
 })
-export const WaitlistReport = Schema.Struct({ ...frame, data: Schema.Array(WaitlistRow) }).annotations({
-  identifier: "WaitlistReport"
-})
+export const WaitlistReport = report("WaitlistReport", WaitlistRow)

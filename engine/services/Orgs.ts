@@ -40,7 +40,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
     const webhooks = webhookStore(sql)
     const clock = yield* EngineClock
     const events = yield* Events
-    const { changed, authenticate, isKnown } = yield* orgKeyCache
+    const { changed, authenticate, cached, isKnown } = yield* orgKeyCache
     const { update, waiver, setWaiver } = yield* orgSettings(changed)
 
     const findRow = (id: string) => orgById<OrgRow>(sql, id).pipe(Effect.orDie, Effect.map(Option.fromNullable))
@@ -214,6 +214,7 @@ export class Orgs extends Effect.Service<Orgs>()("Orgs", {
       createOwnKey,
       revokeOwnKey,
       authenticate,
+      cached,
       addMember,
       get,
       update,

@@ -16,6 +16,16 @@ export class Parked extends Effect.Service<Parked>()("Parked", {
       watch: (f: () => void) => {
         onPark = f
       },
+      /** Counts a request parked until the function it answers is called (for a caller outside a fiber). */
+      hold: () => {
+        count++
+        onPark()
+        let held = true
+        return () => {
+          if (held) count--
+          held = false
+        }
+      },
       /** Runs `effect` counted as parked while it runs. */
       park: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.acquireUseRelease(

@@ -181,5 +181,16 @@ export const orgKeyCache = Effect.gen(function* () {
     return at !== undefined && Date.now() - at < SEEN_MS
   }
 
-  return { changed, authenticate, isKnown } as const
+  /**
+   * What `authenticate` would answer from the cache alone, without a fiber: the org of an API key this instance
+   * resolved within KEY_CACHE_MS, else undefined (an OAuth token, whose expiry is engine time, always undefined).
+   */
+  const cached = (key: string): Authenticated | undefined => {
+    const entry = keys.get(hashKey(key))
+    if (entry === undefined || Date.now() - entry.at >= KEY_CACHE_MS || entry.org.expiresAt !== undefined)
+      return undefined
+    return entry.org
+  }
+
+  return { changed, authenticate, cached, isKnown } as const
 })

@@ -28,3 +28,17 @@ export const vacuumRelayQueue = (sql: SqlClient.SqlClient) => sql.unsafe("vacuum
 /** When the next failing webhook endpoint is due again: a subquery for the job scheduler's `next`. */
 export const nextWebhookRetry = (sql: SqlClient.SqlClient) =>
   sql`(select min(retry_at) from webhook_endpoints where state = 'failing')`
+
+/**
+ * Whether a transaction of this database other than the caller's began before `at`: one that read before a
+ * commit at `at` and has not ended may still write what that commit forbids (closures waits them out).
+ */
+export const olderTransactions = (sql: SqlClient.SqlClient, at: Date) =>
+  sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid() and xact_start < ${at}`.pipe(
+    Effect.map((rows) => (rows[0]?.n ?? 0) > 0)
+  )
+
+/** The database's own time now (not the transaction's start). */
+export const databaseNow = (sql: SqlClient.SqlClient) =>
+  sql<{ at: Date }>`select clock_timestamp() as at`.pipe(Effect.map((rows) => rows[0]?.at ?? new Date()))

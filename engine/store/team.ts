@@ -57,6 +57,11 @@ export const insertMember = (sql: SqlClient.SqlClient, member: MemberRow & { org
     Effect.map((rows) => rows.length > 0)
   )
 
+/** Every team an address is on (its live member rows, with their org), locked: a person's own name goes to each. */
+export const lockMembersByEmail = (sql: SqlClient.SqlClient, email: string) =>
+  sql<MemberRow & { readonly org_id: string }>`select org_id, user_id, email, name, role from members
+    where lower(email) = lower(${email}) and removed_at is null order by org_id for update`
+
 export const setMember = (sql: SqlClient.SqlClient, userId: string, role: TeamRole, name: string | null) =>
   sql`update members set role = ${role}, name = ${name} where user_id = ${userId}`.pipe(Effect.asVoid)
 

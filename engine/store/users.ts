@@ -59,6 +59,10 @@ export const userStore = (sql: SqlClient.SqlClient) => {
       Effect.orDie
     )
 
+  /** The person's own name (null to have none). */
+  const setName = (id: string, name: string | null) =>
+    sql`update users set name = ${name} where id = ${id}`.pipe(Effect.orDie, Effect.asVoid)
+
   const passkeys = (userId: string) =>
     sql<PasskeyRow>`select * from passkeys where user_id = ${userId} and removed_at is null order by created_at, id`.pipe(
       Effect.orDie
@@ -90,6 +94,7 @@ export const userStore = (sql: SqlClient.SqlClient) => {
     byId,
     findOrCreate,
     memberships,
+    setName,
     passkeys,
     passkeyByCredential,
     addPasskey,

@@ -37,7 +37,12 @@ export interface TestApp {
 /** The real app, in-process on a loopback port, over a fresh database and the test clock. */
 export const startApp = async (
   overrides: Partial<AppConfig> = {},
-  options: { readonly database?: string; readonly databaseLayer?: DatabaseLayer } = {}
+  options: {
+    readonly database?: string
+    readonly databaseLayer?: DatabaseLayer
+    /** Services the app is built with instead of its defaults (a Context.Reference such as QuickRefusals). */
+    readonly with?: Layer.Layer<never>
+  } = {}
 ): Promise<TestApp> => {
   const config = testConfig(overrides)
   const layer = AppLive(config, options.databaseLayer ?? TestDatabase(options.database)).pipe(
@@ -51,7 +56,8 @@ export const startApp = async (
         shutdownGraceMs: overrides.shutdownGraceMs,
         bodyTimeoutMs: overrides.bodyTimeoutMs
       })
-    )
+    ),
+    (built) => (options.with === undefined ? built : Layer.provide(built, options.with))
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<SqlClient.SqlClient | HttpServer.HttpServer>)
   const server = await runtime.runPromise(HttpServer.HttpServer)

@@ -67,8 +67,24 @@ const pooledPglite = () =>
     }
   )
 
-const createFromTemplate = (url: string, name: string) =>
-  admin(url, (c) => c.query(`create database ${name} template ${template()}`))
+/**
+ * Where the run's own create and drop of databases go: Postgres itself (DATABASE_DIRECT_URL when DATABASE_URL is a
+ * pooler, as in vitest.pgbouncer.config.ts: a pooler holding a session on the template would refuse the copy).
+ */
+export const adminUrl = () => process.env.DATABASE_DIRECT_URL || (process.env.DATABASE_URL ?? "")
+
+/** The engine's layer over the database `name`: through the pooler with its direct URL and settings when there is one. */
+const engineDatabase = (name: string) => {
+  const url = process.env.DATABASE_URL ?? ""
+  const direct = process.env.DATABASE_DIRECT_URL ?? ""
+  if (direct === "") return PostgresLive(withDb(url, name), 20)
+  const prepared = !["0", "false"].includes((process.env.DB_PREPARED_STATEMENTS ?? "").toLowerCase())
+  return PostgresLive(withDb(url, name), 20, undefined, { directUrl: withDb(direct, name), prepared })
+}
+
+const createFromTemplate = (name: string) =>
+  admin(adminUrl(), (c) => c.query(`create database ${name} template ${template()}`))
+const dropDatabase = (name: string) => admin(adminUrl(), (c) => c.query(`drop database if exists ${name} with (force)`))
 
 /**
  * A fresh, migrated database per call: on the real server (DATABASE_URL) a new database copied from the run's template,
@@ -78,29 +94,26 @@ const createFromTemplate = (url: string, name: string) =>
  */
 export const TestDatabase = (reuse?: string) => {
   const url = process.env.DATABASE_URL ?? ""
-  if (reuse !== undefined) return url === "" ? pgliteFromTemplate(join(tmpdir(), reuse)) : namedDatabase(url, reuse)
+  if (reuse !== undefined) return url === "" ? pgliteFromTemplate(join(tmpdir(), reuse)) : namedDatabase(reuse)
   if (url === "") return pooledPglite()
   const name = `be_test_${randomBytes(6).toString("hex")}`
   return Layer.unwrapScoped(
     Effect.gen(function* () {
       yield* Effect.acquireRelease(
-        Effect.promise(() => createFromTemplate(url, name)),
-        () =>
-          Effect.promise(() => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))).pipe(
-            Effect.ignore
-          )
+        Effect.promise(() => createFromTemplate(name)),
+        () => Effect.promise(() => dropDatabase(name)).pipe(Effect.ignore)
       )
-      return PostgresLive(withDb(url, name), 20)
+      return engineDatabase(name)
     })
   )
 }
 
-const namedDatabase = (url: string, name: string) =>
+const namedDatabase = (name: string) =>
   Layer.unwrapEffect(
     Effect.promise(async () => {
-      const exists = await admin(url, (c) => c.query("select 1 from pg_database where datname = $1", [name]))
-      if (exists.rowCount === 0) await createFromTemplate(url, name)
-      return PostgresLive(withDb(url, name), 20)
+      const exists = await admin(adminUrl(), (c) => c.query("select 1 from pg_database where datname = $1", [name]))
+      if (exists.rowCount === 0) await createFromTemplate(name)
+      return engineDatabase(name)
     })
   )
 
@@ -108,18 +121,15 @@ const namedDatabase = (url: string, name: string) =>
 export const dropTestDatabase = async (name: string) => {
   const url = process.env.DATABASE_URL ?? ""
   if (url === "") return rm(join(tmpdir(), name), { recursive: true, force: true })
-  await admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))
+  await dropDatabase(name)
 }
 
 /** A fresh database on the real server copied from the run's template, by URL (for tests that reach it their own way). */
 export const freshPostgresDatabase = async () => {
   const url = process.env.DATABASE_URL ?? ""
   const name = `be_test_${randomBytes(6).toString("hex")}`
-  await createFromTemplate(url, name)
-  return {
-    url: withDb(url, name),
-    drop: () => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))
-  }
+  await createFromTemplate(name)
+  return { url: withDb(url, name), drop: () => dropDatabase(name) }
 }
 
 /**

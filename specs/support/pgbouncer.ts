@@ -31,11 +31,22 @@ export interface Pooler {
   readonly dispose: () => Promise<void>
 }
 
+export interface PoolerOptions {
+  /** Server connections per database (default_pool_size): 20. */
+  readonly poolSize?: number
+  /** Server connections at most over every database (max_user_connections): none. */
+  readonly serverCap?: number
+}
+
 /**
  * PgBouncer on a free loopback port in transaction mode in front of the Postgres at host:port (trust auth, every
  * database). Fails, never skips, when the binary is missing or it does not come up.
  */
-export const startPgbouncer = async (host = "127.0.0.1", port = 5432, poolSize = 20): Promise<Pooler> => {
+export const startPgbouncer = async (
+  host = "127.0.0.1",
+  port = 5432,
+  { poolSize = 20, serverCap }: PoolerOptions = {}
+): Promise<Pooler> => {
   if (!existsSync(PGBOUNCER))
     throw new Error(`${PGBOUNCER} is missing: this test runs a PgBouncer of its own (apt-get install pgbouncer)`)
   const dir = await serverDir("pgbouncer-")
@@ -57,6 +68,7 @@ export const startPgbouncer = async (host = "127.0.0.1", port = 5432, poolSize =
       "pool_mode = transaction",
       "max_client_conn = 1000",
       `default_pool_size = ${poolSize}`,
+      ...(serverCap === undefined ? [] : [`max_user_connections = ${serverCap}`, "server_idle_timeout = 10"]),
       `logfile = ${join(dir, "pgbouncer.log")}`,
       "admin_users = postgres",
       ""

@@ -30,7 +30,8 @@ const tcp = (url: string, defaultPort: number) =>
     socket.connect(Number(u.port || defaultPort), u.hostname || "127.0.0.1")
   })
 
-export default async function setup(project: TestProject) {
+/** The checks, the build of dist (`build`: the suites that run it need it) and the templates; returns the teardown. */
+export const prepare = async (project: TestProject, { build = true } = {}) => {
   const databaseUrl = configured("DATABASE_URL")
   const natsUrl = configured("NATS_URL")
   if (databaseUrl !== "") {
@@ -47,7 +48,7 @@ export default async function setup(project: TestProject) {
       )
     )
   }
-  await buildAll()
+  if (build) await buildAll()
   // Always made (cached by the migrations' hash): suites that start the engine or the CLI over a data dir seed it from this.
   const embedded = await pgliteTemplate()
   project.provide("pgliteTemplateDir", await pgliteTemplateDir(embedded))
@@ -55,7 +56,13 @@ export default async function setup(project: TestProject) {
     project.provide("databaseTemplate", embedded)
     return
   }
-  const name = await postgresTemplate(databaseUrl)
+  // Made on Postgres itself when DATABASE_URL is a pooler (vitest.pgbouncer.config.ts): see database.ts's adminUrl.
+  const direct = configured("DATABASE_DIRECT_URL") || databaseUrl
+  const name = await postgresTemplate(direct)
   project.provide("databaseTemplate", name)
-  return () => dropPostgresTemplate(databaseUrl, name)
+  return () => dropPostgresTemplate(direct, name)
+}
+
+export default function setup(project: TestProject) {
+  return prepare(project)
 }

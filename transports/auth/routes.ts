@@ -5,6 +5,7 @@ import { ABSOLUTE_DAYS, LINK_MINUTES, secret } from "../../engine/services/auth/
 import { clearCookie, cookieNames, readCookie, setCookie } from "./cookies.ts"
 import { csrfRefusal, sameOrigin } from "./csrf.ts"
 import { invitePages } from "./invites.ts"
+import { meRoute } from "./me.ts"
 import { passkeyRoutes } from "./passkeys.ts"
 import { fail, json, readJson, runner } from "./reply.ts"
 import type { AuthLimits, AuthRuntime, Html } from "./shared.ts"
@@ -68,6 +69,7 @@ export const authRoutes = (
   const shared = { names, run, signedIn, sessionCookie, tooMany, limits, publicUrl, resolve, html }
   const passkeys = passkeyRoutes(shared)
   const invites = invitePages(shared)
+  const me = meRoute(shared)
 
   /** POST /auth/v1/links: always 202 {}, a mail only when the email is on a team; the browser keeps the nonce. */
   const requestLink = async (req: IncomingMessage, res: ServerResponse) => {
@@ -220,6 +222,7 @@ export const authRoutes = (
       )
     }
     if (await passkeys(req, res, path, method)) return
+    if (await me(req, res, path, method)) return
     if (await invites(req, res, path, method)) return
     fail(res, 404, "not_found", `no route for ${method} ${path.slice(0, 100)}`)
   }

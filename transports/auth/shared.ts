@@ -3,11 +3,12 @@ import type { Effect } from "effect"
 import type { Auth, Signed } from "../../engine/services/auth/Auth.ts"
 import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
 import type { Passkeys } from "../../engine/services/auth/Passkeys.ts"
+import type { Profile } from "../../engine/services/auth/Profile.ts"
 import type { CookieNames } from "./cookies.ts"
 import type { runner } from "./reply.ts"
 
 /** The services /auth/v1 runs on. */
-export type AuthRuntime = Auth | InviteSignIn | Passkeys
+export type AuthRuntime = Auth | InviteSignIn | Passkeys | Profile
 
 export type Limit = (
   key: string

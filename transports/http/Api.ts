@@ -11,6 +11,7 @@ import { ClockGroup } from "./groups/clock.ts"
 import { ClosuresGroup } from "./groups/closures.ts"
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
+import { ExportsGroup } from "./groups/exports.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { GuestGroup } from "./groups/guest.ts"
 import { MessagesGroup } from "./groups/messages.ts"
@@ -46,6 +47,7 @@ export class Api extends declaringRaised(
     .add(SessionsGroup)
     .add(ClosuresGroup)
     .add(ReportsGroup)
+    .add(ExportsGroup)
     .add(BookingsGroup)
     .add(PromoCodesGroup)
     .add(GiftCardsGroup)

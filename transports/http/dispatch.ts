@@ -6,6 +6,7 @@ import { Links } from "../../engine/ports/Links.ts"
 import { Tracing } from "../../engine/ports/Tracing.ts"
 import { Auth } from "../../engine/services/auth/Auth.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
+import { CsvExport } from "../../engine/services/exports/plan.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { databaseAnswers } from "../../engine/store/probes.ts"
@@ -17,8 +18,10 @@ import { databaseUnreachable, RETRY_AFTER_SECONDS } from "../shared/unavailable.
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { BadRequest, expectedError, Unauthorized } from "./errors.ts"
+import { exportAnswer, toReply } from "./exportReply.ts"
 import { adminDocument, openApiDocument } from "./openapi.ts"
 import { operations } from "./operations.ts"
+import { makeQuickRefusals } from "./quick.ts"
 import { collect, decodeError, type Handler, matcher, routesOf } from "./routes.ts"
 
 /** Control characters (NUL among them) and lone surrogates: no key a client can mean, and Postgres refuses NUL. */
@@ -110,6 +113,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       return context
     }
 
+    const refuseAtOnce = yield* makeQuickRefusals(runtime, requestContext, expected)
     const credentials = makeCredentials(orgs, adminToken)
     /** The org a request acts for (none for admin and open routes), or Unauthorized as the contract words it. */
     const authenticate = (route: { auth: string; method: string }, headers: Incoming["headers"], surface: Surface) => {
@@ -147,7 +151,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
       return undefined
     }
 
-    const dispatch = (req: Incoming): Promise<Reply> => {
+    const dispatch = (req: Incoming, quickly = true): Promise<Reply> => {
       if (req.url.length > MAX_URL)
         return Promise.resolve(errorReply(414, "uri_too_long", `the URL is longer than ${MAX_URL} characters`))
       const q = req.url.indexOf("?")
@@ -185,6 +189,16 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         }
       }
 
+      // A booking of a time this instance knows is full is refused without the request's fiber (quick.ts); what that
+      // cannot answer for sure is served from the start.
+      const quick = quickly && !tracing ? refuseAtOnce(route, req, search, codes) : undefined
+      if (quick !== undefined) {
+        return quick.then((r) =>
+          r === undefined
+            ? dispatch(req, false)
+            : { ...r.reply, operation: route.operationId, route: route.template, org: r.org }
+        )
+      }
       let orgId: string | undefined
       const work = Effect.gen(function* () {
         const org = yield* authenticate(route, req.headers, req.surface)
@@ -228,6 +242,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         if (route.decodeQuery) input.urlParams = yield* decodeOrFail(route.decodeQuery(query), "invalid_query")
         const respond = route.handler(input).pipe(
           Effect.flatMap((value) => {
+            if (value instanceof CsvExport) return exportAnswer(value, surface)
             const encoded = route.encodeSuccess(value)
             return Either.isRight(encoded)
               ? Effect.succeed({
@@ -277,11 +292,3 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
     return dispatch
   })
-
-const toReply = (r: { status: number; contentType: string; body: string }, replayed: boolean): Reply => ({
-  status: r.status,
-  headers: replayed
-    ? { "content-type": r.contentType, "idempotent-replayed": "true" }
-    : { "content-type": r.contentType },
-  body: r.body
-})

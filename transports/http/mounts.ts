@@ -10,6 +10,7 @@ import type { Assistant } from "../../engine/services/assistant/Assistant.ts"
 import { Auth } from "../../engine/services/auth/Auth.ts"
 import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
 import type { Passkeys } from "../../engine/services/auth/Passkeys.ts"
+import type { Profile } from "../../engine/services/auth/Profile.ts"
 import type { Events } from "../../engine/services/Events.ts"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
 import type { Inbox } from "../../engine/services/messages/Inbox.ts"
@@ -131,7 +132,7 @@ export const RequestHandlerLive = (
       }
       const byAddress = signInLimit("sign_in_address", SIGN_IN_PER_ADDRESS)
       const auth = authRoutes(
-        yield* Effect.runtime<Auth | InviteSignIn | Passkeys>(),
+        yield* Effect.runtime<Auth | InviteSignIn | Passkeys | Profile>(),
         links.publicUrl,
         { address: (req) => byAddress(clientAddress(req)), email: signInLimit("sign_in_email", SIGN_IN_PER_EMAIL) },
         { page: (title, body) => page(title, body), send: sendPage, escapeHtml, readForm, type: HTML }

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { Wakeups } from "../../ports/Wakeups.ts"
 import type { BookingCreate } from "../../schema/booking.ts"
 import { type BookingRow, toBooking } from "../../store/bookingRow.ts"
@@ -61,6 +61,22 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     /** bookings.create of the REST API: the business says how the guest pays (`payment`, docs/payments.md). */
     const take = (input: BookingCreate) =>
       Effect.zipRight(checkPayment(input.payment, input), book(input, { payment: input.payment }))
+
+    /**
+     * What `create` and `take` would refuse from memory, asked apart from them (the full time's id, or undefined: see
+     * bookingCreator's atOnce); every check before the gate's counts, so a request they would refuse otherwise is not.
+     */
+    const atOnce = {
+      create: (input: BookingCreate) => Effect.flatMap(CurrentOrg, (org) => creator.atOnce.full(org, input)),
+      take: (input: BookingCreate) =>
+        Effect.flatMap(Effect.either(checkPayment(input.payment, input)), (checked) =>
+          Either.isLeft(checked)
+            ? Effect.succeed(undefined)
+            : Effect.flatMap(CurrentOrg, (org) => creator.atOnce.full(org, input))
+        ),
+      synced: creator.atOnce.synced,
+      refused: creator.atOnce.refused
+    } as const
 
     /**
      * A hold an assistant makes for a guest (/api/mcp/book/{slug}): always held, for 30 minutes, the guest emailed a
@@ -255,6 +271,7 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
     return {
       create,
       take,
+      atOnce,
       holdForGuest,
       reserve,
       list,

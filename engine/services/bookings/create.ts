@@ -249,7 +249,25 @@ export const bookingCreator = Effect.gen(function* () {
       }
     })
 
+  /**
+   * The gate's refusal asked apart from `create`, for a caller that answers it without running `create`: the time's
+   * id when `create` would now be refused from memory (before its sync), else undefined. After a `synced` that came
+   * back true, asking again and getting the id is `create`'s refusal; `refused` then does what `create` does with it.
+   */
+  const atOnce = {
+    full: (org: CurrentOrg["Type"], input: BookingCreate) =>
+      Effect.flatMap(inTransaction, (nested) => {
+        const id = input.session_id
+        if (id === undefined || nested || input.promo_code !== undefined || input.gift_card_code !== undefined)
+          return Effect.succeed(undefined)
+        return Effect.map(fullHere(org, input, id), (full) => (full ? id : undefined))
+      }),
+    synced: gate.synced,
+    refused: (id: string) => gate.pass(id)
+  } as const
+
   return {
-    create
+    create,
+    atOnce
   } as const
 })

@@ -228,6 +228,21 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       sync: Effect.tap(parked(signals.sync), (ok) => {
         vouched = ok
       }),
+      /** `sync` for a caller outside a fiber, parked the same way while it waits. */
+      synced: () => {
+        const release = parking.hold()
+        return signals.synced().then(
+          (ok) => {
+            release()
+            vouched = ok
+            return ok
+          },
+          () => {
+            release()
+            return false
+          }
+        )
+      },
       get epoch() {
         return epoch
       }

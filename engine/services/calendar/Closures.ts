@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Context, Duration, Effect, Option } from "effect"
 import { ClosureHasBookings, notFound } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
 import type { ClosureCreate, ClosurePreview } from "../../schema/closure.ts"
 import { type ClosureRow, closureById, closuresOf, deleteClosure, insertClosure } from "../../store/closures.ts"
+import { databaseNow, olderTransactions } from "../../store/probes.ts"
 import { transaction } from "../../store/transaction.ts"
 import { fn } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
@@ -16,6 +17,10 @@ import { CalendarBookings } from "./hooks.ts"
 import { Sessions } from "./Sessions.ts"
 
 type Kind = "class" | "appointment" | "rental"
+
+/** How long a new closure waits for the transactions begun before it to end, and how often it looks. */
+const SETTLE_MS = 10_000
+const SETTLE_POLL = Duration.millis(25)
 
 /** closures.*: dates the org or an offering is closed (or open other hours), and what that does to bookings. */
 export class Closures extends Effect.Service<Closures>()("Closures", {
@@ -108,26 +113,83 @@ export class Closures extends Effect.Service<Closures>()("Closures", {
       } satisfies ClosurePreview
     })
 
+    /** Cancels the booked times and bookings inside `row` as the guests' choice says (within a transaction). */
+    const close = (
+      orgId: string,
+      row: ClosureRow,
+      found: { times: ReadonlyArray<{ id: string }>; bookings: ReadonlyArray<{ id: string }> },
+      guests: "refund" | "choose"
+    ) =>
+      Effect.gen(function* () {
+        for (const t of found.times) yield* sessions.cancel(t.id, { guests, ...(row.note ? { note: row.note } : {}) })
+        yield* bookings.closedOn(
+          orgId,
+          found.bookings.map((b) => b.id),
+          guests,
+          row.note
+        )
+      })
+
+    /**
+     * A booking that read the closures before this one committed may commit after it, into the closed time: once
+     * every transaction begun before the commit has ended (at most SETTLE_MS), such bookings are cancelled as the
+     * others were. Bookings read the closures in the statement they already send, so the write path pays nothing.
+     */
+    const settle = (
+      orgId: string,
+      row: ClosureRow,
+      zone: string,
+      committedAt: Date,
+      guests: "refund" | "choose",
+      dealt: ReadonlySet<string>
+    ) =>
+      Effect.gen(function* () {
+        const waitUntil = Date.now() + SETTLE_MS
+        while ((yield* olderTransactions(sql, committedAt)) && Date.now() < waitUntil) yield* Effect.sleep(SETTLE_POLL)
+        const found = yield* affected(row, zone, yield* clock.now)
+        const late = {
+          times: found.times.filter((t) => !dealt.has(t.id)),
+          bookings: found.bookings.filter((b) => !dealt.has(b.id))
+        }
+        if (late.times.length + late.bookings.length === 0) return
+        yield* close(orgId, row, late, guests).pipe(transaction(sql))
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
     const create = fn("Closures.create")(function* (input: ClosureCreate) {
-      return yield* Effect.gen(function* () {
+      const guests = input.guests ?? "refund"
+      const { org, row, closure, dealt } = yield* Effect.gen(function* () {
         const { org, row, times, bookings: held } = yield* draft(input)
         if (input.guests === undefined && times.length + held.length > 0)
           return yield* new ClosureHasBookings({
             message: `${times.length} booked time(s) and ${held.length} booking(s) fall inside it (closures.preview lists them): send guests refund or choose`
           })
         yield* insertClosure(sql, row).pipe(Effect.orDie)
-        const guests = input.guests ?? "refund"
-        for (const t of times) yield* sessions.cancel(t.id, { guests, ...(row.note ? { note: row.note } : {}) })
-        yield* bookings.closedOn(
-          org.id,
-          held.map((b) => b.id),
-          guests,
-          row.note
-        )
+        yield* close(org.id, row, { times, bookings: held }, guests)
         const closure = toClosure(row)
         yield* events.append(org.id, [{ type: "closure.created", data: closure }])
-        return closure
+        return { org, row, closure, dealt: new Set([...times.map((t) => t.id), ...held.map((b) => b.id)]) }
       }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      // Under an Idempotency-Key the work commits with the key's transaction, later: the settling waits for that
+      // commit (the closure seen from outside it) on a fiber of its own.
+      const nested = Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))
+      const settling = Effect.gen(function* () {
+        const waitUntil = Date.now() + SETTLE_MS
+        while ((yield* closureById(sql, org.id, row.id)) === undefined && Date.now() < waitUntil)
+          yield* Effect.sleep(SETTLE_POLL)
+        if ((yield* closureById(sql, org.id, row.id)) === undefined) return
+        yield* settle(org.id, row, org.timezone, yield* databaseNow(sql), guests, dealt)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      if (!nested) yield* settling
+      else
+        yield* Effect.forkDaemon(
+          settling.pipe(
+            Effect.catchAllCause((cause) =>
+              Effect.logWarning("closure: settling the bookings that raced it failed", cause)
+            ),
+            Effect.mapInputContext(Context.omit(SqlClient.TransactionConnection))
+          )
+        )
+      return closure
     })
 
     const remove = fn("Closures.delete")(function* (id: string) {

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { Forbidden, notFound } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
 import { Links } from "../../ports/Links.ts"
@@ -177,6 +177,12 @@ export class Public extends Effect.Service<Public>()("Public", {
         }
       })
 
+    /** What `book` would refuse from memory, asked apart from it (Bookings' atOnce): the full time's id, or undefined. */
+    const bookAtOnce = (input: BookingCreate, origin: string | undefined) =>
+      Effect.flatMap(Effect.either(checkOrigin(origin)), (checked) =>
+        Either.isLeft(checked) ? Effect.succeed(undefined) : bookings.atOnce.create(input)
+      )
+
     const quote = (
       input: {
         offering_id: string
@@ -234,6 +240,6 @@ export class Public extends Effect.Service<Public>()("Public", {
         return { id: message.id, created_at: message.created_at }
       })
 
-    return { org, list, get, times, book, quote, wait, buyGiftCard, ask } as const
+    return { org, list, get, times, book, bookAtOnce, quote, wait, buyGiftCard, ask } as const
   })
 }) {}

@@ -5,7 +5,7 @@ import { EngineClock } from "../../ports/Clock.ts"
 import { addDays, daysBetween, endOfLocalDay, todayIn, toInstant } from "../../time/local.ts"
 import { fn } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
-import { attendanceSql, occupancySql, revenueSql, type Scope, waitlistSql } from "./queries.ts"
+import { attendanceSql, occupancySql, revenueSql, roomy, type Scope, waitlistSql } from "./queries.ts"
 
 const DEFAULT_DAYS = 30
 const MAX_DAYS = 3660
@@ -16,7 +16,7 @@ export class Reports extends Effect.Service<Reports>()("Reports", {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
 
-    const scoped = (query: { from?: string; to?: string }) =>
+    const scoped = (query: { from?: string; to?: string; offering_id?: string }) =>
       Effect.gen(function* () {
         const org = yield* CurrentOrg
         const to = query.to ?? todayIn(yield* clock.now, org.timezone)
@@ -28,7 +28,8 @@ export class Reports extends Effect.Service<Reports>()("Reports", {
           org: org.id,
           zone: org.timezone,
           start: toInstant(from, "00:00:00", org.timezone),
-          end: endOfLocalDay(to, org.timezone)
+          end: endOfLocalDay(to, org.timezone),
+          offering: query.offering_id
         }
         return { scope, frame: { currency: org.currency, timezone: org.timezone, from, to } }
       })
@@ -36,10 +37,11 @@ export class Reports extends Effect.Service<Reports>()("Reports", {
     const revenue = fn("Reports.revenue")(function* (query: {
       from?: string
       to?: string
+      offering_id?: string
       by?: "day" | "week" | "month" | "offering"
     }) {
       const { scope, frame } = yield* scoped(query)
-      const rows = yield* revenueSql(sql, scope, query.by ?? "day").pipe(Effect.orDie)
+      const rows = yield* roomy(sql, revenueSql(sql, scope, query.by ?? "day")).pipe(Effect.orDie)
       return {
         ...frame,
         data: rows.map((r) => {
@@ -62,7 +64,7 @@ export class Reports extends Effect.Service<Reports>()("Reports", {
 
     const report =
       <A>(name: string, query: (sql: SqlClient.SqlClient, s: Scope) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
-      (q: { from?: string; to?: string }) =>
+      (q: { from?: string; to?: string; offering_id?: string }) =>
         Effect.gen(function* () {
           const { scope, frame } = yield* scoped(q)
           return { ...frame, data: yield* Effect.orDie(query(sql, scope)) }

@@ -1,4 +1,5 @@
 import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 
 /** A report's scope: one org, a half-open span of instants and the zone its local dates and hours are read in. */
 export interface Scope {
@@ -6,7 +7,12 @@ export interface Scope {
   readonly start: Date
   readonly end: Date
   readonly zone: string
+  /** One offering's rows only, when set. */
+  readonly offering?: string | undefined
 }
+
+const only = (sql: SqlClient.SqlClient, s: Scope, column: "b.offering_id" | "s.offering_id" | "w.offering_id") =>
+  s.offering === undefined ? sql`` : sql`and ${sql.unsafe(column)} = ${s.offering}`
 
 /**
  * The reports' SQL, over the rows kept (bookings, sessions, waitlist entries): nothing is stored twice. Money is
@@ -37,6 +43,7 @@ export const revenueSql = (sql: SqlClient.SqlClient, s: Scope, by: "day" | "week
           and b.paid_cents < b.total_cents), 0)::bigint as deposits_due_cents
       from bookings b
       where b.org_id = ${s.org} and b.created_at >= ${s.start} and b.created_at < ${s.end} and b.confirmed_at is not null
+        ${only(sql, s, "b.offering_id")}
       group by 1) r
     order by ${by === "offering" ? sql`3, 2` : sql`1`}`
 
@@ -53,6 +60,7 @@ export const occupancySql = (sql: SqlClient.SqlClient, s: Scope) =>
       coalesce(sum(s.cap), 0)::int as places_offered, coalesce(sum(s.booked), 0)::int as places_sold
     from sessions s join offerings o on o.id = s.offering_id
     where s.org_id = ${s.org} and s.state = 'scheduled' and s.starts_at >= ${s.start} and s.starts_at < ${s.end}
+      ${only(sql, s, "s.offering_id")}
     group by s.offering_id, 3 order by 2, 1, 3`
 
 export const attendanceSql = (sql: SqlClient.SqlClient, s: Scope) =>
@@ -69,6 +77,7 @@ export const attendanceSql = (sql: SqlClient.SqlClient, s: Scope) =>
       (count(*) filter (where b.no_show_at is not null))::int as no_shows
     from bookings b join offerings o on o.id = b.offering_id
     where b.org_id = ${s.org} and b.starts_at >= ${s.start} and b.starts_at < ${s.end} and b.confirmed_at is not null
+      ${only(sql, s, "b.offering_id")}
     group by b.offering_id order by 2, 1`
 
 export const waitlistSql = (sql: SqlClient.SqlClient, s: Scope) =>
@@ -76,5 +85,12 @@ export const waitlistSql = (sql: SqlClient.SqlClient, s: Scope) =>
     select w.offering_id::text as offering_id, min(o.name) as offering_name, count(*)::int as joins,
       (count(*) filter (where w.end_reason = 'booked'))::int as got_a_place
     from waitlist_entries w join offerings o on o.id = w.offering_id
-    where w.org_id = ${s.org} and w.created_at >= ${s.start} and w.created_at < ${s.end}
+    where w.org_id = ${s.org} and w.created_at >= ${s.start} and w.created_at < ${s.end} ${only(sql, s, "w.offering_id")}
     group by w.offering_id order by 2, 1`
+
+/**
+ * A report's statement in a transaction whose sorts and hashes may take 32 MB: a year of a busy org groups some
+ * 100,000 rows, which in the default 4 MB are sorted on disk instead of hashed in memory.
+ */
+export const roomy = <A, E, R>(sql: SqlClient.SqlClient, statement: Effect.Effect<A, E, R>) =>
+  sql.withTransaction(Effect.zipRight(sql`set local work_mem = '32MB'`, statement))

@@ -40,6 +40,7 @@ const handSignals = () => {
         () => Effect.sync(() => handlers.delete(h))
       ).pipe(Effect.asVoid),
     sync: Effect.sync(() => state.listening),
+    synced: () => Promise.resolve(state.listening),
     listening: () => state.listening
   }
   return { shape, state, reset: () => handlers.forEach((h) => h.onReset()) }

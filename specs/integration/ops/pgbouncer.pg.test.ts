@@ -18,7 +18,7 @@ let app: TestApp
 
 beforeAll(async () => {
   db = await freshPostgresDatabase()
-  pooler = await startPgbouncer("127.0.0.1", 5432, 10)
+  pooler = await startPgbouncer("127.0.0.1", 5432, { poolSize: 10 })
   app = await startApp(
     {},
     { databaseLayer: PostgresLive(pooler.through(db.url), 20, 3_000, { directUrl: db.url, prepared: false }) }

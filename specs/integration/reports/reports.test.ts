@@ -99,10 +99,25 @@ describe("reports (reports.*)", () => {
     const waitlist = await report("waitlist", "from=2040-01-01&to=2040-01-31")
     expect(waitlist.data).toEqual([{ offering_id: tiny.id, offering_name: "Tiny", joins: 2, got_a_place: 1 }])
 
+    // One offering's figures only.
+    const yogaOnly = `from=2040-01-01&to=2040-02-29&offering_id=${yoga.id}`
+    expect((await report("revenue", yogaOnly)).data.map((r: any) => [r.period, r.net_cents])).toEqual([
+      ["2040-01-02", 6000],
+      ["2040-01-03", 0]
+    ])
+    expect((await report("occupancy", yogaOnly)).data.map((r: any) => r.offering_name)).toEqual(["Yoga"])
+    expect((await report("attendance", yogaOnly)).data.map((r: any) => r.offering_name)).toEqual(["Yoga"])
+    expect((await report("waitlist", yogaOnly)).data).toEqual([])
+    expect((await report("waitlist", `from=2040-01-01&to=2040-01-31&offering_id=${tiny.id}`)).data).toHaveLength(1)
+    expect((await org.call("GET", "/reports/revenue?offering_id=yoga")).status).toBe(400)
+
     expectError(await org.call("GET", "/reports/revenue?from=2040-01-05&to=2040-01-01"), 400, "invalid_to")
     expect((await org.call("GET", "/reports/revenue?by=year")).status).toBe(400)
     const other = await bookingsOrg(app)
     expect(ok(await other.call("GET", "/reports/revenue?from=2040-01-01&to=2040-02-29")).data).toEqual([])
     expect(ok(await other.call("GET", "/reports/occupancy?from=2040-01-01&to=2040-02-29")).data).toEqual([])
+    expect(
+      ok(await other.call("GET", `/reports/revenue?from=2040-01-01&to=2040-02-29&offering_id=${yoga.id}`)).data
+    ).toEqual([])
   })
 })
