@@ -185,7 +185,12 @@ export class Messages extends Effect.Service<Messages>()("Messages", {
       return yield* Effect.gen(function* () {
         const v = Option.getOrThrow(yield* conversation(org.id, about, true))
         return yield* post(v, input.body, yield* channelFor(v, input.channel))
-      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+      }).pipe(
+        transaction(sql),
+        Effect.catchTag("SqlError", Effect.die),
+        // Committed: a text goes to the provider now, not at the next pass of the job.
+        Effect.tap((m) => (m.channel === "text" && m.failed_at === null ? texts.handOver : Effect.void))
+      )
     })
 
     /** A guest's message, from a reply by email or their page: kept, the org's owners told, message.received, the acknowledgement. */

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, FiberSet } from "effect"
 import { EngineClock } from "../../ports/Clock.ts"
 import { Links } from "../../ports/Links.ts"
 import { Texter, type TextFailed } from "../../ports/Texter.ts"
@@ -33,7 +33,7 @@ export const statusOutcome = (status: string): "delivered" | "failed" | undefine
  */
 export class Texts extends Effect.Service<Texts>()("Texts", {
   dependencies: [Jobs.Default],
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const store = yield* textStore
     const clock = yield* EngineClock
@@ -68,11 +68,24 @@ export class Texts extends Effect.Service<Texts>()("Texts", {
         traced("Texts.deliver", { attributes: { "text.id": row.id } })
       )
 
+    // One pass at a time on this instance, the job's or a hand-over's: the second waits and finds what the first
+    // left (so a test clock's pass that runs while a hand-over is under way returns once that text has gone).
+    const oneAtATime = yield* Effect.makeSemaphore(1)
     const sendDue = Effect.gen(function* () {
       const now = yield* clock.now
       const rows = yield* store.claim(now, new Date(now.getTime() + LEASE_SECONDS * 1000), BATCH)
       yield* Effect.forEach(rows, deliver, { concurrency: 4, discard: true })
-    }).pipe(Effect.orDie, traced("Texts.sendDue"))
+    }).pipe(oneAtATime.withPermits(1), Effect.orDie, traced("Texts.sendDue"))
+
+    /**
+     * Texts due now handed to the provider at once, after the commit that wrote them, without waiting for the job:
+     * under the system clock and the test clock alike (which runs jobs only when moved). The caller does not wait.
+     */
+    const handOvers = yield* FiberSet.make()
+    const handOver = FiberSet.run(
+      handOvers,
+      sendDue.pipe(Effect.catchAllCause((cause) => Effect.logWarning("texts: hand-over failed", cause)))
+    ).pipe(Effect.asVoid)
 
     // Reminders first, so that one found due goes out in the same pass.
     yield* jobs.register({ name: "texts.remind", run: yield* reminderTexts })
@@ -113,6 +126,6 @@ export class Texts extends Effect.Service<Texts>()("Texts", {
       }
     })
 
-    return { enqueue, sendDue, report, received, optOut, optIn, sentTo, provider: texter.provider } as const
+    return { enqueue, sendDue, handOver, report, received, optOut, optIn, sentTo, provider: texter.provider } as const
   })
 }) {}

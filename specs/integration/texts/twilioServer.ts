@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { AppConfig } from "../../../app/config.ts"
 import { startApp } from "../../support/app.ts"
 
 export const ACCOUNT_SID = `AC${"0123456789abcdef".repeat(2)}`
@@ -110,9 +111,10 @@ export const TWILIO_PUBLIC_URL = "https://engine.example.test"
 export const TWILIO_FROM = "+14155552671"
 
 /** A Twilio stand-in and an app that texts through it, each stopped by close. */
-export const startTwilioApp = async () => {
+export const startTwilioApp = async (overrides: Partial<AppConfig> = {}) => {
   const twilio = await startTwilioServer()
   const app = await startApp({
+    ...overrides,
     publicUrl: TWILIO_PUBLIC_URL,
     twilio: { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, from: TWILIO_FROM, apiBaseUrl: twilio.url }
   })
