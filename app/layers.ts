@@ -34,6 +34,7 @@ import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Events } from "../engine/services/Events.ts"
 import { Exports } from "../engine/services/exports/Exports.ts"
+import { Feeds } from "../engine/services/feeds/Feeds.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
@@ -144,6 +145,7 @@ const Services = Layer.mergeAll(
   Series.Default,
   Sessions.Default,
   Closures.Default,
+  Feeds.Default,
   Reports.Default,
   Exports.Default.pipe(Layer.provide([Bookings.Default, Customers.Default])),
   Availability.Default,

@@ -12,6 +12,7 @@ import { ClosuresGroup } from "./groups/closures.ts"
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
 import { ExportsGroup } from "./groups/exports.ts"
+import { FeedsGroup } from "./groups/feeds.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { GuestGroup } from "./groups/guest.ts"
 import { MessagesGroup } from "./groups/messages.ts"
@@ -46,6 +47,7 @@ export class Api extends declaringRaised(
     .add(SeriesGroup)
     .add(SessionsGroup)
     .add(ClosuresGroup)
+    .add(FeedsGroup)
     .add(ReportsGroup)
     .add(ExportsGroup)
     .add(BookingsGroup)

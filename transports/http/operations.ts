@@ -11,6 +11,7 @@ import { closuresHandlers } from "./handlers/closures.ts"
 import { customersHandlers } from "./handlers/customers.ts"
 import type { Group } from "./handlers/define.ts"
 import { exportsHandlers } from "./handlers/exports.ts"
+import { feedsHandlers } from "./handlers/feeds.ts"
 import { giftCardsHandlers } from "./handlers/giftCards.ts"
 import { guestHandlers } from "./handlers/guest.ts"
 import { messagesHandlers } from "./handlers/messages.ts"
@@ -43,6 +44,7 @@ export const operations = {
   closures: closuresHandlers,
   customers: customersHandlers,
   events: eventsHandlers,
+  feeds: feedsHandlers,
   gift_cards: giftCardsHandlers,
   guest: guestHandlers,
   invites: invitesHandlers,
