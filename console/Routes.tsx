@@ -14,6 +14,7 @@ import { Money } from "./screens/Money.tsx"
 import { NewBooking } from "./screens/NewBooking.tsx"
 import { NewOffering, OfferingPage } from "./screens/OfferingPage.tsx"
 import { Offerings } from "./screens/Offerings.tsx"
+import { Reports } from "./screens/Reports.tsx"
 import { Roster } from "./screens/Roster.tsx"
 import { Settings } from "./screens/Settings.tsx"
 import { Team } from "./screens/Team.tsx"
@@ -39,6 +40,7 @@ const ROUTES: ReadonlyArray<Route> = [
   ["/guests/:id", (p) => <Guest id={p.id} />],
   ["/messages", () => <Inbox />],
   ["/money", () => <Money />, true],
+  ["/reports", () => <Reports />, true],
   ["/team", () => <Team />, true],
   ["/settings", () => <Settings />, true],
   ["/developers", () => <Developers />, true],

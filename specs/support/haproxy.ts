@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freePort, listening, until } from "./ports.ts"
+import { freePort } from "./ports.ts"
+import { requireBinary, startServer } from "./process.ts"
 
 const HAPROXY = "/usr/sbin/haproxy"
 
@@ -19,7 +19,7 @@ export interface Balancer {
  * when the binary is missing.
  */
 export const startHaproxy = async (backends: ReadonlyArray<number>): Promise<Balancer> => {
-  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: this test runs HAProxy (apt-get install haproxy)`)
+  requireBinary(HAPROXY, "HAProxy", "haproxy")
   const dir = await mkdtemp(join(tmpdir(), "haproxy-"))
   const port = await freePort()
   const cfg = join(dir, "haproxy.cfg")
@@ -48,23 +48,13 @@ export const startHaproxy = async (backends: ReadonlyArray<number>): Promise<Bal
       ""
     ].join("\n")
   )
-  let out = ""
-  const child: ChildProcess = spawn(HAPROXY, ["-db", "-f", cfg], { stdio: ["ignore", "pipe", "pipe"] })
-  child.stdout?.on("data", (d) => (out += d))
-  child.stderr?.on("data", (d) => (out += d))
-  const dispose = async () => {
-    if (child.exitCode === null && child.signalCode === null)
-      await new Promise<void>((resolve) => {
-        child.once("exit", () => resolve())
-        child.kill("SIGKILL")
-      })
+  const server = await startServer(HAPROXY, ["-db", "-f", cfg], port, "haproxy").catch(async (e) => {
     await rm(dir, { recursive: true, force: true })
-  }
-  try {
-    await until(() => listening(port), 10_000, `haproxy on ${port} (${out.slice(-300)})`)
-  } catch (e) {
-    await dispose()
     throw e
+  })
+  const dispose = async () => {
+    await server.stop()
+    await rm(dir, { recursive: true, force: true })
   }
   return { url: `http://127.0.0.1:${port}`, dispose }
 }

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { jetstreamManager } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
-import { freePort, listening, until } from "./ports.ts"
+import { freePort, until } from "./ports.ts"
+import { requireBinary, type Server, startServer } from "./process.ts"
 
 const NATS_SERVER = "/usr/sbin/nats-server"
 
@@ -31,37 +30,21 @@ export interface NatsCluster {
  * one another. Fails, never skips, when the binary is missing or a node does not come up.
  */
 export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
-  if (!existsSync(NATS_SERVER))
-    throw new Error(`${NATS_SERVER} is missing: this test runs a NATS cluster of its own (apt-get install nats-server)`)
+  requireBinary(NATS_SERVER, "a NATS cluster", "nats-server")
   const root = await mkdtemp(join(tmpdir(), "nats-cluster-"))
   const ports = await Promise.all(Array.from({ length: size }, async () => [await freePort(), await freePort()]))
   const routes = ports.map(([, cluster]) => `nats://127.0.0.1:${cluster}`).join(",")
-  const children: Array<ChildProcess | undefined> = ports.map(() => undefined)
+  const servers: Array<Server | undefined> = ports.map(() => undefined)
   const nodes = ports.map(([client, cluster], i): ClusterNode => {
     const name = `n${i + 1}`
     const args = ["-a", "127.0.0.1", "-p", String(client), "-n", name, "-js", "-sd", join(root, name)]
     const clusterArgs = ["--cluster_name", "be", "-cluster", `nats://127.0.0.1:${cluster}`, "-routes", routes]
-    const running = () => {
-      const c = children[i]
-      return c !== undefined && c.exitCode === null && c.signalCode === null
-    }
+    const running = () => servers[i]?.running() ?? false
     const start = async () => {
-      const failed: { error?: Error } = {}
-      const c = spawn(NATS_SERVER, [...args, ...clusterArgs], { stdio: "ignore" })
-      c.once("error", (e) => (failed.error = e))
-      children[i] = c
-      for (let n = 0; n < 400 && !failed.error && running() && !(await listening(client)); n++)
-        await new Promise((r) => setTimeout(r, 25))
-      if (failed.error) throw new Error(`${NATS_SERVER} could not be started: ${failed.error.message}`)
-      if (!(await listening(client))) throw new Error(`nats-server ${name} did not listen on ${client} within 10 s`)
+      servers[i] = await startServer(NATS_SERVER, [...args, ...clusterArgs], client, `nats-server ${name}`)
     }
     const kill = async () => {
-      const c = children[i]
-      if (c === undefined || !running()) return
-      await new Promise<void>((resolve) => {
-        c.once("exit", () => resolve())
-        c.kill("SIGKILL")
-      })
+      await servers[i]?.stop()
     }
     return { name, url: `nats://127.0.0.1:${client}`, running, kill, start }
   })

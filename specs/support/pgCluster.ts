@@ -1,23 +1,11 @@
-import { spawn } from "node:child_process"
-import { appendFileSync, existsSync } from "node:fs"
+import { appendFileSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import pg from "pg"
-import { serverDir, unprivileged } from "./pgbouncer.ts"
 import { freePort, until } from "./ports.ts"
+import { requireBinary, runToExit, serverDir, unprivileged } from "./process.ts"
 
 const BIN = "/usr/lib/postgresql/15/bin"
-/** Runs a binary to its exit, its output ignored (a server it starts keeps no pipe of ours open). */
-const run = (bin: string, args: Array<string>, options: { uid?: number; gid?: number; cwd: string }) =>
-  new Promise<void>((resolve, reject) => {
-    const c = spawn(bin, args, { ...options, stdio: "ignore" })
-    const late = setTimeout(() => c.kill("SIGKILL"), 60_000)
-    c.once("error", reject)
-    c.once("exit", (code) => {
-      clearTimeout(late)
-      code === 0 ? resolve() : reject(new Error(`${bin} ${args.join(" ")} exited with ${code}`))
-    })
-  })
 
 export interface PgPair {
   readonly primaryPort: number
@@ -37,12 +25,10 @@ export interface PgPair {
  * Fails, never skips, when the binaries are missing.
  */
 export const startPgPair = async (database = "booking"): Promise<PgPair> => {
-  for (const b of ["initdb", "pg_ctl", "pg_basebackup"])
-    if (!existsSync(join(BIN, b)))
-      throw new Error(`${BIN}/${b} is missing: this test runs Postgres servers of its own (apt-get install postgresql)`)
+  for (const b of ["initdb", "pg_ctl", "pg_basebackup"]) requireBinary(join(BIN, b), "Postgres servers", "postgresql")
   const root = await serverDir("pg-pair-")
   const as = unprivileged() ?? {}
-  const sh = (bin: string, args: Array<string>) => run(join(BIN, bin), args, { ...as, cwd: root })
+  const sh = (bin: string, args: Array<string>) => runToExit(join(BIN, bin), args, { ...as, cwd: root })
   const [primaryPort, standbyPort] = [await freePort(), await freePort()]
   const primary = join(root, "primary")
   const standby = join(root, "standby")

@@ -1,27 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { chownSync, existsSync, writeFileSync } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
+import { rm } from "node:fs/promises"
 import { join } from "node:path"
-import { freePort, listening, until } from "./ports.ts"
+import { freePort } from "./ports.ts"
+import { requireBinary, serverDir, startServer, unprivileged } from "./process.ts"
 
 const PGBOUNCER = "/usr/sbin/pgbouncer"
-
-/** Servers that refuse to run as root (PgBouncer, Postgres) run as the postgres user when the tests are root. */
-export const unprivileged = (): { uid: number; gid: number } | undefined => {
-  if (process.getuid?.() !== 0) return undefined
-  const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim())
-  const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim())
-  return { uid, gid }
-}
-
-/** A temp dir the servers may write (owned by the user they run as). */
-export const serverDir = async (prefix: string) => {
-  const dir = await mkdtemp(join(tmpdir(), prefix))
-  const as = unprivileged()
-  if (as !== undefined) chownSync(dir, as.uid, as.gid)
-  return dir
-}
 
 export interface Pooler {
   readonly port: number
@@ -47,11 +30,9 @@ export const startPgbouncer = async (
   port = 5432,
   { poolSize = 20, serverCap }: PoolerOptions = {}
 ): Promise<Pooler> => {
-  if (!existsSync(PGBOUNCER))
-    throw new Error(`${PGBOUNCER} is missing: this test runs a PgBouncer of its own (apt-get install pgbouncer)`)
+  requireBinary(PGBOUNCER, "a PgBouncer", "pgbouncer")
   const dir = await serverDir("pgbouncer-")
   const listen = await freePort()
-  const as = unprivileged()
   const ini = join(dir, "pgbouncer.ini")
   writeFileSync(join(dir, "users.txt"), '"postgres" ""\n')
   writeFileSync(
@@ -74,23 +55,13 @@ export const startPgbouncer = async (
       ""
     ].join("\n")
   )
-  let out = ""
-  const child: ChildProcess = spawn(PGBOUNCER, [ini], { stdio: ["ignore", "pipe", "pipe"], ...(as ?? {}) })
-  child.stdout?.on("data", (d) => (out += d))
-  child.stderr?.on("data", (d) => (out += d))
-  const dispose = async () => {
-    if (child.exitCode === null && child.signalCode === null)
-      await new Promise<void>((resolve) => {
-        child.once("exit", () => resolve())
-        child.kill("SIGKILL")
-      })
+  const server = await startServer(PGBOUNCER, [ini], listen, "pgbouncer", unprivileged() ?? {}).catch(async (e) => {
     await rm(dir, { recursive: true, force: true })
-  }
-  try {
-    await until(() => listening(listen), 10_000, `pgbouncer on ${listen} (${out.slice(-300)})`)
-  } catch (e) {
-    await dispose()
     throw e
+  })
+  const dispose = async () => {
+    await server.stop()
+    await rm(dir, { recursive: true, force: true })
   }
   return {
     port: listen,
@@ -100,7 +71,7 @@ export const startPgbouncer = async (
       u.port = String(listen)
       return u.toString()
     },
-    log: () => out,
+    log: server.output,
     dispose
   }
 }

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshPostgresDatabase } from "../../support/database.ts"
 import { type Balancer, startHaproxy } from "../../support/haproxy.ts"
 import { freePort, until } from "../../support/ports.ts"
+import { type Server, spawnServer } from "../../support/process.ts"
 
 // Three engine processes over one Postgres database behind an HAProxy of our own: one killed with -9 under load,
 // then all three restarted one after another (SIGTERM, start again) under load.
@@ -11,10 +11,10 @@ const ADMIN = "balancer-admin-token-0123456789"
 let db: { url: string; drop: () => Promise<unknown> }
 let balancer: Balancer
 const ports: Array<number> = []
-const children: Array<ChildProcess | undefined> = []
+const children: Array<Server | undefined> = []
 
 const start = async (i: number) => {
-  const child = spawn(process.execPath, ["dist/server.mjs"], {
+  const child = spawnServer(process.execPath, ["dist/server.mjs"], {
     env: {
       ...process.env,
       PORT: String(ports[i]),
@@ -29,8 +29,7 @@ const start = async (i: number) => {
       GAUGE_URL: "off",
       DB_POOL_SIZE: "8",
       SHUTDOWN_GRACE_MS: "5000"
-    },
-    stdio: "ignore"
+    }
   })
   children[i] = child
   await until(
@@ -40,12 +39,6 @@ const start = async (i: number) => {
     100
   )
 }
-const exited = (c: ChildProcess, signal: NodeJS.Signals) =>
-  new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve()
-    c.once("exit", () => resolve())
-    c.kill(signal)
-  })
 
 beforeAll(async () => {
   db = await freshPostgresDatabase()
@@ -54,7 +47,7 @@ beforeAll(async () => {
   balancer = await startHaproxy(ports)
 }, 120_000)
 afterAll(async () => {
-  await Promise.all(children.map((c) => (c === undefined ? undefined : exited(c, "SIGKILL"))))
+  await Promise.all(children.map((c) => c?.stop()))
   await balancer?.dispose()
   await db?.drop()
 })
@@ -131,7 +124,7 @@ describe("three instances behind HAProxy", () => {
     await new Promise((r) => setTimeout(r, 1_500))
 
     phase = "kill"
-    await exited(children[0]!, "SIGKILL")
+    await children[0]!.stop("SIGKILL")
     await new Promise((r) => setTimeout(r, 2_000))
     await start(0)
     await new Promise((r) => setTimeout(r, 1_000))
@@ -139,7 +132,7 @@ describe("three instances behind HAProxy", () => {
     phase = "rolling"
     const rollStarted = Date.now()
     for (let i = 0; i < 3; i++) {
-      await exited(children[i]!, "SIGTERM")
+      await children[i]!.stop("SIGTERM")
       await start(i)
       // HAProxy takes it back after two passing checks.
       await new Promise((r) => setTimeout(r, 1_000))
