@@ -89,8 +89,7 @@ export const DatabaseLive = (config: Pick<AppConfig, "databaseUrl" | "dataDir">)
 
 export { BusLive, MailerLive, ProcessorLive, TexterLive }
 
-export const ClockLive = (config: Pick<AppConfig, "clock">) =>
-  config.clock === "test" ? TestClockLive() : SystemClockLive
+export const ClockLive = (c: Pick<AppConfig, "clock">) => (c.clock === "test" ? TestClockLive() : SystemClockLive)
 
 /** Bookings answer for what offerings and calendars cancel; built over the shared Events, Mail and Payments. */
 const BookingHooksLive = Layer.mergeAll(OfferingHooksLive, CalendarBookingsLive).pipe(
