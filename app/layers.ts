@@ -33,6 +33,8 @@ import { Series } from "../engine/services/calendar/Series.ts"
 import { Sessions } from "../engine/services/calendar/Sessions.ts"
 import { Customers } from "../engine/services/customers/Customers.ts"
 import { Events } from "../engine/services/Events.ts"
+import { Exports } from "../engine/services/exports/Exports.ts"
+import { Feeds } from "../engine/services/feeds/Feeds.ts"
 import { GiftCards } from "../engine/services/gifts/GiftCards.ts"
 import { Guest } from "../engine/services/guest/Guest.ts"
 import { Idempotency } from "../engine/services/Idempotency.ts"
@@ -143,7 +145,9 @@ const Services = Layer.mergeAll(
   Series.Default,
   Sessions.Default,
   Closures.Default,
+  Feeds.Default,
   Reports.Default,
+  Exports.Default.pipe(Layer.provide([Bookings.Default, Customers.Default])),
   Availability.Default,
   Bookings.Default,
   BookingJobsLive.pipe(Layer.provide([Events.Default, Jobs.Default, Mail.Default])),

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- name...]`: runs every bench of bench/ that exists (bookings, http, availability, webhooks, flash, reports).
+ * `npm run bench [-- name...]`: runs every bench of bench/ that exists (bookings, http, availability, webhooks, flash, reports, signin, exports).
  * A bench that exports `run(): Promise<unknown>` is imported and awaited; one that runs when imported is spawned
  * with `npx tsx <file>`. The bookings and http results go to bench/results/<name>.{json,md} and into bench/README.md.
  */
@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import type { BookingsBench } from "./bookings.ts"
 import type { HttpBench } from "./http.ts"
 
-const BENCHES = ["bookings", "http", "availability", "webhooks", "flash", "reports"] as const
+const BENCHES = ["bookings", "http", "availability", "webhooks", "flash", "reports", "signin", "exports"] as const
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
 
 /** Without importing it (which would start a run-at-import bench): does the file export `run`? */

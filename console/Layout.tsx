@@ -11,11 +11,13 @@ import { Alert } from "./ui.tsx"
 export const SCREENS: ReadonlyArray<{ path: string; label: string; owner?: boolean }> = [
   { path: "", label: "Today" },
   { path: "/week", label: "Week" },
+  { path: "/calendar", label: "Calendar" },
   { path: "/bookings", label: "Bookings" },
   { path: "/offerings", label: "Offerings" },
   { path: "/guests", label: "Guests" },
   { path: "/messages", label: "Messages" },
   { path: "/money", label: "Money", owner: true },
+  { path: "/reports", label: "Reports", owner: true },
   { path: "/team", label: "Team", owner: true },
   { path: "/settings", label: "Settings", owner: true },
   { path: "/developers", label: "Developers", owner: true }
@@ -76,7 +78,8 @@ export const Layout = ({
           <strong class="org">{c.session.org?.name}</strong>
         )}
         <span class="who">
-          <a href={`${BASE}/account`}>{c.session.user.email}</a> <span class="muted">({c.session.role})</span>
+          <a href={`${BASE}/account`}>{c.session.user.name ?? c.session.user.email}</a>{" "}
+          <span class="muted">({c.session.role})</span>
         </span>
         <button type="button" class="secondary" onClick={out}>
           Sign out

@@ -4,6 +4,8 @@ import { Account } from "./screens/Account.tsx"
 import { Agenda } from "./screens/Agenda.tsx"
 import { Booking } from "./screens/Booking.tsx"
 import { Bookings } from "./screens/Bookings.tsx"
+import { CalendarView } from "./screens/CalendarView.tsx"
+import { Closures } from "./screens/Closures.tsx"
 import { Developers } from "./screens/Developers.tsx"
 import { Guest } from "./screens/Guest.tsx"
 import { Guests } from "./screens/Guests.tsx"
@@ -12,6 +14,7 @@ import { Money } from "./screens/Money.tsx"
 import { NewBooking } from "./screens/NewBooking.tsx"
 import { NewOffering, OfferingPage } from "./screens/OfferingPage.tsx"
 import { Offerings } from "./screens/Offerings.tsx"
+import { Reports } from "./screens/Reports.tsx"
 import { Roster } from "./screens/Roster.tsx"
 import { Settings } from "./screens/Settings.tsx"
 import { Team } from "./screens/Team.tsx"
@@ -24,6 +27,8 @@ type Route = readonly [string, (p: Record<string, string>, search: string) => Co
 const ROUTES: ReadonlyArray<Route> = [
   ["/", (_, s) => <Agenda week={false} search={s} />],
   ["/week", (_, s) => <Agenda week search={s} />],
+  ["/calendar", (_, s) => <CalendarView search={s} />],
+  ["/closures", () => <Closures />, true],
   ["/times/:id", (p, s) => <Roster id={p.id} search={s} />],
   ["/bookings", (_, s) => <Bookings search={s} />],
   ["/bookings/new", () => <NewBooking />],
@@ -35,6 +40,7 @@ const ROUTES: ReadonlyArray<Route> = [
   ["/guests/:id", (p) => <Guest id={p.id} />],
   ["/messages", () => <Inbox />],
   ["/money", () => <Money />, true],
+  ["/reports", () => <Reports />, true],
   ["/team", () => <Team />, true],
   ["/settings", () => <Settings />, true],
   ["/developers", () => <Developers />, true],

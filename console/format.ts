@@ -12,13 +12,26 @@ const dtf = (zone: string, options: Intl.DateTimeFormatOptions) => {
 }
 
 export const time = (iso: string, zone: string) =>
-  dtf(zone, { hour: "2-digit", minute: "2-digit" }).format(new Date(iso))
-export const day = (iso: string, zone: string) =>
-  dtf(zone, { weekday: "long", day: "numeric", month: "long" }).format(new Date(iso))
-export const dateTime = (iso: string, zone: string) =>
-  dtf(zone, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(
-    new Date(iso)
-  )
+  dtf(zone, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(iso))
+
+/**
+ * The console's one date style, on every screen: the weekday named, then day, month and year ("Tue 3 Dec 2026"), and
+ * with a time "Tue 3 Dec 2026, 18:00", in the org's zone.
+ */
+const dated = (at: Date, zone: string) => {
+  const p = dtf(zone, { weekday: "short", day: "numeric", month: "short", year: "numeric" }).formatToParts(at)
+  const n = (t: string) => p.find((x) => x.type === t)?.value ?? ""
+  return `${n("weekday")} ${n("day")} ${n("month")} ${n("year")}`
+}
+/** The date of an instant in the zone: "Tue 3 Dec 2026". */
+export const day = (iso: string, zone: string) => dated(new Date(iso), zone)
+/** An instant in the zone: "Tue 3 Dec 2026, 18:00". */
+export const dateTime = (iso: string, zone: string) => `${day(iso, zone)}, ${time(iso, zone)}`
+/** A calendar date (YYYY-MM-DD, already the org's): "Tue 3 Dec 2026". */
+export const localDate = (date: string) => dated(new Date(`${date}T12:00:00Z`), "UTC")
+/** The month of a calendar date: "December 2026". */
+export const monthOf = (date: string) =>
+  dtf("UTC", { month: "long", year: "numeric" }).format(new Date(`${date.slice(0, 7)}-15T12:00:00Z`))
 
 /** Minor units per major unit (JPY 1, EUR 100, KWD 1000), as Intl knows them. */
 export const minorUnits = (currency: string) =>

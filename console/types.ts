@@ -54,6 +54,8 @@ export interface TimeSlot {
   status: "scheduled" | "cancelled"
   series_id: string | null
   booked?: number
+  /** Who teaches it (a team member), or null. */
+  teacher?: { user_id: string; name: string } | null
 }
 export interface Customer {
   id: string

@@ -19,9 +19,9 @@ interface Passkey {
   last_used_at?: string | null
 }
 
-/** The person's own account: where they are signed in (sign out everywhere else) and their passkeys. */
+/** The person's own account: their name, where they are signed in (sign out everywhere else) and their passkeys. */
 export const Account = () => {
-  const { zone, session } = useConsole()
+  const { zone, session, refreshSession } = useConsole()
   const { data, reload } = useLoad(
     () =>
       Promise.all([
@@ -30,8 +30,19 @@ export const Account = () => {
       ]),
     []
   )
-  const [name, setName] = useState("")
   const [done, setDone] = useState<string | undefined>(undefined)
+  const [name, setName] = useState("")
+  const [me, setMe] = useState(session.user.name ?? "")
+  const naming = useAction(() => setDone(undefined))
+  const rename = (e: Event) => {
+    e.preventDefault()
+    const trimmed = me.trim()
+    if (trimmed === "" || [...trimmed].length > 80) return naming.setError("Enter a name of 1 to 80 characters.")
+    void naming.run(
+      () => request("PATCH", "/auth/v1/me", { name: trimmed }),
+      () => (setDone("Name saved."), void refreshSession())
+    )
+  }
   const act = useAction()
   const add = (e: Event) => {
     e.preventDefault()
@@ -46,6 +57,19 @@ export const Account = () => {
       <p>Signed in as {session.user.email}.</p>
       <Alert text={act.error} />
       <Done text={done} />
+      <h2>Your name</h2>
+      <form onSubmit={rename} noValidate>
+        <Field
+          label="Your name"
+          hint="Shown at the top of the console and on the Team list of each team you are on."
+          error={naming.error}
+        >
+          <input value={me} maxLength={80} autoComplete="name" onInput={(e) => setMe(value(e))} />
+        </Field>
+        <button type="submit" disabled={naming.busy}>
+          Save name
+        </button>
+      </form>
       <h2>Where you are signed in</h2>
       <ul>
         {data?.[0].map((s) => (

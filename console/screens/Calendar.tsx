@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
-import { addDays, dateIn, dateTime, entryEnd, zonedToUtc } from "../format.ts"
+import { addDays, dateIn, dateTime, entryEnd, localDate, zonedToUtc } from "../format.ts"
 import { BASE } from "../router.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { TimeSlot } from "../types.ts"
@@ -71,7 +71,7 @@ export const Calendar = ({ offeringId, duration }: { offeringId: string; duratio
   const [removing, setRemoving] = useState<Series | undefined>(undefined)
   const [done, setDone] = useState<string | undefined>(undefined)
   const label = (s: Series) =>
-    `${REPEAT[s.repeat] ?? s.repeat} from ${s.starts_on} at ${s.start_time?.slice(0, 5)}${s.ends_on === null ? "" : ` until ${s.ends_on}`}`
+    `${REPEAT[s.repeat] ?? s.repeat} from ${localDate(s.starts_on)} at ${s.start_time?.slice(0, 5)}${s.ends_on === null ? "" : ` until ${localDate(s.ends_on)}`}`
   return (
     <section aria-labelledby="times">
       <h2 id="times">Times</h2>
@@ -83,7 +83,7 @@ export const Calendar = ({ offeringId, duration }: { offeringId: string; duratio
           <li key={s.id}>
             {label(s)}{" "}
             <button type="button" class="link" onClick={() => (setDone(undefined), setRemoving(s))}>
-              Remove… <span class="visually-hidden">the times from {s.starts_on}</span>
+              Remove… <span class="visually-hidden">the times from {localDate(s.starts_on)}</span>
             </button>
           </li>
         ))}

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { api } from "../api.ts"
-import { money, parseMoney } from "../format.ts"
+import { localDate, money, parseMoney } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Offering } from "../types.ts"
 import { Alert, Field, useConfirm, value } from "../ui.tsx"
@@ -64,7 +64,7 @@ export const PromoCodes = () => {
             {p.percent_off !== null ? `${p.percent_off}% off` : `${money(p.amount_off_cents ?? 0, currency)} off`} ·
             used {p.uses}
             {p.max_uses === null ? "" : ` of ${p.max_uses}`}
-            {p.ends_on === null ? "" : ` · until ${p.ends_on}`}
+            {p.ends_on === null ? "" : ` · until ${localDate(p.ends_on)}`}
             {p.offering_ids === null
               ? " · every offering"
               : ` · for ${p.offering_ids.map((id) => names.get(id) ?? "an offering").join(", ")}`}{" "}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks"
 import { api } from "../api.ts"
 import { currencies, languages, zones } from "../choices.ts"
+import { BASE } from "../router.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Org } from "../types.ts"
 import { Alert, Done, Field, Title, value } from "../ui.tsx"
@@ -52,6 +53,10 @@ export const Settings = () => {
   return (
     <section>
       <Title>Settings</Title>
+      <p>
+        <a href={`${BASE}/closures`}>Closures and holidays</a>: dates the org or an offering is closed, or open other
+        hours.
+      </p>
       {data === undefined ? null : (
         <form onSubmit={save} class="stack">
           <div class="grid">

@@ -19,3 +19,7 @@ export class CapacityNotSupported extends DomainError<CapacityNotSupported>()("C
 export class Closed extends DomainError<Closed>()("Closed") {}
 export class ClosureHasBookings extends DomainError<ClosureHasBookings>()("ClosureHasBookings") {}
 export class InvalidOpenHours extends DomainError<InvalidOpenHours>()("InvalidOpenHours") {}
+/** An offering's calendar feed without the offering it shows. */
+export class InvalidOfferingId extends DomainError<InvalidOfferingId>()("InvalidOfferingId") {}
+/** A member's calendar feed without the member, asked by a key that belongs to none. */
+export class InvalidUserId extends DomainError<InvalidUserId>()("InvalidUserId") {}

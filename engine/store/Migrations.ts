@@ -46,6 +46,8 @@ import textReceipts from "./migrations/0130_text_receipts.ts"
 import eventActor from "./migrations/0140_event_actor.ts"
 import closures from "./migrations/0180_closures.ts"
 import reportIndexes from "./migrations/0182_report_indexes.ts"
+import exportIndexes from "./migrations/0183_export_indexes.ts"
+import calendarFeeds from "./migrations/0186_calendar_feeds.ts"
 
 /** Numbered migrations, by name; the adapter's migrator runs what is new on start, in order, once. */
 export const migrationsByName = {
@@ -95,7 +97,9 @@ export const migrationsByName = {
   "0130_text_receipts": textReceipts,
   "0140_event_actor": eventActor,
   "0180_closures": closures,
-  "0182_report_indexes": reportIndexes
+  "0182_report_indexes": reportIndexes,
+  "0183_export_indexes": exportIndexes,
+  "0186_calendar_feeds": calendarFeeds
 }
 
 export const migrations = Migrator.fromRecord(migrationsByName)

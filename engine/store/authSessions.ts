@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { mailForEachText } from "./mail.ts"
 
 // The store of `sign_in_links`, `auth_sessions` and `webauthn_challenges`: the only code that writes them. Every
 // secret here is a SHA-256 hash; the secrets themselves live only in the mail and the browser's cookies.
@@ -38,9 +39,67 @@ export interface ChallengeRow {
   readonly used_at: Date | null
 }
 
+/** What asking for a sign-in link writes: the link, and its mail if the email is on a team. */
+export interface LinkRequest {
+  readonly linkId: string
+  readonly tokenHash: string
+  readonly nonceHash: string
+  readonly email: string
+  readonly at: Date
+  readonly expiresAt: Date
+  readonly mailId: string
+  readonly subject: string
+  readonly body: string
+}
+
+/**
+ * One statement, whether or not the email is on a team, so that the answer cannot tell: the email's first membership
+ * (as users.memberships orders them); a link row, live and the email's for a member, else a throw-away one (no email,
+ * expired as it is written, its token never sent); the mail with the link to the member's first org, else none.
+ */
+const REQUEST_LINK = `with member as (
+      select m.org_id from members m join orgs o on o.id = m.org_id
+      where lower(m.email) = lower($4::text) and m.removed_at is null
+      order by m.created_at, o.name, m.org_id limit 1
+    ), known as (
+      select exists (select 1 from member) as yes
+    ), link as (
+      insert into sign_in_links (id, token_hash, nonce_hash, email, invite_id, created_at, expires_at)
+      select $1::uuid, $2::text, $3::text, case when known.yes then $4::text else '' end, null, $5::timestamptz,
+        case when known.yes then $6::timestamptz else $5::timestamptz end
+      from known
+      returning id
+    ), ${mailForEachText("member", {
+      id: "$7::uuid",
+      to: "$4::text",
+      subject: "$8::text",
+      body: "$9::text",
+      kind: "'auth.sign_in_link'",
+      at: "$5::timestamptz"
+    })}
+    select (select count(*)::int from link) as links, (select count(*)::int from m) as mailed`
+
 export const authSessionStore = (sql: SqlClient.SqlClient) => {
   const addLink = (row: Omit<LinkRow, "used_at">) =>
     sql`insert into sign_in_links ${sql.insert(row)}`.pipe(Effect.orDie, Effect.asVoid)
+  /** Writes what asking for a link writes (REQUEST_LINK), in one statement: true when a mail went with it. */
+  const requestLink = (r: LinkRequest) =>
+    sql
+      .unsafe<{ links: number; mailed: number }>(REQUEST_LINK, [
+        r.linkId,
+        r.tokenHash,
+        r.nonceHash,
+        r.email,
+        r.at,
+        r.expiresAt,
+        r.mailId,
+        r.subject,
+        r.body
+      ])
+      .pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows[0]?.mailed === 1)
+      )
   /** Takes a link: only one caller ever gets it, and only while it is live. */
   const takeLink = (tokenHash: string, nonceHash: string, at: Date) =>
     sql<LinkRow>`update sign_in_links set used_at = ${at}
@@ -95,6 +154,7 @@ export const authSessionStore = (sql: SqlClient.SqlClient) => {
 
   return {
     addLink,
+    requestLink,
     takeLink,
     addSession,
     live,

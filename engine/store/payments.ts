@@ -163,3 +163,68 @@ export const refundsDueAgain = (sql: SqlClient.SqlClient, ids: ReadonlyArray<str
 /** When the next refund is due: a subquery for the job scheduler's `next`. */
 export const nextRefundDue = (sql: SqlClient.SqlClient) =>
   sql`(select min(refund_next_at) from payments where refund_state in ('pending', 'taken'))`
+
+// the ledger, as exports.payments reads it
+
+/** A row of the ledger: a payment, or the refund of one (its time: when refunded or failed, else its payment's). */
+export interface LedgerRow {
+  readonly id: string
+  readonly kind: "payment" | "refund"
+  readonly at: Date
+  readonly amount_cents: number
+  readonly currency: string
+  readonly status: string
+  readonly booking_id: string | null
+  readonly reference: string | null
+  readonly gift_purchase_id: string | null
+  readonly payment_intent_id: string
+  readonly refund_id: string | null
+}
+
+export interface LedgerScope {
+  readonly org: string
+  readonly start: Date | undefined
+  readonly end: Date | undefined
+  readonly kind: "payment" | "refund" | undefined
+  readonly bookingId: string | undefined
+}
+
+/** Where a row of the ledger sits in its order (time, payment id, payment before refund); none for another org's. */
+export const ledgerCursor = (sql: SqlClient.SqlClient, org: string, kind: "payment" | "refund", id: string) =>
+  sql<{
+    at: Date
+  }>`select ${kind === "payment" ? sql`created_at` : sql`coalesce(refunded_at, refund_failed_at, created_at)`} as at
+    from payments where id = ${id}::uuid and org_id = ${org}
+    ${kind === "refund" ? sql`and refund_state is not null and refund_cents > 0` : sql``}`.pipe(
+    Effect.map((rows) => (rows[0] === undefined ? undefined : { kind, id, at: rows[0].at }))
+  )
+
+/**
+ * A page of the ledger after a cursor, oldest first: each branch reads its own index (migration 0183) and the two
+ * are merged in order, so a page costs its rows whatever its place in a long year.
+ */
+export const ledgerPage = (
+  sql: SqlClient.SqlClient,
+  s: LedgerScope,
+  after: { readonly kind: "payment" | "refund"; readonly id: string; readonly at: Date } | undefined,
+  limit: number
+) => {
+  const refundAt = sql`coalesce(p.refunded_at, p.refund_failed_at, p.created_at)`
+  const within = (at: Statement.Fragment) =>
+    sql`${s.start ? sql`and ${at} >= ${s.start}` : sql``} ${s.end ? sql`and ${at} < ${s.end}` : sql``}
+      ${s.bookingId ? sql`and p.booking_id = ${s.bookingId}` : sql``}`
+  const payments = sql`select p.id, 'payment' as kind, 0 as ord, p.created_at as at, p.amount_cents, p.currency,
+      'paid' as status, p.booking_id, p.gift_purchase_id, p.payment_intent_id, null::text as refund_id
+    from payments p where p.org_id = ${s.org} ${within(sql`p.created_at`)}
+    ${after ? sql`and (p.created_at, p.id) > (${after.at}, ${after.id}::uuid)` : sql``}`
+  const refunds = sql`select p.id, 'refund' as kind, 1 as ord, ${refundAt} as at, p.refund_cents as amount_cents,
+      p.currency, p.refund_state as status, p.booking_id, p.gift_purchase_id, p.payment_intent_id, p.refund_id
+    from payments p where p.org_id = ${s.org} and p.refund_state is not null and p.refund_cents > 0 ${within(refundAt)}
+    ${after ? (after.kind === "payment" ? sql`and (${refundAt}, p.id) >= (${after.at}, ${after.id}::uuid)` : sql`and (${refundAt}, p.id) > (${after.at}, ${after.id}::uuid)`) : sql``}`
+  const branches =
+    s.kind === "payment" ? payments : s.kind === "refund" ? refunds : sql`(${payments}) union all (${refunds})`
+  return sql<LedgerRow>`select x.id::text as id, x.kind, x.at, x.amount_cents, x.currency, x.status,
+      x.booking_id::text as booking_id, b.reference, x.gift_purchase_id::text as gift_purchase_id, x.payment_intent_id, x.refund_id
+    from (${branches}) x left join bookings b on b.id = x.booking_id
+    order by x.at, x.id, x.ord limit ${limit}`
+}

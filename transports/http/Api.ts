@@ -11,6 +11,8 @@ import { ClockGroup } from "./groups/clock.ts"
 import { ClosuresGroup } from "./groups/closures.ts"
 import { CustomersGroup } from "./groups/customers.ts"
 import { EventsGroup } from "./groups/events.ts"
+import { ExportsGroup } from "./groups/exports.ts"
+import { FeedsGroup } from "./groups/feeds.ts"
 import { GiftCardsGroup } from "./groups/giftCards.ts"
 import { GuestGroup } from "./groups/guest.ts"
 import { MessagesGroup } from "./groups/messages.ts"
@@ -45,7 +47,9 @@ export class Api extends declaringRaised(
     .add(SeriesGroup)
     .add(SessionsGroup)
     .add(ClosuresGroup)
+    .add(FeedsGroup)
     .add(ReportsGroup)
+    .add(ExportsGroup)
     .add(BookingsGroup)
     .add(PromoCodesGroup)
     .add(GiftCardsGroup)

@@ -6,6 +6,7 @@ import { Links } from "../../engine/ports/Links.ts"
 import { Tracing } from "../../engine/ports/Tracing.ts"
 import { Auth } from "../../engine/services/auth/Auth.ts"
 import { CurrentOrg, RequestSurface, type Surface } from "../../engine/services/CurrentOrg.ts"
+import { CsvExport } from "../../engine/services/exports/plan.ts"
 import { Idempotency } from "../../engine/services/Idempotency.ts"
 import { Orgs } from "../../engine/services/Orgs.ts"
 import { databaseAnswers } from "../../engine/store/probes.ts"
@@ -17,6 +18,7 @@ import { databaseUnreachable, RETRY_AFTER_SECONDS } from "../shared/unavailable.
 import { Api } from "./Api.ts"
 import { toBadRequest } from "./decodeErrors.ts"
 import { BadRequest, expectedError, Unauthorized } from "./errors.ts"
+import { exportAnswer, toReply } from "./exportReply.ts"
 import { adminDocument, openApiDocument } from "./openapi.ts"
 import { operations } from "./operations.ts"
 import { makeQuickRefusals } from "./quick.ts"
@@ -240,6 +242,7 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
         if (route.decodeQuery) input.urlParams = yield* decodeOrFail(route.decodeQuery(query), "invalid_query")
         const respond = route.handler(input).pipe(
           Effect.flatMap((value) => {
+            if (value instanceof CsvExport) return exportAnswer(value, surface)
             const encoded = route.encodeSuccess(value)
             return Either.isRight(encoded)
               ? Effect.succeed({
@@ -289,11 +292,3 @@ export const makeDispatcher = (adminToken: Option.Option<string>) =>
 
     return dispatch
   })
-
-const toReply = (r: { status: number; contentType: string; body: string }, replayed: boolean): Reply => ({
-  status: r.status,
-  headers: replayed
-    ? { "content-type": r.contentType, "idempotent-replayed": "true" }
-    : { "content-type": r.contentType },
-  body: r.body
-})

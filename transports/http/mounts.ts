@@ -12,6 +12,7 @@ import type { InviteSignIn } from "../../engine/services/auth/Invites.ts"
 import type { Passkeys } from "../../engine/services/auth/Passkeys.ts"
 import type { Profile } from "../../engine/services/auth/Profile.ts"
 import type { Events } from "../../engine/services/Events.ts"
+import type { Feeds } from "../../engine/services/feeds/Feeds.ts"
 import type { Guest } from "../../engine/services/guest/Guest.ts"
 import type { Inbox } from "../../engine/services/messages/Inbox.ts"
 import { Messages } from "../../engine/services/messages/Messages.ts"
@@ -34,6 +35,7 @@ import { toolsOf } from "../mcp/tools.ts"
 import { OAUTH_PATH, oauthRoutes } from "../oauth/routes.ts"
 import type { Octo } from "../octo/Octo.ts"
 import { OCTO_PATH, octoRoutes } from "../octo/routes.ts"
+import { FEED_PATH, feedRoutes } from "../pages/feeds.ts"
 import { HOSTED_PATH, hostedPages } from "../pages/hosted.ts"
 import { escapeHtml, HTML, page, readForm, send as sendPage } from "../pages/html.ts"
 import { PAGES_PATH, pageRoutes } from "../pages/routes.ts"
@@ -111,6 +113,7 @@ export const RequestHandlerLive = (
       const payments = paymentRoutes(yield* Effect.runtime<Payments>(), yield* Effect.serviceOption(SandboxPages))
       const pages = pageRoutes(yield* Effect.runtime<Guest | Waivers>())
       const hosted = hostedPages(yield* Effect.runtime<Hosted | Waitlist>())
+      const feeds = feedRoutes(yield* Effect.runtime<Feeds>())
       const stream = eventStream(
         yield* Effect.runtime<Orgs | Events | EventBus>(),
         (res, reply) => send(res, reply),
@@ -216,6 +219,7 @@ export const RequestHandlerLive = (
         },
         // The guest's pages, the processor's events and the checkout pages read their own (raw or form) bodies.
         { name: "guest pages", match: (p) => PAGES_PATH.test(p), handle: limitedPromise(pages) },
+        { name: "calendar feed", match: (p) => FEED_PATH.test(p), handle: limitedPromise(feeds) },
         {
           name: "payments",
           match: (p) => PAYMENT_PATH.test(p),

@@ -10,6 +10,8 @@ import { clockHandlers } from "./handlers/clock.ts"
 import { closuresHandlers } from "./handlers/closures.ts"
 import { customersHandlers } from "./handlers/customers.ts"
 import type { Group } from "./handlers/define.ts"
+import { exportsHandlers } from "./handlers/exports.ts"
+import { feedsHandlers } from "./handlers/feeds.ts"
 import { giftCardsHandlers } from "./handlers/giftCards.ts"
 import { guestHandlers } from "./handlers/guest.ts"
 import { messagesHandlers } from "./handlers/messages.ts"
@@ -42,6 +44,7 @@ export const operations = {
   closures: closuresHandlers,
   customers: customersHandlers,
   events: eventsHandlers,
+  feeds: feedsHandlers,
   gift_cards: giftCardsHandlers,
   guest: guestHandlers,
   invites: invitesHandlers,
@@ -53,6 +56,7 @@ export const operations = {
   promo_codes: promoCodesHandlers,
   public: publicHandlers,
   reports: reportsHandlers,
+  exports: exportsHandlers,
   series: seriesHandlers,
   sessions: sessionsHandlers,
   team: teamHandlers,

@@ -13,6 +13,9 @@ import type { Route } from "./routes.ts"
 type Org = CurrentOrg["Type"]
 type Judge = (input: { payload: unknown; headers: unknown }) => Effect.Effect<string | undefined, never, CurrentOrg>
 
+/** The time a booking's body names, found before the body is parsed (a guess: the Schema decides). */
+const SESSION_ID = /"session_id"\s*:\s*"([^"\\]{1,100})"/
+
 const header = (headers: Incoming["headers"], name: string) => {
   const v = headers[name]
   return typeof v === "string" ? v : v?.[0]
@@ -33,8 +36,8 @@ export class QuickRefusals extends Context.Reference<QuickRefusals>()("QuickRefu
  * key resolved from the key cache (never a session, never a lookup), the body parsed and decoded by the endpoint's own
  * Schemas, no Idempotency-Key (a replay answers what the key stored), no query, tracing off; then the gate's own
  * judgment (the same checks as `create`'s), one shared sync that vouches every earlier commit was heard, and the
- * judgment again. Anything else, at any step, is `undefined`: the dispatcher's own path serves the request from the
- * start, so the answer is the same either way, byte for byte.
+ * judgment again (the first one's, when nothing the gate holds of the time changed meanwhile). Anything else, at any
+ * step, is `undefined`: the dispatcher's own path serves the request from the start, so the answer is the same.
  */
 export const makeQuickRefusals = (
   runtime: Runtime.Runtime<never>,
@@ -70,14 +73,16 @@ export const makeQuickRefusals = (
       if (route.decodePath !== undefined || route.decodeQuery !== undefined || route.decodePayload === undefined)
         return undefined
       if (header(req.headers, "idempotency-key") !== undefined) return undefined
+      // A booking of a time not heard full costs this look at its body only.
+      const text = req.body ?? ""
+      const time = SESSION_ID.exec(text)
+      if (time === null || !bookings.atOnce.mayRefuse(time[1])) return undefined
       const bearer = bearerFrom(header(req.headers, "authorization"))
       if (bearer === "") return undefined
       const known = orgs.cached(bearer)
       if (known === undefined) return undefined
       const admitted = admit(route.auth === "public" ? "public" : "api", known, false)
       if (!admitted.ok || (route.role === "owner" && admitted.org.role !== "owner")) return undefined
-      const text = req.body ?? ""
-      if (text.trim() === "") return undefined
       const parsed = parseBody(text, codes)
       if (!parsed.ok) return undefined
       const payload = route.decodePayload(parsed.value)
@@ -86,9 +91,12 @@ export const makeQuickRefusals = (
       if (Either.isLeft(headers)) return undefined
       const input = { payload: payload.right, headers: headers.right }
       const context = requestContext(base, req.surface, admitted.org)
-      if (judged(judge, input, context) === undefined) return undefined
+      const first = judged(judge, input, context)
+      if (first === undefined) return undefined
+      const seen = bookings.atOnce.look(first)
       return bookings.atOnce.synced().then((ok) => {
-        const id = ok ? judged(judge, input, context) : undefined
+        // Judged again after the sync, unless nothing the gate holds of the time changed meanwhile.
+        const id = !ok ? undefined : bookings.atOnce.unchanged(seen) ? first : judged(judge, input, context)
         if (id === undefined) return undefined
         bookings.atOnce.refused(id)
         quick.refused?.(route.operationId)

@@ -1,5 +1,6 @@
 import { HttpApi, HttpApiSchema, type HttpMethod, OpenApi } from "@effect/platform"
 import { Context, JSONSchema, Option, Schema, SchemaAST } from "effect"
+import { ExportPage } from "../../engine/schema/export.ts"
 import { badText } from "../shared/json.ts"
 import { compact, type JsonSchema, pruneDefs } from "./schemaShape.ts"
 
@@ -59,6 +60,8 @@ const outputOf = (
   const asts = [...successes.entries()]
     .filter(([status]) => status >= 200 && status < 300)
     .flatMap(([, s]) => Option.toArray(s.ast))
+    // A CSV file (exports.*) is a page of it as a tool's answer: { csv, rows, next }.
+    .map((ast) => (HttpApiSchema.getEncoding(ast).contentType === "text/csv" ? ExportPage.ast : ast))
     .filter((ast) => !HttpApiSchema.getEmptyDecodeable(ast) && !SchemaAST.isVoidKeyword(SchemaAST.encodedAST(ast)))
   if (asts.length === 0)
     return { schema: { type: "object", properties: {}, additionalProperties: false }, wrapped: false }

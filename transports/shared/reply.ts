@@ -17,6 +17,11 @@ export interface Reply {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
+  /**
+   * A body written as it comes instead (an export): each chunk is asked for once the socket took the last, and a
+   * client that goes away stops the asking. An error after the first chunk aborts the response.
+   */
+  readonly stream?: AsyncIterable<string>
   /** The operation that answered (for metrics), when the request matched one. */
   readonly operation?: string
   /** Its path template (/api/v1/bookings/{id}) and the org it acted for: the request's log line says them. */
@@ -46,12 +51,39 @@ export const errorReply = (
 /** Writes a Reply (nothing when an answer was already started); `close` ends the connection after it. */
 export const send = (res: ServerResponse, reply: Reply, close = false) => {
   if (res.headersSent) return
+  if (reply.stream !== undefined) return void pump(res, reply.status, reply.headers, reply.stream)
   res.writeHead(reply.status, {
     ...reply.headers,
     "content-length": Buffer.byteLength(reply.body),
     ...(close ? { connection: "close" } : {})
   })
   res.end(reply.body)
+}
+
+const pump = async (
+  res: ServerResponse,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: AsyncIterable<string>
+) => {
+  res.writeHead(status, headers)
+  const chunks = body[Symbol.asyncIterator]()
+  const gone = new Promise<"gone">((resolve) => res.once("close", () => resolve("gone")))
+  try {
+    for (;;) {
+      const next = await Promise.race([chunks.next(), gone])
+      if (next === "gone" || res.destroyed) break
+      if (next.done) return void res.end()
+      if (!res.write(next.value)) {
+        const drained = new Promise<"drain">((resolve) => res.once("drain", () => resolve("drain")))
+        if ((await Promise.race([drained, gone])) === "gone") break
+      }
+    }
+    await chunks.return?.()
+  } catch {
+    // Headers are out: the response can only be cut short, so that the client sees it incomplete.
+    res.destroy()
+  }
 }
 
 /** The Bearer credential of a request, if it sent one. */

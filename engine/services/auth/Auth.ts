@@ -4,12 +4,11 @@ import { Effect } from "effect"
 import { Forbidden, InvalidEmail } from "../../errors/index.ts"
 import { EngineClock } from "../../ports/Clock.ts"
 import { Links } from "../../ports/Links.ts"
+import { Wakeups } from "../../ports/Wakeups.ts"
 import { authSessionStore, type SessionRow } from "../../store/authSessions.ts"
-import { transaction } from "../../store/transaction.ts"
 import { type Membership, type UserRow, userStore } from "../../store/users.ts"
 import { fn } from "../../tracing.ts"
 import type { Plan, Role } from "../CurrentOrg.ts"
-import { Mail } from "../mail/Mail.ts"
 import { ABSOLUTE_DAYS, HOUR_MS, IDLE_MS, LINK_MINUTES, normalEmail, SEEN_EVERY_MS, secret, sha256 } from "./tokens.ts"
 
 /** A live session as a request sees it: the person, their current org and their role there, read now. */
@@ -46,46 +45,40 @@ export const sessionBody = (s: Signed) => ({
  * stored hashed with idle and absolute expiry, the current org and its role read at every request.
  */
 export class Auth extends Effect.Service<Auth>()("Auth", {
-  dependencies: [Mail.Default],
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const clock = yield* EngineClock
-    const mail = yield* Mail
     const links = yield* Links
+    const wakeups = yield* Wakeups
     const users = userStore(sql)
     const store = authSessionStore(sql)
 
     /**
-     * Mails a sign-in link when the email is on a team, and does nothing visible otherwise: the caller's answer is
-     * the same either way. The link works only with the nonce the asking browser keeps in its cookie.
+     * Mails a sign-in link when the email is on a team, and does nothing visible otherwise. The answer must not tell
+     * which: both run the same statement (one round trip, a row written and committed either way: a throw-away link
+     * for an unknown email) and the same wake-up of the mail sender after it. The link works only with the nonce the
+     * asking browser keeps in its cookie.
      */
     const requestLink = fn("Auth.requestLink")(function* (input: string, nonce: string) {
       const email = normalEmail(input)
       if (email === undefined) return yield* new InvalidEmail({ message: "email: an address like name@example.com" })
-      const memberships = yield* users.memberships(email)
-      if (memberships.length === 0) return
       const now = yield* clock.now
       const token = secret("sl_")
-      yield* Effect.gen(function* () {
-        yield* store.addLink({
-          id: randomUUID(),
-          token_hash: sha256(token),
-          nonce_hash: sha256(nonce),
-          email,
-          invite_id: null,
-          created_at: now,
-          expires_at: new Date(now.getTime() + LINK_MINUTES * 60_000)
-        })
-        yield* mail.enqueue(memberships[0].org_id, {
-          to: email,
-          kind: "auth.sign_in_link",
-          subject: "Your sign-in link",
-          text:
-            `Sign in: ${links.publicUrl}/auth/v1/links/${token}\n\n` +
-            `The link works once, for ${LINK_MINUTES} minutes, in the browser where you asked for it. ` +
-            `If you did not ask, ignore this mail.`
-        })
-      }).pipe(transaction(sql), Effect.orDie)
+      yield* store.requestLink({
+        linkId: randomUUID(),
+        tokenHash: sha256(token),
+        nonceHash: sha256(nonce),
+        email,
+        at: now,
+        expiresAt: new Date(now.getTime() + LINK_MINUTES * 60_000),
+        mailId: randomUUID(),
+        subject: "Your sign-in link",
+        body:
+          `Sign in: ${links.publicUrl}/auth/v1/links/${token}\n\n` +
+          `The link works once, for ${LINK_MINUTES} minutes, in the browser where you asked for it. ` +
+          `If you did not ask, ignore this mail.`
+      })
+      yield* wakeups.poke
     })
 
     /** A new session for the person with this email, in their first org; an older session of this browser ends. */

@@ -75,6 +75,9 @@ export class Bookings extends Effect.Service<Bookings>()("Bookings", {
             : Effect.flatMap(CurrentOrg, (org) => creator.atOnce.full(org, input))
         ),
       synced: creator.atOnce.synced,
+      mayRefuse: creator.atOnce.mayRefuse,
+      look: creator.atOnce.look,
+      unchanged: creator.atOnce.unchanged,
       refused: creator.atOnce.refused
     } as const
 

@@ -252,7 +252,9 @@ export const bookingCreator = Effect.gen(function* () {
   /**
    * The gate's refusal asked apart from `create`, for a caller that answers it without running `create`: the time's
    * id when `create` would now be refused from memory (before its sync), else undefined. After a `synced` that came
-   * back true, asking again and getting the id is `create`'s refusal; `refused` then does what `create` does with it.
+   * back true, asking again and getting the id is `create`'s refusal (the same answer, without asking, when `look`
+   * before and `unchanged` after say nothing the gate holds of the time changed); `refused` then does what `create`
+   * does with it.
    */
   const atOnce = {
     full: (org: CurrentOrg["Type"], input: BookingCreate) =>
@@ -263,6 +265,9 @@ export const bookingCreator = Effect.gen(function* () {
         return Effect.map(fullHere(org, input, id), (full) => (full ? id : undefined))
       }),
     synced: gate.synced,
+    mayRefuse: gate.mayRefuse,
+    look: gate.look,
+    unchanged: gate.unchanged,
     refused: (id: string) => gate.pass(id)
   } as const
 

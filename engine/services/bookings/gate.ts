@@ -157,6 +157,22 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       return e?.known === undefined || e.places === undefined ? undefined : { ...e.known, places: e.places }
     }
 
+    /** Whether the time may be refused here at all (heard full, its offering read): a check before any other. */
+    const mayRefuse = (id: string) => {
+      const e = entries.get(id)
+      return e?.known !== undefined && e.places !== undefined && e.places.booked >= e.places.cap
+    }
+    /** What the gate holds of a time now; `unchanged` tells later whether a notice or a READ replaced any of it. */
+    const look = (id: string) => {
+      const e = entries.get(id)
+      return e === undefined ? undefined : { id, e, known: e.known, places: e.places }
+    }
+    const unchanged = (seen: ReturnType<typeof look>) =>
+      seen !== undefined &&
+      entries.get(seen.id) === seen.e &&
+      seen.e.known === seen.known &&
+      seen.e.places === seen.places
+
     const lane = (id: string) => {
       let l = lanes.get(id)
       if (l === undefined) {
@@ -222,6 +238,9 @@ export const placesGate = <R extends { readonly s_starts_at: Date | null }>() =>
       remember,
       load,
       peek,
+      mayRefuse,
+      look,
+      unchanged,
       enter,
       wait,
       pass,

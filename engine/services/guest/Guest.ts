@@ -10,6 +10,7 @@ import { fn } from "../../tracing.ts"
 import { Bookings } from "../bookings/Bookings.ts"
 import { CurrentOrg, RequestSurface } from "../CurrentOrg.ts"
 import { Availability } from "../calendar/Availability.ts"
+import { uidHost } from "../feeds/ical.ts"
 import { Messages } from "../messages/Messages.ts"
 import { chargeOf } from "../payments/refunds.ts"
 import { type GuestActions, guestActions } from "./policy.ts"
@@ -230,7 +231,10 @@ export class Guest extends Effect.Service<Guest>()("Guest", {
     })
 
     /** The booking as an iCalendar event (RFC 5545), to add to a calendar. */
-    const ics = (handle: string) => Effect.map(load(handle), (r) => icsOf(r, guestPage(links.publicUrl, r.handle)))
+    const ics = (handle: string) =>
+      Effect.flatMap(load(handle), (r) =>
+        Effect.map(clock.now, (now) => icsOf(r, guestPage(links.publicUrl, r.handle), uidHost(links.publicUrl), now))
+      )
 
     /** The weather at the meeting point for the start, and the river gauge's latest reading: each when it answers. */
     const outdoors = (handle: string) =>

@@ -1,5 +1,6 @@
 import type { BookingRow } from "../../store/bookingRow.ts"
 import type { Plan } from "../CurrentOrg.ts"
+import { calendarText } from "../feeds/ical.ts"
 
 /** A booking as the guest's page reads it: the row with its offering, org and customer. */
 export type Row = BookingRow & {
@@ -36,48 +37,30 @@ export const mapUrl = (r: {
       ? `https://www.openstreetmap.org/?mlat=${r.o_lat}&mlon=${r.o_lon}#map=16/${r.o_lat}/${r.o_lon}`
       : null
 
-const icsDate = (d: Date) =>
-  d
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}/, "")
-const icsText = (s: string) => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, "\\n")
-
-/** The booking as an iCalendar file (the guest page's "add to calendar"). */
-export const icsOf = (r: Row, url: string) =>
-  `${[
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//booking-engine//guest page//EN",
-    "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
-    "BEGIN:VEVENT",
-    `UID:${r.id}@booking-engine`,
-    `DTSTAMP:${icsDate(r.updated_at ?? r.created_at)}`,
-    `DTSTART:${icsDate(r.starts_at)}`,
-    `DTEND:${icsDate(r.ends_at)}`,
-    `SUMMARY:${icsText(`${r.o_name} (${r.g_name})`)}`,
-    ...(r.o_location ? [`LOCATION:${icsText(r.o_location)}`] : []),
-    ...(r.o_lat !== null && r.o_lon !== null ? [`GEO:${r.o_lat};${r.o_lon}`] : []),
-    `DESCRIPTION:${icsText(`Booking ${r.reference}. Manage it at ${url}`)}`,
-    `URL:${url}`,
-    `STATUS:${r.status === "cancelled" ? "CANCELLED" : r.status === "held" ? "TENTATIVE" : "CONFIRMED"}`,
-    "END:VEVENT",
-    "END:VCALENDAR"
-  ]
-    .map(fold)
-    .join("\r\n")}\r\n`
-
-/** Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1). */
-const fold = (line: string) => {
-  const parts: Array<string> = []
-  let rest = line
-  while (Buffer.byteLength(rest) > 75) {
-    let n = 74
-    while (Buffer.byteLength(rest.slice(0, n)) > 74) n--
-    parts.push(rest.slice(0, n))
-    rest = rest.slice(n)
-  }
-  parts.push(rest)
-  return parts.join("\r\n ")
-}
+/**
+ * The booking as an iCalendar file (the guest page's "add to calendar"), built as the calendar feeds are. Imported once
+ * rather than subscribed to, its times are written as UTC instants (every client reads them alike); the org's zone is
+ * named beside them (X-WR-TIMEZONE).
+ */
+export const icsOf = (r: Row, url: string, host: string, now: Date) =>
+  calendarText({
+    name: `${r.o_name} (${r.g_name})`,
+    zone: r.g_timezone,
+    utcTimes: true,
+    now,
+    events: [
+      {
+        uid: `${r.id}@${host}`,
+        start: r.starts_at,
+        end: r.ends_at,
+        summary: `${r.o_name} (${r.g_name})`,
+        location: r.o_location || null,
+        geo: r.o_lat !== null && r.o_lon !== null ? { lat: r.o_lat, lon: r.o_lon } : null,
+        description: `Booking ${r.reference}. Manage it at ${url}`,
+        url,
+        status: r.status === "cancelled" ? "cancelled" : r.status === "held" ? "tentative" : "confirmed",
+        created: r.created_at,
+        changed: r.updated_at ?? r.created_at
+      }
+    ]
+  })

@@ -36,6 +36,7 @@ const OWNERS: Readonly<Record<string, string>> = {
   waitlist_entries: "engine/store/waitlist.ts",
   promo_codes: "engine/store/promos.ts",
   closures: "engine/store/closures.ts",
+  calendar_feeds: "engine/store/calendarFeeds.ts",
   gift_purchases: "engine/store/giftPurchases.ts",
   payments: "engine/store/payments.ts",
   payment_checkouts: "engine/store/payments.ts",

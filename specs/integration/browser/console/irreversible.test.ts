@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { localDate } from "../../../../console/format.ts"
 import { expectAccessible, screenshots } from "../../../support/browser.ts"
 import { clockNow, consoleSuite } from "./helpers.ts"
 
@@ -51,7 +52,7 @@ describe("what cannot be undone asks once, naming what stops", () => {
       })
     ).body
     await page.goto(`${suite.app.url}/dashboard/offerings/${offering.id}`)
-    await page.getByRole("button", { name: `Remove… the times from ${tomorrow}` }).click()
+    await page.getByRole("button", { name: `Remove… the times from ${localDate(tomorrow)}` }).click()
     await page.getByRole("heading", { name: /^Remove “Every week from/ }).waitFor()
     await page.getByText(`Its ${times.length} future times go`, { exact: false }).waitFor()
     await page.getByText(/1 booking is on them\. Removing cancels it, emails the guests/).waitFor()

@@ -103,7 +103,7 @@ describe("promo codes and gift cards", () => {
     await page.getByLabel("Last day (optional)").fill("2027-04-30")
     await page.getByLabel("Yoga").check()
     await page.getByRole("button", { name: "Add code" }).click()
-    await page.getByText("used 0 of 25 · until 2027-04-30 · for Yoga").waitFor()
+    await page.getByText("used 0 of 25 · until Fri 30 Apr 2027 · for Yoga").waitFor()
     const [code] = (await org.call("GET", "/promo_codes")).body.data
     expect([code.max_uses, code.ends_on, code.offering_ids.length]).toEqual([25, "2027-04-30", 1])
     await page.getByRole("button", { name: "Delete… SPRING10" }).click()
