@@ -132,6 +132,9 @@ const sameEvent = async (jsm: JetStreamManager, stream: string, ack: PubAck, e: 
   }
 }
 
+/** How often the client pings its server (NATS_URL's): a silent server is left after two unanswered. */
+export const PING_INTERVAL_MS = 5_000
+
 const closeConnection = (nc: NatsConnection) =>
   Effect.tryPromise(() => nc.drain()).pipe(
     Effect.timeout("5 seconds"),
@@ -149,7 +152,17 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
       const timeout = options.publishTimeoutMs ?? 2_000
       const nc = yield* Effect.acquireRelease(
         Effect.tryPromise({
-          try: () => connect({ servers: serversOf(url), reconnect: true, maxReconnectAttempts: -1 }),
+          // A server that stops answering without closing the connection (a frozen host, a partition) is left after
+          // two pings unanswered, 5 s apart, for another of the cluster; the client's default (2 min) kept the relay
+          // publishing into a dead connection for minutes.
+          try: () =>
+            connect({
+              servers: serversOf(url),
+              reconnect: true,
+              maxReconnectAttempts: -1,
+              pingInterval: PING_INTERVAL_MS,
+              maxPingOut: 2
+            }),
           catch: unavailable("connect")
         }),
         closeConnection

@@ -16,13 +16,25 @@ export interface ClusterNode {
   readonly kill: () => Promise<void>
   /** Starts it again over the same store dir. */
   readonly start: () => Promise<void>
+  /** What it has logged since it was last started. */
+  readonly log: () => string
 }
 
 export interface NatsCluster {
   readonly nodes: ReadonlyArray<ClusterNode>
   /** Every node's client URL, comma-separated, as NATS_URL takes them. */
   readonly url: string
+  /** When a node logged that it became the leader of `stream` (epoch ms), the first such time after `after`. */
+  readonly leaderElected: (stream: string, after: number) => number | undefined
   readonly dispose: () => Promise<void>
+}
+
+/** nats-server's log time (local, to the microsecond): `[pid] 2026/12/03 07:20:00.123456 [INF] ...`. */
+const loggedAt = (line: string) => {
+  const m = /^\[\d+\] (\d{4})\/(\d\d)\/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})/.exec(line)
+  if (m === null) return undefined
+  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number)
+  return new Date(y, mo - 1, d, h, mi, s, ms).getTime()
 }
 
 /**
@@ -46,7 +58,8 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
     const kill = async () => {
       await servers[i]?.stop()
     }
-    return { name, url: `nats://127.0.0.1:${client}`, running, kill, start }
+    const log = () => servers[i]?.output() ?? ""
+    return { name, url: `nats://127.0.0.1:${client}`, running, kill, start, log }
   })
   const dispose = async () => {
     await Promise.all(nodes.map((n) => n.kill()))
@@ -74,5 +87,13 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
     await dispose()
     throw e
   }
-  return { nodes, url, dispose }
+  const leaderElected = (stream: string, after: number) => {
+    const times = nodes
+      .flatMap((n) => n.log().split("\n"))
+      .filter((line) => line.includes(`new stream leader for '$G > ${stream}'`))
+      .map(loggedAt)
+      .filter((t): t is number => t !== undefined && t > after)
+    return times.length === 0 ? undefined : Math.min(...times)
+  }
+  return { nodes, url, leaderElected, dispose }
 }

@@ -27,7 +27,7 @@ afterAll(async () => {
 const streamInfo = async (nc: NatsConnection) => (await jetstreamManager(nc)).streams.info("EVENTS")
 
 describe("a three-node NATS cluster, NATS_STREAM_REPLICAS=3", () => {
-  it("keeps booking, publishes each event once and resumes within 3 s of the new leader when the stream's leader dies; the node catches up", async () => {
+  it("keeps booking, publishes each event once and resumes within 1 s of the new leader when the stream's leader dies; the node catches up", async () => {
     // The stream exists with one replica (an engine started without NATS_STREAM_REPLICAS): the app moves it to three.
     await Effect.runPromise(Effect.scoped(Layer.build(NatsBusLive(cluster.url, { replicas: 1 }))))
     watcher = await connect({ servers: cluster.url.split(","), maxReconnectAttempts: -1 })
@@ -104,18 +104,9 @@ describe("a three-node NATS cluster, NATS_STREAM_REPLICAS=3", () => {
     const killedAt = Date.now()
     await leader.kill()
     // NATS's own part of the pause: a follower campaigns after 4 to 9 s without the leader's heartbeat (nats-server's
-    // raft election timeout, fixed in 2.9 and 2.10).
-    let electedAt = 0
-    await until(
-      async () => {
-        const now = (await streamInfo(watcher!)).cluster?.leader
-        return now !== undefined && now !== leaderName
-      },
-      20_000,
-      "a new stream leader",
-      100
-    )
-    electedAt = Date.now()
+    // raft election timeout, a constant in 2.9 and 2.10). The new leader's own log says when it took over.
+    await until(() => cluster.leaderElected("EVENTS", killedAt) !== undefined, 20_000, "a new stream leader", 100)
+    const electedAt = cluster.leaderElected("EVENTS", killedAt)!
     await new Promise((r) => setTimeout(r, 4_000))
     stop = true
     await Promise.all(workers)
@@ -150,14 +141,14 @@ describe("a three-node NATS cluster, NATS_STREAM_REPLICAS=3", () => {
     const after = arrivals.filter((a) => a.at >= killedAt)
     const firstAfter = after[0].at - killedAt
     const longest = after.reduce((m, a, i) => (i === 0 ? m : Math.max(m, a.at - after[i - 1].at)), firstAfter)
-    const resumed = after.find((a) => a.at >= electedAt - 1_000)!.at - electedAt
+    const resumed = after.find((a) => a.at >= electedAt)!.at - electedAt
     console.log(
       `NATS leader ${leaderName} killed: ${statuses.length} bookings all 201; new leader after ${electedAt - killedAt} ms; ` +
         `first event stored ${firstAfter} ms after the kill (${resumed} ms after the election), longest pause ${longest} ms`
     )
-    // The engine's part: publishing goes on within 3 s of the new leader (one publish time-out and one retry at most).
-    expect(resumed).toBeLessThan(3_000)
-    expect(longest).toBeLessThan(electedAt - killedAt + 3_000)
+    // The engine's part: publishing goes on within 1 s of the new leader (the relay retries a refused batch every 200 ms).
+    expect(resumed).toBeLessThan(1_000)
+    expect(longest).toBeLessThan(electedAt - killedAt + 1_000)
 
     // The killed node comes back and catches up: every replica current, nothing lagging.
     await leader.start()
