@@ -87,7 +87,10 @@ const OWNER_OPERATIONS: ReadonlyArray<readonly [string, string, unknown]> = [
   ["POST", "/promo_codes", { code: "FREE", percent_off: 100 }],
   ["POST", "/gift_cards", { amount_cents: 1000 }],
   ["POST", "/offerings", { kind: "class", name: "Mine" }],
-  ["GET", "/oauth_apps", undefined]
+  ["GET", "/oauth_apps", undefined],
+  ["POST", "/closures", { starts_on: "2040-12-25", note: "Closed" }],
+  ["GET", "/reports/revenue", undefined],
+  ["GET", "/exports/bookings.csv", undefined]
 ]
 
 describe("staff", () => {
@@ -96,8 +99,8 @@ describe("staff", () => {
     const page = await newPage()
     await signIn(app, page, "desk@example.com")
     const menu = await page.getByRole("navigation", { name: "Console" }).getByRole("link").allTextContents()
-    expect(menu).toEqual(["Today", "Week", "Bookings", "Offerings", "Guests", "Messages"])
-    for (const screen of ["money", "team", "settings", "developers", "offerings/new"]) {
+    expect(menu).toEqual(["Today", "Week", "Calendar", "Bookings", "Offerings", "Guests", "Messages"])
+    for (const screen of ["money", "reports", "closures", "team", "settings", "developers", "offerings/new"]) {
       await page.goto(`${app.url}/dashboard/${screen}`)
       await page.getByRole("heading", { name: "Owners only" }).waitFor()
     }
