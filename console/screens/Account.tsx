@@ -4,6 +4,7 @@ import { addPasskey } from "../auth.ts"
 import { browserName, dateTime } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import { Alert, Done, Field, Title, value } from "../ui.tsx"
+import { FeedBox } from "./FeedBox.tsx"
 
 interface SignedIn {
   id: string
@@ -19,7 +20,12 @@ interface Passkey {
   last_used_at?: string | null
 }
 
-/** The person's own account: their name, where they are signed in (sign out everywhere else) and their passkeys. */
+const ME = { kind: "me" } as const
+
+/**
+ * The person's own account: their name, their calendar feed, where they are signed in (sign out everywhere else) and
+ * their passkeys.
+ */
 export const Account = () => {
   const { zone, session, refreshSession } = useConsole()
   const { data, reload } = useLoad(
@@ -70,6 +76,7 @@ export const Account = () => {
           Save name
         </button>
       </form>
+      <FeedBox of={ME} title="Your calendar feed" what="the times you teach and the appointments you take" />
       <h2>Where you are signed in</h2>
       <ul>
         {data?.[0].map((s) => (

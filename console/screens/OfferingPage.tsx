@@ -7,6 +7,7 @@ import { useAction, useConsole, useLoad } from "../state.ts"
 import type { Booking, Offering } from "../types.ts"
 import { Alert, Badge, Done, Loading, Title } from "../ui.tsx"
 import { Calendar } from "./Calendar.tsx"
+import { FeedBox } from "./FeedBox.tsx"
 import { Hours } from "./Hours.tsx"
 import { OfferingForm } from "./OfferingForm.tsx"
 
@@ -17,7 +18,10 @@ export const NewOffering = () => (
   </section>
 )
 
-/** An offering: its fields, photo and times; pause, and delete with what it would cancel and refund shown first. */
+/**
+ * An offering: its fields, photo and times; its calendar feed (owners); pause, and delete with what it would cancel and
+ * refund shown first.
+ */
 export const OfferingPage = ({ id, search }: { id: string; search: string }) => {
   const { currency, owner } = useConsole()
   const { data: o, error, reload } = useLoad(() => api.get<Offering>(`/offerings/${id}`), [id])
@@ -89,6 +93,13 @@ export const OfferingPage = ({ id, search }: { id: string; search: string }) => 
             <span>Upload a photo (JPEG)</span>
             <input type="file" accept="image/jpeg" onChange={upload} />
           </label>
+          <FeedBox
+            of={{ kind: "offering", offeringId: id }}
+            title="Calendar feed"
+            what={
+              o.kind === "class" ? `the times of ${o.name}, with places booked and left` : `the bookings of ${o.name}`
+            }
+          />
           <h2>Pause or delete</h2>
           <p>
             <button type="button" class="secondary" disabled={act.busy} onClick={pause}>
