@@ -4,6 +4,8 @@ export interface Session {
   user: { id: string; email: string; name: string | null }
   org: { id: string; name: string; timezone: string; currency: string } | null
   role: Role | null
+  /** Your id on the current org's team (members' user_id: what a time's teacher and a member feed name). */
+  member_id: string | null
   memberships: Array<{ org_id: string; org_name: string; role: Role }>
   csrf_token: string
 }

@@ -59,7 +59,7 @@ export const CalendarView = ({ search }: { search: string }) => {
       api.get<{ data: Closure[] }>("/closures", { from: first, to: last, offering_id: one }).then((r) => r.data),
       Promise.all(hourly.map((o) => api.get<{ data: Hour[] }>(`/offerings/${o.id}/hours`).then((r) => r.data)))
     ])
-    const teaches = new Set(times.filter((t) => t.teacher?.user_id === session.user.id).map((t) => t.id))
+    const teaches = new Set(times.filter((t) => t.teacher?.user_id === session.member_id).map((t) => t.id))
     const items = agenda(zone, offerings, times, bookings, waiting)
       .flatMap((d) => d.items)
       .filter((i) => (show === "mine" ? i.session !== undefined && teaches.has(i.session.id) : true))

@@ -3,7 +3,6 @@ import { api, Said } from "../api.ts"
 import { dateTime } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import { Alert, Done, Field, useConfirm } from "../ui.tsx"
-import { isSelf } from "./Team.tsx"
 
 interface Feed {
   id: string
@@ -19,12 +18,10 @@ interface Made extends Feed {
 /** Whose calendar: the signed-in person's own member feed, or one offering's feed. */
 export type FeedOf = { readonly kind: "me" } | { readonly kind: "offering"; readonly offeringId: string }
 
-/** The signed-in person's user_id on this org's team (a member's id is not the person's: matched by email). */
-const myMemberId = async (email: string) => {
-  const team = await api.get<{ data: Array<{ user_id: string; email: string }> }>("/team")
-  const me = team.data.find((m) => isSelf(m, email))
-  if (me === undefined) throw new Said("You are not on this team any more, so you have no calendar feed here.")
-  return me.user_id
+/** The signed-in person's user_id on this org's team (the session's member_id, not the person's own id). */
+const myMemberId = (memberId: string | null) => {
+  if (memberId === null) throw new Said("You are not on this team any more, so you have no calendar feed here.")
+  return memberId
 }
 
 /**
@@ -35,10 +32,10 @@ const myMemberId = async (email: string) => {
 export const FeedBox = ({ of, title, what }: { of: FeedOf; title: string; what: string }) => {
   const { zone, session } = useConsole()
   const { data, error, reload } = useLoad(async () => {
-    const query = of.kind === "me" ? { user_id: await myMemberId(session.user.email) } : { offering_id: of.offeringId }
+    const query = of.kind === "me" ? { user_id: myMemberId(session.member_id) } : { offering_id: of.offeringId }
     const feeds = await api.get<{ data: Feed[] }>("/feeds", query)
     return { query, feeds: feeds.data.filter((f) => f.kind === (of.kind === "me" ? "member" : "offering")) }
-  }, [of.kind === "me" ? "me" : of.offeringId, session.user.email])
+  }, [of.kind === "me" ? "me" : of.offeringId, session.member_id])
   const [made, setMade] = useState<Made | undefined>(undefined)
   const [done, setDone] = useState<string | undefined>(undefined)
   const act = useAction(() => setDone(undefined))

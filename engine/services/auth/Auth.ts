@@ -36,6 +36,7 @@ export const sessionBody = (s: Signed) => ({
   user: { id: s.user.id, email: s.user.email, name: s.user.name },
   org: s.org && { id: s.org.id, name: s.org.name, timezone: s.org.timezone, currency: s.org.currency },
   role: s.role,
+  member_id: s.memberId,
   memberships: s.memberships.map((m) => ({ org_id: m.org_id, org_name: m.org_name, role: m.role })),
   csrf_token: s.session.csrf_token
 })

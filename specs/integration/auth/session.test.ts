@@ -208,6 +208,10 @@ describe("sessions", () => {
     expect(moved.status).toBe(200)
     expect(moved.body).toMatchObject({ org: { id: second.id, timezone: "Asia/Tokyo", currency: "JPY" }, role: "staff" })
     expect((await b.api("GET", "/org")).body.id).toBe(second.id)
+    // member_id is the person's row on the current team (what a time's teacher names), not their user id.
+    const row = (await b.api("GET", "/team")).body.data.find((m: { email: string }) => m.email === first.owner)
+    expect(moved.body.member_id).toBe(row.user_id)
+    expect(moved.body.member_id).not.toBe(moved.body.user.id)
     const no = await b.request("POST", "/auth/v1/session/org", { org_id: stranger.id })
     expect([no.status, no.body.error.code]).toEqual([403, "forbidden"])
   })

@@ -35,9 +35,13 @@ describe.each(["test", "system"] as const)("a text sent by messages.send, with C
     expect(sent.failed_at).toBeNull()
     const calls = () => twilio.calls.filter((c) => c.form.To === to && c.form.Body === "The van leaves at 9.")
     await waitFor(() => calls().length > 0, 10_000, "the text at Twilio")
-    const [text] = ok(await app.admin("GET", `/texts?to=${encodeURIComponent(to)}`)).data.filter(
-      (t: { body: string }) => t.body === "The van leaves at 9."
-    )
+    // The text is marked sent once Twilio's answer is back, a moment after Twilio has it.
+    const stored = async () =>
+      ok(await app.admin("GET", `/texts?to=${encodeURIComponent(to)}`)).data.filter(
+        (t: { body: string }) => t.body === "The van leaves at 9."
+      )
+    await waitFor(async () => (await stored())[0]?.sent_at != null, 10_000, "the text marked sent")
+    const [text] = await stored()
     expect(text.sent_at).not.toBeNull()
     expect(text.provider_id).toMatch(/^SM/)
     if (clock === "test") expect((await app.admin("GET", "/clock")).body.now).toBe(before)

@@ -84,7 +84,7 @@ const middle = async (l: Locator) => {
 
 describe("the calendar grid", () => {
   it("shows each time at its day and hour in the org's zone with places, holds and the waitlist; a closure greyed", async () => {
-    const { page } = await studio("grid@example.com")
+    const { org, page, thu } = await studio("grid@example.com")
     const yoga = block(page, "Yoga, Tue 3 Jan 18:00–19:00, 3 taken, 5 left, 1 held")
     await yoga.waitFor()
     expect(
@@ -115,13 +115,16 @@ describe("the calendar grid", () => {
     await page.getByRole("heading", { name: "Week of Mon 13 Feb 2040" }).waitFor()
     await page.getByRole("button", { name: "Previous week" }).click()
     await page.getByRole("heading", { name: "Week of Mon 6 Feb 2040" }).waitFor()
-    // One offering, then only the times the signed-in member teaches (none).
+    // One offering, then only the times the signed-in member teaches: Thursday's Yoga.
+    const [me] = (await org.call("GET", "/team")).body.data
+    expect((await org.call("PATCH", `/sessions/${thu.id}`, { teacher: me.user_id })).status).toBe(200)
     await page.getByRole("button", { name: "Today" }).click()
     await page.getByLabel("Show").selectOption({ label: "Pilates" })
     await block(page, /^Pilates, Tue 3 Jan 10:00/).waitFor()
     await expect.poll(() => page.getByRole("button", { name: /^Yoga,/ }).count()).toBe(0)
     await page.getByLabel("Show").selectOption({ label: "Mine (the times I teach)" })
-    await expect.poll(() => page.getByRole("button", { name: /^Pilates,/ }).count()).toBe(0)
+    await block(page, /^Yoga, Thu 5 Jan 09:00/).waitFor()
+    await expect.poll(() => page.getByRole("button", { name: /^(Yoga|Pilates),/ }).count()).toBe(1)
   })
 
   it("moves a booking dragged from a time's guests onto another time, and mails the guest", async () => {
