@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks"
-import { api } from "../api.ts"
-import { useAction } from "../state.ts"
-import { Alert } from "../ui.tsx"
+import { api, describe } from "../api.ts"
+import { Loading } from "../ui.tsx"
 
 /** Loads /widget.js once (same origin: the console's script-src allows it). */
 const loadWidget = () => {
@@ -13,16 +12,23 @@ const loadWidget = () => {
 }
 
 /**
- * The preview's publishable key, kept in memory for the page's life: coming back to Settings reuses it instead of
- * making a key per visit (the API never shows a key again, so a new page load makes one when asked).
+ * The widget's embed code with the org's widget key, and the widget itself as a live preview. The key is the one
+ * publishable key the engine keeps for the org (keys.widget_key: the same on every visit, a new one once revoked).
  */
-let previewKey: string | undefined
-
-/** The widget's embed code with a publishable key made for it, and the widget itself as a live preview. */
 export const Embed = () => {
-  const [key, setKey] = useState<string | undefined>(previewKey)
-  const act = useAction()
+  const [key, setKey] = useState<string | undefined>(undefined)
+  const [error, setError] = useState<string | undefined>(undefined)
   const box = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    let current = true
+    api.post<{ key: string }>("/widget_key").then(
+      (k) => current && setKey(k.key),
+      (e) => current && setError(describe(e))
+    )
+    return () => {
+      current = false
+    }
+  }, [])
   useEffect(() => {
     if (key === undefined || box.current === null) return
     loadWidget()
@@ -31,39 +37,25 @@ export const Embed = () => {
     el.dataset.api = location.origin
     box.current.replaceChildren(el)
   }, [key])
-  const code = `<script src="${location.origin}/widget.js" data-key="${key ?? "pk_…"}"></script>`
   return (
     <section aria-labelledby="embed">
       <h2 id="embed">Put the widget on your site</h2>
       <p>
         Paste this where the booking widget should appear, and add your site under “Sites that may embed the widget”.
+        Its key is public by design and the same each time you come here; revoked under Developers, a new one shows
+        here.
       </p>
-      <pre>
-        <code>{code}</code>
-      </pre>
       {key === undefined ? (
-        <button
-          type="button"
-          disabled={act.busy}
-          onClick={() =>
-            act.run(
-              () => api.post<{ key: string }>("/api_keys", { kind: "publishable", name: "Widget" }),
-              (k) => {
-                previewKey = k.key
-                setKey(k.key)
-              }
-            )
-          }
-        >
-          Make a key for the widget and preview it
-        </button>
+        <Loading error={error} />
       ) : (
         <>
+          <pre>
+            <code>{`<script src="${location.origin}/widget.js" data-key="${key}"></script>`}</code>
+          </pre>
           <h3>Preview</h3>
           <div ref={box} class="panel" />
         </>
       )}
-      <Alert text={act.error} />
     </section>
   )
 }

@@ -272,6 +272,13 @@ export const ApiKeyCreate = Schema.Struct({
   ]
 })
 export const ApiKeyPage = Schema.Struct({ data: Schema.Array(ApiKey) })
+/** The org's widget key (keys.widget_key): a publishable key is public by design, so it is answered on every call. */
+export const WidgetKey = Schema.Struct({
+  id: Schema.String.annotations({ description: "The API key's id, as api_keys lists it" }),
+  key: Schema.String.annotations({ description: "The publishable key (pk_live_…): the same on every call" }),
+  prefix: ApiKey.fields.prefix,
+  created_at: Schema.String
+}).annotations({ identifier: "WidgetKey" })
 export const OrgPage = Schema.Struct({ data: Schema.Array(Org), next_after: Schema.NullOr(Schema.String) })
 export const OrgsQuery = Schema.Struct({
   limit: Schema.optional(QueryInt(1, 500, "At most this many orgs in the page (default 100)")),

@@ -69,6 +69,7 @@ export const RAISED = {
   "keys.create": ["Forbidden", "NotAMember", "NotFound"],
   "keys.list": ["Forbidden"],
   "keys.revoke": ["Forbidden", "NotFound"],
+  "keys.widget_key": [],
   "messages.list": ["InvalidConversation", "NotFound"],
   "messages.send": ["InvalidConversation", "NoPhone", "NotFound", "RecipientErased"],
   "oauth_apps.list": ["Forbidden"],

@@ -3,12 +3,14 @@ import { Effect } from "effect"
 import { notFound } from "../../errors/index.ts"
 import { keepPageKey, pageKey } from "../../store/hostedPages.ts"
 import { transaction } from "../../store/transaction.ts"
+import { traced } from "../../tracing.ts"
+import { CurrentOrg } from "../CurrentOrg.ts"
 import { Orgs } from "../Orgs.ts"
 
 /**
- * The engine's own booking page for an offering (/book?offering_id=…): the widget with a publishable key the engine
- * makes for the org on first use and keeps (publishable keys are safe in a web page; the org may revoke it, and the
- * next visit makes another).
+ * The org's widget key: one publishable key the engine makes for the org on first use and keeps, for its own booking
+ * page for an offering (/book?offering_id=…) and the console's preview of the widget (keys.widget_key). Publishable
+ * keys are safe in a web page; the org may revoke it, and the next use makes another.
  */
 export class Hosted extends Effect.Service<Hosted>()("Hosted", {
   dependencies: [Orgs.Default],
@@ -16,6 +18,25 @@ export class Hosted extends Effect.Service<Hosted>()("Hosted", {
     const sql = yield* SqlClient.SqlClient
     const orgs = yield* Orgs
 
+    /** The org's page key, made under the org row's lock so that calls at once all get the one made. */
+    const pageKeyOf = (orgId: string) =>
+      Effect.gen(function* () {
+        yield* sql`select id from orgs where id = ${orgId} for update`
+        const kept = yield* pageKey(sql, orgId)
+        if (kept !== undefined)
+          return {
+            id: kept.id,
+            key: kept.publishable_key,
+            prefix: kept.prefix,
+            created_at: kept.created_at.toISOString()
+          }
+        // The org's row is locked and the key has no member: neither not_found nor not_a_member can happen.
+        const made = yield* orgs.createKey(orgId, { kind: "publishable", name: "widget" }).pipe(Effect.orDie)
+        yield* keepPageKey(sql, orgId, made.key)
+        return { id: made.id, key: made.key, prefix: made.prefix, created_at: made.created_at }
+      }).pipe(transaction(sql), Effect.catchTag("SqlError", Effect.die))
+
+    /** The key and name of an active offering's org, for its booking page. */
     const keyFor = (offeringId: string) =>
       Effect.gen(function* () {
         if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(offeringId))
@@ -23,16 +44,12 @@ export class Hosted extends Effect.Service<Hosted>()("Hosted", {
         const [o] = yield* sql<{ org_id: string; name: string }>`
           select org_id, name from offerings where id = ${offeringId} and state = 'active' and deleted_at is null`
         if (o === undefined) return yield* notFound("offering")
-        return yield* Effect.gen(function* () {
-          yield* sql`select id from orgs where id = ${o.org_id} for update`
-          const kept = yield* pageKey(sql, o.org_id)
-          if (kept !== undefined) return { key: kept, name: o.name }
-          const made = yield* orgs.createKey(o.org_id, { kind: "publishable", name: "hosted booking page" })
-          yield* keepPageKey(sql, o.org_id, made.key)
-          return { key: made.key, name: o.name }
-        }).pipe(transaction(sql))
+        return { key: (yield* pageKeyOf(o.org_id)).key, name: o.name }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    return { keyFor } as const
+    /** keys.widget_key: the caller's org's page key. */
+    const widgetKey = Effect.flatMap(CurrentOrg, (org) => pageKeyOf(org.id)).pipe(traced("Hosted.widgetKey"))
+
+    return { keyFor, widgetKey } as const
   })
 }) {}

@@ -36,6 +36,7 @@ describe("roles per operation", () => {
     const owner = ops.filter((o) => o.role === "owner").map((o) => o.id)
     for (const id of [
       "keys.create",
+      "keys.widget_key",
       "webhooks.create",
       "oauth_apps.revoke",
       "promo_codes.create",

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyPage, ApiKeyRevoked } from "../../../engine/schema/org.ts"
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyPage, ApiKeyRevoked, WidgetKey } from "../../../engine/schema/org.ts"
 import { RequiredRole } from "../roles.ts"
 import { Authentication } from "../security.ts"
 import { IdempotencyHeaders, IdParam } from "./common.ts"
@@ -38,6 +38,19 @@ export const ApiKeysGroup = HttpApiGroup.make("keys")
       .annotate(
         OpenApi.Description,
         "Revokes an API key: it is refused everywhere from the moment this answers, and every webhook endpoint it created is switched off. Owners only. Emits nothing."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("widget_key", "/widget_key")
+      .setHeaders(IdempotencyHeaders)
+      .addSuccess(WidgetKey)
+      .annotate(
+        OpenApi.Summary,
+        "The org's widget key: one publishable key, made on the first call and the same on every later one; owners only"
+      )
+      .annotate(
+        OpenApi.Description,
+        "The org's widget key: the publishable key (pk_live_…) the engine keeps for the org's own booking page (/book) and the console's preview of the widget, to paste into the embed code. Made on the first call (calls at once get the same key), the same key on every later call, a new one once it is revoked (DELETE /api_keys/{id}). Publishable keys are public by design, so unlike keys.create this answers the key every time. Owners only. Emits nothing."
       )
   )
   .middleware(Authentication)

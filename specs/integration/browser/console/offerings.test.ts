@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { expectAccessible, screenshots } from "../../../support/browser.ts"
-import { consoleSuite } from "./helpers.ts"
+import { cspViolations, expectAccessible, screenshots } from "../../../support/browser.ts"
+import { clockNow, consoleSuite } from "./helpers.ts"
 
 const suite = consoleSuite()
 const { owner } = suite
@@ -182,5 +182,47 @@ describe("settings", () => {
     const after = (await org.call("GET", "/org")).body
     expect([after.timezone, after.currency, after.locale]).toEqual(["America/New_York", "GBP", "nl"])
     await expectAccessible(page)
+  })
+
+  it("shows the embed code with the org's one widget key and previews the widget; visits make no more keys", async () => {
+    const { org, page } = await owner("embed@example.com")
+    const made = (await org.call("POST", "/offerings", { kind: "class", name: "Harbour yoga", capacity: 8 })).body
+    const startsAt = new Date((await clockNow(suite.app)).getTime() + 48 * 3600_000).toISOString()
+    expect((await org.call("POST", "/sessions", { offering_id: made.id, starts_at: startsAt })).status).toBe(201)
+    const csp = cspViolations(page)
+    const madeKeys: Array<string> = []
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/api_keys") madeKeys.push(r.url())
+    })
+    const embed = page.getByRole("region", { name: "Put the widget on your site" })
+    /** The key in the embed code, once the preview shows the widget with that key and the org's offering. */
+    const shown = async () => {
+      const code = await embed.locator("code").textContent()
+      const key = /data-key="(pk_live_[A-Za-z0-9_-]+)"/.exec(code ?? "")?.[1]
+      expect(key).toBeDefined()
+      const widget = embed.locator("booking-widget")
+      expect(await widget.getAttribute("data-key")).toBe(key)
+      await widget.getByRole("button", { name: /Harbour yoga/ }).waitFor()
+      return key
+    }
+    await page.goto(`${suite.app.url}/dashboard/settings`)
+    await embed.locator("booking-widget").waitFor({ state: "attached" })
+    const first = await shown()
+    await expectAccessible(page)
+    await screenshots(page, "console-embed")
+    await page.reload()
+    await embed.locator("booking-widget").waitFor({ state: "attached" })
+    expect(await shown()).toBe(first)
+    await page.getByRole("link", { name: "Today" }).first().click()
+    await page.getByRole("heading", { name: "Put the widget on your site" }).waitFor({ state: "detached" })
+    await page.getByRole("link", { name: "Settings" }).first().click()
+    await embed.locator("booking-widget").waitFor({ state: "attached" })
+    expect(await shown()).toBe(first)
+    const publishable = (
+      (await org.call("GET", "/api_keys")).body.data as Array<{ kind: string; prefix: string }>
+    ).filter((k) => k.kind === "publishable")
+    expect(publishable.map((k) => k.prefix)).toEqual([first!.slice(0, 12)])
+    expect(madeKeys).toEqual([])
+    expect(csp).toEqual([])
   })
 })

@@ -81,6 +81,7 @@ describe("the console's page", () => {
 const OWNER_OPERATIONS: ReadonlyArray<readonly [string, string, unknown]> = [
   ["POST", "/api_keys", { name: "mine" }],
   ["GET", "/api_keys", undefined],
+  ["POST", "/widget_key", undefined],
   ["PATCH", "/org", { name: "Mine now" }],
   ["POST", "/team/invites", { email: "friend@example.com", role: "owner" }],
   ["POST", "/webhooks", { url: "https://example.com/h", events: ["booking.confirmed"] }],
