@@ -79,11 +79,14 @@ export const GiftCards = () => {
                     action: "Void the card",
                     run: () =>
                       act.run(
-                        () =>
-                          api.post(`/gift_cards/${c.id}/adjust`, {
-                            cents: c.reserved_cents - c.balance_cents,
+                        // What is left to spend now, read again: the row shown may be older than the card.
+                        async () => {
+                          const now = await api.get<Card>(`/gift_cards/${c.id}`)
+                          return api.post(`/gift_cards/${c.id}/adjust`, {
+                            cents: now.reserved_cents - now.balance_cents,
                             note: "Voided"
-                          }),
+                          })
+                        },
                         () => (setMade(`••••${c.last4} voided.`), reload())
                       )
                   })

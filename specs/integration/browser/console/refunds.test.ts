@@ -118,6 +118,9 @@ describe("promo codes and gift cards", () => {
     await page.getByRole("button", { name: "Adjust the balance" }).click()
     await page.getByText(`••••${card.last4} adjusted.`).waitFor()
     expect((await org.call("GET", `/gift_cards/${card.id}`)).body.balance_cents).toBe(3750)
+    await page.getByText(`••••${card.last4}: €37.50 left of €50.00`).waitFor()
+    // Spent elsewhere while the screen still shows €37.50: voiding takes what is left now.
+    expect((await org.call("POST", `/gift_cards/${card.id}/adjust`, { cents: -500, note: "Till" })).status).toBe(200)
     await page.getByRole("button", { name: `Void… ••••${card.last4}` }).click()
     await page.getByRole("button", { name: "Void the card" }).click()
     await page.getByText(`••••${card.last4} voided.`).waitFor()
