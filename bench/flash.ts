@@ -31,6 +31,10 @@ const CAP = 100
  * bench/flashFloor.mjs, a bare node:http server answering every guest sold_out at once, the least work any engine does.
  * "floorpg" is bench/flashFloorPg.mjs: node:http and a pg Pool doing one conditional UPDATE per guest until the time is
  * full, sold_out from memory after: the least honest work (BENCH_FLASH_BUILDS=after,floorpg, side by side).
+ * "floorfx" is bench/flashFloorEffect.mjs: the same work served by effect, @effect/platform's HttpRouter on
+ * NodeHttpServer and @effect/sql-pg's PgClient, the stack alone (BENCH_FLASH_BUILDS=after,floorpg,floorfx).
+ * "floorrt" is bench/flashFloorRuntime.mjs: the same work on node:http with one Effect per request on a runtime and
+ * PgClient, as the engine's own listener runs its requests, without the platform's server.
  */
 const BUILDS = (process.env.BENCH_FLASH_BUILDS ?? "before,after,floor").split(",")
 const FLASH_BEGIN = "<!-- flash-results:begin -->"
@@ -129,13 +133,21 @@ export const startEngine = async (
     await sleep(100)
   }
 }
+const FLOORS = {
+  floor: "bench/flashFloor.mjs",
+  floorpg: "bench/flashFloorPg.mjs",
+  floorfx: "bench/flashFloorEffect.mjs",
+  floorrt: "bench/flashFloorRuntime.mjs"
+}
+const isFloor = (build: string): build is keyof typeof FLOORS => build in FLOORS
 /**
  * The floor (bench/flashFloor.mjs): a bare server that answers every guest sold_out and every poll at once. Given a
- * database, the database floor (bench/flashFloorPg.mjs): one conditional UPDATE per guest until the time is full.
+ * database, the database floor (bench/flashFloorPg.mjs): one conditional UPDATE per guest until the time is full; or
+ * that work served by effect and @effect/platform (floorfx), or by effect on node:http (floorrt).
  */
-export const startFloor = async (db?: string): Promise<Instance> => {
+export const startFloor = async (db?: string, kind: keyof typeof FLOORS = db === undefined ? "floor" : "floorpg") => {
   const port = await freePort()
-  const file = db === undefined ? "bench/flashFloor.mjs" : "bench/flashFloorPg.mjs"
+  const file = FLOORS[kind]
   const args = db === undefined ? [String(port)] : [String(port), dbUrl(db)]
   const child = spawn(process.execPath, [join(root, file), ...args], {
     stdio: ["ignore", "ignore", "inherit", "ipc"]
@@ -144,7 +156,7 @@ export const startFloor = async (db?: string): Promise<Instance> => {
     child.once("message", () => resolve())
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)))
   })
-  return { url: `http://127.0.0.1:${port}`, child }
+  return { url: `http://127.0.0.1:${port}`, child } as Instance
 }
 /** A process's CPU so far (utime + stime of /proc/<pid>/stat), ms. */
 export const cpuMs = (i: Instance) => {
@@ -279,7 +291,9 @@ export const run = async () => {
   const dbs = {
     before: `bench_flash_before_${tag}`,
     after: `bench_flash_after_${tag}`,
-    floorpg: `bench_flash_floorpg_${tag}`
+    floorpg: `bench_flash_floorpg_${tag}`,
+    floorfx: `bench_flash_floorfx_${tag}`,
+    floorrt: `bench_flash_floorrt_${tag}`
   }
   const rows: FlashRow[] = []
   for (const db of Object.values(dbs)) await adminQuery(`create database ${db}`)
@@ -294,14 +308,15 @@ export const run = async () => {
     for (const [cell, { instances, surface, guests }] of cells.entries())
       for (let round = 0; round < ROUNDS; round++)
         for (const build of ((cell + round) % 2 === 0
-          ? (["floor", "floorpg", "before", "after"] as const)
-          : (["after", "before", "floorpg", "floor"] as const)
+          ? (["floor", "floorpg", "floorfx", "floorrt", "before", "after"] as const)
+          : (["after", "before", "floorrt", "floorfx", "floorpg", "floor"] as const)
         ).filter((b) => BUILDS.includes(b))) {
           const engines: Instance[] = []
-          if (build === "floor" || build === "floorpg") {
+          if (isFloor(build)) {
+            const kind = build
             try {
-              const db = build === "floorpg" ? dbs.floorpg : undefined
-              for (let i = 0; i < instances; i++) engines.push(await startFloor(db))
+              const db = kind === "floor" ? undefined : dbs[kind]
+              for (let i = 0; i < instances; i++) engines.push(await startFloor(db, kind))
               const loadBefore = load()
               const cpuBefore = engines.map(cpuMs)
               const result = await crowd({

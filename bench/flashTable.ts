@@ -1,5 +1,5 @@
 export interface FlashRow {
-  readonly build: "before" | "after" | "floor" | "floorpg"
+  readonly build: "before" | "after" | "floor" | "floorpg" | "floorfx" | "floorrt"
   readonly round: number
   readonly instances: number
   readonly surface: "rest" | "public"
