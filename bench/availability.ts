@@ -34,6 +34,7 @@ import { CurrentOrg } from "../engine/services/CurrentOrg.ts"
 import { Availability } from "../engine/services/calendar/Availability.ts"
 import { addDays, todayIn, toInstant, weekdayOf } from "../engine/time/local.ts"
 import { ADMIN_TOKEN, testConfig } from "../specs/support/config.ts"
+import { jsonClient, type NewOrg } from "./client.ts"
 
 const ZONE = "Europe/Amsterdam"
 const WINDOW_DAYS = 14
@@ -247,23 +248,15 @@ const startStage = async (size: number) => {
   try {
     const server = await runtime.runPromise(HttpServer.HttpServer)
     const url = `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
-    const call = async (key: string, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body)
-      })
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
-      return res.json() as Promise<any>
-    }
-    const created = await call(ADMIN_TOKEN, "POST", "/admin/v1/orgs", {
+    const call = jsonClient(url)
+    const created = await call<NewOrg>(ADMIN_TOKEN, "POST", "/admin/v1/orgs", {
       name: "Bench",
       timezone: ZONE,
       currency: "EUR"
     })
-    const key: string = created.api_key.key
+    const key = created.api_key.key
     const weekdays = { hours: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start_time: "09:00", end_time: "17:00" })) }
-    const appointment = await call(key, "POST", "/api/v1/offerings", {
+    const appointment = await call<{ id: string }>(key, "POST", "/api/v1/offerings", {
       name: "Haircut",
       kind: "appointment",
       duration_minutes: SLOT_MINUTES,
@@ -274,7 +267,7 @@ const startStage = async (size: number) => {
     })
     await call(key, "PATCH", `/api/v1/offerings/${appointment.id}`, { schedule: "hours" })
     await call(key, "PUT", `/api/v1/offerings/${appointment.id}/hours`, weekdays)
-    const rental = await call(key, "POST", "/api/v1/offerings", {
+    const rental = await call<{ id: string }>(key, "POST", "/api/v1/offerings", {
       name: "Kayak",
       kind: "rental",
       duration_minutes: SLOT_MINUTES,
@@ -284,7 +277,7 @@ const startStage = async (size: number) => {
       max_advance_days: 365
     })
     await call(key, "PUT", `/api/v1/offerings/${rental.id}/hours`, weekdays)
-    const now = new Date((await call(ADMIN_TOKEN, "GET", "/admin/v1/clock")).now)
+    const now = new Date((await call<{ now: string }>(ADMIN_TOKEN, "GET", "/admin/v1/clock")).now)
     const today = todayIn(now, ZONE)
     const customer = crypto.randomUUID()
     await onServer(
@@ -299,11 +292,11 @@ const startStage = async (size: number) => {
     )
     await bare.connect()
     const org = {
-      id: created.org.id as string,
+      id: created.org.id,
       timezone: ZONE,
       currency: "EUR",
       plan: "scale" as const,
-      apiKeyId: created.api_key.id as string,
+      apiKeyId: created.api_key.id,
       role: "owner" as const
     }
     const availability = await runtime.runPromise(Availability)

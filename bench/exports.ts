@@ -18,6 +18,7 @@ import pg from "pg"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { AppLive, NodeServerLive } from "../app/layers.ts"
 import { ADMIN_TOKEN, testConfig } from "../specs/support/config.ts"
+import { jsonClient, type NewOrg } from "./client.ts"
 
 const BOOKINGS = 100_000
 const GUESTS = 10_000
@@ -120,25 +121,23 @@ export const run = async () => {
   try {
     const server = await runtime.runPromise(HttpServer.HttpServer)
     const url = `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
-    const call = async (key: string, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body)
-      })
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
-      return res.json() as Promise<any>
-    }
-    const created = await call(ADMIN_TOKEN, "POST", "/admin/v1/orgs", {
+    const call = jsonClient(url)
+    const created = await call<NewOrg>(ADMIN_TOKEN, "POST", "/admin/v1/orgs", {
       name: "Bench",
       timezone: "Europe/Amsterdam",
       currency: "EUR"
     })
-    const key: string = created.api_key.key
+    const key = created.api_key.key
     const offerings: Array<string> = []
     for (let i = 0; i < 10; i++)
       offerings.push(
-        (await call(key, "POST", "/api/v1/offerings", { name: `Class ${i}`, kind: "class", capacity: 20 })).id
+        (
+          await call<{ id: string }>(key, "POST", "/api/v1/offerings", {
+            name: `Class ${i}`,
+            kind: "class",
+            capacity: 20
+          })
+        ).id
       )
     const loadStarted = Date.now()
     await onDb(name, async (c) => {

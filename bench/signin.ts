@@ -19,6 +19,7 @@ import pg from "pg"
 import { PostgresLive } from "../adapters/db/postgres.ts"
 import { AppLive, NodeServerLive } from "../app/layers.ts"
 import { ADMIN_TOKEN, testConfig } from "../specs/support/config.ts"
+import { jsonClient, type NewOrg } from "./client.ts"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 30)
@@ -55,16 +56,9 @@ export const run = async () => {
   try {
     const server = await runtime.runPromise(HttpServer.HttpServer)
     const url = `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
-    const admin = async (path: string, body: unknown) => {
-      const res = await fetch(`${url}/admin/v1${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-        body: JSON.stringify(body)
-      })
-      if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-      return res.json() as Promise<any>
-    }
-    const org = await admin("/orgs", { name: "Bench", timezone: "UTC", currency: "EUR" })
+    const call = jsonClient(url)
+    const admin = <T>(path: string, body: unknown) => call<T>(ADMIN_TOKEN, "POST", `/admin/v1${path}`, body)
+    const org = await admin<NewOrg>("/orgs", { name: "Bench", timezone: "UTC", currency: "EUR" })
     const total = ROUNDS * PER_ROUND + WARM
     const members: Array<string> = []
     for (let i = 0; i < total; i++) {
