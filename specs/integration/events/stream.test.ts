@@ -147,7 +147,7 @@ describe("GET /api/v1/events/stream (Server-Sent Events)", () => {
         fetch(`${app.url}/api/v1/events/stream?after=x`, { headers: { authorization: `Bearer ${org.key}` } })
       ].map(async (r) => {
         const res = await r
-        return [String(res.status), ((await res.json()) as any).error.code]
+        return [String(res.status), ((await res.json()) as { error: { code: string } }).error.code]
       })
     )
     for (const [status, code] of answered) expect(op["x-error-codes"][status]).toContain(code)

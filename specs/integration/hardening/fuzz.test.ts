@@ -53,15 +53,12 @@ const timed = async <T>(what: string, run: (signal: AbortSignal) => Promise<T>):
   }
 }
 
-const isErrorShape = (body: unknown) =>
-  typeof body === "object" &&
-  body !== null &&
-  typeof (body as any).error === "object" &&
-  (body as any).error !== null &&
-  typeof (body as any).error.code === "string" &&
-  (body as any).error.code.length > 0 &&
-  typeof (body as any).error.message === "string" &&
-  (body as any).error.message.length > 0
+const isErrorShape = (body: unknown) => {
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined
+  if (typeof error !== "object" || error === null) return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return typeof code === "string" && code.length > 0 && typeof message === "string" && message.length > 0
+}
 
 /** Values that are wrong for almost any field, and a few that break parsers. */
 const nasty = fc.oneof(
