@@ -6,12 +6,15 @@ import { Effect } from "effect"
  * (/book) and the console's preview of the widget, made on first use. This store is its only writer.
  */
 
-/** The org's page key with its API key's id and when it was made, while that key is not revoked. */
-export const pageKey = (sql: SqlClient.SqlClient, orgId: string) =>
-  sql<{ publishable_key: string; id: string; prefix: string; created_at: Date }>`
-    select h.publishable_key, k.id, k.prefix, k.created_at from hosted_pages h
-    join api_keys k on k.org_id = h.org_id and k.hash = encode(sha256(convert_to(h.publishable_key, 'UTF8')), 'hex')
-    where h.org_id = ${orgId} and k.revoked_at is null`.pipe(Effect.map((rows) => rows[0]))
+/**
+ * The org's page key beside the org's keys not revoked that share its prefix, each with its hash: the one whose hash is
+ * the page key's (hashed as every key is, by the caller) is the page key's own row.
+ */
+export const pageKeyCandidates = (sql: SqlClient.SqlClient, orgId: string) =>
+  sql<{ publishable_key: string; id: string; prefix: string; hash: string; created_at: Date }>`
+    select h.publishable_key, k.id, k.prefix, k.hash, k.created_at from hosted_pages h
+    join api_keys k on k.org_id = h.org_id and k.prefix = left(h.publishable_key, 12)
+    where h.org_id = ${orgId} and k.revoked_at is null`
 
 /** Keeps `key` as the org's page key, in place of one revoked. */
 export const keepPageKey = (sql: SqlClient.SqlClient, orgId: string, key: string) =>

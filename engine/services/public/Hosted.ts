@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { notFound } from "../../errors/index.ts"
-import { keepPageKey, pageKey } from "../../store/hostedPages.ts"
+import { keepPageKey, pageKeyCandidates } from "../../store/hostedPages.ts"
 import { transaction } from "../../store/transaction.ts"
 import { traced } from "../../tracing.ts"
 import { CurrentOrg } from "../CurrentOrg.ts"
 import { Orgs } from "../Orgs.ts"
+import { hashKey } from "../orgRows.ts"
 
 /**
  * The org's widget key: one publishable key the engine makes for the org on first use and keeps, for its own booking
@@ -22,7 +23,7 @@ export class Hosted extends Effect.Service<Hosted>()("Hosted", {
     const pageKeyOf = (orgId: string) =>
       Effect.gen(function* () {
         yield* sql`select id from orgs where id = ${orgId} for update`
-        const kept = yield* pageKey(sql, orgId)
+        const kept = (yield* pageKeyCandidates(sql, orgId)).find((k) => k.hash === hashKey(k.publishable_key))
         if (kept !== undefined)
           return {
             id: kept.id,
