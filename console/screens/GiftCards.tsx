@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks"
-import { api } from "../api.ts"
+import { api, Said } from "../api.ts"
 import { money, parseMoney } from "../format.ts"
 import { useAction, useConsole, useLoad } from "../state.ts"
 import { Alert, Done, Field, useConfirm, value } from "../ui.tsx"
@@ -82,6 +82,8 @@ export const GiftCards = () => {
                         // What is left to spend now, read again: the row shown may be older than the card.
                         async () => {
                           const now = await api.get<Card>(`/gift_cards/${c.id}`)
+                          if (now.balance_cents - now.reserved_cents <= 0)
+                            throw new Said(`Nothing is left to spend on ••••${c.last4}: there is nothing to void.`)
                           return api.post(`/gift_cards/${c.id}/adjust`, {
                             cents: now.reserved_cents - now.balance_cents,
                             note: "Voided"

@@ -94,6 +94,7 @@ describe("promo codes and gift cards", () => {
     const org = await orgWith(suite.app, { [email]: "owner" })
     await org.call("POST", "/offerings", { kind: "class", name: "Yoga", capacity: 10, price_cents: 2000 })
     const card = (await org.call("POST", "/gift_cards", { amount_cents: 5000 })).body
+    const spent = (await org.call("POST", "/gift_cards", { amount_cents: 2000 })).body
     const page = await newPage()
     await signIn(suite.app, page, email)
     await page.goto(`${suite.app.url}/dashboard/money`)
@@ -119,6 +120,12 @@ describe("promo codes and gift cards", () => {
     await page.getByText(`••••${card.last4} adjusted.`).waitFor()
     expect((await org.call("GET", `/gift_cards/${card.id}`)).body.balance_cents).toBe(3750)
     await page.getByText(`••••${card.last4}: €37.50 left of €50.00`).waitFor()
+    await page.getByText(`••••${spent.last4}: €20.00 left of €20.00`).waitFor()
+    // A card spent to nothing since the screen loaded: voiding it says so instead of sending a change of zero.
+    expect((await org.call("POST", `/gift_cards/${spent.id}/adjust`, { cents: -2000, note: "Till" })).status).toBe(200)
+    await page.getByRole("button", { name: `Void… ••••${spent.last4}` }).click()
+    await page.getByRole("button", { name: "Void the card" }).click()
+    await page.getByText(`Nothing is left to spend on ••••${spent.last4}: there is nothing to void.`).waitFor()
     // Spent elsewhere while the screen still shows €37.50: voiding takes what is left now.
     expect((await org.call("POST", `/gift_cards/${card.id}/adjust`, { cents: -500, note: "Till" })).status).toBe(200)
     await page.getByRole("button", { name: `Void… ••••${card.last4}` }).click()
