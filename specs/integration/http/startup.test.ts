@@ -179,7 +179,10 @@ describe("start-up", () => {
       child.stderr.on("data", onData)
       child.on("exit", () => resolve(out))
     })
+    // Stopped and gone before the suite removes its data dir (it writes there while it shuts down).
+    const exited = new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)))
     child.kill("SIGTERM")
+    await exited
     expect(JSON.parse(line).message).toBe(`booking-engine listening on http://127.0.0.1:${port}`)
   }, 240_000)
 })
