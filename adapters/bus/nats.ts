@@ -181,16 +181,18 @@ export const NatsBusLive = (url: string, options: NatsBusOptions = {}): Layer.La
       const js = jetstream(nc)
       const maxPayload = () => nc.info?.max_payload ?? 1024 * 1024
 
-      // All publishes of a batch go out at once on one connection, so the stream stores them in order. A duplicate
-      // must be the same event published again; one that is not is another database's under our deployment id.
+      // The first publish of a batch goes alone: once the stream's leader has stored it, the rest go out at once on one
+      // connection, so the stream stores them in order. Sent all at once to a stream still electing its leader, the
+      // first could be refused and later ones stored by the new leader, and the batch's retry would store the first
+      // after them. A duplicate must be the same event published again; one that is not is another database's under
+      // our deployment id.
+      const publishOne = (e: BusEvent) =>
+        js.publish(subjectOf(e, prefix), encodeEvent(e, maxPayload()), { msgID: messageIdOf(e), timeout })
       const publish = (events: ReadonlyArray<BusEvent>) =>
         Effect.tryPromise({
           try: async () => {
-            const acks = await Promise.all(
-              events.map((e) =>
-                js.publish(subjectOf(e, prefix), encodeEvent(e, maxPayload()), { msgID: messageIdOf(e), timeout })
-              )
-            )
+            const first = events.length === 0 ? [] : [await publishOne(events[0])]
+            const acks = [...first, ...(await Promise.all(events.slice(1).map(publishOne)))]
             const kept = await Promise.all(
               acks.map((ack, i) => !ack.duplicate || sameEvent(jsm, stream, ack, events[i]))
             )
